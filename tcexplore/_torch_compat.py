@@ -1,0 +1,189 @@
+"""Every touch of a private torch API lives here, feature-detected.
+
+torch's compile internals change every release. When one of the names below
+moves, ``check()`` (run by the test suite) fails with a message naming it,
+instead of a capture silently losing data. Supported: torch 2.11 to 2.14.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib
+import logging
+import platform
+import sys
+from typing import Any, Iterator
+
+import torch
+
+
+class TorchCompatError(RuntimeError):
+    """A private torch API tcexplore relies on is missing or has changed."""
+
+
+def _resolve(dotted: str) -> Any:
+    module_name, _, attr = dotted.rpartition(".")
+    try:
+        return getattr(importlib.import_module(module_name), attr)
+    except (ImportError, AttributeError) as exc:
+        raise TorchCompatError(
+            f"torch {torch.__version__} has no `{dotted}`; tcexplore needs it "
+            f"(supported: torch 2.11-2.14). Please report this with your torch version."
+        ) from exc
+
+
+def trace_logger() -> logging.Logger:
+    """The logger behind TORCH_TRACE: a DEBUG handler on it receives every structured event."""
+    return _resolve("torch._logging._internal.trace_log")
+
+
+def interned_filenames() -> dict[int, str]:
+    """Structured-trace stacks name files by index into this table."""
+    table = _resolve("torch._logging.structured.INTERN_TABLE")
+    return {index: name for name, index in table.items()}
+
+
+def _module(name: str) -> Any:
+    try:
+        return importlib.import_module(name)
+    except ImportError as exc:
+        raise TorchCompatError(f"torch {torch.__version__} has no module `{name}`") from exc
+
+
+def _inductor_config() -> Any:
+    return _module("torch._inductor.config")
+
+
+def _functorch_config() -> Any:
+    return _module("torch._functorch.config")
+
+
+def _inductor_debug() -> Any:
+    debug = _module("torch._inductor.debug")
+    if not hasattr(debug, "_pre_grad_graph_id"):
+        raise TorchCompatError("torch._inductor.debug._pre_grad_graph_id is gone")
+    return debug
+
+
+def has_provenance_tracking_config() -> bool:
+    return hasattr(_inductor_config().trace, "provenance_tracking_level")
+
+
+@contextlib.contextmanager
+def capture_settings(bypass_caches: bool) -> Iterator[None]:
+    """Switch on what capture needs, and put every value back afterwards.
+
+    - provenance tracking (kernel -> post-grad node mapping), where this torch has the flag;
+    - optionally bypass the FX graph and AOTAutograd caches: a cache hit replays code
+      without re-running codegen, so torch emits no provenance for it;
+    - a pre-grad graph id sentinel: torch dumps the kernel -> node mapping only when a
+      pre-grad graph id is set, which is never the case for a lazily compiled backward.
+    """
+    inductor = _inductor_config()
+    functorch = _functorch_config()
+    debug = _inductor_debug()
+    saved: list[tuple[Any, str, Any]] = []
+
+    def set_value(obj: Any, name: str, value: Any) -> None:
+        saved.append((obj, name, getattr(obj, name)))
+        setattr(obj, name, value)
+
+    try:
+        if has_provenance_tracking_config():
+            set_value(inductor.trace, "provenance_tracking_level", 1)
+        if bypass_caches:
+            set_value(inductor, "fx_graph_cache", False)
+            set_value(functorch, "enable_autograd_cache", False)
+        if not debug._pre_grad_graph_id:
+            set_value(debug, "_pre_grad_graph_id", _BACKWARD_PROVENANCE_SENTINEL)
+        yield
+    finally:
+        for obj, name, value in reversed(saved):
+            setattr(obj, name, value)
+
+
+# Any truthy int that is never the id() of a live graph.
+_BACKWARD_PROVENANCE_SENTINEL = 1
+
+
+def settings_snapshot() -> dict[str, Any]:
+    """The values capture_settings() touches, to prove they come back unchanged."""
+    inductor = _inductor_config()
+    debug = _inductor_debug()
+    snapshot = {
+        "fx_graph_cache": inductor.fx_graph_cache,
+        "enable_autograd_cache": _functorch_config().enable_autograd_cache,
+        "pre_grad_graph_id": debug._pre_grad_graph_id,
+    }
+    if has_provenance_tracking_config():
+        snapshot["provenance_tracking_level"] = inductor.trace.provenance_tracking_level
+    return snapshot
+
+
+def is_view_op(target: str) -> bool:
+    """Whether an ATen target like ``torch.ops.aten.permute.default`` only aliases its input.
+
+    Inductor lowers views to pointer arithmetic (``reinterpret_tensor``), so no kernel
+    contains them; they must not be counted as unmapped compute.
+    """
+    prefix = "torch.ops."
+    if not target.startswith(prefix):
+        return False
+    parts = target[len(prefix):].split(".")
+    if len(parts) != 3:
+        return False
+    namespace, name, overload = parts
+    try:
+        op = getattr(getattr(getattr(torch.ops, namespace), name), overload)
+    except (AttributeError, RuntimeError):
+        return False
+    returns = op._schema.returns
+    return bool(returns) and all(
+        r.alias_info is not None and not r.alias_info.is_write for r in returns
+    )
+
+
+def triton_version() -> str | None:
+    try:
+        import triton  # noqa: PLC0415 - optional
+    except ImportError:
+        return None
+    return getattr(triton, "__version__", "unknown")
+
+
+def environment() -> dict[str, Any]:
+    cuda = torch.cuda.is_available()
+    return {
+        "torch": torch.__version__,
+        "triton": triton_version(),
+        "cuda": torch.version.cuda,
+        "python": sys.version.split()[0],
+        "platform": platform.platform(),
+        "gpus": [torch.cuda.get_device_name(i) for i in range(torch.cuda.device_count())]
+        if cuda
+        else [],
+    }
+
+
+def cpp_compiler() -> str:
+    """The C++ compiler Inductor will invoke on CPU."""
+    return _resolve("torch._inductor.cpp_builder.get_cpp_compiler")()
+
+
+def check() -> list[str]:
+    """Resolve every private API above; return the names that are missing."""
+    missing = []
+    for probe in (
+        trace_logger,
+        interned_filenames,
+        _inductor_debug,
+        lambda: _inductor_config().fx_graph_cache,
+        lambda: _functorch_config().enable_autograd_cache,
+        lambda: torch.ops.aten.permute.default._schema.returns[0].alias_info,
+        lambda: _resolve("torch._inductor.cpp_builder.get_cpp_compiler"),
+    ):
+        try:
+            probe()
+        except (TorchCompatError, AttributeError) as exc:
+            missing.append(str(exc))
+    return missing

@@ -1,0 +1,105 @@
+"""In-process capture of torch.compile's structured trace.
+
+``capture()`` attaches a handler to torch's trace logger (the stream behind
+``TORCH_TRACE``), so no environment variable is needed and it works in a running
+kernel. Everything it changes is put back on exit, however the block ends.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import traceback
+from typing import Any, Callable, Iterator
+
+from .. import _torch_compat
+from ..document import Document, build_document
+from .assemble import Assembler
+from .events import Event
+
+__all__ = ["capture", "CaptureSession"]
+
+
+class CaptureSession:
+    """The events recorded inside one ``capture()`` block; ``.document`` assembles them."""
+
+    def __init__(self, bypass_caches: bool, on_event: Callable[[Event], None] | None):
+        self.bypass_caches = bypass_caches
+        self.on_event = on_event
+        self.events: list[Event] = []
+        self.error: dict[str, Any] | None = None
+        self.handler_errors: list[str] = []
+        self._document: Document | None = None
+        self._document_events = -1
+
+    def add(self, metadata: dict[str, Any], payload: str | None) -> None:
+        event = Event.from_record(metadata, payload)
+        self.events.append(event)
+        if self.on_event is not None:
+            self.on_event(event)
+
+    def record_error(self, exc: BaseException) -> None:
+        self.error = {
+            "type": type(exc).__name__,
+            "message": str(exc),
+            "traceback": "".join(traceback.format_exception(exc)),
+        }
+
+    @property
+    def document(self) -> Document:
+        if self._document is None or self._document_events != len(self.events):
+            assembler = Assembler(_torch_compat.interned_filenames())
+            for event in self.events:
+                assembler.feed(event)
+            compiles, graph_breaks, unknown = assembler.finish()
+            self._document = build_document(
+                compiles=compiles,
+                graph_breaks=graph_breaks,
+                unknown_events=unknown,
+                capture={"bypass_caches": self.bypass_caches, "events": len(self.events),
+                         "handler_errors": self.handler_errors},
+                error=self.error,
+            )
+            self._document_events = len(self.events)
+        return self._document
+
+
+class _TraceHandler(logging.Handler):
+    def __init__(self, session: CaptureSession):
+        super().__init__(level=logging.DEBUG)
+        self.session = session
+
+    def emit(self, record: logging.LogRecord) -> None:
+        # Never let a capture problem reach torch.compile: keep it for the document instead.
+        try:
+            self.session.add(dict(getattr(record, "metadata", {}) or {}),
+                             getattr(record, "payload", None))
+        except Exception as exc:  # noqa: BLE001
+            self.session.handler_errors.append(f"{type(exc).__name__}: {exc}")
+
+
+@contextlib.contextmanager
+def capture(*, bypass_caches: bool = True,
+            on_event: Callable[[Event], None] | None = None) -> Iterator[CaptureSession]:
+    """Record every torch.compile inside the block.
+
+    ``bypass_caches`` (default) skips the FX-graph and AOTAutograd caches for the compiles
+    inside the block: on a cache hit torch replays stored code, so the kernels' provenance
+    is missing and graphs carry the source lines of the run that filled the cache. With
+    ``bypass_caches=False`` cache hits are recorded as such (``status: "cache_hit"``).
+    """
+    session = CaptureSession(bypass_caches, on_event)
+    logger = _torch_compat.trace_logger()
+    handler = _TraceHandler(session)
+    saved_level = logger.level
+    with _torch_compat.capture_settings(bypass_caches):
+        logger.addHandler(handler)
+        logger.setLevel(logging.DEBUG)
+        try:
+            yield session
+        except BaseException as exc:
+            session.record_error(exc)
+            raise
+        finally:
+            logger.removeHandler(handler)
+            logger.setLevel(saved_level)

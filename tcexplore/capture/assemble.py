@@ -1,0 +1,290 @@
+"""Turn the event stream of one capture into the document's ``compiles`` and ``graph_breaks``.
+
+One handler per event kind, registered in ``HANDLERS`` (tlparse's design: "is this event
+mine, what does it become"). Events no handler claims are counted per compile in
+``artifacts`` and globally in ``unknown_events``: torch adds kinds every release, and a
+new kind must never break a capture.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Callable
+
+from .events import Event
+from .fusion import attribute_kernels
+from .parsers.fx_text import parse_graph
+from .parsers.graph_breaks import parse_graph_break
+from .parsers.guards import parse_guards
+from .parsers.output_code import parse_output_code
+from .parsers.recompiles import parse_recompile_reasons
+from .phases import build_phase_tree
+
+MAX_TEXT = 2_000_000  # characters kept of any one graph/code text; the rest is marked truncated
+
+
+def _text(payload: str | None) -> dict[str, Any]:
+    payload = payload or ""
+    if len(payload) <= MAX_TEXT:
+        return {"text": payload, "truncated": False, "chars": len(payload)}
+    return {"text": payload[:MAX_TEXT], "truncated": True, "chars": len(payload)}
+
+
+def _json(payload: str | None) -> Any:
+    try:
+        return json.loads(payload) if payload else None
+    except ValueError:
+        return None
+
+
+def new_compile_record(cid: str, event: Event) -> dict[str, Any]:
+    return {
+        "id": cid,
+        "frame_id": event.frame_id,
+        "frame_compile_id": event.frame_compile_id,
+        "compiled_autograd_id": event.compiled_autograd_id,
+        "attempts": 1,
+        "frame": None,
+        "status": "incomplete",
+        "error": None,
+        "restart_reasons": [],
+        "dynamo_graph": None,
+        "guards": [],
+        "guards_text": None,
+        "recompile_reasons": [],
+        "symbols": [],
+        "symbolic_guards": [],
+        "aot_graphs": {},
+        "post_grad_graphs": [],
+        "output_codes": [],
+        "cache": [],
+        "phases": [],
+        "metrics": None,
+        "backward_metrics": None,
+        "triton_kernel_info": [],
+        "artifacts": {},
+    }
+
+
+class Assembler:
+    """Feeds events to handlers, then finishes the records (fusion groups, status)."""
+
+    def __init__(self, filenames: dict[int, str]):
+        self.filenames = dict(filenames)
+        self.compiles: dict[str, dict[str, Any]] = {}
+        self.graph_breaks: list[dict[str, Any]] = []
+        self.unknown_events: dict[str, int] = {}
+        self.chromium: list[tuple[str | None, dict[str, Any]]] = []
+        self.pending_provenance: dict[str, list[Any]] = {}
+
+    def record_for(self, event: Event) -> dict[str, Any] | None:
+        cid = event.compile_id
+        if cid is None:
+            return None
+        record = self.compiles.get(cid)
+        if record is None:
+            record = self.compiles[cid] = new_compile_record(cid, event)
+        record["attempts"] = max(record["attempts"], event.attempt + 1)
+        return record
+
+    def feed(self, event: Event) -> None:
+        handler = HANDLERS.get(event.kind)
+        if handler is IGNORED:
+            return
+        record = self.record_for(event)
+        if handler is None:
+            self.unknown_events[event.kind] = self.unknown_events.get(event.kind, 0) + 1
+            if record is not None:
+                record["artifacts"][event.kind] = record["artifacts"].get(event.kind, 0) + 1
+            return
+        handler(self, event, record)
+
+    def frame_from_stack(self, stack: list[dict[str, Any]] | None) -> dict[str, Any] | None:
+        if not stack:
+            return None
+        top = stack[-1]
+        filename = top.get("filename")
+        if isinstance(filename, int):
+            filename = self.filenames.get(filename, f"<interned {filename}>")
+        return {"function": top.get("name"), "file": filename, "line": top.get("line"),
+                "code": top.get("loc")}
+
+    def finish(self) -> tuple[list[dict[str, Any]], list[dict[str, Any]], dict[str, int]]:
+        phases = build_phase_tree(self.chromium)
+        for cid, record in self.compiles.items():
+            record["phases"] = phases.get(cid, [])
+            attribute_kernels(record)
+            record["status"], record["error"] = _status(record)
+        return list(self.compiles.values()), self.graph_breaks, self.unknown_events
+
+
+def _status(record: dict[str, Any]) -> tuple[str, dict[str, Any] | None]:
+    metrics = record["metrics"]
+    if metrics and metrics.get("fail_type"):
+        return "failed", {
+            "type": metrics.get("fail_type"),
+            "message": metrics.get("fail_reason"),
+            "file": metrics.get("fail_user_frame_filename"),
+            "line": metrics.get("fail_user_frame_lineno"),
+        }
+    if metrics is None and record["dynamo_graph"] is None:
+        return "incomplete", None
+    if any(c["result"] == "hit" for c in record["cache"]):
+        return "cache_hit", None
+    if record["dynamo_graph"] is None:
+        return "no_graph", None
+    return "ok", None
+
+
+Handler = Callable[[Assembler, Event, Any], None]
+HANDLERS: dict[str, Handler] = {}
+
+
+def IGNORED(assembler: Assembler, event: Event, record: Any) -> None:  # noqa: N802
+    """Events known to carry nothing the document shows (envelope/meta-data events)."""
+
+
+def handles(*kinds: str) -> Callable[[Handler], Handler]:
+    def register(fn: Handler) -> Handler:
+        for kind in kinds:
+            HANDLERS[kind] = fn
+        return fn
+    return register
+
+
+for _kind in ("describe_storage", "describe_tensor", "describe_source", "dynamo_guards",
+              "torch_version", "aot_forward_graph_fw_metadata", "torch._functorch.config",
+              "inductor_provenance_tracking_kernel_stack_traces", "fx_graph_runnable",
+              "runtime_wrapper_orchestration", "before_pre_grad_graph", "after_pre_grad_graph",
+              "before_joint_graph", "after_joint_graph", "before_post_grad_graph"):
+    HANDLERS[_kind] = IGNORED
+
+
+@handles("str")
+def _interned_string(assembler: Assembler, event: Event, record: Any) -> None:
+    name, index = event.data
+    assembler.filenames[index] = name
+
+
+@handles("dynamo_start")
+def _dynamo_start(assembler: Assembler, event: Event, record: dict[str, Any]) -> None:
+    if record["frame"] is None:
+        record["frame"] = assembler.frame_from_stack((event.data or {}).get("stack"))
+
+
+@handles("dynamo_output_graph")
+def _dynamo_graph(assembler: Assembler, event: Event, record: dict[str, Any]) -> None:
+    record["dynamo_graph"] = {**_text(event.payload), **parse_graph(event.payload or "")}
+
+
+@handles("aot_forward_graph", "aot_backward_graph", "aot_inference_graph", "aot_joint_graph")
+def _aot_graph(assembler: Assembler, event: Event, record: dict[str, Any]) -> None:
+    part = event.kind[len("aot_"):-len("_graph")]
+    record["aot_graphs"][part] = {**_text(event.payload), **parse_graph(event.payload or "")}
+
+
+@handles("inductor_post_grad_graph")
+def _post_grad_graph(assembler: Assembler, event: Event, record: dict[str, Any]) -> None:
+    record["post_grad_graphs"].append({**_text(event.payload), **parse_graph(event.payload or "")})
+
+
+@handles("inductor_output_code")
+def _output_code(assembler: Assembler, event: Event, record: dict[str, Any]) -> None:
+    parsed = parse_output_code(event.payload or "")
+    data = event.data or {}
+    record["output_codes"].append({
+        **_text(event.payload),
+        "aot_id": parsed["aot_id"],
+        "kind": parsed["kind"],
+        "path": data.get("filename"),
+        "post_grad_graph": len(record["post_grad_graphs"]) - 1,
+        "kernels": parsed["kernels"],
+        "provenance": None,
+    })
+
+
+@handles("inductor_provenance_tracking_node_mappings")
+def _provenance(assembler: Assembler, event: Event, record: dict[str, Any]) -> None:
+    mapping = _json(event.payload)
+    if record["output_codes"] and isinstance(mapping, dict):
+        record["output_codes"][-1]["provenance"] = mapping
+
+
+@handles("dynamo_cpp_guards_str")
+def _guards(assembler: Assembler, event: Event, record: dict[str, Any]) -> None:
+    record["guards_text"] = event.payload
+    record["guards"] = parse_guards(event.payload or "")
+
+
+@handles("recompile_reasons")
+def _recompile(assembler: Assembler, event: Event, record: dict[str, Any]) -> None:
+    record["recompile_reasons"].append(parse_recompile_reasons(event.payload))
+
+
+@handles("dynamo_graph_break_reason")
+def _graph_break(assembler: Assembler, event: Event, record: dict[str, Any] | None) -> None:
+    brk = parse_graph_break(event.payload or "")
+    brk["compile_id"] = record["id"] if record else None
+    brk["attempt"] = event.attempt
+    assembler.graph_breaks.append(brk)
+
+
+@handles("create_symbol")
+def _symbol(assembler: Assembler, event: Event, record: dict[str, Any]) -> None:
+    data = event.data or {}
+    record["symbols"].append({
+        "symbol": data.get("symbol"), "value": data.get("val"), "range": data.get("vr"),
+        "source": data.get("source"),
+        "user_location": assembler.frame_from_stack(data.get("user_stack")),
+    })
+
+
+@handles("guard_added_fast", "guard_added", "symbolic_shape_specialization")
+def _symbolic_guard(assembler: Assembler, event: Event, record: dict[str, Any]) -> None:
+    data = event.data or {}
+    record["symbolic_guards"].append({
+        "kind": event.kind,
+        "expr": data.get("expr") or data.get("symbol"),
+        "user_location": assembler.frame_from_stack(data.get("user_stack")),
+    })
+
+
+@handles("compilation_metrics", "bwd_compilation_metrics")
+def _metrics(assembler: Assembler, event: Event, record: dict[str, Any]) -> None:
+    data = {k: v for k, v in (event.data or {}).items()
+            if not (isinstance(v, str) and k.endswith("_config"))}
+    if event.kind == "compilation_metrics":
+        record["metrics"] = data
+        record["restart_reasons"] = list(data.get("restart_reasons") or [])
+        if record["frame"] is None and data.get("co_name"):
+            record["frame"] = {"function": data["co_name"], "file": data.get("co_filename"),
+                               "line": data.get("co_firstlineno"), "code": None}
+    else:
+        record["backward_metrics"] = data
+
+
+@handles("fx_graph_cache_hit", "fx_graph_cache_miss", "fx_graph_cache_bypass",
+         "aotautograd_cache_hit", "aotautograd_cache_miss", "aotautograd_cache_bypass")
+def _cache(assembler: Assembler, event: Event, record: dict[str, Any]) -> None:
+    cache, _, result = event.kind.rpartition("_cache_")
+    info = _json(event.payload) or {}
+    record["cache"].append({
+        "cache": "fx_graph" if cache == "fx_graph" else "aotautograd",
+        "result": result,
+        "key": info.get("key"),
+        "reason": info.get("cache_bypass_reason") or info.get("reason"),
+    })
+
+
+@handles("triton_kernel_info")
+def _triton_kernel_info(assembler: Assembler, event: Event, record: dict[str, Any]) -> None:
+    info = _json(event.payload)
+    if info is not None:
+        record["triton_kernel_info"].append(info)
+
+
+@handles("chromium_event")
+def _chromium(assembler: Assembler, event: Event, record: dict[str, Any] | None) -> None:
+    data = _json(event.payload)
+    if isinstance(data, dict):
+        assembler.chromium.append((record["id"] if record else None, data))

@@ -1,0 +1,197 @@
+"""Read an FX graph from the readable module text torch prints into the trace.
+
+torch emits graphs as ``GraphModule.print_readable()`` text: a ``forward`` whose
+signature lists the placeholders with their ``"f32[4, 8][8, 1]cpu"`` annotations,
+one statement per node, ``# File: path:line in fn, code: ...`` comments naming the
+user line that produced the following nodes, and a ``return``. Only the top-level
+``forward`` becomes nodes; nested submodules (higher-order ops) stay in the text.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+MAX_NODES = 20_000
+
+_FILE_COMMENT = re.compile(r"^# File: (?P<file>.+?):(?P<line>\d+) in (?P<fn>[^,]+), code: (?P<code>.*)$")
+_PARAM = re.compile(r'(?P<name>\w+)(?:: "(?P<ann>[^"]*)")?')
+_ASSIGN = re.compile(r'^(?P<name>\w+)(?:: "(?P<ann>[^"]*)")? = (?P<rhs>.+)$')
+_TENSOR_ANN = re.compile(r"^(?P<dtype>[a-z]+\d*)\[(?P<shape>[^\]]*)\](?:\[(?P<stride>[^\]]*)\])?(?P<device>[a-z]+(?::\d+)?)?$")
+_IDENT = re.compile(r"[A-Za-z_]\w*")
+_CALL = re.compile(r"^(?P<target>[\w.]+)\(")
+_BINARY = re.compile(r"^[\w.]+ (?P<op>\*\*|//|<<|>>|==|!=|<=|>=|[-+*/@%&|^<>]) [\w.\-]+$")
+_OPERATORS = {
+    "+": "add", "-": "sub", "*": "mul", "/": "truediv", "//": "floordiv", "%": "mod",
+    "**": "pow", "@": "matmul", "&": "and_", "|": "or_", "^": "xor", "<<": "lshift",
+    ">>": "rshift", "==": "eq", "!=": "ne", "<": "lt", "<=": "le", ">": "gt", ">=": "ge",
+}
+
+DTYPE_NAMES = {
+    "f16": "float16", "bf16": "bfloat16", "f32": "float32", "f64": "float64",
+    "i8": "int8", "i16": "int16", "i32": "int32", "i64": "int64", "u8": "uint8",
+    "b8": "bool", "c64": "complex64", "c128": "complex128",
+}
+
+
+def parse_annotation(ann: str | None) -> dict[str, Any] | None:
+    """``"f32[s77, 8][8, 1]cpu"`` -> dtype/shape/stride/device; ``Sym(s77)`` -> symint."""
+    if not ann:
+        return None
+    if ann.startswith("Sym(") and ann.endswith(")"):
+        return {"kind": "symint", "expr": ann[4:-1]}
+    m = _TENSOR_ANN.match(ann)
+    if not m:
+        return {"kind": "other", "text": ann}
+    split = lambda s: [p.strip() for p in s.split(",") if p.strip()] if s else []  # noqa: E731
+    return {
+        "kind": "tensor",
+        "dtype": DTYPE_NAMES.get(m["dtype"], m["dtype"]),
+        "shape": split(m["shape"]),
+        "stride": split(m["stride"]),
+        "device": m["device"] or None,
+    }
+
+
+def _split_statement(line: str) -> str:
+    """Drop the trailing ``;  a = b = None`` liveness bookkeeping torch appends."""
+    head, sep, tail = line.partition(";  ")
+    return head if sep and tail.endswith("= None") else line
+
+
+def _classify(rhs: str, names: set[str]) -> tuple[str, str]:
+    """(op, target) of a statement's right-hand side."""
+    call = _CALL.match(rhs)
+    if call:
+        target = call["target"]
+        owner, _, method = target.rpartition(".")
+        if owner in names:
+            return "call_method", method
+        if owner.startswith("self"):
+            return "call_module" if not method.startswith("_") else "get_attr", target
+        return "call_function", target
+    if rhs.startswith("self."):
+        return "get_attr", rhs
+    if re.match(r"^\w+\[\d+\]$", rhs):
+        return "call_function", "operator.getitem"
+    if rhs in names:
+        return "alias", rhs
+    binary = _BINARY.match(rhs)
+    if binary:
+        return "call_function", f"operator.{_OPERATORS[binary['op']]}"
+    return "call_function", rhs
+
+
+def parse_graph(text: str, max_nodes: int = MAX_NODES) -> dict[str, Any]:
+    """Nodes of the top-level forward, with users, tensor metadata and user source lines."""
+    lines = text.splitlines()
+    nodes: list[dict[str, Any]] = []
+    by_name: dict[str, dict[str, Any]] = {}
+    truncated = False
+    i = 0
+    # Locate the first (outermost) forward.
+    while i < len(lines) and not lines[i].lstrip().startswith("def forward("):
+        i += 1
+    if i == len(lines):
+        return {"nodes": [], "truncated": False}
+    body_indent = None
+    # Signature: possibly spread over several lines, ends with "):".
+    signature = []
+    while i < len(lines):
+        code_part = lines[i].split("#", 1)[0].strip()
+        signature.append(code_part)
+        if code_part.endswith("):"):
+            break
+        i += 1
+    sig_text = " ".join(signature)
+    sig_text = sig_text[sig_text.index("(") + 1 : sig_text.rindex(")")]
+    for part in _split_params(sig_text):
+        m = _PARAM.match(part)
+        if not m or m["name"] == "self":
+            continue
+        node = {"name": m["name"], "op": "placeholder", "target": m["name"], "args": [],
+                "users": [], "meta": parse_annotation(m["ann"]), "source": None}
+        nodes.append(node)
+        by_name[node["name"]] = node
+    i += 1
+    source: dict[str, Any] | None = None
+    while i < len(lines):
+        raw = lines[i]
+        stripped = raw.strip()
+        i += 1
+        if not stripped:
+            continue
+        indent = len(raw) - len(raw.lstrip())
+        if body_indent is None:
+            body_indent = indent
+        if indent < body_indent:
+            break  # end of forward
+        if indent > body_indent:
+            continue  # continuation lines (multi-line return) are handled with the return
+        if stripped.startswith("#"):
+            fm = _FILE_COMMENT.match(stripped)
+            if fm:
+                source = {"file": fm["file"], "line": int(fm["line"]), "function": fm["fn"],
+                          "code": fm["code"]}
+            elif stripped.startswith("# No stacktrace found"):
+                source = None
+            continue
+        if stripped.startswith("return"):
+            ret = stripped[len("return"):]
+            while i < len(lines) and ret.count("(") > ret.count(")"):
+                ret += " " + lines[i].split("#", 1)[0].strip()
+                i += 1
+            output = {"name": "output", "op": "output", "target": "output",
+                      "args": [n for n in _IDENT.findall(ret) if n in by_name],
+                      "users": [], "meta": None, "source": None}
+            _link(output, by_name)
+            nodes.append(output)
+            break
+        m = _ASSIGN.match(_split_statement(stripped))
+        if not m:
+            continue
+        if len(nodes) >= max_nodes:
+            truncated = True
+            continue
+        rhs = m["rhs"]
+        op, target = _classify(rhs, set(by_name))
+        if op == "alias":
+            # Dynamo's `l_x_ = L_x_` renames a placeholder; keep one node under the new name.
+            node = by_name.pop(rhs)
+            node["name"] = m["name"]
+            by_name[m["name"]] = node
+            continue
+        node = {"name": m["name"], "op": op, "target": target,
+                "args": [n for n in dict.fromkeys(_IDENT.findall(rhs)) if n in by_name],
+                "users": [], "meta": parse_annotation(m["ann"]), "source": source,
+                "code": rhs}
+        _link(node, by_name)
+        nodes.append(node)
+        by_name[node["name"]] = node
+    return {"nodes": nodes, "truncated": truncated}
+
+
+def _link(node: dict[str, Any], by_name: dict[str, dict[str, Any]]) -> None:
+    for arg in node["args"]:
+        users = by_name[arg]["users"]
+        if node["name"] not in users:
+            users.append(node["name"])
+
+
+def _split_params(sig: str) -> list[str]:
+    """Split a signature at top-level commas (annotations contain commas inside quotes)."""
+    parts, depth, quoted, current = [], 0, False, []
+    for ch in sig:
+        if ch == '"':
+            quoted = not quoted
+        elif not quoted and ch in "([":
+            depth += 1
+        elif not quoted and ch in ")]":
+            depth -= 1
+        if ch == "," and depth == 0 and not quoted:
+            parts.append("".join(current))
+            current = []
+        else:
+            current.append(ch)
+    parts.append("".join(current))
+    return [p.strip() for p in parts if p.strip()]

@@ -1,0 +1,54 @@
+"""Graph breaks from ``dynamo_graph_break_reason`` text.
+
+torch writes: ``Graph break in user code at FILE:LINE``, ``Graph Break Reason: ...``, an
+explanation with ``Explanation:``/``Hint:`` lines, ``User code traceback:`` frames, then
+torch's own traceback (dropped: it shows Dynamo internals, not the user's code).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+_AT = re.compile(r"^Graph break in user code at (?P<file>.+):(?P<line>\d+)$")
+_FRAME = re.compile(r'^\s*File "(?P<file>.+)", line (?P<line>\d+), in (?P<fn>.+)$')
+_LINK = re.compile(r"https://\S+")
+
+
+def parse_graph_break(text: str) -> dict[str, Any]:
+    lines = text.splitlines()
+    record: dict[str, Any] = {"file": None, "line": None, "reason": "", "explanation": None,
+                              "hints": [], "link": None, "user_stack": []}
+    reason_lines: list[str] = []
+    section = "head"
+    for i, line in enumerate(lines):
+        stripped = line.strip()
+        if section == "head" and (m := _AT.match(stripped)):
+            record["file"], record["line"] = m["file"], int(m["line"])
+        elif stripped.startswith("Graph Break Reason:"):
+            section = "reason"
+            reason_lines.append(stripped[len("Graph Break Reason:"):].strip())
+        elif stripped == "User code traceback:":
+            section = "stack"
+        elif stripped.startswith("Traceback (most recent call last)"):
+            break
+        elif section == "reason":
+            if stripped.startswith("Explanation:"):
+                record["explanation"] = stripped[len("Explanation:"):].strip()
+            elif stripped.startswith("Hint:"):
+                record["hints"].append(stripped[len("Hint:"):].strip())
+            elif "Developer debug context" in stripped:
+                continue
+            elif link := _LINK.search(stripped):
+                record["link"] = link.group(0)
+            elif stripped:
+                reason_lines.append(stripped)
+        elif section == "stack" and (m := _FRAME.match(line)):
+            code = lines[i + 1].strip() if i + 1 < len(lines) and not _FRAME.match(lines[i + 1]) else None
+            record["user_stack"].append({"file": m["file"], "line": int(m["line"]),
+                                         "function": m["fn"], "code": code})
+    record["reason"] = "\n".join(r for r in reason_lines if r)
+    if record["user_stack"] and record["file"] is None:
+        last = record["user_stack"][-1]
+        record["file"], record["line"] = last["file"], last["line"]
+    return record

@@ -1,0 +1,148 @@
+"""Split Inductor's output-code module into its kernels and their call sites.
+
+The module torch emits (``inductor_output_code``) defines each generated kernel as
+``name = async_compile.<flavour>(..., '''source''')`` and launches kernels and extern
+calls from ``call()``, each launch preceded by comments that Inductor writes:
+``# Topologically Sorted Source Nodes: [...], Original ATen: [...]`` and, with
+provenance tracking, ``# [Provenance debug handles] name:N``.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+_AOT_ID = re.compile(r"^# AOT ID: \['(?P<id>[^']*)'\]", re.M)
+_KERNEL_DEF = re.compile(
+    r"^(?P<name>\w+) = async_compile\.(?P<flavour>cpp_pybinding|cpp|triton|cuda|halide|rocm)\(",
+    re.M,
+)
+_SOURCE_NODES = re.compile(r"Source Nodes: \[(?P<nodes>[^\]]*)\], Original ATen: \[(?P<aten>[^\]]*)\]")
+_HANDLE = re.compile(r"\[Provenance debug handles\] (?P<key>[\w.]+:\d+)")
+_FRAGMENT_NODE = re.compile(r"^#\s+%(?P<name>\w+) : .*= (?P<what>\w+)\[")
+_TRITON_KIND = re.compile(r"@triton_heuristics\.(?P<kind>\w+)\(")
+_EXTERN_CALL = re.compile(r"^(?:\w+ = )?(?P<target>extern_kernels\.\w+|torch\.ops\.\w+\.\w+\.\w+)\(")
+
+TRITON_KINDS = {
+    "pointwise": "pointwise", "reduction": "reduction",
+    "persistent_reduction": "persistent_reduction", "template": "template",
+    "foreach": "foreach", "user_autotune": "user", "split_scan": "scan",
+    "cooperative_reduction": "reduction", "mix_order_reduction": "reduction",
+}
+
+
+def output_kind(aot_id: str | None) -> str:
+    """``0_forward`` -> ``forward``; Inductor names the graph it compiled in this header."""
+    if not aot_id:
+        return "unknown"
+    for kind in ("forward", "backward", "inference"):
+        if aot_id.endswith(kind):
+            return kind
+    return "unknown"
+
+
+def _comment_block(lines: list[str], index: int) -> list[str]:
+    """The contiguous comment lines directly above ``lines[index]``."""
+    block = []
+    j = index - 1
+    while j >= 0 and lines[j].lstrip().startswith("#"):
+        block.append(lines[j].strip())
+        j -= 1
+    return block[::-1]
+
+
+def _names(text: str) -> list[str]:
+    return [n.strip() for n in text.split(",") if n.strip()]
+
+
+def _describe_comments(comments: list[str]) -> dict[str, Any]:
+    info: dict[str, Any] = {"source_nodes": [], "aten_ops": [], "fragment_nodes": [],
+                            "handles": []}
+    for line in comments:
+        if m := _SOURCE_NODES.search(line):
+            info["source_nodes"] = _names(m["nodes"])
+            info["aten_ops"] = _names(m["aten"])
+        if m := _HANDLE.search(line):
+            info["handles"].append(m["key"])
+        if (m := _FRAGMENT_NODE.match(line)) and m["what"] != "PlaceHolder":
+            info["fragment_nodes"].append(m["name"])
+    return info
+
+
+def _kernel_source(code: str, start: int) -> tuple[str, int]:
+    """The triple-quoted source that follows a kernel definition at ``start``."""
+    open_at = code.find("'''", start)
+    if open_at < 0:
+        return "", start
+    close_at = code.find("'''", open_at + 3)
+    if close_at < 0:
+        return code[open_at + 3 :], len(code)
+    return code[open_at + 3 : close_at], close_at + 3
+
+
+def parse_output_code(code: str) -> dict[str, Any]:
+    """Kernels (definitions + launches) and extern calls of one output-code module."""
+    aot = _AOT_ID.search(code)
+    lines = code.splitlines()
+    line_starts = [0]
+    for line in lines:
+        line_starts.append(line_starts[-1] + len(line) + 1)
+
+    kernels: list[dict[str, Any]] = []
+    by_name: dict[str, dict[str, Any]] = {}
+    for m in _KERNEL_DEF.finditer(code):
+        line_no = code.count("\n", 0, m.start())
+        source, _ = _kernel_source(code, m.end())
+        flavour = m["flavour"]
+        if flavour == "triton":
+            kind_match = _TRITON_KIND.search(source)
+            triton_kind = TRITON_KINDS.get(kind_match["kind"], kind_match["kind"]) if kind_match else None
+            kind = "triton"
+        else:
+            kind, triton_kind = ("cpp" if flavour.startswith("cpp") else flavour), None
+        comments = _describe_comments(_comment_block(lines, line_no))
+        kernel = {
+            "name": m["name"], "kind": kind, "triton_kind": triton_kind, "source": source,
+            "line": line_no + 1, "handles": [], "launches": 0,
+            "source_nodes": comments["source_nodes"], "aten_ops": comments["aten_ops"],
+            "fragment_nodes": comments["fragment_nodes"],
+        }
+        kernels.append(kernel)
+        by_name[kernel["name"]] = kernel
+
+    # Launches inside call(): kernel calls and extern calls with their comments.
+    externs: list[dict[str, Any]] = []
+    in_call = False
+    for index, line in enumerate(lines):
+        stripped = line.strip()
+        if stripped.startswith("def call(self, args)") or stripped.startswith("def call(args)"):
+            in_call = True
+            continue
+        if not in_call or not stripped or stripped.startswith("#"):
+            continue
+        if not line.startswith(" "):
+            in_call = False
+            continue
+        launched = re.match(r"^(?P<name>\w+)(?:\.run)?\(", stripped)
+        if launched and launched["name"] in by_name:
+            kernel = by_name[launched["name"]]
+            comments = _describe_comments(_comment_block(lines, index))
+            kernel["launches"] += 1
+            kernel["handles"] += comments["handles"]
+            kernel["source_nodes"] = kernel["source_nodes"] or comments["source_nodes"]
+            kernel["aten_ops"] = kernel["aten_ops"] or comments["aten_ops"]
+            continue
+        extern = _EXTERN_CALL.match(stripped)
+        if extern:
+            comments = _describe_comments(_comment_block(lines, index))
+            externs.append({
+                "name": extern["target"], "kind": "extern", "triton_kind": None,
+                "source": stripped, "line": index + 1, "handles": comments["handles"],
+                "launches": 1, "source_nodes": comments["source_nodes"],
+                "aten_ops": comments["aten_ops"], "fragment_nodes": [],
+            })
+    return {
+        "aot_id": aot["id"] if aot else None,
+        "kind": output_kind(aot["id"] if aot else None),
+        "kernels": kernels + externs,
+    }

@@ -1,0 +1,32 @@
+"""Compile-time phase tree from ``chromium_event`` begin/end pairs (``ph`` B/E)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def build_phase_tree(events: list[tuple[str | None, dict[str, Any]]]) -> dict[str, list[dict[str, Any]]]:
+    """Per compile id, the nested phases with their durations in milliseconds."""
+    roots: dict[str, list[dict[str, Any]]] = {}
+    stacks: dict[str, list[dict[str, Any]]] = {}
+    for record_cid, event in events:
+        cid = (event.get("args") or {}).get("compile_id") or record_cid
+        if cid is None or event.get("ph") not in ("B", "E"):
+            continue
+        cid = str(cid)
+        stack = stacks.setdefault(cid, [])
+        if event["ph"] == "B":
+            phase = {"name": event.get("name"), "start_us": event.get("ts"), "duration_ms": None,
+                     "children": []}
+            (stack[-1]["children"] if stack else roots.setdefault(cid, [])).append(phase)
+            stack.append(phase)
+        else:
+            # Pop to the matching begin; an unmatched end (begin before capture) is dropped.
+            for depth in range(len(stack) - 1, -1, -1):
+                if stack[depth]["name"] == event.get("name"):
+                    phase = stack[depth]
+                    if phase["start_us"] is not None and event.get("ts") is not None:
+                        phase["duration_ms"] = round((event["ts"] - phase["start_us"]) / 1000, 3)
+                    del stack[depth:]
+                    break
+    return roots

@@ -1,0 +1,130 @@
+"""The data contract: one JSON document per capture, ``"schema": "tcexplore/1"``.
+
+The JSON Schema in ``schema/tcexplore-1.schema.json`` is the type definition; every
+document is validated against it when built and when loaded. No pickles.
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+
+from . import __version__, _torch_compat
+
+SCHEMA = "tcexplore/1"
+SUMMARY_KEYS = ("graphs", "graph_breaks", "recompiles", "output_codes", "kernels", "guards",
+                "unmapped_nodes", "failures")
+
+
+class DocumentError(ValueError):
+    """A file or dict that is not a valid tcexplore document."""
+
+
+@lru_cache(maxsize=1)
+def json_schema() -> dict[str, Any]:
+    text = resources.files("tcexplore.schema").joinpath("tcexplore-1.schema.json").read_text()
+    return json.loads(text)
+
+
+def validate(data: Any) -> None:
+    if not isinstance(data, dict):
+        raise DocumentError("a tcexplore document is a JSON object")
+    if data.get("schema") != SCHEMA:
+        raise DocumentError(
+            f"unsupported document schema {data.get('schema')!r}; this tcexplore "
+            f"{__version__} reads {SCHEMA!r}"
+        )
+    validator = jsonschema.Draft202012Validator(json_schema())
+    error = jsonschema.exceptions.best_match(validator.iter_errors(data))
+    if error is not None:
+        where = "/".join(str(p) for p in error.absolute_path) or "(top level)"
+        raise DocumentError(f"invalid tcexplore document at {where}: {error.message}")
+
+
+def compute_summary(compiles: list[dict[str, Any]], graph_breaks: list[Any]) -> dict[str, int]:
+    outputs = [o for c in compiles for o in c["output_codes"]]
+    return {
+        "graphs": sum(1 for c in compiles if c["dynamo_graph"] is not None),
+        "graph_breaks": len(graph_breaks),
+        "recompiles": sum(len(c["recompile_reasons"]) for c in compiles),
+        "output_codes": len(outputs),
+        "kernels": sum(1 for o in outputs for k in o["kernels"] if k["kind"] != "extern"),
+        "guards": sum(len(c["guards"]) for c in compiles),
+        "unmapped_nodes": sum(len(o["unmapped_nodes"]) for o in outputs),
+        "failures": sum(1 for c in compiles if c["status"] == "failed"),
+    }
+
+
+def build_document(*, compiles: list[dict[str, Any]], graph_breaks: list[dict[str, Any]],
+                   unknown_events: dict[str, int], capture: dict[str, Any],
+                   error: dict[str, Any] | None) -> Document:
+    data = {
+        "schema": SCHEMA,
+        "tool": {"name": "tcexplore", "version": __version__},
+        "created": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+        "environment": _torch_compat.environment(),
+        "capture": capture,
+        "summary": compute_summary(compiles, graph_breaks),
+        "compiles": compiles,
+        "graph_breaks": graph_breaks,
+        "unknown_events": unknown_events,
+        "error": error,
+    }
+    return Document(data)
+
+
+class Document:
+    """A validated tcexplore document; ``.data`` is the plain JSON-ready dict."""
+
+    def __init__(self, data: dict[str, Any], *, check: bool = True):
+        if check:
+            validate(data)
+        self.data = data
+
+    @property
+    def summary(self) -> dict[str, int]:
+        return self.data["summary"]
+
+    @property
+    def compiles(self) -> list[dict[str, Any]]:
+        return self.data["compiles"]
+
+    def to_dict(self) -> dict[str, Any]:
+        return self.data
+
+    def to_json(self, indent: int | None = None) -> str:
+        return json.dumps(self.data, indent=indent, ensure_ascii=False)
+
+    def save(self, path: str | Path) -> Path:
+        """``.html`` writes the self-contained report; anything else the JSON document."""
+        path = Path(path)
+        if path.suffix.lower() in (".html", ".htm"):
+            from .render.html import render_html  # noqa: PLC0415 - optional rendering layer
+
+            path.write_text(render_html(self), encoding="utf-8")
+        else:
+            path.write_text(self.to_json(), encoding="utf-8")
+        return path
+
+    @classmethod
+    def load(cls, path: str | Path) -> Document:
+        try:
+            data = json.loads(Path(path).read_text(encoding="utf-8"))
+        except ValueError as exc:
+            raise DocumentError(f"{path} is not JSON: {exc}") from exc
+        return cls(data)
+
+    def __repr__(self) -> str:
+        counts = ", ".join(f"{k}={v}" for k, v in self.summary.items())
+        return f"<tcexplore.Document {counts}>"
+
+
+def load(path: str | Path) -> Document:
+    """Read a saved document back, validating it against the schema."""
+    return Document.load(path)
