@@ -1,0 +1,313 @@
+#!/usr/bin/env python
+"""How much does ``tcexplore.capture()`` slow down a cold torch.compile?
+
+Measures compile + first-call wall time WITH capture divided by WITHOUT capture, for
+
+* ``mlp``: one training step of a 3-Linear MLP (hidden 256, batch 32):
+  forward + cross-entropy loss under ``torch.compile``, then ``loss.backward()``
+  (which compiles the AOTAutograd backward lazily);
+* ``transformer``: an ``nn.TransformerEncoderLayer`` forward (d_model 128, nhead 4,
+  batch_first, eval mode, under ``torch.no_grad()``).
+
+Every measurement runs in a fresh subprocess (this script in ``--worker`` mode, via
+``sys.executable``) with its own empty ``TORCHINDUCTOR_CACHE_DIR`` and with
+``TORCHINDUCTOR_FX_GRAPH_CACHE=0`` / ``TORCHINDUCTOR_AUTOGRAD_CACHE=0``, so the baseline
+is exactly as cold as the capture arm (capture bypasses those caches) and nothing
+persisted by an earlier run (FX/AOT cache entries, compiled C++ objects, automatic-dynamic
+PGO profiles) can leak into a later one. The worker imports torch (and tcexplore),
+builds the model and its inputs, and only then starts the timer. The timer covers:
+
+* baseline: ``torch.compile(...)`` + first call (+ ``backward()`` for the MLP);
+* capture:  the same, inside ``with tcexplore.capture() as session:``, plus reading
+  ``session.document`` after the block (assembly + schema validation: a user pays it).
+
+Arms are interleaved (baseline, capture, baseline, capture, ...) so slow drift of the
+machine hits both alike; the medians of each arm and their ratio are reported.
+
+``--diagnose`` adds two more interleaved arms to show where capture time goes:
+``capture-noprov`` (capture with Inductor provenance tracking left off, by
+monkeypatching tcexplore's feature probe inside that worker only) and ``prov-only``
+(no capture; just ``inductor.config.trace.provenance_tracking_level = 1``).
+The capture arm always reports the ``session.document`` time separately; with
+``--diagnose`` it also reports the time spent inside tcexplore's log handler.
+
+Usage::
+
+    python benchmarks/capture_overhead.py                 # both cases, 5 reps per arm
+    python benchmarks/capture_overhead.py --case mlp --reps 9
+    python benchmarks/capture_overhead.py --check         # exit 1 if a ratio > 1.10
+    python benchmarks/capture_overhead.py --diagnose      # add breakdown arms
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+TARGET = 1.05
+LIMIT = 1.10
+CASES = ("mlp", "transformer")
+MAIN_ARMS = ("baseline", "capture")
+DIAG_ARMS = ("capture-noprov", "prov-only")
+RESULT_MARK = "@@TCEXPLORE_BENCH "
+# Environment that would change what torch.compile does or logs in the worker.
+SCRUB_ENV = ("TORCH_TRACE", "TORCH_LOGS", "TORCH_COMPILE_DEBUG", "TORCHINDUCTOR_CACHE_DIR",
+             "TORCHINDUCTOR_FORCE_DISABLE_CACHES", "TORCH_COMPILE_DEBUG_DIR")
+
+
+# --------------------------------------------------------------------------- worker
+
+
+def _build(case: str):
+    """Model, inputs and the function to time; all built before the timer starts."""
+    import torch
+    from torch import nn
+    from torch.nn import functional as F
+
+    torch.manual_seed(0)
+    if case == "mlp":
+        model = nn.Sequential(
+            nn.Linear(256, 256), nn.ReLU(),
+            nn.Linear(256, 256), nn.ReLU(),
+            nn.Linear(256, 10),
+        ).train()
+        x = torch.randn(32, 256)
+        y = torch.randint(0, 10, (32,))
+
+        def loss_fn(x, y):
+            return F.cross_entropy(model(x), y)
+
+        def run():
+            compiled = torch.compile(loss_fn)
+            loss = compiled(x, y)
+            loss.backward()
+            return loss
+
+        return run
+
+    if case == "transformer":
+        model = nn.TransformerEncoderLayer(d_model=128, nhead=4, batch_first=True).eval()
+        x = torch.randn(32, 32, 128)
+
+        def run():
+            with torch.no_grad():
+                compiled = torch.compile(model)
+                return compiled(x)
+
+        return run
+
+    raise ValueError(case)
+
+
+def worker(case: str, arm: str) -> None:
+    import torch  # noqa: F401 - imported before the timer on purpose
+
+    run = _build(case)
+    result: dict = {"case": case, "arm": arm}
+
+    if arm == "baseline":
+        t0 = time.perf_counter()
+        run()
+        result["total"] = time.perf_counter() - t0
+
+    elif arm == "prov-only":
+        t0 = time.perf_counter()
+        import torch._inductor.config as inductor_config  # what capture() would import
+
+        inductor_config.trace.provenance_tracking_level = 1
+        run()
+        result["total"] = time.perf_counter() - t0
+
+    elif arm in ("capture", "capture-noprov"):
+        import tcexplore
+        from tcexplore import _torch_compat
+        from tcexplore.capture import CaptureSession
+
+        if arm == "capture-noprov":
+            # Worker-only monkeypatch: capture_settings() then leaves provenance off.
+            _torch_compat.has_provenance_tracking_config = lambda: False
+
+        handler_time = [0.0, 0]
+        if os.environ.get("TCX_BENCH_HANDLER_TIMING") == "1":
+            original_add = CaptureSession.add
+
+            def timed_add(self, metadata, payload):
+                s = time.perf_counter()
+                try:
+                    return original_add(self, metadata, payload)
+                finally:
+                    handler_time[0] += time.perf_counter() - s
+                    handler_time[1] += 1
+
+            CaptureSession.add = timed_add
+
+        t0 = time.perf_counter()
+        with tcexplore.capture() as session:
+            run()
+        t1 = time.perf_counter()
+        document = session.document
+        t2 = time.perf_counter()
+        result.update(total=t2 - t0, block=t1 - t0, document=t2 - t1,
+                      events=len(session.events), summary=dict(document.summary),
+                      handler_errors=len(session.handler_errors))
+        if os.environ.get("TCX_BENCH_HANDLER_TIMING") == "1":
+            result.update(handler=handler_time[0], handler_calls=handler_time[1])
+    else:
+        raise ValueError(arm)
+
+    print(RESULT_MARK + json.dumps(result), flush=True)
+
+
+# --------------------------------------------------------------------------- driver
+
+
+def run_one(case: str, arm: str, *, handler_timing: bool, timeout: float) -> dict:
+    cache_dir = tempfile.mkdtemp(prefix="tcx-bench-inductor-")
+    env = {k: v for k, v in os.environ.items() if k not in SCRUB_ENV}
+    env.update(
+        TORCHINDUCTOR_CACHE_DIR=cache_dir,
+        TORCHINDUCTOR_FX_GRAPH_CACHE="0",
+        TORCHINDUCTOR_AUTOGRAD_CACHE="0",
+        TCX_BENCH_HANDLER_TIMING="1" if handler_timing else "0",
+        PYTHONWARNINGS="ignore",
+    )
+    cmd = [sys.executable, os.path.abspath(__file__), "--worker", case, arm]
+    try:
+        proc = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=timeout)
+    finally:
+        shutil.rmtree(cache_dir, ignore_errors=True)
+    for line in proc.stdout.splitlines():
+        if line.startswith(RESULT_MARK):
+            return json.loads(line[len(RESULT_MARK):])
+    raise RuntimeError(
+        f"worker {case}/{arm} failed (rc={proc.returncode}):\n"
+        f"--- stdout ---\n{proc.stdout[-4000:]}\n--- stderr ---\n{proc.stderr[-4000:]}"
+    )
+
+
+def _fmt(seconds: float) -> str:
+    return f"{seconds:7.2f}s"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--reps", type=int, default=5, help="repetitions per arm (default 5)")
+    parser.add_argument("--case", choices=(*CASES, "all"), default="all")
+    parser.add_argument("--check", action="store_true",
+                        help=f"exit non-zero if a median ratio exceeds {LIMIT:.2f}")
+    parser.add_argument("--diagnose", action="store_true",
+                        help="add capture-noprov and prov-only arms and time the log handler")
+    parser.add_argument("--timeout", type=float, default=300.0,
+                        help="seconds before one worker is killed (default 300)")
+    parser.add_argument("--worker", nargs=2, metavar=("CASE", "ARM"), help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+
+    if args.worker:
+        worker(*args.worker)
+        return 0
+    if args.reps < 1:
+        parser.error("--reps must be >= 1")
+
+    import platform
+
+    import torch
+
+    cases = CASES if args.case == "all" else (args.case,)
+    arms = MAIN_ARMS + (DIAG_ARMS if args.diagnose else ())
+    print(f"tcexplore capture overhead: torch {torch.__version__}, python "
+          f"{platform.python_version()}, {os.cpu_count()} CPUs, {platform.platform()}")
+    print(f"cold caches per run (fresh TORCHINDUCTOR_CACHE_DIR, FX/AOT caches off); "
+          f"{args.reps} reps per arm, arms interleaved: {' '.join(arms)}")
+    print()
+
+    started = time.perf_counter()
+    results: dict[str, dict[str, list[dict]]] = {}
+    for case in cases:
+        results[case] = {arm: [] for arm in arms}
+        for rep in range(args.reps):
+            for arm in arms:
+                r = run_one(case, arm, handler_timing=args.diagnose, timeout=args.timeout)
+                results[case][arm].append(r)
+                extra = ""
+                if "document" in r:
+                    extra = f"  (block {r['block']:.2f}s + document {r['document']:.2f}s)"
+                print(f"  [{case:<11} rep {rep + 1}/{args.reps}] {arm:<14} "
+                      f"{r['total']:6.2f}s{extra}", flush=True)
+        print()
+
+    failed = False
+    print(f"{'case':<12} {'arm':<15} {'median':>8} {'min':>8} {'max':>8} {'spread':>7}")
+    print("-" * 63)
+    rows = []
+    for case in cases:
+        medians = {}
+        for arm in arms:
+            totals = [r["total"] for r in results[case][arm]]
+            med = statistics.median(totals)
+            medians[arm] = med
+            spread = (max(totals) - min(totals)) / med
+            print(f"{case:<12} {arm:<15} {_fmt(med)} {_fmt(min(totals))} {_fmt(max(totals))} "
+                  f"{spread:6.1%}")
+        rows.append((case, medians))
+    print()
+
+    print(f"target <= {TARGET:.2f}, limit <= {LIMIT:.2f}  (ratio = median capture / median baseline)")
+    for case, medians in rows:
+        base = results[case]["baseline"]
+        cap = results[case]["capture"]
+        ratio = medians["capture"] / medians["baseline"]
+        # Spread of the ratio over the interleaved pairs, to judge how much the median means.
+        pair_ratios = [c["total"] / b["total"] for b, c in zip(base, cap)]
+        if ratio > LIMIT:
+            verdict = "FAIL (over limit)"
+            failed = True
+        elif ratio > TARGET:
+            verdict = "PASS limit, misses target"
+        else:
+            verdict = "PASS"
+        print(f"  {case:<12} ratio {ratio:5.3f}   per-pair ratios min {min(pair_ratios):.3f} "
+              f"max {max(pair_ratios):.3f}   {verdict}")
+        doc_med = statistics.median(r["document"] for r in cap)
+        block_med = statistics.median(r["block"] for r in cap)
+        print(f"  {'':<12} capture median split: block {block_med:.2f}s + "
+              f"session.document {doc_med:.2f}s; overhead "
+              f"{medians['capture'] - medians['baseline']:+.2f}s")
+        if args.diagnose:
+            handler_med = statistics.median(r["handler"] for r in cap)
+            for arm in DIAG_ARMS:
+                print(f"  {'':<12} {arm:<15} vs baseline: "
+                      f"{medians[arm] - medians['baseline']:+.2f}s "
+                      f"(ratio {medians[arm] / medians['baseline']:.3f})")
+            print(f"  {'':<12} handler (CaptureSession.add) median {handler_med * 1000:.1f} ms "
+                  f"over {cap[0]['handler_calls']} events")
+    print()
+
+    print("what the capture arm recorded (first rep):")
+    for case in cases:
+        first = results[case]["capture"][0]
+        s = first["summary"]
+        keys = ("graphs", "output_codes", "kernels", "graph_breaks", "recompiles", "guards",
+                "unmapped_nodes", "failures")
+        counts = ", ".join(f"{k}={s[k]}" for k in keys if k in s)
+        print(f"  {case:<12} events={first['events']}, {counts}, "
+              f"handler_errors={first['handler_errors']}")
+        if any(r["summary"] != s for r in results[case]["capture"][1:]):
+            print(f"  {'':<12} (note: summary differs between reps)")
+    print()
+    print(f"total benchmark wall time {time.perf_counter() - started:.0f}s")
+
+    if args.check and failed:
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

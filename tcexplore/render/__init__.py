@@ -1,0 +1,1 @@
+"""Views of a tcexplore document (HTML report)."""

@@ -1,0 +1,70 @@
+"""Shared fixtures: programs are captured once per session, in parallel subprocesses."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+PROGRAMS = Path(__file__).parent / "programs"
+TLPARSE_COUNTED = {
+    "graphs": re.compile(r"^dynamo_output_graph_\d+\.txt$"),
+    "graph_breaks": re.compile(r"^dynamo_graph_break_reason_\d+\.txt$"),
+    "recompiles": re.compile(r"^recompile_reasons_\d+\.json$"),
+    "output_codes": re.compile(r"^inductor_output_code_.*\.txt$"),
+}
+
+
+@dataclass
+class ProgramRun:
+    name: str
+    returncode: int
+    stderr: str
+    document: dict
+    tlparse_counts: dict[str, int]
+
+
+def _tlparse_counts(trace_dir: Path, out_dir: Path) -> dict[str, int]:
+    logs = sorted(trace_dir.glob("*.log"))
+    assert len(logs) == 1, f"expected one TORCH_TRACE log, got {logs}"
+    subprocess.run(["tlparse", str(logs[0]), "-o", str(out_dir), "--no-browser", "--overwrite",
+                    "--plain-text"], check=True, capture_output=True, timeout=300)
+    directory = json.loads((out_dir / "compile_directory.json").read_text())
+    counts = dict.fromkeys(TLPARSE_COUNTED, 0)
+    for entry in directory.values():
+        for artifact in entry["artifacts"]:
+            for key, pattern in TLPARSE_COUNTED.items():
+                if pattern.match(artifact["name"]):
+                    counts[key] += 1
+    return counts
+
+
+def run_program(name: str, workdir: Path) -> ProgramRun:
+    """`tcexplore run` the program with TORCH_TRACE on: one event stream, parsed twice."""
+    workdir.mkdir(parents=True, exist_ok=True)
+    env = dict(os.environ, TORCH_TRACE=str(workdir / "trace"),
+               TORCHINDUCTOR_CACHE_DIR=str(workdir / "inductor-cache"), PYTHONUNBUFFERED="1")
+    out = workdir / "doc.json"
+    proc = subprocess.run(
+        [sys.executable, "-m", "tcexplore", "run", str(PROGRAMS / f"{name}.py"), "--json", str(out)],
+        env=env, capture_output=True, text=True, timeout=600, cwd=workdir,
+    )
+    assert out.exists(), f"{name}: no document written\n{proc.stderr[-3000:]}"
+    return ProgramRun(name, proc.returncode, proc.stderr, json.loads(out.read_text()),
+                      _tlparse_counts(workdir / "trace", workdir / "tl_out"))
+
+
+@pytest.fixture(scope="session")
+def program_runs(tmp_path_factory) -> dict[str, ProgramRun]:
+    names = sorted(p.stem for p in PROGRAMS.glob("*.py"))
+    root = tmp_path_factory.mktemp("programs")
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        runs = pool.map(lambda n: run_program(n, root / n), names)
+        return {run.name: run for run in runs}
