@@ -91,7 +91,7 @@ def capture(*, bypass_caches: bool = True,
     session = CaptureSession(bypass_caches, on_event)
     logger = _torch_compat.trace_logger()
     handler = _TraceHandler(session)
-    saved_level = logger.level
+    saved_level, saved_handlers = logger.level, list(logger.handlers)
     with _torch_compat.capture_settings(bypass_caches):
         logger.addHandler(handler)
         logger.setLevel(logging.DEBUG)
@@ -102,4 +102,9 @@ def capture(*, bypass_caches: bool = True,
             raise
         finally:
             logger.removeHandler(handler)
+            # torch's LazyTraceHandler removes itself at the first event when TORCH_TRACE is
+            # unset; put back any handler that left so the next compile starts as it would have.
+            for previous in saved_handlers:
+                if previous not in logger.handlers:
+                    logger.addHandler(previous)
             logger.setLevel(saved_level)

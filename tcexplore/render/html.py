@@ -22,6 +22,8 @@ from typing import Any, Iterable
 from pygments import highlight
 from pygments.formatters import HtmlFormatter
 from pygments.lexers import CppLexer, CudaLexer, PythonLexer
+from pygments.styles.default import DefaultStyle
+from pygments.token import Error
 
 __all__ = ["render_html", "MAX_ROWS", "MAX_TEXT_CHARS", "MAX_CELL_ITEMS"]
 
@@ -31,7 +33,15 @@ MAX_CELL_ITEMS = 100  # names listed in one table cell (fused nodes, aten ops, .
 
 Data = dict[str, Any]
 
-_FORMATTER = HtmlFormatter(nowrap=True, noclasses=True)
+
+class _Style(DefaultStyle):
+    """Pygments' default colours, without the red box it draws around tokens it cannot lex
+    (``class <lambda>(...)`` in AOT graphs, kernel snippets cut mid-statement)."""
+
+    styles = {**DefaultStyle.styles, Error: ""}
+
+
+_FORMATTER = HtmlFormatter(nowrap=True, noclasses=True, style=_Style)
 _LEXERS = {"cpp": CppLexer, "rocm": CppLexer, "cuda": CudaLexer}
 _STATUSES = ("ok", "cache_hit", "failed", "no_graph", "incomplete")
 

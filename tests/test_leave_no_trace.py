@@ -1,0 +1,94 @@
+"""capture() puts back every logger, handler and config value it touched, however it ends."""
+
+from __future__ import annotations
+
+import logging
+
+import pytest
+import torch
+
+import tcexplore
+from tcexplore import _torch_compat
+
+
+def _logger_state():
+    logger = _torch_compat.trace_logger()
+    return logger.level, list(logger.handlers), logger.propagate
+
+
+def _state():
+    return _logger_state(), _torch_compat.settings_snapshot()
+
+
+def _output_code_of_plain_compile():
+    """Compile something new without tcexplore and return the output code torch emitted."""
+    codes = []
+
+    class Grab(logging.Handler):
+        def emit(self, record):
+            if "inductor_output_code" in getattr(record, "metadata", {}):
+                codes.append(record.payload)
+
+    logger = _torch_compat.trace_logger()
+    handler = Grab(level=logging.DEBUG)
+    logger.addHandler(handler)
+    try:
+        torch.compile(lambda x: (x * 3).tanh())(torch.randn(5))
+    finally:
+        logger.removeHandler(handler)
+    return codes
+
+
+def test_state_restored_after_normal_exit():
+    before = _state()
+    with tcexplore.capture() as session:
+        torch.compile(lambda x: x.sin() + 1)(torch.randn(4))
+    assert _state() == before
+    assert session.document.summary["graphs"] == 1
+
+
+def test_state_restored_after_exception_and_capture_kept():
+    before = _state()
+
+    def f(x):
+        return x.cos() * 2
+
+    with pytest.raises(ValueError, match="user error"):
+        with tcexplore.capture() as session:
+            torch.compile(f)(torch.randn(4))
+            raise ValueError("user error")
+    assert _state() == before
+    assert session.document.summary["graphs"] == 1
+    assert session.document.data["error"]["type"] == "ValueError"
+
+
+def test_state_restored_after_keyboard_interrupt_mid_compile():
+    before = _state()
+
+    def interrupting_backend(gm, example_inputs):
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        with tcexplore.capture() as session:
+            torch.compile(lambda x: x.exp(), backend=interrupting_backend)(torch.randn(4))
+    assert _state() == before
+    document = session.document
+    assert document.data["error"]["type"] == "KeyboardInterrupt"
+    assert document.compiles and document.compiles[0]["dynamo_graph"] is not None
+
+
+def test_later_plain_compile_behaves_as_without_tcexplore():
+    with tcexplore.capture():
+        torch.compile(lambda x: x.sigmoid())(torch.randn(3))
+    codes = _output_code_of_plain_compile()
+    assert codes, "torch emitted no output code"
+    assert all("Provenance debug handles" not in code for code in codes)
+
+
+def test_compat_layer_resolves_every_private_api():
+    assert _torch_compat.check() == [], "torch changed a private API tcexplore relies on"
+
+
+def test_compat_error_names_the_missing_api():
+    with pytest.raises(_torch_compat.TorchCompatError, match="torch._logging.no_such_thing"):
+        _torch_compat._resolve("torch._logging.no_such_thing")
