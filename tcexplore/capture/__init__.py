@@ -101,10 +101,11 @@ def capture(*, bypass_caches: bool = True,
             session.record_error(exc)
             raise
         finally:
-            logger.removeHandler(handler)
             # torch's LazyTraceHandler removes itself at the first event when TORCH_TRACE is
-            # unset; put back any handler that left so the next compile starts as it would have.
-            for previous in saved_handlers:
-                if previous not in logger.handlers:
-                    logger.addHandler(previous)
+            # unset: put back the handlers as they were (in order), keeping any added meanwhile.
+            added = [h for h in logger.handlers if h not in saved_handlers and h is not handler]
+            for current in list(logger.handlers):
+                logger.removeHandler(current)
+            for previous in saved_handlers + added:
+                logger.addHandler(previous)
             logger.setLevel(saved_level)
