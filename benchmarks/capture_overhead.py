@@ -54,6 +54,11 @@ import time
 TARGET = 1.05
 LIMIT = 1.10
 CASES = ("mlp", "transformer")
+# Opt-in extra case (not part of "all"): the same encoder layer with the native MHA /
+# encoder-layer fast path disabled. In eval + no_grad the spec'd "transformer" case takes
+# that fast path, which Dynamo records as one aten._transformer_encoder_layer_fwd call and
+# Inductor emits as a single extern call: no generated kernels, no C++ compile.
+EXTRA_CASES = ("transformer-slowpath",)
 MAIN_ARMS = ("baseline", "capture")
 DIAG_ARMS = ("capture-noprov", "prov-only")
 RESULT_MARK = "@@TCEXPLORE_BENCH "
@@ -92,7 +97,9 @@ def _build(case: str):
 
         return run
 
-    if case == "transformer":
+    if case in ("transformer", "transformer-slowpath"):
+        if case == "transformer-slowpath":
+            torch.backends.mha.set_fastpath_enabled(False)
         model = nn.TransformerEncoderLayer(d_model=128, nhead=4, batch_first=True).eval()
         x = torch.randn(32, 32, 128)
 
@@ -192,6 +199,13 @@ def run_one(case: str, arm: str, *, handler_timing: bool, timeout: float) -> dic
     )
 
 
+def _load() -> float:
+    try:
+        return os.getloadavg()[0]
+    except OSError:
+        return float("nan")
+
+
 def _fmt(seconds: float) -> str:
     return f"{seconds:7.2f}s"
 
@@ -200,7 +214,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--reps", type=int, default=5, help="repetitions per arm (default 5)")
-    parser.add_argument("--case", choices=(*CASES, "all"), default="all")
+    parser.add_argument("--case", choices=(*CASES, "all", *EXTRA_CASES), default="all",
+                        help="default all = mlp + transformer")
     parser.add_argument("--check", action="store_true",
                         help=f"exit non-zero if a median ratio exceeds {LIMIT:.2f}")
     parser.add_argument("--diagnose", action="store_true",
@@ -216,36 +231,40 @@ def main(argv: list[str] | None = None) -> int:
     if args.reps < 1:
         parser.error("--reps must be >= 1")
 
+    import importlib.metadata
     import platform
-
-    import torch
 
     cases = CASES if args.case == "all" else (args.case,)
     arms = MAIN_ARMS + (DIAG_ARMS if args.diagnose else ())
-    print(f"tcexplore capture overhead: torch {torch.__version__}, python "
+    print(f"tcexplore capture overhead: torch {importlib.metadata.version('torch')}, python "
           f"{platform.python_version()}, {os.cpu_count()} CPUs, {platform.platform()}")
+    print(f"load average at start: {_load():.2f} (1 min)")
     print(f"cold caches per run (fresh TORCHINDUCTOR_CACHE_DIR, FX/AOT caches off); "
           f"{args.reps} reps per arm, arms interleaved: {' '.join(arms)}")
     print()
 
+    w = max(12, *(len(c) for c in cases))
     started = time.perf_counter()
     results: dict[str, dict[str, list[dict]]] = {}
+    loads: list[float] = []
     for case in cases:
         results[case] = {arm: [] for arm in arms}
         for rep in range(args.reps):
             for arm in arms:
+                load = _load()
+                loads.append(load)
                 r = run_one(case, arm, handler_timing=args.diagnose, timeout=args.timeout)
                 results[case][arm].append(r)
                 extra = ""
                 if "document" in r:
                     extra = f"  (block {r['block']:.2f}s + document {r['document']:.2f}s)"
-                print(f"  [{case:<11} rep {rep + 1}/{args.reps}] {arm:<14} "
-                      f"{r['total']:6.2f}s{extra}", flush=True)
+                print(f"  [{case:<{w}} rep {rep + 1}/{args.reps}] {arm:<14} "
+                      f"{r['total']:6.2f}s{extra}  load {load:.1f}", flush=True)
         print()
 
     failed = False
-    print(f"{'case':<12} {'arm':<15} {'median':>8} {'min':>8} {'max':>8} {'spread':>7}")
-    print("-" * 63)
+    print(f"{'case':<{w}} {'arm':<15} {'median':>8} {'min':>8} {'max':>8} {'spread':>7}")
+    print("-" * (51 + w))
     rows = []
     for case in cases:
         medians = {}
@@ -254,7 +273,7 @@ def main(argv: list[str] | None = None) -> int:
             med = statistics.median(totals)
             medians[arm] = med
             spread = (max(totals) - min(totals)) / med
-            print(f"{case:<12} {arm:<15} {_fmt(med)} {_fmt(min(totals))} {_fmt(max(totals))} "
+            print(f"{case:<{w}} {arm:<15} {_fmt(med)} {_fmt(min(totals))} {_fmt(max(totals))} "
                   f"{spread:6.1%}")
         rows.append((case, medians))
     print()
@@ -273,20 +292,20 @@ def main(argv: list[str] | None = None) -> int:
             verdict = "PASS limit, misses target"
         else:
             verdict = "PASS"
-        print(f"  {case:<12} ratio {ratio:5.3f}   per-pair ratios min {min(pair_ratios):.3f} "
+        print(f"  {case:<{w}} ratio {ratio:5.3f}   per-pair ratios min {min(pair_ratios):.3f} "
               f"max {max(pair_ratios):.3f}   {verdict}")
         doc_med = statistics.median(r["document"] for r in cap)
         block_med = statistics.median(r["block"] for r in cap)
-        print(f"  {'':<12} capture median split: block {block_med:.2f}s + "
+        print(f"  {'':<{w}} capture median split: block {block_med:.2f}s + "
               f"session.document {doc_med:.2f}s; overhead "
               f"{medians['capture'] - medians['baseline']:+.2f}s")
         if args.diagnose:
             handler_med = statistics.median(r["handler"] for r in cap)
             for arm in DIAG_ARMS:
-                print(f"  {'':<12} {arm:<15} vs baseline: "
+                print(f"  {'':<{w}} {arm:<15} vs baseline: "
                       f"{medians[arm] - medians['baseline']:+.2f}s "
                       f"(ratio {medians[arm] / medians['baseline']:.3f})")
-            print(f"  {'':<12} handler (CaptureSession.add) median {handler_med * 1000:.1f} ms "
+            print(f"  {'':<{w}} handler (CaptureSession.add) median {handler_med * 1000:.1f} ms "
                   f"over {cap[0]['handler_calls']} events")
     print()
 
@@ -297,12 +316,17 @@ def main(argv: list[str] | None = None) -> int:
         keys = ("graphs", "output_codes", "kernels", "graph_breaks", "recompiles", "guards",
                 "unmapped_nodes", "failures")
         counts = ", ".join(f"{k}={s[k]}" for k in keys if k in s)
-        print(f"  {case:<12} events={first['events']}, {counts}, "
+        print(f"  {case:<{w}} events={first['events']}, {counts}, "
               f"handler_errors={first['handler_errors']}")
         if any(r["summary"] != s for r in results[case]["capture"][1:]):
-            print(f"  {'':<12} (note: summary differs between reps)")
+            print(f"  {'':<{w}} (note: summary differs between reps)")
     print()
-    print(f"total benchmark wall time {time.perf_counter() - started:.0f}s")
+    print(f"total benchmark wall time {time.perf_counter() - started:.0f}s; 1-min load average "
+          f"before each worker: median {statistics.median(loads):.1f}, max {max(loads):.1f}")
+    cpus = os.cpu_count() or 1
+    if max(loads) > cpus * 0.75:
+        print(f"WARNING: the machine was busy with other work (load up to {max(loads):.1f} on "
+              f"{cpus} CPUs); absolute times and ratios are noisy, rerun on a quiet machine.")
 
     if args.check and failed:
         return 1

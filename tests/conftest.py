@@ -46,18 +46,33 @@ def _tlparse_counts(trace_dir: Path, out_dir: Path) -> dict[str, int]:
     return counts
 
 
+def pytest_collection_modifyitems(config, items):
+    import torch
+
+    if torch.cuda.is_available():
+        return
+    skip = pytest.mark.skip(reason="needs an NVIDIA GPU with Triton; run `pytest -m gpu` there")
+    for item in items:
+        if "gpu" in item.keywords:
+            item.add_marker(skip)
+
+
 def run_program(name: str, workdir: Path) -> ProgramRun:
-    """`tcexplore run` the program with TORCH_TRACE on: one event stream, parsed twice."""
+    """`tcexplore run` the program with TORCH_TRACE on: one event stream, parsed twice.
+
+    ``name`` is a program in tests/programs, or a path to a script.
+    """
     workdir.mkdir(parents=True, exist_ok=True)
     env = dict(os.environ, TORCH_TRACE=str(workdir / "trace"),
                TORCHINDUCTOR_CACHE_DIR=str(workdir / "inductor-cache"), PYTHONUNBUFFERED="1")
     out = workdir / "doc.json"
+    script = Path(name) if name.endswith(".py") else PROGRAMS / f"{name}.py"
     proc = subprocess.run(
-        [sys.executable, "-m", "tcexplore", "run", str(PROGRAMS / f"{name}.py"), "--json", str(out)],
+        [sys.executable, "-m", "tcexplore", "run", str(script), "--json", str(out)],
         env=env, capture_output=True, text=True, timeout=600, cwd=workdir,
     )
     assert out.exists(), f"{name}: no document written\n{proc.stderr[-3000:]}"
-    return ProgramRun(name, proc.returncode, proc.stderr, json.loads(out.read_text()),
+    return ProgramRun(script.stem, proc.returncode, proc.stderr, json.loads(out.read_text()),
                       _tlparse_counts(workdir / "trace", workdir / "tl_out"))
 
 

@@ -1,0 +1,54 @@
+"""GPU capture: Triton kernels with their fusion groups (run on an NVIDIA GPU: `pytest -m gpu`)."""
+
+from __future__ import annotations
+
+import pytest
+import torch
+
+from tcexplore.document import validate
+
+from .conftest import TLPARSE_COUNTED, run_program
+
+pytestmark = pytest.mark.gpu
+
+
+@pytest.fixture(scope="module")
+def cuda_run(tmp_path_factory):
+    from pathlib import Path
+
+    program = Path(__file__).parent / "gpu_programs" / "cuda_mlp_train.py"
+    return run_program(str(program), tmp_path_factory.mktemp("gpu"))
+
+
+def _kernels(document, kind):
+    return [(o["kind"], k) for c in document["compiles"] for o in c["output_codes"]
+            for k in o["kernels"] if k["kind"] == kind]
+
+
+def test_cuda_capture_counts_match_tlparse(cuda_run):
+    validate(cuda_run.document)
+    summary = cuda_run.document["summary"]
+    assert {k: summary[k] for k in TLPARSE_COUNTED} == cuda_run.tlparse_counts
+
+
+def test_triton_kernels_carry_their_fused_nodes_and_aten_ops(cuda_run):
+    kernels = _kernels(cuda_run.document, "triton")
+    assert kernels, "no Triton kernels captured"
+    assert {part for part, _ in kernels} == {"forward", "backward"}
+    for part, kernel in kernels:
+        assert kernel["post_grad_nodes"], (part, kernel["name"])
+        assert kernel["aten_ops"], (part, kernel["name"])
+        assert kernel["triton_kind"] in {"pointwise", "reduction", "persistent_reduction",
+                                         "template", "foreach", "scan"}
+        assert "@triton.jit" in kernel["source"]
+    assert cuda_run.document["summary"]["unmapped_nodes"] == 0
+
+
+def test_matmuls_are_extern_calls(cuda_run):
+    names = {k["name"] for _, k in _kernels(cuda_run.document, "extern")}
+    assert names & {"extern_kernels.mm", "extern_kernels.addmm"}
+
+
+def test_environment_names_the_gpu(cuda_run):
+    env = cuda_run.document["environment"]
+    assert env["gpus"] and env["triton"] and env["torch"] == torch.__version__
