@@ -84,7 +84,10 @@ class Assembler:
         record = self.compiles.get(cid)
         if record is None:
             record = self.compiles[cid] = new_compile_record(cid, event)
-        record["attempts"] = max(record["attempts"], event.attempt + 1)
+        if event.attempt + 1 > record["attempts"]:
+            # A restart (graph break) discards the earlier trace, and its shape symbols with it.
+            record["attempts"] = event.attempt + 1
+            record["symbols"], record["symbolic_guards"] = [], []
         return record
 
     def feed(self, event: Event) -> None:
@@ -115,7 +118,25 @@ class Assembler:
             record["phases"] = phases.get(cid, [])
             attribute_kernels(record)
             record["status"], record["error"] = _status(record)
+        _complete_guard_paths(list(self.compiles.values()), self.graph_breaks)
         return list(self.compiles.values()), self.graph_breaks, self.unknown_events
+
+
+def _complete_guard_paths(compiles: list[dict[str, Any]], graph_breaks: list[Any]) -> None:
+    """torch prints guard locations with the path cut to its last characters; where exactly
+    one full path torch reported elsewhere in this capture ends with it, use that path."""
+    known = {f["file"] for f in (c["frame"] for c in compiles) if f and f.get("file")}
+    for record in compiles:
+        graph = record["dynamo_graph"] or {"nodes": []}
+        known.update(n["source"]["file"] for n in graph["nodes"] if n.get("source"))
+    known.update(frame["file"] for b in graph_breaks for frame in b["user_stack"])
+    for record in compiles:
+        located = [g["user_location"] for g in record["guards"]]
+        located += [r["user_location"] for group in record["recompile_reasons"] for r in group]
+        for location in filter(None, located):
+            matches = [path for path in known if path.endswith(location["file"])]
+            if len(matches) == 1:
+                location["file"] = matches[0]
 
 
 def _status(record: dict[str, Any]) -> tuple[str, dict[str, Any] | None]:

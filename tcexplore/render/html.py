@@ -241,11 +241,15 @@ def _code(text: str, kind: str = "python") -> str:
 def _captured_note(item: Data) -> str:
     """The document's own truncation: the capture kept only part of a text."""
     chars, text = item.get("chars"), item.get("text") or ""
+    notes = ""
     if item.get("truncated") or (isinstance(chars, int) and chars > len(text)):
         total = chars if isinstance(chars, int) else "?"
-        return _note(f"The capture kept {len(text)} of {total} characters of this text, "
-                     "or only part of its nodes (truncated in the document).")
-    return ""
+        notes += _note(f"The capture kept {len(text)} of {total} characters of this text "
+                       "(truncated in the document).")
+    if item.get("nodes_truncated"):
+        notes += _note(f"The capture kept the first {len(item.get('nodes') or [])} nodes of "
+                       "this graph (truncated in the document).")
+    return notes
 
 
 def _details(summary: str, body: str, *, cls: str = "tcx-sub", open_: bool = False,

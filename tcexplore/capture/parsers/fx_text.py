@@ -93,7 +93,7 @@ def parse_graph(text: str, max_nodes: int = MAX_NODES) -> dict[str, Any]:
     while i < len(lines) and not lines[i].lstrip().startswith("def forward("):
         i += 1
     if i == len(lines):
-        return {"nodes": [], "truncated": False}
+        return {"nodes": [], "nodes_truncated": False}
     body_indent = None
     # Signature: possibly spread over several lines, ends with "):".
     signature = []
@@ -168,7 +168,7 @@ def parse_graph(text: str, max_nodes: int = MAX_NODES) -> dict[str, Any]:
         _link(node, by_name)
         nodes.append(node)
         by_name[node["name"]] = node
-    return {"nodes": nodes, "truncated": truncated}
+    return {"nodes": nodes, "nodes_truncated": truncated}
 
 
 def _link(node: dict[str, Any], by_name: dict[str, dict[str, Any]]) -> None:

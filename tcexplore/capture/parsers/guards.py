@@ -18,7 +18,7 @@ def _depth(indent: str) -> int:
     return indent.count("|")
 
 
-def _split_comments(rest: str) -> tuple[str, str | None, dict[str, Any] | None]:
+def split_guard_comments(rest: str) -> tuple[str, str | None, dict[str, Any] | None]:
     """``expr  # code  # file:line in fn`` -> expression, user code, location."""
     parts = [p.strip() for p in re.split(r"\s{2,}# ", rest)]
     expr = parts[0]
@@ -52,7 +52,7 @@ def parse_guards(text: str) -> list[dict[str, Any]]:
         if not m:
             continue
         depth = _depth(m["indent"])
-        expr, code, location = _split_comments(m["rest"])
+        expr, code, location = split_guard_comments(m["rest"])
         owner = max((d for d in sources if d < depth), default=None)
         guards.append({
             "type": m["type"],

@@ -1,0 +1,40 @@
+"""New event kinds, huge graphs and a parse problem never lose a capture."""
+
+import pytest
+import torch
+
+import tcexplore
+from tcexplore.capture.parsers.fx_text import parse_graph
+
+
+@pytest.fixture
+def session():
+    torch.compiler.reset()  # the same code object compiled before would not compile again
+    with tcexplore.capture() as session:
+        torch.compile(lambda x: (x + 2).relu(), backend="aot_eager")(torch.randn(6))
+    return session
+
+
+def test_unknown_event_kinds_are_counted_and_kept(session):
+    frame = session.events[0]
+    session.add({"brand_new_event": {}, "frame_id": frame.frame_id,
+                 "frame_compile_id": frame.frame_compile_id, "attempt": 0}, "payload")
+    document = session.document
+    assert document.data["unknown_events"]["brand_new_event"] == 1
+    assert document.compiles[0]["artifacts"]["brand_new_event"] == 1
+    assert document.summary["graphs"] == 1
+
+
+def test_graph_over_the_node_limit_is_marked_truncated(session):
+    text = session.document.compiles[0]["dynamo_graph"]["text"]
+    graph = parse_graph(text, max_nodes=2)
+    assert graph["nodes_truncated"] is True
+    assert [n["op"] for n in graph["nodes"]][-1] == "output"
+    assert len([n for n in graph["nodes"] if n["op"] != "output"]) == 2
+
+
+def test_document_reports_events_and_environment(session):
+    document = session.document
+    assert document.data["capture"]["events"] > 0
+    assert document.data["capture"]["handler_errors"] == []
+    assert document.data["environment"]["torch"] == torch.__version__
