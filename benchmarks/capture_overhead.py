@@ -113,26 +113,22 @@ def _build(case: str):
     raise ValueError(case)
 
 
+def _cpu_times() -> tuple[float, float]:
+    """(this process's CPU seconds, its reaped children's CPU seconds: g++ for Inductor CPU)."""
+    import resource
+
+    me = resource.getrusage(resource.RUSAGE_SELF)
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return me.ru_utime + me.ru_stime, kids.ru_utime + kids.ru_stime
+
+
 def worker(case: str, arm: str) -> None:
     import torch  # noqa: F401 - imported before the timer on purpose
 
     run = _build(case)
     result: dict = {"case": case, "arm": arm}
 
-    if arm == "baseline":
-        t0 = time.perf_counter()
-        run()
-        result["total"] = time.perf_counter() - t0
-
-    elif arm == "prov-only":
-        t0 = time.perf_counter()
-        import torch._inductor.config as inductor_config  # what capture() would import
-
-        inductor_config.trace.provenance_tracking_level = 1
-        run()
-        result["total"] = time.perf_counter() - t0
-
-    elif arm in ("capture", "capture-noprov"):
+    if arm in ("capture", "capture-noprov"):
         import tcexplore
         from tcexplore import _torch_compat
         from tcexplore.capture import CaptureSession
@@ -155,24 +151,60 @@ def worker(case: str, arm: str) -> None:
 
             CaptureSession.add = timed_add
 
-        t0 = time.perf_counter()
+    # ---- timed region starts
+    cpu0 = _cpu_times()
+    t0 = time.perf_counter()
+    if arm == "baseline":
+        run()
+    elif arm == "prov-only":
+        import torch._inductor.config as inductor_config  # what capture() would import
+
+        inductor_config.trace.provenance_tracking_level = 1
+        run()
+    elif arm in ("capture", "capture-noprov"):
         with tcexplore.capture() as session:
             run()
         t1 = time.perf_counter()
         document = session.document
-        t2 = time.perf_counter()
-        result.update(total=t2 - t0, block=t1 - t0, document=t2 - t1,
+    else:
+        raise ValueError(arm)
+    t2 = time.perf_counter()
+    cpu2 = _cpu_times()
+    # ---- timed region ends
+
+    result.update(total=t2 - t0, cpu_python=cpu2[0] - cpu0[0], cpu_compiler=cpu2[1] - cpu0[1])
+    if arm in ("capture", "capture-noprov"):
+        result.update(block=t1 - t0, document=t2 - t1,
                       events=len(session.events), summary=dict(document.summary),
                       handler_errors=len(session.handler_errors))
         if os.environ.get("TCX_BENCH_HANDLER_TIMING") == "1":
             result.update(handler=handler_time[0], handler_calls=handler_time[1])
-    else:
-        raise ValueError(arm)
 
     print(RESULT_MARK + json.dumps(result), flush=True)
 
 
 # --------------------------------------------------------------------------- driver
+
+
+def _busy_cpu_seconds() -> float | None:
+    """CPU seconds the whole machine has spent busy since boot (Linux /proc/stat), or None."""
+    try:
+        with open("/proc/stat") as f:
+            fields = f.readline().split()
+        ticks = [int(v) for v in fields[1:]]
+        idle = ticks[3] + (ticks[4] if len(ticks) > 4 else 0)  # idle + iowait
+        # guest/guest_nice (fields 9-10) are already included in user/nice.
+        busy = sum(ticks[:8]) - idle
+        return busy / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+def _children_cpu_seconds() -> float:
+    import resource
+
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
 
 
 def run_one(case: str, arm: str, *, handler_timing: bool, timeout: float) -> dict:
@@ -186,13 +218,21 @@ def run_one(case: str, arm: str, *, handler_timing: bool, timeout: float) -> dic
         PYTHONWARNINGS="ignore",
     )
     cmd = [sys.executable, os.path.abspath(__file__), "--worker", case, arm]
+    busy0, own0, wall0 = _busy_cpu_seconds(), _children_cpu_seconds(), time.perf_counter()
     try:
         proc = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=timeout)
     finally:
         shutil.rmtree(cache_dir, ignore_errors=True)
+    busy1, own1, wall1 = _busy_cpu_seconds(), _children_cpu_seconds(), time.perf_counter()
     for line in proc.stdout.splitlines():
         if line.startswith(RESULT_MARK):
-            return json.loads(line[len(RESULT_MARK):])
+            result = json.loads(line[len(RESULT_MARK):])
+            # CPU the rest of the machine used while this worker ran, in CPUs (0 = quiet):
+            # machine-wide busy time minus this worker's own (and its children's) CPU time.
+            if busy0 is not None and busy1 is not None:
+                foreign = (busy1 - busy0) - (own1 - own0)
+                result["foreign_load"] = max(0.0, foreign) / (wall1 - wall0)
+            return result
     raise RuntimeError(
         f"worker {case}/{arm} failed (rc={proc.returncode}):\n"
         f"--- stdout ---\n{proc.stdout[-4000:]}\n--- stderr ---\n{proc.stderr[-4000:]}"
@@ -238,7 +278,8 @@ def main(argv: list[str] | None = None) -> int:
     arms = MAIN_ARMS + (DIAG_ARMS if args.diagnose else ())
     print(f"tcexplore capture overhead: torch {importlib.metadata.version('torch')}, python "
           f"{platform.python_version()}, {os.cpu_count()} CPUs, {platform.platform()}")
-    print(f"load average at start: {_load():.2f} (1 min)")
+    print(f"load average at start: {_load():.2f} (1 min); \"other load\" below = CPUs used by "
+          f"other processes while each worker ran")
     print(f"cold caches per run (fresh TORCHINDUCTOR_CACHE_DIR, FX/AOT caches off); "
           f"{args.reps} reps per arm, arms interleaved: {' '.join(arms)}")
     print()
@@ -251,20 +292,24 @@ def main(argv: list[str] | None = None) -> int:
         results[case] = {arm: [] for arm in arms}
         for rep in range(args.reps):
             for arm in arms:
-                load = _load()
-                loads.append(load)
                 r = run_one(case, arm, handler_timing=args.diagnose, timeout=args.timeout)
                 results[case][arm].append(r)
+                load = r.get("foreign_load", float("nan"))
+                loads.append(load)
                 extra = ""
                 if "document" in r:
                     extra = f"  (block {r['block']:.2f}s + document {r['document']:.2f}s)"
                 print(f"  [{case:<{w}} rep {rep + 1}/{args.reps}] {arm:<14} "
-                      f"{r['total']:6.2f}s{extra}  load {load:.1f}", flush=True)
+                      f"{r['total']:6.2f}s{extra}  other load {load:.2f}", flush=True)
         print()
 
     failed = False
-    print(f"{'case':<{w}} {'arm':<15} {'median':>8} {'min':>8} {'max':>8} {'spread':>7}")
-    print("-" * (51 + w))
+    print("wall = compile + first call wall time (the measure); cpu py / cpu cc = median CPU "
+          "seconds in the\nworker process / in its compiler subprocesses (g++) over the same "
+          "region, less sensitive to other load")
+    print(f"{'case':<{w}} {'arm':<15} {'median':>8} {'min':>8} {'max':>8} {'spread':>7} "
+          f"{'cpu py':>8} {'cpu cc':>8}")
+    print("-" * (69 + w))
     rows = []
     for case in cases:
         medians = {}
@@ -273,8 +318,10 @@ def main(argv: list[str] | None = None) -> int:
             med = statistics.median(totals)
             medians[arm] = med
             spread = (max(totals) - min(totals)) / med
+            cpu_py = statistics.median(r["cpu_python"] for r in results[case][arm])
+            cpu_cc = statistics.median(r["cpu_compiler"] for r in results[case][arm])
             print(f"{case:<{w}} {arm:<15} {_fmt(med)} {_fmt(min(totals))} {_fmt(max(totals))} "
-                  f"{spread:6.1%}")
+                  f"{spread:6.1%} {_fmt(cpu_py)} {_fmt(cpu_cc)}")
         rows.append((case, medians))
     print()
 
@@ -294,6 +341,13 @@ def main(argv: list[str] | None = None) -> int:
             verdict = "PASS"
         print(f"  {case:<{w}} ratio {ratio:5.3f}   per-pair ratios min {min(pair_ratios):.3f} "
               f"max {max(pair_ratios):.3f}   {verdict}")
+        cpu = {arm: statistics.median(r["cpu_python"] + r["cpu_compiler"]
+                                      for r in results[case][arm]) for arm in MAIN_ARMS}
+        cpu_py = {arm: statistics.median(r["cpu_python"] for r in results[case][arm])
+                  for arm in MAIN_ARMS}
+        print(f"  {'':<{w}} (secondary) CPU-time ratio {cpu['capture'] / cpu['baseline']:5.3f}; "
+              f"worker-process CPU {cpu_py['capture'] - cpu_py['baseline']:+.2f}s "
+              f"({cpu_py['capture'] / cpu_py['baseline']:.3f}x)")
         doc_med = statistics.median(r["document"] for r in cap)
         block_med = statistics.median(r["block"] for r in cap)
         print(f"  {'':<{w}} capture median split: block {block_med:.2f}s + "
@@ -321,12 +375,15 @@ def main(argv: list[str] | None = None) -> int:
         if any(r["summary"] != s for r in results[case]["capture"][1:]):
             print(f"  {'':<{w}} (note: summary differs between reps)")
     print()
-    print(f"total benchmark wall time {time.perf_counter() - started:.0f}s; 1-min load average "
-          f"before each worker: median {statistics.median(loads):.1f}, max {max(loads):.1f}")
-    cpus = os.cpu_count() or 1
-    if max(loads) > cpus * 0.75:
-        print(f"WARNING: the machine was busy with other work (load up to {max(loads):.1f} on "
-              f"{cpus} CPUs); absolute times and ratios are noisy, rerun on a quiet machine.")
+    print(f"total benchmark wall time {time.perf_counter() - started:.0f}s")
+    loads = [v for v in loads if v == v]  # drop NaN (no /proc/stat)
+    if loads:
+        print(f"other load (CPUs busy with work other than the benchmark, per worker): "
+              f"median {statistics.median(loads):.2f}, max {max(loads):.2f}")
+        if max(loads) > 0.25:
+            print(f"WARNING: other work ran on this {os.cpu_count()}-CPU machine during the "
+                  f"benchmark (up to {max(loads):.2f} CPUs); times and ratios are noisier "
+                  f"than on a quiet machine.")
 
     if args.check and failed:
         return 1

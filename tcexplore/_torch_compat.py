@@ -143,6 +143,18 @@ def is_view_op(target: str) -> bool:
     )
 
 
+def tree_flatten_with_paths(tree: Any) -> tuple[list[tuple[str, Any]], Any]:
+    """Leaves of a pytree with their key paths as text (``[0]['logits']``), and the spec."""
+    pytree = _module("torch.utils._pytree")
+    with_path, spec = pytree.tree_flatten_with_path(tree)
+    return [(pytree.keystr(path), leaf) for path, leaf in with_path], spec
+
+
+def tree_map_tensors(fn: Any, tree: Any) -> Any:
+    """Apply ``fn`` to every tensor leaf of a pytree."""
+    return _module("torch.utils._pytree").tree_map_only(torch.Tensor, fn, tree)
+
+
 def triton_version() -> str | None:
     try:
         import triton  # noqa: PLC0415 - optional
@@ -181,6 +193,8 @@ def check() -> list[str]:
         lambda: _functorch_config().enable_autograd_cache,
         lambda: torch.ops.aten.permute.default._schema.returns[0].alias_info,
         lambda: _resolve("torch._inductor.cpp_builder.get_cpp_compiler"),
+        lambda: tree_flatten_with_paths({"a": [torch.zeros(1)]}),
+        lambda: tree_map_tensors(lambda t: t, (torch.zeros(1),)),
     ):
         try:
             probe()

@@ -95,6 +95,12 @@ class Document:
     def compiles(self) -> list[dict[str, Any]]:
         return self.data["compiles"]
 
+    def with_sections(self, **sections: Any) -> Document:
+        """A copy with measurement sections (``timing``, ``accuracy``, ...) added; None ones skipped."""
+        data = dict(self.data)
+        data.update({k: v for k, v in sections.items() if v is not None})
+        return Document(data)
+
     def to_dict(self) -> dict[str, Any]:
         return self.data
 

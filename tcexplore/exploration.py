@@ -1,0 +1,65 @@
+"""``Exploration``: what ``explore()`` returns — the document plus notebook display."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from .document import Document
+
+MIME_TYPE = "application/vnd.tcexplore.v1+json"
+
+
+class Exploration:
+    def __init__(self, document: Document):
+        self.document = document
+
+    @property
+    def timing(self) -> dict[str, Any] | None:
+        return self.document.data.get("timing")
+
+    @property
+    def accuracy(self) -> dict[str, Any] | None:
+        return self.document.data.get("accuracy")
+
+    @property
+    def error(self) -> dict[str, Any] | None:
+        return (self.document.data.get("explore") or {}).get("error")
+
+    def to_dict(self) -> dict[str, Any]:
+        return self.document.data
+
+    def summary(self) -> dict[str, Any]:
+        """The capture counts, plus the headline figures of timing and accuracy."""
+        result: dict[str, Any] = dict(self.document.summary)
+        if self.timing:
+            result.update(speedup=self.timing["speedup"], compile_s=self.timing["compile_s"],
+                          eager_ms=self.timing["eager"]["median_ms"],
+                          compiled_ms=self.timing["compiled"]["median_ms"],
+                          break_even_calls=self.timing["break_even_calls"])
+        if self.accuracy:
+            result["accurate"] = self.accuracy["ok"]
+            result["max_abs_err"] = max_abs_error(self.accuracy)
+        if self.error:
+            result["error"] = f"{self.error['type']}: {self.error['message']}"
+        return result
+
+    def save(self, path: str | Path) -> Path:
+        return self.document.save(path)
+
+    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, Any]:
+        from .render.html import render_html  # noqa: PLC0415
+
+        return {MIME_TYPE: self.document.data,
+                "text/html": render_html(self.document, full_page=False),
+                "text/plain": repr(self)}
+
+    def __repr__(self) -> str:
+        parts = ", ".join(f"{k}={v:.3g}" if isinstance(v, float) else f"{k}={v}"
+                          for k, v in self.summary().items())
+        return f"<tcexplore.Exploration {parts}>"
+
+
+def max_abs_error(accuracy: dict[str, Any]) -> float | None:
+    errors = [r["max_abs_err"] for r in accuracy["outputs"] if r.get("max_abs_err") is not None]
+    return max(errors) if errors else None

@@ -1,0 +1,142 @@
+"""``compare()``: one isolated exploration per configuration; a failing one is a row, not a crash."""
+
+from __future__ import annotations
+
+import itertools
+import multiprocessing
+import os
+import tempfile
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any, Callable, Iterable
+
+import torch
+
+from ..document import Document
+from ..exploration import Exploration, max_abs_error
+from .explore import explore
+
+ROW_KEYS = ("mode", "backend", "dynamic", "status", "error", "compile_s", "median_ms",
+            "speedup", "max_abs_err", "graphs", "graph_breaks", "kernels")
+
+
+def _row(config: dict[str, Any], exploration: Exploration | None,
+         error: str | None) -> dict[str, Any]:
+    row: dict[str, Any] = {**config, "status": "error", "error": error, "compile_s": None,
+                           "median_ms": None, "speedup": None, "max_abs_err": None,
+                           "graphs": None, "graph_breaks": None, "kernels": None,
+                           "exploration": exploration}
+    if exploration is None:
+        return row
+    summary = exploration.document.summary
+    row.update(graphs=summary["graphs"], graph_breaks=summary["graph_breaks"],
+               kernels=summary["kernels"])
+    if exploration.error:
+        row["error"] = f"{exploration.error['type']}: {exploration.error['message']}"
+        return row
+    timing, accuracy = exploration.timing, exploration.accuracy
+    if timing:
+        row.update(compile_s=timing["compile_s"], median_ms=timing["compiled"]["median_ms"],
+                   speedup=timing["speedup"])
+    if accuracy:
+        row["max_abs_err"] = max_abs_error(accuracy)
+    row["status"] = "ok" if accuracy is None or accuracy["ok"] else "mismatch"
+    return row
+
+
+def _explore_in_subprocess(fn: Callable, args: tuple, kwargs: dict[str, Any],
+                           config: dict[str, Any], options: dict[str, Any]) -> dict[str, Any]:
+    exploration = explore(fn, *args, mode=config["mode"], backend=config["backend"],
+                          dynamic=config["dynamic"], **options, **kwargs)
+    return exploration.document.data
+
+
+class Comparison:
+    """The grid: ``.rows`` (dicts), ``.to_markdown()``, ``.figure()`` (plotly)."""
+
+    def __init__(self, rows: list[dict[str, Any]]):
+        self.rows = rows
+
+    def to_markdown(self) -> str:
+        def cell(value: Any) -> str:
+            if value is None:
+                return ""
+            if isinstance(value, float):
+                return f"{value:.4g}"
+            return str(value).replace("|", "\\|").replace("\n", " ")[:120]
+
+        lines = ["| " + " | ".join(ROW_KEYS) + " |", "|" + "---|" * len(ROW_KEYS)]
+        lines += ["| " + " | ".join(cell(row[k]) for k in ROW_KEYS) + " |" for row in self.rows]
+        return "\n".join(lines)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The grid as JSON (each row's exploration document inline)."""
+        return {"rows": [{**{k: row[k] for k in ROW_KEYS},
+                          "document": row["exploration"].document.data if row["exploration"] else None}
+                         for row in self.rows]}
+
+    def figure(self) -> Any:
+        """Compile time, runtime and speedup per configuration (needs plotly)."""
+        from plotly.subplots import make_subplots  # noqa: PLC0415 - optional dependency
+        import plotly.graph_objects as go  # noqa: PLC0415
+
+        labels = [f"{r['backend']} / {r['mode'] or 'default'} / dynamic={r['dynamic']}"
+                  for r in self.rows]
+        fig = make_subplots(rows=1, cols=3, subplot_titles=("compile (s)", "runtime (ms)", "speedup"))
+        for col, key in enumerate(("compile_s", "median_ms", "speedup"), start=1):
+            fig.add_trace(go.Bar(x=labels, y=[r[key] for r in self.rows], name=key), row=1, col=col)
+        fig.update_layout(showlegend=False)
+        return fig
+
+    def _repr_markdown_(self) -> str:
+        return self.to_markdown()
+
+
+def compare(fn: Callable, *args: Any, modes: Iterable[str | None] = (None,),
+            backends: Iterable[Any] = ("inductor",), dynamic: Iterable[bool | None] = (None,),
+            isolate: str = "reset", time_budget_s: float = 0.5, **kwargs: Any) -> Comparison:
+    """Explore ``fn`` under every (mode, backend, dynamic) combination.
+
+    ``isolate="reset"`` runs each in this process after ``torch.compiler.reset()`` (no
+    state leaks between rows, but warm caches); ``"process"`` runs each in a fresh
+    subprocess with an empty Inductor cache directory (true cold-start compile times;
+    ``fn`` and the arguments must be picklable, e.g. a module-level function).
+    """
+    if isolate not in ("reset", "process"):
+        raise ValueError(f"isolate must be 'reset' or 'process', not {isolate!r}")
+    options = {"time_budget_s": time_budget_s}
+    rows = []
+    for mode, backend, dyn in itertools.product(list(modes), list(backends), list(dynamic)):
+        config = {"mode": mode, "backend": backend if isinstance(backend, str) else repr(backend),
+                  "dynamic": dyn}
+        try:
+            if isolate == "process":
+                exploration = Exploration(Document(_run_in_fresh_process(
+                    fn, args, kwargs, {**config, "backend": backend}, options)))
+            else:
+                torch.compiler.reset()
+                exploration = explore(fn, *args, mode=mode, backend=backend, dynamic=dyn,
+                                      **options, **kwargs)
+            rows.append(_row(config, exploration, None))
+        except Exception as exc:  # noqa: BLE001 - one failing configuration is one row
+            rows.append(_row(config, None, f"{type(exc).__name__}: {exc}"))
+        finally:
+            if isolate == "reset":
+                torch.compiler.reset()
+    return Comparison(rows)
+
+
+def _run_in_fresh_process(fn: Callable, args: tuple, kwargs: dict[str, Any],
+                          config: dict[str, Any], options: dict[str, Any]) -> dict[str, Any]:
+    with tempfile.TemporaryDirectory(prefix="tcexplore-cache-") as cache_dir:
+        saved = os.environ.get("TORCHINDUCTOR_CACHE_DIR")
+        os.environ["TORCHINDUCTOR_CACHE_DIR"] = cache_dir  # inherited by the spawned child
+        try:
+            context = multiprocessing.get_context("spawn")
+            with ProcessPoolExecutor(max_workers=1, mp_context=context) as pool:
+                return pool.submit(_explore_in_subprocess, fn, args, kwargs, config,
+                                   options).result()
+        finally:
+            if saved is None:
+                os.environ.pop("TORCHINDUCTOR_CACHE_DIR", None)
+            else:
+                os.environ["TORCHINDUCTOR_CACHE_DIR"] = saved

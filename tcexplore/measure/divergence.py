@@ -1,0 +1,167 @@
+"""First divergence: the earliest node of the captured graph whose compiled value differs.
+
+As torch's accuracy minifier does: record the FX graphs Dynamo captures (a recording
+backend that runs them eagerly), run each graph node by node in eager (``fx.Interpreter``)
+for reference values, then compile *prefixes* of the graph with the user's own
+``torch.compile`` settings and compare every value live at the cut. A binary search over
+the cut finds the first node whose compiled value is out of tolerance. Works for any
+backend, a user's backend callable included, because the prefixes go through the same
+``torch.compile`` call the user made.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Callable
+
+import torch
+import torch.fx
+
+from .. import _torch_compat
+from .diff import diff_leaf
+
+_STACK_LINE = re.compile(r'File "(?P<file>[^"]+)", line (?P<line>\d+), in (?P<fn>\S+)\n\s*(?P<code>[^\n]*)')
+
+
+def _clone(tree: Any) -> Any:
+    return _torch_compat.tree_map_tensors(lambda t: t.detach().clone(), tree)
+
+
+class _Recorder:
+    """A backend that keeps each graph Dynamo hands it, and the inputs of its first call."""
+
+    def __init__(self) -> None:
+        self.graphs: list[dict[str, Any]] = []
+
+    def __call__(self, gm: torch.fx.GraphModule, example_inputs: list[Any]) -> Callable:
+        entry: dict[str, Any] = {"gm": gm, "inputs": None}
+        self.graphs.append(entry)
+
+        def run(*args: Any) -> Any:
+            if entry["inputs"] is None:
+                entry["inputs"] = _clone(list(args))
+            return gm(*args)
+
+        return run
+
+
+class _ValueRecorder(torch.fx.Interpreter):
+    def __init__(self, gm: torch.fx.GraphModule):
+        super().__init__(gm)
+        self.values: dict[str, Any] = {}
+
+    def run_node(self, node: torch.fx.Node) -> Any:
+        value = super().run_node(node)
+        self.values[node.name] = _clone(value)
+        return value
+
+
+def _prefix_module(gm: torch.fx.GraphModule, cut: int, values: dict[str, Any]
+                   ) -> tuple[torch.fx.GraphModule, list[str]]:
+    """The graph up to and including node ``cut``, returning every tensor live after it."""
+    nodes = [n for n in gm.graph.nodes if n.op != "output"]
+    keep = nodes[: cut + 1]
+    kept = set(keep)
+    graph = torch.fx.Graph()
+    env: dict[torch.fx.Node, torch.fx.Node] = {}
+    for node in nodes:
+        if node in kept or node.op == "placeholder":
+            env[node] = graph.node_copy(node, lambda n: env[n])
+    live = [n.name for n in keep if n.op != "placeholder"
+            and isinstance(values.get(n.name), torch.Tensor)
+            and (n is keep[-1] or any(u not in kept for u in n.users))]
+    by_name = {n.name: env[n] for n in keep}
+    graph.output(tuple(by_name[name] for name in live))
+    return torch.fx.GraphModule(gm, graph), live
+
+
+def _diverges(gm: torch.fx.GraphModule, cut: int, inputs: list[Any], values: dict[str, Any],
+              compile_fn: Callable[[Callable], Callable]) -> dict[str, Any] | None:
+    prefix, live = _prefix_module(gm, cut, values)
+    if not live:
+        return None
+    outputs = compile_fn(prefix)(*_clone(inputs))
+    worst = None
+    for name, value in zip(live, outputs):
+        result = diff_leaf(values[name], value)
+        if not result["ok"] and (worst is None or (result.get("max_abs_err") or 0)
+                                 > (worst["max_abs_err"] or 0)):
+            worst = {"node": name, **{k: result.get(k) for k in
+                                      ("max_abs_err", "max_rel_err", "mismatched")}}
+    return worst
+
+
+def _source_from_meta(node: torch.fx.Node) -> dict[str, Any] | None:
+    matches = list(_STACK_LINE.finditer(node.meta.get("stack_trace") or ""))
+    if not matches:
+        return None
+    m = matches[-1]
+    return {"file": m["file"], "line": int(m["line"]), "function": m["fn"], "code": m["code"]}
+
+
+def _kernels_of(document: dict[str, Any], node_name: str) -> list[str]:
+    """Kernels that torch's provenance (or its launch comments) tie to a Dynamo graph node."""
+    found = []
+    for record in document["compiles"]:
+        for output in record["output_codes"]:
+            pre_to_post = (output.get("provenance") or {}).get("preToPost", {})
+            post_nodes = set(pre_to_post.get(node_name, []))
+            for kernel in output["kernels"]:
+                if post_nodes & set(kernel["post_grad_nodes"]) or node_name in kernel["source_nodes"]:
+                    found.append(kernel["name"])
+    return list(dict.fromkeys(found))
+
+
+def _graph_source(document: dict[str, Any], node_name: str) -> dict[str, Any] | None:
+    for record in document["compiles"]:
+        for node in (record["dynamo_graph"] or {}).get("nodes", []):
+            if node["name"] == node_name and node.get("source"):
+                return node["source"]
+    return None
+
+
+def find_first_divergence(fn: Callable, args: tuple, kwargs: dict[str, Any],
+                          compile_kwargs: dict[str, Any], document: dict[str, Any]
+                          ) -> dict[str, Any] | None:
+    """The first diverging node of the first diverging graph, or None if all graphs agree."""
+    recorder = _Recorder()
+    record_kwargs = {k: v for k, v in compile_kwargs.items() if k in ("dynamic", "fullgraph")}
+    torch.compile(fn, backend=recorder, **record_kwargs)(*_clone(args), **_clone(kwargs))
+
+    def compile_fn(module: Callable) -> Callable:
+        return torch.compile(module, **compile_kwargs)
+
+    probes = 0
+    for index, entry in enumerate(recorder.graphs):
+        gm, inputs = entry["gm"], entry["inputs"]
+        if inputs is None:
+            continue
+        interpreter = _ValueRecorder(gm)
+        interpreter.run(*_clone(inputs))
+        nodes = [n for n in gm.graph.nodes if n.op != "output"]
+        last = len(nodes) - 1
+        probes += 1
+        if _diverges(gm, last, inputs, interpreter.values, compile_fn) is None:
+            continue
+        low, high = 0, last  # invariant: the cut at `high` diverges
+        while low < high:
+            mid = (low + high) // 2
+            probes += 1
+            if _diverges(gm, mid, inputs, interpreter.values, compile_fn) is not None:
+                high = mid
+            else:
+                low = mid + 1
+        worst = _diverges(gm, high, inputs, interpreter.values, compile_fn)
+        node = nodes[high]
+        return {
+            "graph_index": index,
+            "node": node.name,
+            "op": node.op,
+            "target": str(node.target),
+            "source": _graph_source(document, node.name) or _source_from_meta(node),
+            "kernels": _kernels_of(document, node.name),
+            "max_abs_err": worst["max_abs_err"] if worst else None,
+            "max_rel_err": worst["max_rel_err"] if worst else None,
+            "probes": probes + 1,
+        }
+    return None

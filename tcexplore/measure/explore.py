@@ -1,0 +1,127 @@
+"""``explore()``: compile, capture, and measure a function against eager."""
+
+from __future__ import annotations
+
+import contextlib
+import traceback
+from typing import Any, Callable, Iterator
+
+import torch
+
+from .. import _torch_compat
+from ..capture import capture
+from ..exploration import Exploration
+from .diff import closeness_to_reference, diff_outputs
+from .divergence import find_first_divergence
+from .timing import first_call_seconds, measure, summarize, uses_cuda
+
+
+def _clone(tree: Any) -> Any:
+    return _torch_compat.tree_map_tensors(lambda t: t.detach().clone(), tree)
+
+
+@contextlib.contextmanager
+def _rng_state(cuda: bool) -> Iterator[Callable[[], None]]:
+    """Yields a function that rewinds the RNG to the state at entry (CPU and CUDA)."""
+    cpu_state = torch.get_rng_state()
+    cuda_state = torch.cuda.get_rng_state_all() if cuda else None
+
+    def rewind() -> None:
+        torch.set_rng_state(cpu_state)
+        if cuda_state is not None:
+            torch.cuda.set_rng_state_all(cuda_state)
+
+    yield rewind
+
+
+def _error(exc: BaseException) -> dict[str, Any]:
+    return {"type": type(exc).__name__, "message": str(exc),
+            "traceback": "".join(traceback.format_exception(exc))}
+
+
+def _to_fp64(fn: Callable, args: tuple, kwargs: dict[str, Any]) -> tuple[Callable, tuple, dict]:
+    def cast(t: torch.Tensor) -> torch.Tensor:
+        return t.detach().double() if t.is_floating_point() else t.detach().clone()
+
+    if isinstance(fn, torch.nn.Module):
+        import copy  # noqa: PLC0415
+
+        fn = copy.deepcopy(fn).double()
+    return fn, _torch_compat.tree_map_tensors(cast, args), _torch_compat.tree_map_tensors(cast, kwargs)
+
+
+def compile_arguments(mode: str | None, backend: Any, dynamic: bool | None, fullgraph: bool,
+                      options: dict[str, Any] | None) -> dict[str, Any]:
+    """Exactly the torch.compile arguments the user gave (None ones left out)."""
+    chosen = {"backend": backend, "fullgraph": fullgraph, "dynamic": dynamic, "mode": mode,
+              "options": options}
+    return {k: v for k, v in chosen.items() if v is not None}
+
+
+def explore(fn: Callable, *args: Any, mode: str | None = None, backend: Any = "inductor",
+            dynamic: bool | None = None, fullgraph: bool = False,
+            options: dict[str, Any] | None = None, time_budget_s: float = 1.0,
+            reference: str | None = None, find_divergence: bool = True,
+            measure_timing: bool = True, **kwargs: Any) -> Exploration:
+    """Compile ``fn`` with these torch.compile arguments, capture it and compare with eager.
+
+    ``time_budget_s`` bounds each side's timing; ``reference="fp64"`` also judges both
+    against a float64 eager run. A compile or run that raises is kept in the result.
+    """
+    compile_kwargs = compile_arguments(mode, backend, dynamic, fullgraph, options)
+    cuda = uses_cuda((args, kwargs))
+    compiled_fn = torch.compile(fn, **compile_kwargs)
+    error = None
+    compiled_out = eager_out = None
+    timing = accuracy = None
+    with capture() as session:
+        try:
+            with _rng_state(cuda) as rewind:
+                first_args, first_kwargs = _clone(args), _clone(kwargs)
+                compile_s = first_call_seconds(lambda: compiled_fn(*first_args, **first_kwargs),
+                                               cuda=cuda)
+                c_args, c_kwargs = _clone(args), _clone(kwargs)
+                e_args, e_kwargs = _clone(args), _clone(kwargs)
+                rewind()
+                compiled_out = compiled_fn(*c_args, **c_kwargs)
+                rewind()
+                eager_out = fn(*e_args, **e_kwargs)
+            accuracy = {
+                "outputs": diff_outputs(eager_out, compiled_out),
+                "inputs_after_call": diff_outputs((e_args, e_kwargs), (c_args, c_kwargs)),
+            }
+            accuracy["ok"] = all(r["ok"] for r in accuracy["outputs"] + accuracy["inputs_after_call"])
+            if measure_timing:
+                eager_stats, compiled_stats = measure(
+                    lambda: fn(*e_args, **e_kwargs), lambda: compiled_fn(*c_args, **c_kwargs),
+                    cuda=cuda, budget_s=time_budget_s)
+                timing = summarize(eager_stats, compiled_stats, compile_s,
+                                   "cuda" if cuda else "cpu")
+        except Exception as exc:  # noqa: BLE001 - kept in the exploration, with the capture
+            error = _error(exc)
+    document = session.document
+    if accuracy is not None:
+        accuracy["first_divergence"] = None
+        if reference == "fp64":
+            accuracy["reference"] = _fp64_reference(fn, args, kwargs, eager_out, compiled_out)
+        if not accuracy["ok"] and find_divergence:
+            try:
+                accuracy["first_divergence"] = find_first_divergence(
+                    fn, args, kwargs, compile_kwargs, document.data)
+            except Exception as exc:  # noqa: BLE001 - the search is best effort; say why
+                accuracy["divergence_error"] = _error(exc)
+    return Exploration(document.with_sections(
+        explore={"compile_kwargs": {k: repr(v) if k == "backend" and not isinstance(v, str)
+                                    else v for k, v in compile_kwargs.items()},
+                 "device": "cuda" if cuda else "cpu", "error": error},
+        timing=timing, accuracy=accuracy))
+
+
+def _fp64_reference(fn: Callable, args: tuple, kwargs: dict[str, Any], eager_out: Any,
+                    compiled_out: Any) -> dict[str, Any]:
+    try:
+        ref_fn, ref_args, ref_kwargs = _to_fp64(fn, args, kwargs)
+        reference = ref_fn(*ref_args, **ref_kwargs)
+    except Exception as exc:  # noqa: BLE001 - e.g. a function closing over fp32 modules
+        return {"available": False, "reason": f"{type(exc).__name__}: {exc}"}
+    return {"available": True, "outputs": closeness_to_reference(reference, eager_out, compiled_out)}

@@ -1,0 +1,144 @@
+"""Wall-clock timing done right: warm-up until steady, device sync, medians with spread.
+
+On CUDA each sample is bracketed by CUDA events (device time of the launched work plus
+launch overhead); on CPU by ``time.perf_counter``. Calls too short for the clock are
+batched (``inner`` calls per sample). Everything runs within an explicit time budget so a
+notebook is never blocked for minutes.
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+from dataclasses import asdict, dataclass
+from typing import Any, Callable
+
+import torch
+
+from .. import _torch_compat
+
+MIN_SAMPLE_S = 2e-4  # below this a perf_counter sample is mostly clock noise
+NOISY_IQR_FRACTION = 0.10
+
+
+@dataclass
+class TimingStats:
+    median_ms: float
+    iqr_ms: float
+    min_ms: float
+    max_ms: float
+    samples: int
+    inner: int
+    warmup_calls: int
+    noisy: bool
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def uses_cuda(tree: Any) -> bool:
+    leaves, _ = _torch_compat.tree_flatten_with_paths(tree)
+    return torch.cuda.is_available() and any(
+        isinstance(leaf, torch.Tensor) and leaf.is_cuda for _, leaf in leaves)
+
+
+class Clock:
+    """Times ``inner`` back-to-back calls of a thunk, synchronising the device."""
+
+    def __init__(self, cuda: bool):
+        self.cuda = cuda
+
+    def __call__(self, thunk: Callable[[], Any], inner: int) -> float:
+        if self.cuda:
+            start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+            torch.cuda.synchronize()
+            start.record()
+            for _ in range(inner):
+                thunk()
+            end.record()
+            end.synchronize()
+            return start.elapsed_time(end) / 1000 / inner
+        begin = time.perf_counter()
+        for _ in range(inner):
+            thunk()
+        return (time.perf_counter() - begin) / inner
+
+
+def _quartiles(samples: list[float]) -> tuple[float, float]:
+    if len(samples) < 4:
+        return min(samples), max(samples)
+    q = statistics.quantiles(samples, n=4, method="inclusive")
+    return q[0], q[2]
+
+
+def _warm_up(clock: Clock, thunk: Callable[[], Any], deadline: float) -> tuple[int, int]:
+    """Run until two consecutive batch medians agree within 5% (or the deadline passes).
+
+    Also picks ``inner``, the calls per sample, so a sample lasts at least MIN_SAMPLE_S.
+    Returns (inner, calls made).
+    """
+    inner, calls, previous = 1, 0, None
+    while True:
+        batch = [clock(thunk, inner) for _ in range(5)]
+        calls += 5 * inner
+        current = statistics.median(batch)
+        if current * inner < MIN_SAMPLE_S and inner < 1_000_000:
+            inner = max(inner * 2, int(MIN_SAMPLE_S / max(current, 1e-9)) + 1)
+            previous = None
+            continue
+        if (previous is not None and abs(current - previous) <= 0.05 * previous) or (
+                time.perf_counter() > deadline):
+            return inner, calls
+        previous = current
+
+
+def _stats(samples: list[float], inner: int, warmup_calls: int) -> TimingStats:
+    q1, q3 = _quartiles(samples)
+    median = statistics.median(samples)
+    return TimingStats(
+        median_ms=median * 1e3, iqr_ms=(q3 - q1) * 1e3, min_ms=min(samples) * 1e3,
+        max_ms=max(samples) * 1e3, samples=len(samples), inner=inner,
+        warmup_calls=warmup_calls, noisy=(q3 - q1) > NOISY_IQR_FRACTION * median,
+    )
+
+
+def measure(*thunks: Callable[[], Any], cuda: bool, budget_s: float = 1.0,
+            max_samples: int = 500, min_samples: int = 7) -> list[TimingStats]:
+    """Time each thunk; samples of the thunks are interleaved so that a change of machine
+    load during the measurement hits all of them alike. ``budget_s`` is per thunk."""
+    clock = Clock(cuda)
+    start = time.perf_counter()
+    warm = [_warm_up(clock, thunk, time.perf_counter() + budget_s * 0.3) for thunk in thunks]
+    deadline = start + budget_s * len(thunks)
+    samples: list[list[float]] = [[] for _ in thunks]
+    while len(samples[0]) < max_samples and (
+            len(samples[0]) < min_samples or time.perf_counter() < deadline):
+        for thunk, (inner, _), taken in zip(thunks, warm, samples):
+            taken.append(clock(thunk, inner))
+    return [_stats(taken, inner, calls) for taken, (inner, calls) in zip(samples, warm)]
+
+
+def first_call_seconds(thunk: Callable[[], Any], *, cuda: bool) -> float:
+    """Wall time of one call, device work included: for a compiled fn, compile + one run."""
+    if cuda:
+        torch.cuda.synchronize()
+    begin = time.perf_counter()
+    thunk()
+    if cuda:
+        torch.cuda.synchronize()
+    return time.perf_counter() - begin
+
+
+def summarize(eager: TimingStats, compiled: TimingStats, compile_s: float,
+              device: str) -> dict[str, Any]:
+    """Speedup and break-even: how many calls pay back the compile time (None: never)."""
+    saved_ms = eager.median_ms - compiled.median_ms
+    return {
+        "eager": eager.to_dict(),
+        "compiled": compiled.to_dict(),
+        "compile_s": compile_s,
+        "speedup": eager.median_ms / compiled.median_ms if compiled.median_ms > 0 else None,
+        "break_even_calls": (compile_s * 1e3 / saved_ms) if saved_ms > 0 else None,
+        "noisy": eager.noisy or compiled.noisy,
+        "device": device,
+    }
