@@ -155,6 +155,33 @@ def tree_map_tensors(fn: Any, tree: Any) -> Any:
     return _module("torch.utils._pytree").tree_map_only(torch.Tensor, fn, tree)
 
 
+LOG_ARTIFACTS = ("cudagraphs", "perf_hints")
+# Modules whose artifact loggers carry CUDA-graph decisions; imported up front so their
+# loggers exist before capture attaches to them (they are created at import).
+_CUDAGRAPH_MODULES = ("torch._inductor.cudagraph_utils", "torch._inductor.cudagraph_trees",
+                      "torch._inductor.scheduler")
+
+
+def artifact_loggers() -> list[logging.Logger]:
+    """torch's loggers for the LOG_ARTIFACTS (off by default: no propagation, no level)."""
+    if torch.cuda.is_available():
+        for name in _CUDAGRAPH_MODULES:
+            _module(name)
+    registry = _resolve("torch._logging._internal.log_registry")
+    return [logging.getLogger(qname) for qname in sorted(registry.artifact_log_qnames)
+            if qname.rpartition(".__")[2] in LOG_ARTIFACTS]
+
+
+def current_compile_id() -> dict[str, Any]:
+    """The compile id torch is working on now (what its log formatter prints), as trace metadata."""
+    trace_id = _resolve("torch._guards.CompileContext").current_trace_id()
+    if trace_id is None:
+        return {}
+    cid = trace_id.compile_id
+    return {"frame_id": cid.frame_id, "frame_compile_id": cid.frame_compile_id,
+            "compiled_autograd_id": cid.compiled_autograd_id, "attempt": trace_id.attempt}
+
+
 def triton_version() -> str | None:
     try:
         import triton  # noqa: PLC0415 - optional
@@ -195,6 +222,8 @@ def check() -> list[str]:
         lambda: _resolve("torch._inductor.cpp_builder.get_cpp_compiler"),
         lambda: tree_flatten_with_paths({"a": [torch.zeros(1)]}),
         lambda: tree_map_tensors(lambda t: t, (torch.zeros(1),)),
+        artifact_loggers,
+        current_compile_id,
     ):
         try:
             probe()

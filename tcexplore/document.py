@@ -62,8 +62,8 @@ def compute_summary(compiles: list[dict[str, Any]], graph_breaks: list[Any]) -> 
 
 
 def build_document(*, compiles: list[dict[str, Any]], graph_breaks: list[dict[str, Any]],
-                   unknown_events: dict[str, int], capture: dict[str, Any],
-                   error: dict[str, Any] | None) -> Document:
+                   unknown_events: dict[str, int], runtime: dict[str, Any],
+                   capture: dict[str, Any], error: dict[str, Any] | None) -> Document:
     data = {
         "schema": SCHEMA,
         "tool": {"name": "tcexplore", "version": __version__},
@@ -74,6 +74,7 @@ def build_document(*, compiles: list[dict[str, Any]], graph_breaks: list[dict[st
         "compiles": compiles,
         "graph_breaks": graph_breaks,
         "unknown_events": unknown_events,
+        "runtime": runtime,
         "error": error,
     }
     return Document(data)

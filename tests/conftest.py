@@ -57,7 +57,7 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(skip)
 
 
-def run_program(name: str, workdir: Path) -> ProgramRun:
+def run_program(name: str, workdir: Path, args: list[str] | None = None) -> ProgramRun:
     """`tcexplore run` the program with TORCH_TRACE on: one event stream, parsed twice.
 
     ``name`` is a program in tests/programs, or a path to a script.
@@ -68,7 +68,7 @@ def run_program(name: str, workdir: Path) -> ProgramRun:
     out = workdir / "doc.json"
     script = Path(name) if name.endswith(".py") else PROGRAMS / f"{name}.py"
     proc = subprocess.run(
-        [sys.executable, "-m", "tcexplore", "run", str(script), "--json", str(out)],
+        [sys.executable, "-m", "tcexplore", "run", str(script), *(args or []), "--json", str(out)],
         env=env, capture_output=True, text=True, timeout=600, cwd=workdir,
     )
     assert out.exists(), f"{name}: no document written\n{proc.stderr[-3000:]}"

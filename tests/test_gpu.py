@@ -52,3 +52,43 @@ def test_matmuls_are_extern_calls(cuda_run):
 def test_environment_names_the_gpu(cuda_run):
     env = cuda_run.document["environment"]
     assert env["gpus"] and env["triton"] and env["torch"] == torch.__version__
+
+
+@pytest.fixture(scope="module")
+def mode_runs(tmp_path_factory):
+    from pathlib import Path
+
+    program = Path(__file__).parent / "gpu_programs" / "cuda_modes.py"
+    runs = {}
+    for mode in ("reduce-overhead", "max-autotune"):
+        runs[mode] = run_program(str(program), tmp_path_factory.mktemp(mode), [mode])
+    return runs
+
+
+def _record(document, function):
+    return next(c for c in document["compiles"] if c["frame"]["function"] == function)
+
+
+def test_reduce_overhead_records_partitions_and_the_skip_with_its_line(mode_runs):
+    document = mode_runs["reduce-overhead"].document
+    validate(document)
+    assert document["summary"]["unmapped_nodes"] == 0
+    head = _record(document, "head")["cudagraphs"]
+    assert head["summary"]["cudagraphable"] >= 1 and head["partitions"]
+    assert head["recordings"] >= 1
+    block = _record(document, "forward")["cudagraphs"]
+    (skip,) = block["skips"]
+    assert "mutated inputs" in skip["reason"]
+    assert any(f["line"] and f["file"].endswith("cuda_modes.py") for f in skip["user_stack"])
+
+
+def test_max_autotune_shows_template_kernels_and_autotuning(mode_runs):
+    document = mode_runs["max-autotune"].document
+    validate(document)
+    assert document["summary"]["unmapped_nodes"] == 0
+    kernels = [k for c in document["compiles"] for o in c["output_codes"] for k in o["kernels"]]
+    templates = [k for k in kernels if k.get("triton_kind") == "template"]
+    assert templates and all(k["post_grad_nodes"] for k in templates)
+    assert any(k.get("autotune") for k in kernels if k["kind"] == "triton")
+    choices = [a for c in document["compiles"] for a in c["autotuning"]]
+    assert choices and choices[0]["stats"]["num_choices"] > 1

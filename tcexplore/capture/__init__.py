@@ -51,11 +51,8 @@ class CaptureSession:
             assembler = Assembler(_torch_compat.interned_filenames())
             for event in self.events:
                 assembler.feed(event)
-            compiles, graph_breaks, unknown = assembler.finish()
             self._document = build_document(
-                compiles=compiles,
-                graph_breaks=graph_breaks,
-                unknown_events=unknown,
+                **assembler.finish(),
                 capture={"bypass_caches": self.bypass_caches, "events": len(self.events),
                          "handler_errors": self.handler_errors},
                 error=self.error,
@@ -78,6 +75,41 @@ class _TraceHandler(logging.Handler):
             self.session.handler_errors.append(f"{type(exc).__name__}: {exc}")
 
 
+class _ArtifactLogHandler(logging.Handler):
+    """torch's CUDA-graph decisions and perf hints are log messages, not trace events:
+    turn each into an event ``log_<artifact>`` tagged with the compile id torch is in."""
+
+    def __init__(self, session: CaptureSession):
+        super().__init__(level=logging.DEBUG)
+        self.session = session
+
+    def emit(self, record: logging.LogRecord) -> None:
+        try:
+            artifact = record.name.rpartition(".__")[2]
+            metadata = {f"log_{artifact}": {"level": record.levelname,
+                                            "message": record.getMessage()},
+                        **_torch_compat.current_compile_id()}
+            self.session.add(metadata, None)
+        except Exception as exc:  # noqa: BLE001 - never disturb the compile
+            self.session.handler_errors.append(f"{type(exc).__name__}: {exc}")
+
+
+@contextlib.contextmanager
+def _attached_to_artifact_logs(session: CaptureSession) -> Iterator[None]:
+    handler = _ArtifactLogHandler(session)
+    loggers = _torch_compat.artifact_loggers()
+    levels = [logger.level for logger in loggers]
+    for logger in loggers:
+        logger.addHandler(handler)
+        logger.setLevel(logging.DEBUG)
+    try:
+        yield
+    finally:
+        for logger, level in zip(loggers, levels):
+            logger.removeHandler(handler)
+            logger.setLevel(level)
+
+
 @contextlib.contextmanager
 def capture(*, bypass_caches: bool = True,
             on_event: Callable[[Event], None] | None = None) -> Iterator[CaptureSession]:
@@ -92,7 +124,7 @@ def capture(*, bypass_caches: bool = True,
     logger = _torch_compat.trace_logger()
     handler = _TraceHandler(session)
     saved_level, saved_handlers = logger.level, list(logger.handlers)
-    with _torch_compat.capture_settings(bypass_caches):
+    with _torch_compat.capture_settings(bypass_caches), _attached_to_artifact_logs(session):
         logger.addHandler(handler)
         logger.setLevel(logging.DEBUG)
         try:

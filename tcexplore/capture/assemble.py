@@ -9,10 +9,12 @@ new kind must never break a capture.
 from __future__ import annotations
 
 import json
+import re
 from typing import Any, Callable
 
 from .events import Event
 from .fusion import attribute_kernels
+from .parsers.cudagraphs import apply_cudagraph_message
 from .parsers.fx_text import parse_graph
 from .parsers.graph_breaks import parse_graph_break
 from .parsers.guards import parse_guards
@@ -62,6 +64,10 @@ def new_compile_record(cid: str, event: Event) -> dict[str, Any]:
         "metrics": None,
         "backward_metrics": None,
         "triton_kernel_info": [],
+        "autotuning": [],
+        "cudagraphs": {"summary": None, "partitions": [], "skips": [], "recordings": 0,
+                       "rerecordings": 0, "messages": []},
+        "perf_hints": [],
         "artifacts": {},
     }
 
@@ -75,7 +81,10 @@ class Assembler:
         self.graph_breaks: list[dict[str, Any]] = []
         self.unknown_events: dict[str, int] = {}
         self.chromium: list[tuple[str | None, dict[str, Any]]] = []
-        self.pending_provenance: dict[str, list[Any]] = {}
+        self.session_cudagraphs: dict[str, Any] = {"summary": None, "partitions": [], "skips": [],
+                                                   "recordings": 0, "rerecordings": 0,
+                                                   "messages": []}
+        self.session_perf_hints: list[dict[str, Any]] = []
 
     def record_for(self, event: Event) -> dict[str, Any] | None:
         cid = event.compile_id
@@ -112,14 +121,48 @@ class Assembler:
         return {"function": top.get("name"), "file": filename, "line": top.get("line"),
                 "code": top.get("loc")}
 
-    def finish(self) -> tuple[list[dict[str, Any]], list[dict[str, Any]], dict[str, int]]:
+    def finish(self) -> dict[str, Any]:
         phases = build_phase_tree(self.chromium)
         for cid, record in self.compiles.items():
             record["phases"] = phases.get(cid, [])
             attribute_kernels(record)
+            _attach_triton_info(record)
+            record["autotuning"] = _autotuning(record["phases"])
             record["status"], record["error"] = _status(record)
         _complete_guard_paths(list(self.compiles.values()), self.graph_breaks)
-        return list(self.compiles.values()), self.graph_breaks, self.unknown_events
+        return {
+            "compiles": list(self.compiles.values()),
+            "graph_breaks": self.graph_breaks,
+            "unknown_events": self.unknown_events,
+            "runtime": {"cudagraphs": self.session_cudagraphs,
+                        "perf_hints": self.session_perf_hints},
+        }
+
+
+def _attach_triton_info(record: dict[str, Any]) -> None:
+    """``triton_kernel_info``: per kernel, the autotune cache state and the config(s) tried."""
+    info: dict[str, Any] = {}
+    for item in record["triton_kernel_info"]:
+        if isinstance(item, dict):
+            info.update(item)
+    for output in record["output_codes"]:
+        for kernel in output["kernels"]:
+            if kernel["kind"] == "triton":
+                kernel["autotune"] = info.get(kernel["name"])
+
+
+def _autotuning(phases: list[dict[str, Any]]) -> list[Any]:
+    """Autotuning choices torch attached to compile phases (``autotune_choices_stats``)."""
+    found = []
+    stack = list(phases)
+    while stack:
+        phase = stack.pop(0)
+        stats = phase["data"].get("autotune_choices_stats")
+        if stats is not None:
+            found.append({"phase": phase["name"],
+                          "stats": _json(stats) if isinstance(stats, str) else stats})
+        stack.extend(phase["children"])
+    return found
 
 
 def _complete_guard_paths(compiles: list[dict[str, Any]], graph_breaks: list[Any]) -> None:
@@ -302,6 +345,21 @@ def _triton_kernel_info(assembler: Assembler, event: Event, record: dict[str, An
     info = _json(event.payload)
     if info is not None:
         record["triton_kernel_info"].append(info)
+
+
+@handles("log_cudagraphs")
+def _cudagraphs_log(assembler: Assembler, event: Event, record: dict[str, Any] | None) -> None:
+    message = event.data["message"]
+    if record is None and (m := re.match(r"^\[(?P<cid>!?[\d/]+)\] ", message)):
+        record = assembler.compiles.get(m["cid"])  # run-time messages name their compile
+    apply_cudagraph_message(record["cudagraphs"] if record else assembler.session_cudagraphs,
+                            message)
+
+
+@handles("log_perf_hints")
+def _perf_hint(assembler: Assembler, event: Event, record: dict[str, Any] | None) -> None:
+    hint = {"level": event.data["level"], "message": event.data["message"][:4000]}
+    (record["perf_hints"] if record else assembler.session_perf_hints).append(hint)
 
 
 @handles("chromium_event")

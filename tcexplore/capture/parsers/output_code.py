@@ -9,6 +9,7 @@ provenance tracking, ``# [Provenance debug handles] name:N``.
 
 from __future__ import annotations
 
+import ast
 import re
 from typing import Any
 
@@ -21,6 +22,9 @@ _SOURCE_NODES = re.compile(r"Source Nodes: \[(?P<nodes>[^\]]*)\], Original ATen:
 _HANDLE = re.compile(r"\[Provenance debug handles\] (?P<key>[\w.]+:\d+)")
 _FRAGMENT_NODE = re.compile(r"^#\s+%(?P<name>\w+) : .*= (?P<what>\w+)\[")
 _TRITON_KIND = re.compile(r"@triton_heuristics\.(?P<kind>\w+)\(")
+_STREAM = re.compile(r"^stream\w* = get_raw_stream\(\d+\)$")
+_LAUNCH = re.compile(r"^(?P<name>\w+)(?:\.run)?\(")
+_SIZE_HINTS = re.compile(r"size_hints=(?P<hints>\{[^}]*\}|\[[^\]]*\])")
 _EXTERN_CALL = re.compile(r"^(?:\w+ = )?(?P<target>extern_kernels\.\w+|torch\.ops\.\w+\.\w+\.\w+)\(")
 
 TRITON_KINDS = {
@@ -42,13 +46,27 @@ def output_kind(aot_id: str | None) -> str:
 
 
 def _comment_block(lines: list[str], index: int) -> list[str]:
-    """The contiguous comment lines directly above ``lines[index]``."""
+    """The contiguous comment lines directly above ``lines[index]`` (a stream lookup that
+    Inductor emits between the comments and a Triton launch is stepped over)."""
     block = []
     j = index - 1
-    while j >= 0 and lines[j].lstrip().startswith("#"):
-        block.append(lines[j].strip())
+    while j >= 0 and (lines[j].lstrip().startswith("#") or _STREAM.match(lines[j].strip())):
+        if lines[j].lstrip().startswith("#"):
+            block.append(lines[j].strip())
         j -= 1
     return block[::-1]
+
+
+def _size_hints(source: str) -> dict[str, Any] | None:
+    """The ``size_hints`` Inductor passes to a Triton kernel's heuristics decorator."""
+    m = _SIZE_HINTS.search(source)
+    if not m:
+        return None
+    try:
+        value = ast.literal_eval(m["hints"])
+    except (ValueError, SyntaxError):
+        return None
+    return value if isinstance(value, dict) else {"hints": value}
 
 
 def _names(text: str) -> list[str]:
@@ -90,9 +108,11 @@ def parse_output_code(code: str) -> dict[str, Any]:
 
     kernels: list[dict[str, Any]] = []
     by_name: dict[str, dict[str, Any]] = {}
+    kernel_lines: set[int] = set()  # lines inside kernel definitions, not wrapper code
     for m in _KERNEL_DEF.finditer(code):
         line_no = code.count("\n", 0, m.start())
-        source, _ = _kernel_source(code, m.end())
+        source, end = _kernel_source(code, m.end())
+        kernel_lines.update(range(line_no, code.count("\n", 0, end) + 1))
         flavour = m["flavour"]
         if flavour == "triton":
             kind_match = _TRITON_KIND.search(source)
@@ -105,25 +125,19 @@ def parse_output_code(code: str) -> dict[str, Any]:
             "name": m["name"], "kind": kind, "triton_kind": triton_kind, "source": source,
             "line": line_no + 1, "handles": [], "launches": 0,
             "source_nodes": comments["source_nodes"], "aten_ops": comments["aten_ops"],
-            "fragment_nodes": comments["fragment_nodes"],
+            "fragment_nodes": comments["fragment_nodes"], "size_hints": _size_hints(source),
         }
         kernels.append(kernel)
         by_name[kernel["name"]] = kernel
 
-    # Launches inside call(): kernel calls and extern calls with their comments.
+    # Launches: kernel calls and extern calls with their comments, wherever they are
+    # (``call()``, or the ``partition_N()`` functions of a CUDA-graph-partitioned wrapper).
     externs: list[dict[str, Any]] = []
-    in_call = False
     for index, line in enumerate(lines):
         stripped = line.strip()
-        if stripped.startswith("def call(self, args)") or stripped.startswith("def call(args)"):
-            in_call = True
+        if index in kernel_lines or not line.startswith(" ") or stripped.startswith("#"):
             continue
-        if not in_call or not stripped or stripped.startswith("#"):
-            continue
-        if not line.startswith(" "):
-            in_call = False
-            continue
-        launched = re.match(r"^(?P<name>\w+)(?:\.run)?\(", stripped)
+        launched = _LAUNCH.match(stripped)
         if launched and launched["name"] in by_name:
             kernel = by_name[launched["name"]]
             comments = _describe_comments(_comment_block(lines, index))
@@ -139,7 +153,7 @@ def parse_output_code(code: str) -> dict[str, Any]:
                 "name": extern["target"], "kind": "extern", "triton_kind": None,
                 "source": stripped, "line": index + 1, "handles": comments["handles"],
                 "launches": 1, "source_nodes": comments["source_nodes"],
-                "aten_ops": comments["aten_ops"], "fragment_nodes": [],
+                "aten_ops": comments["aten_ops"], "fragment_nodes": [], "size_hints": None,
             })
     return {
         "aot_id": aot["id"] if aot else None,

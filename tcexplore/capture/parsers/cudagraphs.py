@@ -1,0 +1,40 @@
+"""CUDA-graph decisions from torch's ``cudagraphs`` / ``perf_hints`` log messages.
+
+Inductor logs the graph partitions it made (``Created 2 graph partitions: 1 cudagraphable,
+1 non-cudagraphable`` then one line per partition), why it skipped CUDA graphs
+(``skipping cudagraphs due to mutated inputs ... Found from: <user stack>``), and at run
+time each (re-)recording of a CUDA graph.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+_CREATED = re.compile(r"Created (?P<n>\d+) graph partitions: (?P<yes>\d+) cudagraphable, (?P<no>\d+) non-cudagraphable")
+_PARTITION = re.compile(r"Partition (?P<i>\d+): (?P<nodes>\d+) nodes, (?P<kind>non-cudagraphable|cudagraphable)(?P<rest>.*)$")
+_SKIP = re.compile(r"skipping cudagraphs? (?:due to|for) (?P<reason>.*)", re.S)
+_FOUND_FROM = re.compile(r'File "(?P<file>[^"]+)", line (?P<line>\d+), in (?P<fn>\S+)')
+_RECORDING = re.compile(r"^(?:\[\S+\] )?(?P<what>Recording|Re-recording) function=(?P<fn>\S+?),")
+
+
+def apply_cudagraph_message(state: dict[str, Any], message: str) -> None:
+    """Fold one log message into the record's ``cudagraphs`` state."""
+    if m := _CREATED.search(message):
+        state["partitions"] = []
+        state["summary"] = {"partitions": int(m["n"]), "cudagraphable": int(m["yes"]),
+                            "non_cudagraphable": int(m["no"])}
+    elif m := _PARTITION.search(message):
+        state["partitions"].append({"index": int(m["i"]), "nodes": int(m["nodes"]),
+                                    "cudagraphable": m["kind"] == "cudagraphable",
+                                    "detail": m["rest"].strip(" ,")})
+    elif m := _SKIP.search(message):
+        reason, _, found = m["reason"].partition("Found from:")
+        stack = [{"file": f["file"], "line": int(f["line"]), "function": f["fn"]}
+                 for f in _FOUND_FROM.finditer(found)]
+        state["skips"].append({"reason": reason.strip(), "user_stack": stack})
+    elif m := _RECORDING.search(message):
+        state["recordings" if m["what"] == "Recording" else "rerecordings"] = (
+            state.get("recordings" if m["what"] == "Recording" else "rerecordings", 0) + 1)
+    else:
+        state["messages"].append(message[:2000])
