@@ -92,3 +92,15 @@ def test_max_autotune_shows_template_kernels_and_autotuning(mode_runs):
     assert any(k.get("autotune") for k in kernels if k["kind"] == "triton")
     choices = [a for c in document["compiles"] for a in c["autotuning"]]
     assert choices and choices[0]["stats"]["num_choices"] > 1
+
+
+def test_explore_on_cuda_times_with_events_and_reports_device_time():
+    import tcexplore
+
+    x = torch.randn(256, 256, device="cuda")
+    exploration = tcexplore.explore(lambda t: torch.nn.functional.gelu(t).sum(0), x,
+                                    time_budget_s=0.2)
+    timing = exploration.timing
+    assert timing["device"] == "cuda" and exploration.accuracy["ok"]
+    for side in ("eager", "compiled"):
+        assert 0 < timing[side]["device_median_ms"] <= timing[side]["median_ms"] * 1.5

@@ -130,6 +130,7 @@ class Assembler:
             record["autotuning"] = _autotuning(record["phases"])
             record["status"], record["error"] = _status(record)
         _complete_guard_paths(list(self.compiles.values()), self.graph_breaks)
+        self._attribute_runtime_skips()
         return {
             "compiles": list(self.compiles.values()),
             "graph_breaks": self.graph_breaks,
@@ -137,6 +138,23 @@ class Assembler:
             "runtime": {"cudagraphs": self.session_cudagraphs,
                         "perf_hints": self.session_perf_hints},
         }
+
+
+    def _attribute_runtime_skips(self) -> None:
+        """A CUDA-graph skip logged at run time names the user line that caused it but no
+        compile id; it belongs to the one compile whose Dynamo graph has a node there."""
+        kept = []
+        for skip in self.session_cudagraphs["skips"]:
+            owners = {record["id"] for frame in skip["user_stack"]
+                      for record in self.compiles.values()
+                      for node in (record["dynamo_graph"] or {"nodes": []})["nodes"]
+                      if node.get("source") and node["source"]["line"] == frame["line"]
+                      and node["source"]["file"].endswith(frame["file"])}
+            if len(owners) == 1:
+                self.compiles[owners.pop()]["cudagraphs"]["skips"].append(skip)
+            else:
+                kept.append(skip)
+        self.session_cudagraphs["skips"] = kept
 
 
 def _attach_triton_info(record: dict[str, Any]) -> None:

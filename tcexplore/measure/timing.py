@@ -1,8 +1,11 @@
 """Wall-clock timing done right: warm-up until steady, device sync, medians with spread.
 
-On CUDA each sample is bracketed by CUDA events (device time of the launched work plus
-launch overhead); on CPU by ``time.perf_counter``. Calls too short for the clock are
-batched (``inner`` calls per sample). Everything runs within an explicit time budget so a
+``median_ms`` is the time per call to completion, as a loop of calls sees it: on CUDA each
+sample is bracketed by CUDA events around ``inner`` back-to-back calls after a device
+sync (so CPU launch overhead counts, which is what ``reduce-overhead`` removes); on CPU by
+``time.perf_counter``. Calls too short for the clock are batched (``inner`` per sample).
+On CUDA ``device_median_ms`` is also measured the way ``triton.testing.do_bench`` does:
+events around single calls queued behind an L2 flush, i.e. GPU execution time only. Everything runs within an explicit time budget so a
 notebook is never blocked for minutes.
 """
 
@@ -17,6 +20,8 @@ import torch
 
 from .. import _torch_compat
 
+L2_FLUSH_BYTES = 256 * 1024 * 1024  # what triton.testing.do_bench clears between calls
+DEVICE_SAMPLES = 100
 MIN_SAMPLE_S = 2e-4  # below this a perf_counter sample is mostly clock noise
 NOISY_IQR_FRACTION = 0.10
 
@@ -31,6 +36,7 @@ class TimingStats:
     inner: int
     warmup_calls: int
     noisy: bool
+    device_median_ms: float | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -102,8 +108,25 @@ def _stats(samples: list[float], inner: int, warmup_calls: int) -> TimingStats:
     )
 
 
+def device_times_ms(thunk: Callable[[], Any], samples: int, flush_l2: bool = True) -> list[float]:
+    """GPU time of single calls, as triton.testing.do_bench measures it."""
+    cache = torch.empty(L2_FLUSH_BYTES // 4, dtype=torch.int32, device="cuda") if flush_l2 else None
+    starts = [torch.cuda.Event(enable_timing=True) for _ in range(samples)]
+    ends = [torch.cuda.Event(enable_timing=True) for _ in range(samples)]
+    torch.cuda.synchronize()
+    for start, end in zip(starts, ends):
+        if cache is not None:
+            cache.zero_()
+        start.record()
+        thunk()
+        end.record()
+    torch.cuda.synchronize()
+    return [start.elapsed_time(end) for start, end in zip(starts, ends)]
+
+
 def measure(*thunks: Callable[[], Any], cuda: bool, budget_s: float = 1.0,
-            max_samples: int = 500, min_samples: int = 7) -> list[TimingStats]:
+            max_samples: int = 500, min_samples: int = 7,
+            flush_l2: bool = True) -> list[TimingStats]:
     """Time each thunk; samples of the thunks are interleaved so that a change of machine
     load during the measurement hits all of them alike. ``budget_s`` is per thunk."""
     clock = Clock(cuda)
@@ -115,7 +138,12 @@ def measure(*thunks: Callable[[], Any], cuda: bool, budget_s: float = 1.0,
             len(samples[0]) < min_samples or time.perf_counter() < deadline):
         for thunk, (inner, _), taken in zip(thunks, warm, samples):
             taken.append(clock(thunk, inner))
-    return [_stats(taken, inner, calls) for taken, (inner, calls) in zip(samples, warm)]
+    stats = [_stats(taken, inner, calls) for taken, (inner, calls) in zip(samples, warm)]
+    if cuda:
+        for thunk, result in zip(thunks, stats):
+            result.device_median_ms = statistics.median(
+                device_times_ms(thunk, DEVICE_SAMPLES, flush_l2))
+    return stats
 
 
 def first_call_seconds(thunk: Callable[[], Any], *, cuda: bool) -> float:

@@ -14,7 +14,8 @@ from typing import Any
 _CREATED = re.compile(r"Created (?P<n>\d+) graph partitions: (?P<yes>\d+) cudagraphable, (?P<no>\d+) non-cudagraphable")
 _PARTITION = re.compile(r"Partition (?P<i>\d+): (?P<nodes>\d+) nodes, (?P<kind>non-cudagraphable|cudagraphable)(?P<rest>.*)$")
 _SKIP = re.compile(r"skipping cudagraphs? (?:due to|for) (?P<reason>.*)", re.S)
-_FOUND_FROM = re.compile(r'File "(?P<file>[^"]+)", line (?P<line>\d+), in (?P<fn>\S+)')
+_FOUND_FROM_SPLIT = re.compile(r"\.?\s*Found from\s*:")
+_FOUND_FROM = re.compile(r'File "(?P<file>[^"]+)", line (?P<line>\d+), in (?P<fn>\S+)\n?(?P<code>[^\n]*)')
 _RECORDING = re.compile(r"^(?:\[\S+\] )?(?P<what>Recording|Re-recording) function=(?P<fn>\S+?),")
 
 
@@ -29,9 +30,10 @@ def apply_cudagraph_message(state: dict[str, Any], message: str) -> None:
                                     "cudagraphable": m["kind"] == "cudagraphable",
                                     "detail": m["rest"].strip(" ,")})
     elif m := _SKIP.search(message):
-        reason, _, found = m["reason"].partition("Found from:")
-        stack = [{"file": f["file"], "line": int(f["line"]), "function": f["fn"]}
-                 for f in _FOUND_FROM.finditer(found)]
+        reason, *found = _FOUND_FROM_SPLIT.split(m["reason"], maxsplit=1)
+        found = found[0] if found else ""
+        stack = [{"file": f["file"], "line": int(f["line"]), "function": f["fn"],
+                  "code": f["code"].strip() or None} for f in _FOUND_FROM.finditer(found)]
         state["skips"].append({"reason": reason.strip(), "user_stack": stack})
     elif m := _RECORDING.search(message):
         state["recordings" if m["what"] == "Recording" else "rerecordings"] = (
