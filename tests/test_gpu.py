@@ -104,3 +104,15 @@ def test_explore_on_cuda_times_with_events_and_reports_device_time():
     assert timing["device"] == "cuda" and exploration.accuracy["ok"]
     for side in ("eager", "compiled"):
         assert 0 < timing[side]["device_median_ms"] <= timing[side]["median_ms"] * 1.5
+
+
+def test_pending_backward_trap_is_detected_and_explained(tmp_path):
+    from pathlib import Path
+
+    program = Path(__file__).parent / "gpu_programs" / "cudagraph_pending_backward.py"
+    document = run_program(str(program), tmp_path).document
+    validate(document)
+    missed = [c["cudagraphs"].get("fast_path_missed") for c in document["compiles"]]
+    missed.append(document["runtime"]["cudagraphs"].get("fast_path_missed"))
+    (found,) = [m for m in missed if m]
+    assert "cudagraph_mark_step_begin" in found["fix"] and "no_grad" in found["fix"]

@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import traceback
+import warnings
 from typing import Any, Callable, Iterator
 
 from .. import _torch_compat
@@ -111,6 +112,29 @@ def _attached_to_artifact_logs(session: CaptureSession) -> Iterator[None]:
 
 
 @contextlib.contextmanager
+def _recording_warnings(session: CaptureSession) -> Iterator[None]:
+    """Some compile-stack decisions only surface as Python warnings (e.g. a missed CUDA-graph
+    fast path); record them as ``python_warning`` events, still showing them as usual."""
+    shown = warnings.showwarning
+
+    def showwarning(message, category, filename, lineno, file=None, line=None):  # noqa: ANN001
+        try:
+            session.add({"python_warning": {"category": category.__name__,
+                                            "message": str(message), "file": filename,
+                                            "line": lineno},
+                         **_torch_compat.current_compile_id()}, None)
+        except Exception as exc:  # noqa: BLE001
+            session.handler_errors.append(f"{type(exc).__name__}: {exc}")
+        shown(message, category, filename, lineno, file, line)
+
+    warnings.showwarning = showwarning
+    try:
+        yield
+    finally:
+        warnings.showwarning = shown
+
+
+@contextlib.contextmanager
 def capture(*, bypass_caches: bool = True,
             on_event: Callable[[Event], None] | None = None) -> Iterator[CaptureSession]:
     """Record every torch.compile inside the block.
@@ -124,7 +148,8 @@ def capture(*, bypass_caches: bool = True,
     logger = _torch_compat.trace_logger()
     handler = _TraceHandler(session)
     saved_level, saved_handlers = logger.level, list(logger.handlers)
-    with _torch_compat.capture_settings(bypass_caches), _attached_to_artifact_logs(session):
+    with (_torch_compat.capture_settings(bypass_caches), _attached_to_artifact_logs(session),
+          _recording_warnings(session)):
         logger.addHandler(handler)
         logger.setLevel(logging.DEBUG)
         try:

@@ -68,6 +68,7 @@ def new_compile_record(cid: str, event: Event) -> dict[str, Any]:
         "cudagraphs": {"summary": None, "partitions": [], "skips": [], "recordings": 0,
                        "rerecordings": 0, "messages": []},
         "perf_hints": [],
+        "warnings": [],
         "artifacts": {},
     }
 
@@ -85,6 +86,7 @@ class Assembler:
                                                    "recordings": 0, "rerecordings": 0,
                                                    "messages": []}
         self.session_perf_hints: list[dict[str, Any]] = []
+        self.session_warnings: list[dict[str, Any]] = []
 
     def record_for(self, event: Event) -> dict[str, Any] | None:
         cid = event.compile_id
@@ -136,7 +138,8 @@ class Assembler:
             "graph_breaks": self.graph_breaks,
             "unknown_events": self.unknown_events,
             "runtime": {"cudagraphs": self.session_cudagraphs,
-                        "perf_hints": self.session_perf_hints},
+                        "perf_hints": self.session_perf_hints,
+                        "warnings": self.session_warnings},
         }
 
 
@@ -378,6 +381,23 @@ def _cudagraphs_log(assembler: Assembler, event: Event, record: dict[str, Any] |
 def _perf_hint(assembler: Assembler, event: Event, record: dict[str, Any] | None) -> None:
     hint = {"level": event.data["level"], "message": event.data["message"][:4000]}
     (record["perf_hints"] if record else assembler.session_perf_hints).append(hint)
+
+
+@handles("python_warning")
+def _python_warning(assembler: Assembler, event: Event, record: dict[str, Any] | None) -> None:
+    warning = dict(event.data)
+    (record["warnings"] if record else assembler.session_warnings).append(warning)
+    if "Unable to hit fast path of CUDAGraphs" in warning["message"]:
+        target = record["cudagraphs"] if record else assembler.session_cudagraphs
+        target["fast_path_missed"] = {
+            "message": warning["message"],
+            "explanation": "The CUDA graph cannot be replayed while outputs of an earlier "
+                           "call still wait for their backward: torch falls back to a slow "
+                           "path, which can make reduce-overhead slower than eager.",
+            "fix": "Call backward() before the next step; for inference run under "
+                   "torch.no_grad(); or call torch.compiler.cudagraph_mark_step_begin() "
+                   "before each model invocation.",
+        }
 
 
 @handles("chromium_event")

@@ -21,7 +21,7 @@ import torch
 from .. import _torch_compat
 
 L2_FLUSH_BYTES = 256 * 1024 * 1024  # what triton.testing.do_bench clears between calls
-DEVICE_SAMPLES = 100
+DEVICE_SAMPLES = (50, 2000)  # bounds; within them, a quarter of the budget decides
 MIN_SAMPLE_S = 2e-4  # below this a perf_counter sample is mostly clock noise
 NOISY_IQR_FRACTION = 0.10
 
@@ -140,9 +140,11 @@ def measure(*thunks: Callable[[], Any], cuda: bool, budget_s: float = 1.0,
             taken.append(clock(thunk, inner))
     stats = [_stats(taken, inner, calls) for taken, (inner, calls) in zip(samples, warm)]
     if cuda:
+        low, high = DEVICE_SAMPLES
         for thunk, result in zip(thunks, stats):
+            count = int(0.25 * budget_s * 1e3 / max(result.median_ms, 1e-3))
             result.device_median_ms = statistics.median(
-                device_times_ms(thunk, DEVICE_SAMPLES, flush_l2))
+                device_times_ms(thunk, min(max(count, low), high), flush_l2))
     return stats
 
 
