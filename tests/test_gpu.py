@@ -116,3 +116,22 @@ def test_pending_backward_trap_is_detected_and_explained(tmp_path):
     missed.append(document["runtime"]["cudagraphs"].get("fast_path_missed"))
     (found,) = [m for m in missed if m]
     assert "cudagraph_mark_step_begin" in found["fix"] and "no_grad" in found["fix"]
+
+
+def test_profile_attributes_device_time_to_generated_kernels():
+    import tcexplore
+
+    model = torch.nn.Sequential(torch.nn.Linear(256, 256), torch.nn.GELU(),
+                                torch.nn.LayerNorm(256)).cuda()
+    x = torch.randn(128, 256, device="cuda")
+    with torch.no_grad():
+        exploration = tcexplore.explore(model, x, time_budget_s=0.1, profile_gpu=True)
+    profiled = exploration.document.data["profile"]
+    generated = {k["name"] for c in exploration.document.compiles for o in c["output_codes"]
+                 for k in o["kernels"] if k["kind"] == "triton"}
+    triton_rows = [r for r in profiled["compiled"] if r["kind"] == "triton"]
+    assert {r["label"] for r in triton_rows} == generated
+    assert all(r["per_call_us"] > 0 and r["aten_ops"] for r in triton_rows)
+    assert any(r["kind"] == "extern" for r in profiled["compiled"])  # the matmul
+    assert any(row["op"] == "aten::linear" or row["op"] == "aten::addmm"
+               for row in profiled["eager"])

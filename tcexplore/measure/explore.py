@@ -13,6 +13,7 @@ from ..capture import capture
 from ..exploration import Exploration
 from .diff import closeness_to_reference, diff_outputs
 from .divergence import find_first_divergence
+from .profile import profile_kernels
 from .timing import first_call_seconds, measure, summarize, uses_cuda
 
 
@@ -62,18 +63,19 @@ def explore(fn: Callable, *args: Any, mode: str | None = None, backend: Any = "i
             dynamic: bool | None = None, fullgraph: bool = False,
             options: dict[str, Any] | None = None, time_budget_s: float = 1.0,
             reference: str | None = None, find_divergence: bool = True,
-            measure_timing: bool = True, **kwargs: Any) -> Exploration:
+            measure_timing: bool = True, profile_gpu: bool = False, **kwargs: Any) -> Exploration:
     """Compile ``fn`` with these torch.compile arguments, capture it and compare with eager.
 
     ``time_budget_s`` bounds each side's timing; ``reference="fp64"`` also judges both
-    against a float64 eager run. A compile or run that raises is kept in the result.
+    against a float64 eager run; ``profile_gpu`` (CUDA inputs) adds per-kernel device time
+    from torch.profiler. A compile or run that raises is kept in the result.
     """
     compile_kwargs = compile_arguments(mode, backend, dynamic, fullgraph, options)
     cuda = uses_cuda((args, kwargs))
     compiled_fn = torch.compile(fn, **compile_kwargs)
     error = None
     compiled_out = eager_out = None
-    timing = accuracy = None
+    timing = accuracy = profiled = None
     with capture() as session:
         try:
             with _rng_state(cuda) as rewind:
@@ -100,6 +102,9 @@ def explore(fn: Callable, *args: Any, mode: str | None = None, backend: Any = "i
         except Exception as exc:  # noqa: BLE001 - kept in the exploration, with the capture
             error = _error(exc)
     document = session.document
+    if profile_gpu and cuda and error is None:
+        profiled = profile_kernels(lambda: fn(*e_args, **e_kwargs),
+                                   lambda: compiled_fn(*c_args, **c_kwargs), document.data)
     if accuracy is not None:
         accuracy["first_divergence"] = None
         if reference == "fp64":
@@ -114,7 +119,7 @@ def explore(fn: Callable, *args: Any, mode: str | None = None, backend: Any = "i
         explore={"compile_kwargs": {k: repr(v) if k == "backend" and not isinstance(v, str)
                                     else v for k, v in compile_kwargs.items()},
                  "device": "cuda" if cuda else "cpu", "error": error},
-        timing=timing, accuracy=accuracy))
+        timing=timing, accuracy=accuracy, profile=profiled))
 
 
 def _fp64_reference(fn: Callable, args: tuple, kwargs: dict[str, Any], eager_out: Any,
