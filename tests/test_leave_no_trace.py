@@ -92,3 +92,15 @@ def test_compat_layer_resolves_every_private_api():
 def test_compat_error_names_the_missing_api():
     with pytest.raises(_torch_compat.TorchCompatError, match="torch._logging.no_such_thing"):
         _torch_compat._resolve("torch._logging.no_such_thing")
+
+
+def test_artifact_loggers_are_restored_and_stay_quiet(capfd):
+    loggers = _torch_compat.artifact_loggers()
+    before = [(logger.level, logger.propagate, list(logger.handlers)) for logger in loggers]
+    with tcexplore.capture() as session:
+        for logger in loggers:
+            logger.debug("a debug message the user never asked to see")
+    assert [e.kind for e in session.events] == [
+        f"log_{lg.name.rpartition('.__')[2]}" for lg in loggers]
+    assert [(lg.level, lg.propagate, list(lg.handlers)) for lg in loggers] == before
+    assert "never asked to see" not in capfd.readouterr().err

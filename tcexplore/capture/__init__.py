@@ -78,11 +78,17 @@ class _TraceHandler(logging.Handler):
 
 class _ArtifactLogHandler(logging.Handler):
     """torch's CUDA-graph decisions and perf hints are log messages, not trace events:
-    turn each into an event ``log_<artifact>`` tagged with the compile id torch is in."""
+    turn each into an event ``log_<artifact>`` tagged with the compile id torch is in.
 
-    def __init__(self, session: CaptureSession):
+    To hear DEBUG messages the logger's level is lowered and its propagation switched off
+    for the capture; records the user would have seen anyway (at or above the logger's
+    former effective level, when it propagated) are passed on to the parent as before.
+    """
+
+    def __init__(self, session: CaptureSession, passes_on: dict[str, int | None]):
         super().__init__(level=logging.DEBUG)
         self.session = session
+        self.passes_on = passes_on  # logger name -> former effective level, None: silent
 
     def emit(self, record: logging.LogRecord) -> None:
         try:
@@ -93,22 +99,30 @@ class _ArtifactLogHandler(logging.Handler):
             self.session.add(metadata, None)
         except Exception as exc:  # noqa: BLE001 - never disturb the compile
             self.session.handler_errors.append(f"{type(exc).__name__}: {exc}")
+        threshold = self.passes_on.get(record.name)
+        logger = logging.getLogger(record.name)
+        if threshold is not None and record.levelno >= threshold and logger.parent:
+            logger.parent.handle(record)
 
 
 @contextlib.contextmanager
 def _attached_to_artifact_logs(session: CaptureSession) -> Iterator[None]:
-    handler = _ArtifactLogHandler(session)
     loggers = _torch_compat.artifact_loggers()
-    levels = [logger.level for logger in loggers]
+    saved = [(logger.level, logger.propagate) for logger in loggers]
+    handler = _ArtifactLogHandler(session, {
+        logger.name: logger.getEffectiveLevel() if logger.propagate else None
+        for logger in loggers})
     for logger in loggers:
         logger.addHandler(handler)
         logger.setLevel(logging.DEBUG)
+        logger.propagate = False
     try:
         yield
     finally:
-        for logger, level in zip(loggers, levels):
+        for logger, (level, propagate) in zip(loggers, saved):
             logger.removeHandler(handler)
             logger.setLevel(level)
+            logger.propagate = propagate
 
 
 @contextlib.contextmanager
