@@ -7,7 +7,8 @@ running it in ``notebook/run.py``.
 
 from __future__ import annotations
 
-from typing import Any
+import linecache
+from typing import Any, Callable
 
 from IPython.core.error import UsageError
 from IPython.core.magic import Magics, cell_magic, magics_class
@@ -17,6 +18,7 @@ from .measure.explore import _clone, _rng_state
 from .measure.timing import uses_cuda
 from .notebook import options as opts
 from .notebook.cell import CellFunction, compile_cell
+from .notebook.labels import cell_sections, running_cell
 from .notebook.progress import Progress
 from .notebook.run import run_cell
 
@@ -67,19 +69,21 @@ class TcompileMagics(Magics):
         args = parse_argstring(self.tcompile, line)
         config = _configuration(args)
         shell = self.shell
-        number = shell.execution_count
-        label = f"cell [{number}]"
         raw = f"%%tcompile {line}\n{cell}"
-        filename = shell.compile.cache(raw, number, raw)  # linecache: Dynamo shows the lines
+        filename, number = _cell_file(shell, raw)
+        label = f"cell [{number}]"
         cell_fn = compile_cell(shell.transform_cell(cell), filename, shell.user_ns, first_line=2)
-        extra = {"source_labels": {filename: label}, "sources": {filename: raw}}
+
+        def sections(data: dict[str, Any]) -> dict[str, Any]:
+            return cell_sections(data, filename, shell.compile.format_code_name)
+
         if args.compare:
-            return self._compare(args, config, cell_fn, extra)
+            return self._compare(args, config, cell_fn, sections)
         compiled = opts.compile_or_usage_error(cell_fn.fn, config)
         progress = Progress(f"torch.compile {label}")
         try:
             run = run_cell(cell_fn, shell.user_ns, compiled, compile_kwargs=config,
-                           sections=extra, eager=not args.no_eager,
+                           sections=sections, eager=not args.no_eager,
                            time_budget_s=args.time_budget, on_event=progress.on_event)
         except BaseException:
             progress.update("interrupted")
@@ -89,11 +93,11 @@ class TcompileMagics(Magics):
         if args.out:
             shell.user_ns[args.out] = run.exploration
         if run.error is not None:
-            raise run.error
+            raise cell_fn.from_cell(run.error)
         return run.result if cell_fn.has_result else None
 
     def _compare(self, args: Any, config: dict[str, Any], cell_fn: CellFunction,
-                 extra: dict[str, Any]) -> Any:
+                 sections: Callable[[dict[str, Any]], dict[str, Any]]) -> Any:
         from IPython.display import display  # noqa: PLC0415
 
         from .notebook.panel import ComparePanel  # noqa: PLC0415 - needs ipywidgets
@@ -105,7 +109,7 @@ class TcompileMagics(Magics):
         values = cell_fn.arguments(self.shell.user_ns)
         panel = ComparePanel(cell_fn.fn, *_clone(values), modes=tuple(grid.modes),
                              backends=tuple(grid.backends), dynamic=tuple(grid.dynamic),
-                             time_budget_s=args.time_budget, explore_extra=extra,
+                             time_budget_s=args.time_budget, explore_sections=sections,
                              measure_timing=not args.no_eager, **rest)
         display(panel)
         with _rng_state(uses_cuda(values)) as rewind:
@@ -117,9 +121,25 @@ class TcompileMagics(Magics):
             returned = cell_fn.fn(*values)
         except Exception as exc:
             cell_fn.write_back(self.shell.user_ns, cell_fn.locals_at_error(exc))
-            raise
+            raise cell_fn.from_cell(exc) from None
         cell_fn.write_back(self.shell.user_ns, cell_fn.named_values(returned))
         return returned[0] if cell_fn.has_result else None
+
+
+def _cell_file(shell: Any, raw: str) -> tuple[str, int]:
+    """The file name the cell is compiled under, and its In[n] number.
+
+    The running cell's own file: its frames (the ``%%tcompile`` line in a graph break's
+    stack) and the compiled body are then one cell. Its ``linecache`` entry is the cell
+    as typed, so that Dynamo and tracebacks show the body's lines.
+    """
+    running = running_cell(shell.compile.format_code_name)
+    if running is None:  # not run from a cell (e.g. run_cell_magic called by a script)
+        number = shell.execution_count
+        return shell.compile.cache(raw, number, raw), number
+    filename, number = running
+    linecache.cache[filename] = (len(raw), None, raw.splitlines(keepends=True), filename)
+    return filename, number
 
 
 def _configuration(args: Any) -> dict[str, Any]:

@@ -56,14 +56,26 @@ class CellFunction:
             elif name in self.params:  # the cell deleted it
                 namespace.pop(name, None)
 
+    def from_cell(self, exc: BaseException) -> BaseException:
+        """``exc`` with its traceback starting at the cell's own frame: the frames of
+        tcexplore and torch.compile's entry that called it are not the user's concern
+        (frames below the cell, where the error happened, are all kept)."""
+        tb = exc.__traceback__
+        while tb is not None and not self._is_cell_frame(tb.tb_frame.f_code):
+            tb = tb.tb_next
+        return exc.with_traceback(tb) if tb is not None else exc
+
+    def _is_cell_frame(self, code: Any) -> bool:
+        """The cell function, or a function Dynamo resumes it in after a graph break."""
+        return code.co_filename == self.filename and CELL_FUNCTION in code.co_name
+
     def locals_at_error(self, exc: BaseException) -> dict[str, Any]:
         """The cell's locals in the innermost cell frame of a traceback (what it had bound
         before it raised), so that a failing cell keeps its assignments as Python would."""
         found: dict[str, Any] = {}
         tb = exc.__traceback__
         while tb is not None:
-            code = tb.tb_frame.f_code
-            if code.co_filename == self.filename and CELL_FUNCTION in code.co_name:
+            if self._is_cell_frame(tb.tb_frame.f_code):
                 found = dict(tb.tb_frame.f_locals)
             tb = tb.tb_next
         return {k: v for k, v in found.items() if k in self.bound and not _is_unbound(v)}

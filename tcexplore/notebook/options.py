@@ -48,6 +48,8 @@ def check_backend(backend: str, option: str = "--backend") -> str:
 def parse_options(text: str | None) -> dict[str, Any] | None:
     if text is None:
         return None
+    if len(text) >= 2 and text[0] == text[-1] and text[0] in "'\"":
+        text = text[1:-1]  # IPython's argument splitting keeps the quotes
     try:
         options = json.loads(text)
     except ValueError as exc:

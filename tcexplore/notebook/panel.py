@@ -38,19 +38,25 @@ class ComparePanel:
     ``modes``/``backends``/``dynamic`` are the configurations selected at first;
     ``.run()`` (or the Run button) compares them; ``.comparison`` holds the latest
     :class:`~tcexplore.Comparison`; ``.open(i)`` displays row ``i``'s exploration.
-    ``explore_extra`` is merged into each row document's ``explore`` section.
+    ``explore_sections(document data)``, if given, adds fields to each row document's
+    ``explore`` section (``%%tcompile`` adds the cells' source labels and sources).
     """
 
     def __init__(self, fn: Callable[..., Any], *args: Any,
                  modes: tuple[str | None, ...] = ("default",),
                  backends: tuple[str, ...] = ("inductor", "eager"),
                  dynamic: tuple[bool | None, ...] = (None,), time_budget_s: float = 0.5,
-                 explore_extra: dict[str, Any] | None = None, **kwargs: Any):
+                 explore_sections: Callable[[dict[str, Any]], dict[str, Any]] | None = None,
+                 **kwargs: Any):
         import ipywidgets as w  # noqa: PLC0415 - optional notebook dependency
 
         self.fn, self.args, self.kwargs = fn, args, kwargs
-        self.explore_extra = explore_extra or {}
+        self.explore_sections = explore_sections
         self.comparison: Comparison | None = None
+        # Progress and results are plain HTML in a display of their own, updated in place:
+        # they show (and stay, in a saved notebook) in front ends without widgets too.
+        self.status_html = "<p>tcexplore.ComparePanel: not run yet.</p>"
+        self._status: Any = None
         mode_names = [m or "default" for m in modes]
         self.modes = w.SelectMultiple(options=list(dict.fromkeys([*DEFAULT_MODES, *mode_names])),
                                       value=mode_names, description="modes", rows=4)
@@ -64,8 +70,6 @@ class ComparePanel:
                                          description="time (s)")
         self.run_button = w.Button(description="Run", button_style="primary", icon="play")
         self.run_button.on_click(lambda _: self.run())
-        self.progress = w.HTML()
-        self.results = w.HTML()
         self.figure = w.Output()
         self.row_picker = w.Dropdown(options=[], description="row")
         self.open_button = w.Button(description="Open exploration")
@@ -73,7 +77,7 @@ class ComparePanel:
         self.detail = w.Output()
         self.widget = w.VBox([
             w.HBox([self.modes, self.backends, self.dynamic, w.VBox([self.budget, self.run_button])]),
-            self.progress, self.results, self.figure,
+            self.figure,
             w.HBox([self.row_picker, self.open_button]), self.detail])
 
     def configurations(self) -> list[tuple[str | None, str, bool | None]]:
@@ -114,10 +118,10 @@ class ComparePanel:
         with capture(on_event=on_event), quiet():
             row = compare(self.fn, *self.args, modes=[mode], backends=[backend], dynamic=[dyn],
                           time_budget_s=self.budget.value, **self.kwargs).rows[0]
-        if row["exploration"] is not None and self.explore_extra:
-            document = row["exploration"].document
-            row["exploration"] = Exploration(document.with_sections(
-                explore={**document.data["explore"], **self.explore_extra}))
+        if row["exploration"] is not None and self.explore_sections is not None:
+            data = row["exploration"].document.data
+            row["exploration"] = Exploration(row["exploration"].document.with_sections(
+                explore={**data["explore"], **self.explore_sections(data)}))
         return row
 
     def open(self, index: int | None) -> Exploration | None:
@@ -138,8 +142,14 @@ class ComparePanel:
     def _show_progress(self, status: dict[tuple[Any, ...], str]) -> None:
         body = "".join(f"<tr><td>{_cell(_label(*c))}</td><td>{_cell(s)}</td></tr>"
                        for c, s in status.items())
-        self.progress.value = ("<table class=\"tcx-panel-progress\"><tr><th>configuration</th>"
-                               f"<th>status</th></tr>{body}</table>")
+        self._show_status("<table class=\"tcx-panel-progress\"><tr><th>configuration</th>"
+                          f"<th>status</th></tr>{body}</table>")
+
+    def _show_status(self, markup: str) -> None:
+        self.status_html = f'<div class="tcx-panel">{markup}</div>'
+        if self._status is not None:
+            self._status.update({"text/html": self.status_html,
+                                 "text/plain": repr(self)}, raw=True)
 
     def _show_results(self) -> None:
         from IPython.display import display  # noqa: PLC0415
@@ -149,7 +159,7 @@ class ComparePanel:
         head = "".join(f"<th>{html.escape(k)}</th>" for k in ROW_KEYS)
         body = "".join("<tr>" + "".join(f"<td>{_cell(r[k])}</td>" for k in ROW_KEYS) + "</tr>"
                        for r in rows)
-        self.results.value = (f'<table class="tcx-panel-results"><tr>{head}</tr>{body}</table>')
+        self._show_status(f'<table class="tcx-panel-results"><tr>{head}</tr>{body}</table>')
         self.row_picker.options = [(_label(r["mode"], r["backend"], r["dynamic"]), i)
                                    for i, r in enumerate(rows)]
         self.figure.clear_output()
@@ -160,6 +170,8 @@ class ComparePanel:
         from IPython.display import display  # noqa: PLC0415
 
         display(self.widget)
+        self._status = display({"text/html": self.status_html, "text/plain": repr(self)},
+                               raw=True, display_id=True)
 
     def __repr__(self) -> str:
         n = len(self.comparison.rows) if self.comparison else 0

@@ -48,10 +48,12 @@ def _compared(cell: CellFunction, returned: tuple[Any, tuple[Any, ...]]) -> dict
 
 
 def run_cell(cell: CellFunction, namespace: dict[str, Any], compiled: Callable[..., Any], *,
-             compile_kwargs: dict[str, Any], sections: dict[str, Any], eager: bool = True,
+             compile_kwargs: dict[str, Any], sections: Callable[[dict[str, Any]], dict[str, Any]],
+             eager: bool = True,
              time_budget_s: float = 1.0, on_event: Callable[[Event], None] | None = None
              ) -> CellRun:
-    """``sections`` go into the document's ``explore`` section (source labels, sources)."""
+    """``sections(document data)`` gives fields for the document's ``explore`` section
+    (the cells' source labels and sources)."""
     args = cell.arguments(namespace)
     cuda = uses_cuda(args)
     before = _clone(args) if eager else None
@@ -60,7 +62,11 @@ def run_cell(cell: CellFunction, namespace: dict[str, Any], compiled: Callable[.
     measured: dict[str, Any] = {}
     try:
         with capture(on_event=on_event) as session, _rng_state(cuda) as rewind_to_start:
-            compile_s = first_call_seconds(lambda: box.append(compiled(*args)), cuda=cuda)
+            try:
+                compile_s = first_call_seconds(lambda: box.append(compiled(*args)), cuda=cuda)
+            except Exception as exc:  # noqa: BLE001
+                # Recorded by capture() from the cell's own frame on, not tcexplore's.
+                raise cell.from_cell(exc)  # noqa: B904 - the same exception, re-raised
             if eager:
                 with _rng_state(cuda) as rewind_to_after_real, quiet():
                     try:
@@ -75,7 +81,7 @@ def run_cell(cell: CellFunction, namespace: dict[str, Any], compiled: Callable[.
         _first_divergence(cell, before, compile_kwargs, document.data, measured["accuracy"])
     exploration = Exploration(document.with_sections(
         explore={"compile_kwargs": _jsonable(compile_kwargs), "device": "cuda" if cuda else "cpu",
-                 "error": measured.get("error"), **sections},
+                 "error": measured.get("error"), **sections(document.data)},
         timing=measured.get("timing"), accuracy=measured.get("accuracy")))
     if box:
         return CellRun(exploration, box[0][0], cell.named_values(box[0]), None)

@@ -28,6 +28,8 @@ from .source import sources
 __all__ = ["render_html", "MAX_ROWS", "MAX_TEXT_CHARS", "MAX_CELL_ITEMS"]
 
 
+# The doubled class on table cells outranks JupyterLab's `:not(.jp-RenderedMarkdown)
+# .jp-RenderedHTMLCommon td` (right-aligned cells) when the fragment is shown there.
 _CSS = """
 .tcx-report { font-family: system-ui, -apple-system, "Segoe UI", sans-serif; font-size: 14px;
   line-height: 1.4; color: #1f2328; background: #fff; max-width: 100%; }
@@ -38,8 +40,8 @@ _CSS = """
 .tcx-report .tcx-section > summary { font-size: 16px; }
 .tcx-report .tcx-sub { margin-left: 8px; border-left: 3px solid #eaeef2; padding-left: 8px; }
 .tcx-report table { border-collapse: collapse; margin: 4px 0; font-size: 13px; }
-.tcx-report th, .tcx-report td { border: 1px solid #d0d7de; padding: 2px 6px;
-  text-align: left; vertical-align: top; }
+.tcx-report.tcx-report th, .tcx-report.tcx-report td { border: 1px solid #d0d7de;
+  padding: 2px 6px; text-align: left; vertical-align: top; }
 .tcx-report th { background: #f6f8fa; }
 .tcx-report pre, .tcx-report code { font-family: ui-monospace, "SFMono-Regular", Menlo,
   Consolas, monospace; font-size: 12px; }

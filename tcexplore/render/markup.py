@@ -145,9 +145,20 @@ def _dict_table(items: list[Any], cls: str = "") -> str:
     return _table(keys, rows, cls)
 
 
+def _relabel(text: str) -> str:
+    """Labelled file names in a text (graph code comments, tracebacks) as their labels:
+    ``/tmp/ipykernel_1/123.py:3`` -> ``cell [5], line 3``."""
+    for file, label in (SOURCE_LABELS.get() or {}).items():
+        if file in text:
+            text = re.sub(re.escape(file) + r":(\d+)", lambda m: f"{label}, line {m[1]}", text)
+            text = text.replace(file, label)
+    return text
+
+
 def _clip(text: str) -> tuple[str, str]:
-    """``text`` cut to :data:`MAX_TEXT_CHARS`, and the (escaped) note saying what was cut."""
-    text = text or ""
+    """``text`` cut to :data:`MAX_TEXT_CHARS`, and the (escaped) note saying what was cut;
+    labelled file names in it replaced by their labels."""
+    text = _relabel(text or "")
     if len(text) <= MAX_TEXT_CHARS:
         return text, ""
     kept = text[:MAX_TEXT_CHARS]
@@ -205,16 +216,9 @@ def _error_block(error: Any, title: str) -> str:
     if error.get("file") or error.get("line") is not None:
         parts.append(f"<p>at {_location(error)}</p>")
     if error.get("traceback"):
-        parts.append(_details("Traceback", _pre(_relabel(error["traceback"])), open_=True))
+        parts.append(_details("Traceback", _pre(error["traceback"]), open_=True))
     parts.append("</div>")
     return "\n".join(parts)
-
-
-def _relabel(traceback: str) -> str:
-    """``File "/tmp/ipykernel_1/123.py", line 3`` -> ``File "cell [5]", line 3``."""
-    for file, label in (SOURCE_LABELS.get() or {}).items():
-        traceback = traceback.replace(f'File "{file}"', f'File "{label}"')
-    return traceback
 
 
 def _link(link: Any) -> str:

@@ -71,7 +71,9 @@ def _source_table(file: str, text: str, marks: dict[tuple[str, int], list[tuple[
                   ) -> str:
     rows = []
     for number, line in enumerate(text.splitlines(), start=1):
-        here = marks.get((file, number), [])
+        # A cell magic's line only appears as the outermost frame of a stack: the call
+        # into the magic, not code that torch.compile traced.
+        here = [] if line.startswith("%%") else marks.get((file, number), [])
         flag = ' class="tcx-flag"' if any(kind in ("break", "recompile") for kind, _ in here) else ""
         rows.append([f"<span{flag}>{number}</span>", f'<code class="tcx-line">{_e(line)}</code>',
                      " ".join(html for _, html in here)])
