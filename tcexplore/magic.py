@@ -38,10 +38,7 @@ class TcompileMagics(Magics):
     @argument("--options", metavar="JSON", help="Inductor options as a quoted JSON object, e.g. "
                                                 "--options '{\"max_autotune\": true}'")
     @argument("--compare", nargs="+", metavar="KEY=V1,V2",
-              help="compare configurations instead: modes=M1,M2 backends=B1,B2 "
-                   "dynamic=none,true,false (each axis optional; one left out keeps --mode / "
-                   "--backend / --dynamic). Example: --compare modes=default,reduce-overhead "
-                   "backends=inductor,eager dynamic=none,true")
+              help="compare configurations in a panel instead (syntax above)")
     @argument("--no-eager", action="store_true", help="skip the eager comparison: no timing and "
                                                       "no numeric diff (with --compare: no timing)")
     @argument("--out", metavar="NAME", help="bind the result in the notebook: the Exploration "
@@ -61,9 +58,15 @@ class TcompileMagics(Magics):
         RNG state); its prints show once. Use --no-eager for a cell with side effects
         beyond its tensors (it then runs once).
 
-        With --compare the cell is explored under each configuration (on copies, one
-        torch.compiler.reset() each) in a panel; then it runs once eagerly for the names
-        it assigns.
+        --compare takes space-separated KEY=V1,V2 groups, KEY one of modes, backends,
+        dynamic (values none, true, false); an axis left out keeps the single value of
+        --mode / --backend / --dynamic. For example:
+
+            %%tcompile --compare modes=default,reduce-overhead backends=inductor,eager dynamic=none,true
+
+        The cell is explored under each configuration (on copies, one
+        torch.compiler.reset() each) in a panel, then runs once eagerly for the names it
+        assigns.
         """
         __tracebackhide__ = True  # noqa: F841 - IPython hides this frame in tracebacks
         args = parse_argstring(self.tcompile, line)
