@@ -91,7 +91,9 @@ def run_cell(cell: CellFunction, namespace: dict[str, Any], compiled: Callable[.
 def _measure(cell: CellFunction, compiled: Callable[..., Any], before: tuple[Any, ...],
              real: tuple[Any, tuple[Any, ...]], real_args: tuple[Any, ...], compile_s: float,
              rewind_to_start: Callable[[], None], cuda: bool, budget_s: float) -> dict[str, Any]:
-    """Accuracy and timing; a failure here is the measurement's, kept in the document."""
+    """Accuracy, then timing; a failure here is the measurement's, kept in the document
+    with whatever was measured before it."""
+    measured: dict[str, Any] = {}
     try:
         e_args = _clone(before)
         rewind_to_start()
@@ -103,13 +105,15 @@ def _measure(cell: CellFunction, compiled: Callable[..., Any], before: tuple[Any
             "first_divergence": None,
         }
         accuracy["ok"] = all(r["ok"] for r in accuracy["outputs"] + accuracy["inputs_after_call"])
+        measured["accuracy"] = accuracy
         c_args = _clone(before)
         eager_stats, compiled_stats = measure(lambda: cell.fn(*e_args), lambda: compiled(*c_args),
                                               cuda=cuda, budget_s=budget_s)
-        return {"accuracy": accuracy, "timing": summarize(eager_stats, compiled_stats, compile_s,
-                                                          "cuda" if cuda else "cpu")}
+        measured["timing"] = summarize(eager_stats, compiled_stats, compile_s,
+                                       "cuda" if cuda else "cpu")
     except Exception as exc:  # noqa: BLE001
-        return {"error": _error(exc)}
+        measured["error"] = _error(exc)
+    return measured
 
 
 def _first_divergence(cell: CellFunction, before: tuple[Any, ...], compile_kwargs: dict[str, Any],

@@ -17,7 +17,7 @@ import json
 from typing import Any
 
 from .compile_time import compile_time
-from .graph_svg import dynamo_graph_svg
+from .graph_svg import MAX_SVG_NODES, dynamo_graph_svg
 from .markup import (MAX_CELL_ITEMS, SOURCE_LABELS, MAX_ROWS, MAX_TEXT_CHARS, Data, _c, _captured_note, _code,
                      _compile_anchor, _compile_link, _details, _dict_table, _e, _error_block,
                      _link, _location, _location_with_code, _more_rows_note, _names, _note,
@@ -260,6 +260,8 @@ def _dynamo_graph(graph: Any) -> str:
     # The picture when Graphviz can draw it; the table keeps shapes and user lines.
     table = _graph_table(graph) if svg is None else (
         f'<div class="tcx-graph-svg">{svg}</div>\n' + _details("Nodes", _graph_table(graph)))
+    if len(nodes) > MAX_SVG_NODES:
+        table = _note(f"Not drawn: {len(nodes)} nodes (pictures stop at {MAX_SVG_NODES}).") + table
     body = "\n".join([
         _captured_note(graph),
         table,

@@ -10,9 +10,10 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Any
 
-from .markup import Data, _compile_anchor, _details, _e, _plural, _table
+from .markup import Data, _compile_anchor, _details, _e, _note, _plural, _table
 
 _MARK_CLASSES = ("break", "recompile", "guard", "op", "kernel")
+MAX_LINE_CHARS = 1000  # characters of one source line
 
 
 def _mark(kind: str, text: str, href: str) -> str:
@@ -75,8 +76,10 @@ def _source_table(file: str, text: str, marks: dict[tuple[str, int], list[tuple[
         # into the magic, not code that torch.compile traced.
         here = [] if line.startswith("%%") else marks.get((file, number), [])
         flag = ' class="tcx-flag"' if any(kind in ("break", "recompile") for kind, _ in here) else ""
-        rows.append([f"<span{flag}>{number}</span>", f'<code class="tcx-line">{_e(line)}</code>',
-                     " ".join(html for _, html in here)])
+        code = f'<code class="tcx-line">{_e(line[:MAX_LINE_CHARS])}</code>'
+        if len(line) > MAX_LINE_CHARS:
+            code += _note(f"… {len(line) - MAX_LINE_CHARS} more characters not shown (truncated)")
+        rows.append([f"<span{flag}>{number}</span>", code, " ".join(html for _, html in here)])
     return _table(["line", "code", "what torch.compile did here"], rows, "tcx-source-table")
 
 
