@@ -10,9 +10,9 @@ from .exploration import Exploration  # noqa: E402
 from .measure.compare import Comparison, compare  # noqa: E402
 from .measure.explore import explore  # noqa: E402
 
-__all__ = ["capture", "CaptureSession", "Comparison", "compare", "ComparePanel", "Document",
-           "DocumentError", "Exploration", "explore", "load", "load_ipython_extension",
-           "__version__"]
+# ComparePanel is left out: `import *` must not need the notebook extra.
+__all__ = ["capture", "CaptureSession", "Comparison", "compare", "Document", "DocumentError",
+           "Exploration", "explore", "load", "load_ipython_extension", "__version__"]
 
 
 def load_ipython_extension(ipython: Any) -> None:

@@ -15,12 +15,11 @@ from IPython.core.magic import Magics, cell_magic, magics_class
 from IPython.core.magic_arguments import argument, magic_arguments, parse_argstring
 
 from .measure.explore import _clone, _rng_state
-from .measure.timing import uses_cuda
 from .notebook import options as opts
 from .notebook.cell import CellFunction, compile_cell
 from .notebook.labels import cell_sections, running_cell
 from .notebook.progress import Progress
-from .notebook.run import run_cell
+from .notebook.run import cell_uses_cuda, run_cell
 
 
 @magics_class
@@ -115,7 +114,7 @@ class TcompileMagics(Magics):
                              time_budget_s=args.time_budget, explore_sections=sections,
                              measure_timing=not args.no_eager, **rest)
         display(panel)
-        with _rng_state(uses_cuda(values)) as rewind:
+        with _rng_state(cell_uses_cuda(values)) as rewind:
             comparison = panel.run()
             rewind()  # the cell's own run draws the random numbers it would have drawn
         if args.out:

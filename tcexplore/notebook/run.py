@@ -15,6 +15,8 @@ import io
 from dataclasses import dataclass
 from typing import Any, Callable, Iterator
 
+import torch
+
 from ..capture import capture
 from ..capture.events import Event
 from ..exploration import Exploration
@@ -42,6 +44,12 @@ def quiet() -> Iterator[None]:
         yield
 
 
+def cell_uses_cuda(args: tuple[Any, ...]) -> bool:
+    """A cell may reach the GPU only through globals (a model on CUDA, tensors it creates):
+    once CUDA is in use in this process, time with device syncs and keep its RNG aligned."""
+    return uses_cuda(args) or (torch.cuda.is_available() and torch.cuda.is_initialized())
+
+
 def _compared(cell: CellFunction, returned: tuple[Any, tuple[Any, ...]]) -> dict[str, Any]:
     values = {name: v for name, v in cell.named_values(returned).items() if is_plain_data(v)}
     return {RESULT_KEY: returned[0], **values} if cell.has_result else values
@@ -55,7 +63,7 @@ def run_cell(cell: CellFunction, namespace: dict[str, Any], compiled: Callable[.
     """``sections(document data)`` gives fields for the document's ``explore`` section
     (the cells' source labels and sources)."""
     args = cell.arguments(namespace)
-    cuda = uses_cuda(args)
+    cuda = cell_uses_cuda(args)
     before = _clone(args) if eager else None
     box: list[tuple[Any, tuple[Any, ...]]] = []
     error: BaseException | None = None
