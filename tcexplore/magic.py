@@ -86,7 +86,8 @@ class TcompileMagics(Magics):
         try:
             run = run_cell(cell_fn, shell.user_ns, compiled, compile_kwargs=config,
                            sections=sections, eager=not args.no_eager,
-                           time_budget_s=args.time_budget, on_event=progress.on_event)
+                           time_budget_s=args.time_budget, on_event=progress.on_event,
+                           on_stage=progress.update)
         except BaseException:
             progress.update("interrupted")
             raise

@@ -63,6 +63,7 @@ class Tour:
     notebook: Any  # the executed nbformat notebook
     directory: Path  # its working directory (plain.html is saved there)
     seconds: float
+    updates: dict[str, list[str]]  # cell name -> text/plain of each display update, in order
 
     def cell(self, name: str) -> Any:
         return next(c for c in self.notebook.cells if c.metadata.get("name") == name)
@@ -85,6 +86,17 @@ def execute_tour(directory: Path) -> Tour:
     import nbformat
     from nbclient import NotebookClient
 
+    updates: dict[str, list[str]] = {}
+
+    class RecordingClient(NotebookClient):
+        """Keeps the display updates (live progress) that the saved notebook replaces."""
+
+        def process_message(self, msg, cell, cell_index):
+            if msg["msg_type"] == "update_display_data":
+                updates.setdefault(cell.metadata["name"], []).append(
+                    msg["content"]["data"].get("text/plain", ""))
+            return super().process_message(msg, cell, cell_index)
+
     notebook = nbformat.v4.new_notebook()
     for name, source in CELLS.items():
         cell = nbformat.v4.new_code_cell(source)
@@ -93,10 +105,10 @@ def execute_tour(directory: Path) -> Tour:
     # The kernel must import this checkout's tcexplore, whatever is installed.
     env = {**os.environ,
            "PYTHONPATH": os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")]))}
-    client = NotebookClient(notebook, timeout=600, kernel_name="python3", allow_errors=True,
-                            store_widget_state=True,
-                            resources={"metadata": {"path": str(directory)}})
+    client = RecordingClient(notebook, timeout=600, kernel_name="python3", allow_errors=True,
+                             store_widget_state=True,
+                             resources={"metadata": {"path": str(directory)}})
     start = time.perf_counter()
     client.execute(env=env)  # the kernel runs in `directory` (resources path)
     nbformat.write(notebook, directory / "tour.ipynb")
-    return Tour(notebook, directory, time.perf_counter() - start)
+    return Tour(notebook, directory, time.perf_counter() - start, updates)

@@ -45,6 +45,17 @@ def test_plain_cell_has_one_display_with_the_document_html_and_text(tour):
     assert result["data"]["text/plain"].startswith("tensor([")
 
 
+def test_progress_names_each_stage_while_compiling_then_shows_the_result(tour):
+    updates = tour.updates["plain"]
+    label = f"torch.compile {_label(tour, 'plain')}: "
+    stages = [u.removeprefix(label).split(" (")[0] for u in updates[:-1]]
+    assert all(u.startswith(label) for u in updates[:-1])
+    for stage in ("Dynamo tracing frame", "AOTAutograd frame", "Inductor codegen frame",
+                  "compiling kernels frame", "running eager for accuracy and timing"):
+        assert any(s.startswith(stage) for s in stages), (stage, stages)
+    assert updates[-1].startswith("<tcexplore.Exploration"), "replaced by the result"
+
+
 def test_locations_read_cell_and_line_not_temp_file_names(tour):
     document, page = _document(tour, "plain")
     labels = document["explore"]["source_labels"]

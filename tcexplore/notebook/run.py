@@ -57,11 +57,12 @@ def _compared(cell: CellFunction, returned: tuple[Any, tuple[Any, ...]]) -> dict
 
 def run_cell(cell: CellFunction, namespace: dict[str, Any], compiled: Callable[..., Any], *,
              compile_kwargs: dict[str, Any], sections: Callable[[dict[str, Any]], dict[str, Any]],
-             eager: bool = True,
-             time_budget_s: float = 1.0, on_event: Callable[[Event], None] | None = None
-             ) -> CellRun:
+             eager: bool = True, time_budget_s: float = 1.0,
+             on_event: Callable[[Event], None] | None = None,
+             on_stage: Callable[[str], None] = lambda stage: None) -> CellRun:
     """``sections(document data)`` gives fields for the document's ``explore`` section
-    (the cells' source labels and sources)."""
+    (the cells' source labels and sources); ``on_event`` sees every trace event and
+    ``on_stage`` hears of the steps after the compile (measuring, searching)."""
     args = cell.arguments(namespace)
     cuda = cell_uses_cuda(args)
     before = _clone(args) if eager else None
@@ -76,6 +77,7 @@ def run_cell(cell: CellFunction, namespace: dict[str, Any], compiled: Callable[.
                 # Recorded by capture() from the cell's own frame on, not tcexplore's.
                 raise cell.from_cell(exc)  # noqa: B904 - the same exception, re-raised
             if eager:
+                on_stage(f"running eager for accuracy and timing ({time_budget_s:g} s each)")
                 with _rng_state(cuda) as rewind_to_after_real, quiet():
                     try:
                         measured = _measure(cell, compiled, before, box[0], args, compile_s,
@@ -86,6 +88,7 @@ def run_cell(cell: CellFunction, namespace: dict[str, Any], compiled: Callable[.
         error = exc
     document = session.document
     if measured.get("accuracy") is not None and not measured["accuracy"]["ok"]:
+        on_stage("outputs differ: searching for the first diverging graph node")
         _first_divergence(cell, before, compile_kwargs, document.data, measured["accuracy"])
     exploration = Exploration(document.with_sections(
         explore={"compile_kwargs": _jsonable(compile_kwargs), "device": "cuda" if cuda else "cpu",
