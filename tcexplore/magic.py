@@ -79,9 +79,9 @@ class TcompileMagics(Magics):
         def sections(data: dict[str, Any]) -> dict[str, Any]:
             return cell_sections(data, filename, shell.compile.format_code_name)
 
+        compiled = opts.compile_or_usage_error(cell_fn.fn, config)  # checks --options too
         if args.compare:
             return self._compare(args, config, cell_fn, sections)
-        compiled = opts.compile_or_usage_error(cell_fn.fn, config)
         progress = Progress(f"torch.compile {label}")
         try:
             run = run_cell(cell_fn, shell.user_ns, compiled, compile_kwargs=config,
@@ -107,7 +107,7 @@ class TcompileMagics(Magics):
 
         __tracebackhide__ = True  # noqa: F841
         grid = opts.parse_compare(args.compare, config.get("mode"), config["backend"],
-                                  config.get("dynamic"))
+                                  config.get("dynamic"), config.get("options"))
         rest = {k: v for k, v in config.items() if k in ("fullgraph", "options")}
         values = cell_fn.arguments(self.shell.user_ns)
         panel = ComparePanel(cell_fn.fn, *_clone(values), modes=tuple(grid.modes),

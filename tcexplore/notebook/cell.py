@@ -15,7 +15,7 @@ import builtins
 import symtable
 import uuid
 from dataclasses import dataclass
-from types import FunctionType, ModuleType
+from types import FunctionType
 from typing import Any, Callable
 
 import torch
@@ -97,8 +97,6 @@ def holds_tensors(value: Any) -> bool:
 def is_plain_data(value: Any) -> bool:
     """Tensors, numbers, strings and containers of them: values an eager run can be
     compared with (a function or module the cell creates is a new object in every run)."""
-    if isinstance(value, (FunctionType, ModuleType, type)):
-        return False
     leaves, _ = _torch_compat.tree_flatten_with_paths(value)
     return all(isinstance(leaf, (torch.Tensor, int, float, complex, bool, str, type(None)))
                for _, leaf in leaves)
@@ -195,6 +193,8 @@ def compile_cell(source: str, filename: str, namespace: dict[str, Any], *,
     result = body.pop().value if has_result else ast.Constant(None)  # type: ignore[attr-defined]
     values = ast.Tuple([ast.Name(n, ast.Load()) for n in bound], ast.Load())
     returned = _fill(ast.Return(ast.Tuple([result, values], ast.Load())), last)
+    # Names new to the namespace start unbound, so that the return can load them all (a
+    # cell reading one before binding it gets UNBOUND rather than a NameError).
     new_names = [n for n in bound if n not in params]
     prologue = [_fill(ast.Assign(targets=[ast.Name(n, ast.Store()) for n in new_names],
                                  value=ast.Constant(UNBOUND)), body[0] if body else start)

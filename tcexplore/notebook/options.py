@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Callable
 
 import torch
@@ -23,10 +23,7 @@ _DYNAMIC = {"none": None, "auto": None, "true": True, "false": False}
 class Grid:
     modes: list[str | None]
     backends: list[str]
-    dynamic: list[bool | None] = field(default_factory=lambda: [None])
-
-    def __len__(self) -> int:
-        return len(self.modes) * len(self.backends) * len(self.dynamic)
+    dynamic: list[bool | None]
 
 
 def check_mode(mode: str | None, option: str = "--mode") -> str | None:
@@ -67,8 +64,8 @@ def parse_dynamic(value: str, option: str) -> bool | None:
         raise UsageError(f"{option}: dynamic is one of none, true, false; not {value!r}") from None
 
 
-def parse_compare(specs: list[str], mode: str | None, backend: str,
-                  dynamic: bool | None) -> Grid:
+def parse_compare(specs: list[str], mode: str | None, backend: str, dynamic: bool | None,
+                  options: dict[str, Any] | None = None) -> Grid:
     """``["modes=default,reduce-overhead", "backends=inductor,eager", "dynamic=none,true"]``;
     an axis left out keeps the single value of ``--mode``/``--backend``/``--dynamic``."""
     axes: dict[str, list[Any]] = {}
@@ -84,8 +81,12 @@ def parse_compare(specs: list[str], mode: str | None, backend: str,
             "dynamic": lambda v: parse_dynamic(v, "--compare dynamic"),
         }[axis]
         axes[axis] = list(dict.fromkeys(parse(v.strip()) for v in values.split(",")))
-    return Grid(modes=axes.get("modes", [mode]), backends=axes.get("backends", [backend]),
+    grid = Grid(modes=axes.get("modes", [mode]), backends=axes.get("backends", [backend]),
                 dynamic=axes.get("dynamic", [dynamic]))
+    if options is not None and any(grid.modes):
+        raise UsageError("--compare modes and --options cannot be used together: "
+                         "torch.compile takes one or the other")
+    return grid
 
 
 def compile_kwargs(mode: str | None, backend: str, dynamic: bool | None, fullgraph: bool,
