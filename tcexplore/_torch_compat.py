@@ -209,6 +209,11 @@ def cpp_compiler() -> str:
     return _resolve("torch._inductor.cpp_builder.get_cpp_compiler")()
 
 
+def compile_modes() -> list[str]:
+    """The ``mode`` values torch.compile accepts ("default" included)."""
+    return list(_resolve("torch._inductor.list_mode_options")())
+
+
 def check() -> list[str]:
     """Resolve every private API above; return the names that are missing."""
     missing = []
@@ -220,6 +225,7 @@ def check() -> list[str]:
         lambda: _functorch_config().enable_autograd_cache,
         lambda: torch.ops.aten.permute.default._schema.returns[0].alias_info,
         lambda: _resolve("torch._inductor.cpp_builder.get_cpp_compiler"),
+        compile_modes,
         lambda: tree_flatten_with_paths({"a": [torch.zeros(1)]}),
         lambda: tree_map_tensors(lambda t: t, (torch.zeros(1),)),
         artifact_loggers,

@@ -83,3 +83,13 @@ def program_runs(tmp_path_factory) -> dict[str, ProgramRun]:
     with ThreadPoolExecutor(max_workers=2) as pool:
         runs = pool.map(lambda n: run_program(n, root / n), names)
         return {run.name: run for run in runs}
+
+
+@pytest.fixture(scope="session")
+def tour(tmp_path_factory):
+    """tests/notebook_tour.py executed once in a real kernel (nbclient + ipykernel)."""
+    for module in ("nbclient", "nbformat", "ipykernel"):
+        pytest.importorskip(module, reason=f"{module} is in the `test` extra")
+    from .notebook_tour import execute_tour
+
+    return execute_tour(tmp_path_factory.mktemp("tour"))

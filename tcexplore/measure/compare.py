@@ -75,14 +75,15 @@ class Comparison:
                          for row in self.rows]}
 
     def figure(self) -> Any:
-        """Compile time, runtime and speedup per configuration (needs plotly)."""
+        """Compile time, runtime, speedup and max abs error per configuration (plotly)."""
         from plotly.subplots import make_subplots  # noqa: PLC0415 - optional dependency
         import plotly.graph_objects as go  # noqa: PLC0415
 
         labels = [f"{r['backend']} / {r['mode'] or 'default'} / dynamic={r['dynamic']}"
                   for r in self.rows]
-        fig = make_subplots(rows=1, cols=3, subplot_titles=("compile (s)", "runtime (ms)", "speedup"))
-        for col, key in enumerate(("compile_s", "median_ms", "speedup"), start=1):
+        fig = make_subplots(rows=1, cols=4, subplot_titles=("compile (s)", "runtime (ms)",
+                                                             "speedup", "max abs error"))
+        for col, key in enumerate(("compile_s", "median_ms", "speedup", "max_abs_err"), start=1):
             fig.add_trace(go.Bar(x=labels, y=[r[key] for r in self.rows], name=key), row=1, col=col)
         fig.update_layout(showlegend=False)
         return fig

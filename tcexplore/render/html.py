@@ -7,44 +7,29 @@ no JavaScript: sections are ``<details>`` elements and the only style is an inli
 ``<style>`` whose rules are all scoped under ``.tcx-report``.
 
 Every string in a document is untrusted (node names, code, file names and reasons come
-from user code), so each one goes through :func:`_e` before it reaches the page; code is
-highlighted by Pygments, which escapes it itself. Big things are cut with a visible note:
-at most :data:`MAX_ROWS` rows per table and :data:`MAX_TEXT_CHARS` characters per text.
+from user code), so each one goes through the escaping of ``markup.py`` before it reaches
+the page. Big things are cut with a visible note (``MAX_ROWS``, ``MAX_TEXT_CHARS``).
 """
 
 from __future__ import annotations
 
-import html
 import json
-import re
-from typing import Any, Iterable
+from typing import Any
 
-from pygments import highlight
-from pygments.formatters import HtmlFormatter
-from pygments.lexers import CppLexer, CudaLexer, PythonLexer
-from pygments.styles.default import DefaultStyle
-from pygments.token import Error
+from .compile_time import compile_time
+from .graph_svg import MAX_SVG_NODES, dynamo_graph_svg
+from .markup import (MAX_CELL_ITEMS, SOURCE_LABELS, MAX_ROWS, MAX_TEXT_CHARS, Data, _c, _captured_note, _code,
+                     _compile_anchor, _compile_link, _details, _dict_table, _e, _error_block,
+                     _link, _location, _location_with_code, _more_rows_note, _names, _note,
+                     _plural, _pre, _status, _table, _value)
+from .measurements import measurements
+from .source import sources
 
 __all__ = ["render_html", "MAX_ROWS", "MAX_TEXT_CHARS", "MAX_CELL_ITEMS"]
 
-MAX_ROWS = 500  # rows of any one table
-MAX_TEXT_CHARS = 200_000  # characters of any one code/text block
-MAX_CELL_ITEMS = 100  # names listed in one table cell (fused nodes, aten ops, ...)
 
-Data = dict[str, Any]
-
-
-class _Style(DefaultStyle):
-    """Pygments' default colours, without the red box it draws around tokens it cannot lex
-    (``class <lambda>(...)`` in AOT graphs, kernel snippets cut mid-statement)."""
-
-    styles = {**DefaultStyle.styles, Error: ""}
-
-
-_FORMATTER = HtmlFormatter(nowrap=True, noclasses=True, style=_Style)
-_LEXERS = {"cpp": CppLexer, "rocm": CppLexer, "cuda": CudaLexer}
-_STATUSES = ("ok", "cache_hit", "failed", "no_graph", "incomplete")
-
+# The doubled class on table cells outranks JupyterLab's `:not(.jp-RenderedMarkdown)
+# .jp-RenderedHTMLCommon td` (right-aligned cells) when the fragment is shown there.
 _CSS = """
 .tcx-report { font-family: system-ui, -apple-system, "Segoe UI", sans-serif; font-size: 14px;
   line-height: 1.4; color: #1f2328; background: #fff; max-width: 100%; }
@@ -55,8 +40,8 @@ _CSS = """
 .tcx-report .tcx-section > summary { font-size: 16px; }
 .tcx-report .tcx-sub { margin-left: 8px; border-left: 3px solid #eaeef2; padding-left: 8px; }
 .tcx-report table { border-collapse: collapse; margin: 4px 0; font-size: 13px; }
-.tcx-report th, .tcx-report td { border: 1px solid #d0d7de; padding: 2px 6px;
-  text-align: left; vertical-align: top; }
+.tcx-report.tcx-report th, .tcx-report.tcx-report td { border: 1px solid #d0d7de;
+  padding: 2px 6px; text-align: left; vertical-align: top; }
 .tcx-report th { background: #f6f8fa; }
 .tcx-report pre, .tcx-report code { font-family: ui-monospace, "SFMono-Regular", Menlo,
   Consolas, monospace; font-size: 12px; }
@@ -75,6 +60,15 @@ _CSS = """
 .tcx-report .tcx-status-cache_hit { background: #ddf4ff; }
 .tcx-report .tcx-status-incomplete, .tcx-report .tcx-status-no_graph { background: #fff8c5; }
 .tcx-report ul.tcx-phases { margin: 2px 0; padding-left: 18px; }
+.tcx-report code.tcx-line { white-space: pre; }
+.tcx-report .tcx-flag { color: #cf222e; font-weight: 700; }
+.tcx-report .tcx-mark { display: inline-block; margin: 1px 2px; padding: 0 6px; border-radius: 10px;
+  font-size: 12px; text-decoration: none; color: #1f2328; background: #eaeef2; }
+.tcx-report .tcx-mark-break, .tcx-report .tcx-mark-recompile { background: #ffebe9;
+  color: #cf222e; }
+.tcx-report .tcx-mark-kernel { background: #ddf4ff; }
+.tcx-report .tcx-graph-svg { overflow: auto; max-height: 60em; }
+.tcx-report .tcx-graph-svg svg { max-width: none; height: auto; }
 """
 
 
@@ -88,7 +82,12 @@ def render_html(document: Any, *, full_page: bool = True) -> str:
     ``full_page=False`` only the ``<div class="tcx-report">`` fragment.
     """
     data: Data = getattr(document, "data", document)
-    fragment = _report(data)
+    explore = data.get("explore") if isinstance(data.get("explore"), dict) else {}
+    token = SOURCE_LABELS.set(explore.get("source_labels") or {})
+    try:
+        fragment = _report(data)
+    finally:
+        SOURCE_LABELS.reset(token)
     if not full_page:
         return fragment
     return (
@@ -107,183 +106,15 @@ def _report(data: Data) -> str:
         f"<style>{_CSS}</style>",
         "<h1>torch.compile report</h1>",
         _overview(data),
+        measurements(data),
+        sources(data),
+        compile_time(compiles),
         _graph_breaks(data.get("graph_breaks") or []),
         _compiles(compiles),
         "</div>",
     ]
     return "\n".join(parts)
 
-
-# ---------------------------------------------------------------------------- helpers
-
-
-def _e(value: Any) -> str:
-    """Escaped text of any document value; ``None`` is empty."""
-    if value is None:
-        return ""
-    return html.escape(str(value), quote=True)
-
-
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}" + ("" if n == 1 else "s")
-
-
-def _note(text: str) -> str:
-    return f'<p class="tcx-note">{_e(text)}</p>'
-
-
-def _more_rows_note(hidden: int) -> str:
-    return _note(f"… {hidden} more rows not shown (truncated)")
-
-
-def _compile_anchor(compile_id: Any) -> str:
-    """Stable element id of a compile record (escape it when inserting)."""
-    return "tcx-compile-" + re.sub(r"\s", "_", str(compile_id))
-
-
-def _compile_link(compile_id: Any) -> str:
-    if compile_id is None:
-        return '<span class="tcx-muted">—</span>'
-    return f'<a href="#{_e(_compile_anchor(compile_id))}"><code>{_e(compile_id)}</code></a>'
-
-
-def _c(value: Any) -> str:
-    """A value as inline code, escaped; nothing for ``None`` or empty."""
-    return f"<code>{_e(value)}</code>" if value not in (None, "") else ""
-
-
-def _location(loc: Any) -> str:
-    """``file:line in function`` of a location object, escaped."""
-    if not isinstance(loc, dict):
-        return _e(loc) if loc else ""
-    where = _e(loc.get("file") or "?")
-    if loc.get("line") is not None:
-        where += f":{_e(loc.get('line'))}"
-    if loc.get("function"):
-        where += f" in <code>{_e(loc.get('function'))}</code>"
-    return where
-
-
-def _location_with_code(loc: Any) -> str:
-    text = _location(loc)
-    if isinstance(loc, dict) and loc.get("code"):
-        text += f"<br><code>{_e(loc.get('code'))}</code>"
-    return text
-
-
-def _value(value: Any) -> str:
-    """Any JSON value as escaped text for a table cell."""
-    if value is None:
-        return ""
-    if isinstance(value, dict) and ("file" in value or "line" in value):
-        return _location_with_code(value)
-    if isinstance(value, (dict, list)):
-        return f"<code>{_e(json.dumps(value, ensure_ascii=False))}</code>"
-    return _e(value)
-
-
-def _names(items: Iterable[Any], limit: int = MAX_CELL_ITEMS) -> str:
-    items = list(items or [])
-    shown = ", ".join(f"<code>{_e(item)}</code>" for item in items[:limit])
-    if len(items) > limit:
-        hidden = len(items) - limit
-        shown += f' <span class="tcx-note">… {hidden} more not shown (truncated)</span>'
-    return shown
-
-
-def _table(headers: list[str], rows: list[list[str]], cls: str = "") -> str:
-    """A table of already-escaped cells, cut at :data:`MAX_ROWS` rows with a note."""
-    head = "".join(f"<th>{_e(h)}</th>" for h in headers)
-    body = "".join(
-        "<tr>" + "".join(f"<td>{cell}</td>" for cell in row) + "</tr>" for row in rows[:MAX_ROWS]
-    )
-    attrs = f' class="{_e(cls)}"' if cls else ""
-    out = f"<table{attrs}><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
-    if len(rows) > MAX_ROWS:
-        out += _more_rows_note(len(rows) - MAX_ROWS)
-    return out
-
-
-def _dict_table(items: list[Any], cls: str = "") -> str:
-    """A table of free-form objects: one column per key, in first-seen order."""
-    dicts = [item for item in items if isinstance(item, dict)]
-    keys: list[str] = list(dict.fromkeys(k for item in dicts for k in item))
-    rows = [[_value(item.get(k)) for k in keys] for item in dicts]
-    return _table(keys, rows, cls)
-
-
-def _clip(text: str) -> tuple[str, str]:
-    """``text`` cut to :data:`MAX_TEXT_CHARS`, and the (escaped) note saying what was cut."""
-    text = text or ""
-    if len(text) <= MAX_TEXT_CHARS:
-        return text, ""
-    kept = text[:MAX_TEXT_CHARS]
-    newline = kept.rfind("\n")
-    if newline > MAX_TEXT_CHARS // 2:
-        kept = kept[: newline + 1]
-    return kept, _note(f"… {len(text) - len(kept)} more characters not shown (truncated)")
-
-
-def _pre(text: str) -> str:
-    """Plain text in a ``<pre>``, escaped and cut."""
-    kept, note = _clip(text)
-    return f"<pre>{_e(kept)}</pre>{note}"
-
-
-def _code(text: str, kind: str = "python") -> str:
-    """Source highlighted by Pygments (inline styles, escaped by Pygments), cut."""
-    kept, note = _clip(text)
-    lexer = _LEXERS.get(kind, PythonLexer)(stripnl=False)
-    body = highlight(kept, lexer, _FORMATTER)
-    return f'<pre class="tcx-code">{body}</pre>{note}'
-
-
-def _captured_note(item: Data) -> str:
-    """The document's own truncation: the capture kept only part of a text."""
-    chars, text = item.get("chars"), item.get("text") or ""
-    notes = ""
-    if item.get("truncated") or (isinstance(chars, int) and chars > len(text)):
-        total = chars if isinstance(chars, int) else "?"
-        notes += _note(f"The capture kept {len(text)} of {total} characters of this text "
-                       "(truncated in the document).")
-    if item.get("nodes_truncated"):
-        notes += _note(f"The capture kept the first {len(item.get('nodes') or [])} nodes of "
-                       "this graph (truncated in the document).")
-    return notes
-
-
-def _details(summary: str, body: str, *, cls: str = "tcx-sub", open_: bool = False,
-             id_: str | None = None) -> str:
-    """A collapsible block; ``summary`` is already-escaped HTML."""
-    attrs = f' class="{_e(cls)}"'
-    if id_ is not None:
-        attrs += f' id="{_e(id_)}"'
-    if open_:
-        attrs += " open"
-    return f"<details{attrs}><summary>{summary}</summary>\n{body}\n</details>"
-
-
-def _error_block(error: Any, title: str) -> str:
-    """A failed compile's or the capture's error, with its traceback when there is one."""
-    if not isinstance(error, dict):
-        return ""
-    head = f"<strong>{_e(title)}: {_e(error.get('type') or 'error')}</strong>"
-    parts = [f'<div class="tcx-error">{head}', _pre(error.get("message") or "")]
-    if error.get("file") or error.get("line") is not None:
-        parts.append(f"<p>at {_location(error)}</p>")
-    if error.get("traceback"):
-        parts.append(_details("Traceback", _pre(error["traceback"]), open_=True))
-    parts.append("</div>")
-    return "\n".join(parts)
-
-
-def _link(link: Any) -> str:
-    """A documentation link: clickable only for a plain ``https://`` address."""
-    if not isinstance(link, str) or not link:
-        return ""
-    if link.startswith("https://") and not re.search(r"[\s\x00-\x1f\x7f]", link):
-        return f'<a href="{_e(link)}" rel="noopener noreferrer">{_e(link)}</a>'
-    return f"<code>{_e(link)}</code>"
 
 
 # ---------------------------------------------------------------------------- overview
@@ -398,11 +229,6 @@ def _graph_breaks(breaks: list[Data]) -> str:
 # ---------------------------------------------------------------------------- compiles
 
 
-def _status(status: Any) -> str:
-    cls = status if status in _STATUSES else "unknown"
-    return f'<span class="tcx-status tcx-status-{cls}">{_e(status)}</span>'
-
-
 def _meta(meta: Any) -> str:
     if not isinstance(meta, dict):
         return ""
@@ -430,9 +256,15 @@ def _dynamo_graph(graph: Any) -> str:
     if not isinstance(graph, dict):
         return "<p class=\"tcx-muted\">No Dynamo graph.</p>"
     nodes = graph.get("nodes") or []
+    svg = dynamo_graph_svg(graph)
+    # The picture when Graphviz can draw it; the table keeps shapes and user lines.
+    table = _graph_table(graph) if svg is None else (
+        f'<div class="tcx-graph-svg">{svg}</div>\n' + _details("Nodes", _graph_table(graph)))
+    if len(nodes) > MAX_SVG_NODES:
+        table = _note(f"Not drawn: {len(nodes)} nodes (pictures stop at {MAX_SVG_NODES}).") + table
     body = "\n".join([
         _captured_note(graph),
-        _graph_table(graph),
+        table,
         _details("Graph code", _code(graph.get("text") or "")),
     ])
     return _details(f"Dynamo graph ({_plural(len(nodes), 'node')})", body,

@@ -1,0 +1,161 @@
+"""``%%tcompile``: compile a notebook cell with torch.compile and show what happened.
+
+Loaded by ``%load_ext tcexplore``. The parsing and checking of options is in
+``notebook/options.py``, turning the cell into a function in ``notebook/cell.py``,
+running it in ``notebook/run.py``.
+"""
+
+from __future__ import annotations
+
+import linecache
+from typing import Any, Callable
+
+from IPython.core.error import UsageError
+from IPython.core.magic import Magics, cell_magic, magics_class
+from IPython.core.magic_arguments import argument, magic_arguments, parse_argstring
+
+from .measure.explore import _clone, _rng_state
+from .notebook import options as opts
+from .notebook.cell import CellFunction, compile_cell
+from .notebook.labels import cell_sections, running_cell
+from .notebook.progress import Progress
+from .notebook.run import cell_uses_cuda, run_cell
+
+
+@magics_class
+class TcompileMagics(Magics):
+    @magic_arguments()
+    @argument("--mode", help="torch.compile mode: default, reduce-overhead, "
+                             "max-autotune-no-cudagraphs, max-autotune, ...")
+    @argument("--backend", default="inductor", help="torch.compile backend (default: inductor); "
+                                                    "torch.compiler.list_backends() names them")
+    @argument("--dynamic", action="store_true", help="torch.compile(dynamic=True)")
+    @argument("--no-dynamic", action="store_true", help="torch.compile(dynamic=False) (default: "
+                                                        "neither, torch's automatic dynamic)")
+    @argument("--fullgraph", action="store_true", help="torch.compile(fullgraph=True): a graph "
+                                                       "break is an error")
+    @argument("--options", metavar="JSON", help="Inductor options as a quoted JSON object, e.g. "
+                                                "--options '{\"max_autotune\": true}'")
+    @argument("--compare", nargs="+", metavar="KEY=V1,V2",
+              help="compare configurations in a panel instead (syntax above)")
+    @argument("--no-eager", action="store_true", help="skip the eager comparison: no timing and "
+                                                      "no numeric diff (with --compare: no timing)")
+    @argument("--out", metavar="NAME", help="bind the result in the notebook: the Exploration "
+                                            "(with --compare: the Comparison)")
+    @argument("--time-budget", type=float, default=1.0, metavar="SECONDS",
+              help="timing budget of each of eager and compiled (default 1.0)")
+    @cell_magic
+    def tcompile(self, line: str, cell: str) -> Any:
+        """Compile this cell with torch.compile; show graphs, graph breaks, guards,
+        recompiles, kernels, compile time, and eager vs compiled timing and accuracy.
+
+        The cell itself is compiled: Dynamo traces its lines, so graph breaks and guards
+        point at "cell [n], line k". The names it assigns are set in the notebook and the
+        value of its last expression is its output, as for a plain cell; compiles that
+        models or functions called in the cell trigger are recorded too. For the
+        comparison the cell runs again, eagerly, on copies of the tensors it reads (same
+        RNG state); its prints show once. Use --no-eager for a cell with side effects
+        beyond its tensors (it then runs once).
+
+        --compare takes space-separated KEY=V1,V2 groups, KEY one of modes, backends,
+        dynamic (values none, true, false); an axis left out keeps the single value of
+        --mode / --backend / --dynamic. For example:
+
+            %%tcompile --compare modes=default,reduce-overhead backends=inductor,eager dynamic=none,true
+
+        The cell is explored under each configuration (on copies, one
+        torch.compiler.reset() each) in a panel, then runs once eagerly for the names it
+        assigns.
+        """
+        __tracebackhide__ = True  # noqa: F841 - IPython hides this frame in tracebacks
+        args = parse_argstring(self.tcompile, line)
+        config = _configuration(args)
+        shell = self.shell
+        raw = f"%%tcompile {line}\n{cell}"
+        filename, number = _cell_file(shell, raw)
+        label = f"cell [{number}]"
+        cell_fn = compile_cell(shell.transform_cell(cell), filename, shell.user_ns, first_line=2)
+
+        def sections(data: dict[str, Any]) -> dict[str, Any]:
+            return cell_sections(data, filename, shell.compile.format_code_name)
+
+        compiled = opts.compile_or_usage_error(cell_fn.fn, config)  # checks --options too
+        if args.compare:
+            return self._compare(args, config, cell_fn, sections)
+        progress = Progress(f"torch.compile {label}")
+        try:
+            run = run_cell(cell_fn, shell.user_ns, compiled, compile_kwargs=config,
+                           sections=sections, eager=not args.no_eager,
+                           time_budget_s=args.time_budget, on_event=progress.on_event,
+                           on_stage=progress.update)
+        except BaseException:
+            progress.update("interrupted")
+            raise
+        progress.finish(run.exploration)
+        cell_fn.write_back(shell.user_ns, run.values)
+        if args.out:
+            shell.user_ns[args.out] = run.exploration
+        if run.error is not None:
+            raise cell_fn.from_cell(run.error)
+        return run.result if cell_fn.has_result else None
+
+    def _compare(self, args: Any, config: dict[str, Any], cell_fn: CellFunction,
+                 sections: Callable[[dict[str, Any]], dict[str, Any]]) -> Any:
+        from IPython.display import display  # noqa: PLC0415
+
+        from .notebook.panel import ComparePanel  # noqa: PLC0415 - needs ipywidgets
+
+        __tracebackhide__ = True  # noqa: F841
+        grid = opts.parse_compare(args.compare, config.get("mode"), config["backend"],
+                                  config.get("dynamic"), config.get("options"))
+        rest = {k: v for k, v in config.items() if k in ("fullgraph", "options")}
+        values = cell_fn.arguments(self.shell.user_ns)
+        panel = ComparePanel(cell_fn.fn, *_clone(values), modes=tuple(grid.modes),
+                             backends=tuple(grid.backends), dynamic=tuple(grid.dynamic),
+                             time_budget_s=args.time_budget, explore_sections=sections,
+                             measure_timing=not args.no_eager, **rest)
+        display(panel)
+        with _rng_state(cell_uses_cuda(values)) as rewind:
+            comparison = panel.run()
+            rewind()  # the cell's own run draws the random numbers it would have drawn
+        if args.out:
+            self.shell.user_ns[args.out] = comparison
+        try:
+            returned = cell_fn.fn(*values)
+        except Exception as exc:
+            cell_fn.write_back(self.shell.user_ns, cell_fn.locals_at_error(exc))
+            raise cell_fn.from_cell(exc) from None
+        cell_fn.write_back(self.shell.user_ns, cell_fn.named_values(returned))
+        return returned[0] if cell_fn.has_result else None
+
+
+def _cell_file(shell: Any, raw: str) -> tuple[str, int]:
+    """The file name the cell is compiled under, and its In[n] number.
+
+    The running cell's own file: its frames (the ``%%tcompile`` line in a graph break's
+    stack) and the compiled body are then one cell. Its ``linecache`` entry is the cell
+    as typed, so that Dynamo and tracebacks show the body's lines.
+    """
+    running = running_cell(shell.compile.format_code_name)
+    if running is None:  # not run from a cell (e.g. run_cell_magic called by a script)
+        number = shell.execution_count
+        return shell.compile.cache(raw, number, raw), number
+    filename, number = running
+    linecache.cache[filename] = (len(raw), None, raw.splitlines(keepends=True), filename)
+    return filename, number
+
+
+def _configuration(args: Any) -> dict[str, Any]:
+    if args.dynamic and args.no_dynamic:
+        raise UsageError("--dynamic and --no-dynamic: give one of them, not both")
+    if args.time_budget <= 0:
+        raise UsageError(f"--time-budget: must be positive, not {args.time_budget}")
+    if args.out is not None and not args.out.isidentifier():
+        raise UsageError(f"--out: {args.out!r} is not a Python name")
+    dynamic = True if args.dynamic else False if args.no_dynamic else None
+    return opts.compile_kwargs(opts.check_mode(args.mode), opts.check_backend(args.backend),
+                               dynamic, args.fullgraph, opts.parse_options(args.options))
+
+
+def load_ipython_extension(ipython: Any) -> None:
+    ipython.register_magics(TcompileMagics)

@@ -1,0 +1,1 @@
+"""The notebook front: ``%%tcompile`` (see ``tcexplore.magic``) and ``ComparePanel``."""

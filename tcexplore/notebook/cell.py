@@ -1,0 +1,215 @@
+"""A notebook cell as a function, so that Dynamo traces the cell's own lines.
+
+The cell body becomes the body of ``def <cell>(...)`` compiled with the cell's file name
+and line numbers, so graph breaks, guards and graph nodes point at "cell [n], line k".
+Names the cell binds are locals of that function; names it reads that hold tensors are
+parameters (so an eager run can get copies); everything else is read from the user
+namespace, which is the function's globals. The function returns the value of the last
+expression and the values of every name the cell binds, to be written back.
+"""
+
+from __future__ import annotations
+
+import ast
+import builtins
+import symtable
+import uuid
+from dataclasses import dataclass
+from types import FunctionType
+from typing import Any, Callable
+
+import torch
+
+from .. import _torch_compat
+
+CELL_FUNCTION = "<cell>"
+
+# What a name the cell has not (or no longer) bound returns. A string constant, not a
+# sentinel object: Dynamo treats constants as constants, so the wrapping adds no guard.
+UNBOUND = f"<tcexplore unbound {uuid.uuid4().hex}>"
+
+_NESTED_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda,
+                  ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
+
+
+@dataclass
+class CellFunction:
+    fn: Callable[..., tuple[Any, tuple[Any, ...]]]
+    filename: str
+    params: list[str]  # read from the namespace and passed in: tensor-holding names, and
+    #                    names the cell rebinds that already exist
+    bound: list[str]  # every name the cell binds (written back after the run)
+    has_result: bool  # the cell ends in an expression statement
+
+    def arguments(self, namespace: dict[str, Any]) -> tuple[Any, ...]:
+        return tuple(namespace[name] for name in self.params)
+
+    def named_values(self, returned: tuple[Any, tuple[Any, ...]]) -> dict[str, Any]:
+        """``{name: value}`` of the names the run bound (its cell-level locals at the end)."""
+        return {name: value for name, value in zip(self.bound, returned[1])
+                if not _is_unbound(value)}
+
+    def write_back(self, namespace: dict[str, Any], values: dict[str, Any]) -> None:
+        for name in self.bound:
+            if name in values:
+                namespace[name] = values[name]
+            elif name in self.params:  # the cell deleted it
+                namespace.pop(name, None)
+
+    def from_cell(self, exc: BaseException) -> BaseException:
+        """``exc`` with its traceback starting at the cell's own frame: the frames of
+        tcexplore and torch.compile's entry that called it are not the user's concern
+        (frames below the cell, where the error happened, are all kept)."""
+        tb = exc.__traceback__
+        while tb is not None and not self._is_cell_frame(tb.tb_frame.f_code):
+            tb = tb.tb_next
+        return exc.with_traceback(tb) if tb is not None else exc
+
+    def _is_cell_frame(self, code: Any) -> bool:
+        """The cell function, or a function Dynamo resumes it in after a graph break."""
+        return code.co_filename == self.filename and CELL_FUNCTION in code.co_name
+
+    def locals_at_error(self, exc: BaseException) -> dict[str, Any]:
+        """The cell's locals in the innermost cell frame of a traceback (what it had bound
+        before it raised), so that a failing cell keeps its assignments as Python would."""
+        found: dict[str, Any] = {}
+        tb = exc.__traceback__
+        while tb is not None:
+            if self._is_cell_frame(tb.tb_frame.f_code):
+                found = dict(tb.tb_frame.f_locals)
+            tb = tb.tb_next
+        return {k: v for k, v in found.items() if k in self.bound and not _is_unbound(v)}
+
+
+def _is_unbound(value: Any) -> bool:
+    return isinstance(value, str) and value == UNBOUND
+
+
+def holds_tensors(value: Any) -> bool:
+    if isinstance(value, torch.Tensor):
+        return True
+    if not isinstance(value, (list, tuple, dict)):
+        return False
+    leaves, _ = _torch_compat.tree_flatten_with_paths(value)
+    return any(isinstance(leaf, torch.Tensor) for _, leaf in leaves)
+
+
+def is_plain_data(value: Any) -> bool:
+    """Tensors, numbers, strings and containers of them: values an eager run can be
+    compared with (a function or module the cell creates is a new object in every run)."""
+    leaves, _ = _torch_compat.tree_flatten_with_paths(value)
+    return all(isinstance(leaf, (torch.Tensor, int, float, complex, bool, str, type(None)))
+               for _, leaf in leaves)
+
+
+class _CellScope(ast.NodeTransformer):
+    """Rewrites the cell's own scope (not the functions, classes and comprehensions it
+    defines): ``del name`` becomes ``name = UNBOUND``, so that the final ``return`` can
+    still load every name; notes ``except ... as name`` names, which Python deletes."""
+
+    def __init__(self) -> None:
+        self.except_names: set[str] = set()
+
+    def visit(self, node: ast.AST) -> Any:
+        if isinstance(node, _NESTED_SCOPES):
+            return node
+        if isinstance(node, (ast.Return, ast.Yield, ast.YieldFrom)):
+            word = "return" if isinstance(node, ast.Return) else "yield"
+            raise SyntaxError(f"'{word}' outside function",
+                              (None, node.lineno, node.col_offset + 1, None))
+        return super().visit(node)
+
+    def visit_ExceptHandler(self, node: ast.ExceptHandler) -> ast.AST:
+        if node.name:
+            self.except_names.add(node.name)
+        return self.generic_visit(node)
+
+    def visit_Delete(self, node: ast.Delete) -> list[ast.stmt]:
+        names = [t for t in node.targets if isinstance(t, ast.Name)]
+        others = [t for t in node.targets if not isinstance(t, ast.Name)]
+        out: list[ast.stmt] = [ast.Delete(targets=others)] if others else []
+        if names:
+            out.append(ast.Assign(targets=[ast.Name(t.id, ast.Store()) for t in names],
+                                  value=ast.Constant(UNBOUND)))
+        return [_fill(stmt, node) for stmt in out]
+
+
+def _fill(node: Any, like: ast.AST) -> Any:
+    """Give every synthetic node under ``node`` the position of ``like``; nodes parsed from
+    the cell keep their own (Dynamo reports their lines and columns)."""
+    for child in ast.walk(node):
+        if isinstance(child, (ast.expr, ast.stmt, ast.arg)) and getattr(child, "lineno", None) is None:
+            for attr in ("lineno", "col_offset", "end_lineno", "end_col_offset"):
+                setattr(child, attr, getattr(like, attr))
+    return node
+
+
+def _function(name: str, params: list[str], body: list[ast.stmt]) -> ast.FunctionDef:
+    return ast.FunctionDef(
+        name=name, args=ast.arguments(posonlyargs=[], args=[ast.arg(p) for p in params],
+                                      kwonlyargs=[], kw_defaults=[], defaults=[]),
+        body=body, decorator_list=[], returns=None, type_params=[])
+
+
+def _scope_names(body: list[ast.stmt]) -> tuple[list[str], set[str]]:
+    """(names the cell binds, names it reads as globals, ``global`` declarations
+    excluded), by Python's own scoping rules: the symtable of the body in a function."""
+    function = _function("cell", [], body or [ast.Pass()])
+    function.lineno = 1  # ast.unparse reads it
+    probe = ast.Module(body=[function], type_ignores=[])
+    table = symtable.symtable(ast.unparse(probe), "<cell>", "exec")
+    function = table.get_children()[0]
+    bound = [s.get_name() for s in function.get_symbols() if s.is_local()]
+    read: set[str] = set()
+    pending = [function]
+    while pending:  # implicit globals of the cell and of the scopes nested in it
+        scope = pending.pop()
+        read.update(s.get_name() for s in scope.get_symbols()
+                    if s.is_referenced() and s.is_global() and not s.is_declared_global())
+        pending.extend(scope.get_children())
+    declared = {s.get_name() for s in function.get_symbols() if s.is_declared_global()}
+    return bound, read - declared
+
+
+def compile_cell(source: str, filename: str, namespace: dict[str, Any], *,
+                 first_line: int = 1) -> CellFunction:
+    """The cell ``source`` as a function of the names it reads from ``namespace``.
+
+    ``first_line`` is the line of the notebook cell where ``source`` starts (2 below a
+    ``%%`` magic line), so that line numbers match the notebook's; ``filename`` should be
+    in ``linecache`` with the whole cell, for Dynamo's and the traceback's source lines.
+    """
+    # Blank lines in front, so that positions (syntax errors' too) are the notebook's.
+    tree = ast.parse("\n" * (first_line - 1) + source, filename)
+    scope = _CellScope()
+    body: list[ast.stmt] = [out for stmt in tree.body for out in _as_list(scope.visit(stmt))]
+    bound, read = _scope_names(body)
+    bound = sorted(set(bound) - scope.except_names)
+    params = sorted({n for n in bound if n in namespace}
+                    | {n for n in read if n in namespace and holds_tensors(namespace[n])})
+    start = ast.Pass(lineno=first_line, col_offset=0, end_lineno=first_line, end_col_offset=0)
+    last = body[-1] if body else start
+    has_result = isinstance(last, ast.Expr)
+    result = body.pop().value if has_result else ast.Constant(None)  # type: ignore[attr-defined]
+    values = ast.Tuple([ast.Name(n, ast.Load()) for n in bound], ast.Load())
+    returned = _fill(ast.Return(ast.Tuple([result, values], ast.Load())), last)
+    # Names new to the namespace start unbound, so that the return can load them all (a
+    # cell reading one before binding it gets UNBOUND rather than a NameError).
+    new_names = [n for n in bound if n not in params]
+    prologue = [_fill(ast.Assign(targets=[ast.Name(n, ast.Store()) for n in new_names],
+                                 value=ast.Constant(UNBOUND)), body[0] if body else start)
+                ] if new_names else []
+    function = _fill(_function(CELL_FUNCTION, params, prologue + body + [returned]), start)
+    code = compile(ast.Module(body=[function], type_ignores=[]), filename, "exec",
+                   dont_inherit=True)
+    cell_code = next(c for c in code.co_consts if getattr(c, "co_name", None) == CELL_FUNCTION)
+    # The user namespace is the function's globals: names the cell only reads resolve there
+    # (and builtins through its __builtins__, which exec() would add too, and Dynamo needs).
+    namespace.setdefault("__builtins__", builtins)
+    fn = FunctionType(cell_code, namespace, CELL_FUNCTION)
+    return CellFunction(fn=fn, filename=filename, params=params, bound=bound,
+                        has_result=has_result)
+
+
+def _as_list(visited: Any) -> list[ast.stmt]:
+    return visited if isinstance(visited, list) else [visited]

@@ -1,0 +1,59 @@
+"""Name notebook cells as a person does: "cell [5]", not "/tmp/ipykernel_71/2793.py".
+
+Every file a document mentions that IPython knows as a cell (its compiler's
+``format_code_name``: the ``%%tcompile`` cell itself, and cells defining the functions
+and models it calls) gets a label, and its text (from ``linecache``) for the source
+view. The document keeps the real file names; the report shows the labels.
+"""
+
+from __future__ import annotations
+
+import linecache
+import re
+import sys
+from typing import Any, Callable, Iterator
+
+FormatCodeName = Callable[[str], "tuple[str, str] | None"]
+
+
+def _number(named: tuple[str, str] | None) -> int | None:
+    found = re.search(r"\[(\d+)\]", named[1]) if named else None
+    return int(found.group(1)) if found else None
+
+
+def running_cell(format_code_name: FormatCodeName) -> tuple[str, int] | None:
+    """(file name, n) of the cell In[n] being executed: the nearest calling frame whose
+    file IPython knows as a cell (``execution_count`` is already n+1 there in IPython 9)."""
+    frame = sys._getframe(1)
+    while frame is not None:
+        number = _number(format_code_name(frame.f_code.co_filename))
+        if number is not None:
+            return frame.f_code.co_filename, number
+        frame = frame.f_back
+    return None
+
+
+def referenced_files(tree: Any) -> Iterator[str]:
+    """Every ``"file"`` value of the document's location objects."""
+    pending = [tree]
+    while pending:
+        node = pending.pop()
+        if isinstance(node, dict):
+            if isinstance(node.get("file"), str):
+                yield node["file"]
+            pending.extend(node.values())
+        elif isinstance(node, list):
+            pending.extend(node)
+
+
+def cell_sections(data: dict[str, Any], first: str,
+                  format_code_name: FormatCodeName) -> dict[str, Any]:
+    """``source_labels`` and ``sources`` for the ``explore`` section; ``first`` (the
+    compiled cell's file) comes first."""
+    labels: dict[str, str] = {}
+    for file in [first, *dict.fromkeys(referenced_files(data))]:
+        number = _number(format_code_name(file)) if file not in labels else None
+        if number is not None:
+            labels[file] = f"cell [{number}]"
+    sources = {file: "".join(linecache.getlines(file)) for file in labels}
+    return {"source_labels": labels, "sources": {f: t for f, t in sources.items() if t}}

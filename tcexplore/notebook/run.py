@@ -1,0 +1,143 @@
+"""Run a compiled cell once for real, then measure it against eager on copies.
+
+The real run is the compiled cell on the user's own objects (its prints, its in-place
+updates and the names it binds are what the notebook keeps). For the comparison the
+tensors it reads were copied before that run; the eager run starts from the same RNG
+state as the real one, and afterwards the RNG is left where the real run left it, as if
+the cell had run once. Everything runs inside one ``capture()``, so compiles triggered
+by already-compiled models called in the cell are recorded too.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+from dataclasses import dataclass
+from typing import Any, Callable, Iterator
+
+import torch
+
+from ..capture import capture
+from ..capture.events import Event
+from ..exploration import Exploration
+from ..measure.diff import diff_outputs
+from ..measure.divergence import find_first_divergence
+from ..measure.explore import _clone, _error, _rng_state
+from ..measure.timing import first_call_seconds, measure, summarize, uses_cuda
+from .cell import CellFunction, is_plain_data
+
+RESULT_KEY = "last expression"  # the cell's value, among the compared outputs
+
+
+@dataclass
+class CellRun:
+    exploration: Exploration
+    result: Any  # the value of the cell's last expression (None when it has none)
+    values: dict[str, Any]  # names the cell bound
+    error: BaseException | None  # the user's exception, to be raised again
+
+
+@contextlib.contextmanager
+def quiet() -> Iterator[None]:
+    """The cell's prints belong to its real run only, not to the eager and timing reruns."""
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+        yield
+
+
+def cell_uses_cuda(args: tuple[Any, ...]) -> bool:
+    """A cell may reach the GPU only through globals (a model on CUDA, tensors it creates):
+    once CUDA is in use in this process, time with device syncs and keep its RNG aligned."""
+    return uses_cuda(args) or (torch.cuda.is_available() and torch.cuda.is_initialized())
+
+
+def _compared(cell: CellFunction, returned: tuple[Any, tuple[Any, ...]]) -> dict[str, Any]:
+    values = {name: v for name, v in cell.named_values(returned).items() if is_plain_data(v)}
+    return {RESULT_KEY: returned[0], **values} if cell.has_result else values
+
+
+def run_cell(cell: CellFunction, namespace: dict[str, Any], compiled: Callable[..., Any], *,
+             compile_kwargs: dict[str, Any], sections: Callable[[dict[str, Any]], dict[str, Any]],
+             eager: bool = True, time_budget_s: float = 1.0,
+             on_event: Callable[[Event], None] | None = None,
+             on_stage: Callable[[str], None] = lambda stage: None) -> CellRun:
+    """``sections(document data)`` gives fields for the document's ``explore`` section
+    (the cells' source labels and sources); ``on_event`` sees every trace event and
+    ``on_stage`` hears of the steps after the compile (measuring, searching)."""
+    args = cell.arguments(namespace)
+    cuda = cell_uses_cuda(args)
+    before = _clone(args) if eager else None
+    box: list[tuple[Any, tuple[Any, ...]]] = []
+    error: BaseException | None = None
+    measured: dict[str, Any] = {}
+    try:
+        with capture(on_event=on_event) as session, _rng_state(cuda) as rewind_to_start:
+            try:
+                compile_s = first_call_seconds(lambda: box.append(compiled(*args)), cuda=cuda)
+            except Exception as exc:  # noqa: BLE001
+                # Recorded by capture() from the cell's own frame on, not tcexplore's.
+                raise cell.from_cell(exc)  # noqa: B904 - the same exception, re-raised
+            if eager:
+                on_stage(f"running eager for accuracy and timing ({time_budget_s:g} s each)")
+                with _rng_state(cuda) as rewind_to_after_real, quiet():
+                    try:
+                        measured = _measure(cell, compiled, before, box[0], args, compile_s,
+                                            rewind_to_start, cuda, time_budget_s)
+                    finally:
+                        rewind_to_after_real()
+    except Exception as exc:  # noqa: BLE001 - the user's exception: shown, then raised again
+        error = exc
+    document = session.document
+    if measured.get("accuracy") is not None and not measured["accuracy"]["ok"]:
+        on_stage("outputs differ: searching for the first diverging graph node")
+        _first_divergence(cell, before, compile_kwargs, document.data, measured["accuracy"])
+    exploration = Exploration(document.with_sections(
+        explore={"compile_kwargs": _jsonable(compile_kwargs), "device": "cuda" if cuda else "cpu",
+                 "error": measured.get("error"), **sections(document.data)},
+        timing=measured.get("timing"), accuracy=measured.get("accuracy")))
+    if box:
+        return CellRun(exploration, box[0][0], cell.named_values(box[0]), None)
+    return CellRun(exploration, None, cell.locals_at_error(error) if error else {}, error)
+
+
+def _measure(cell: CellFunction, compiled: Callable[..., Any], before: tuple[Any, ...],
+             real: tuple[Any, tuple[Any, ...]], real_args: tuple[Any, ...], compile_s: float,
+             rewind_to_start: Callable[[], None], cuda: bool, budget_s: float) -> dict[str, Any]:
+    """Accuracy, then timing; a failure here is the measurement's, kept in the document
+    with whatever was measured before it."""
+    measured: dict[str, Any] = {}
+    try:
+        e_args = _clone(before)
+        rewind_to_start()
+        eager_out = cell.fn(*e_args)
+        accuracy = {
+            "outputs": diff_outputs(_compared(cell, eager_out), _compared(cell, real)),
+            "inputs_after_call": diff_outputs(dict(zip(cell.params, e_args)),
+                                              dict(zip(cell.params, real_args))),
+            "first_divergence": None,
+        }
+        accuracy["ok"] = all(r["ok"] for r in accuracy["outputs"] + accuracy["inputs_after_call"])
+        measured["accuracy"] = accuracy
+        c_args = _clone(before)
+        eager_stats, compiled_stats = measure(lambda: cell.fn(*e_args), lambda: compiled(*c_args),
+                                              cuda=cuda, budget_s=budget_s)
+        measured["timing"] = summarize(eager_stats, compiled_stats, compile_s,
+                                       "cuda" if cuda else "cpu")
+    except Exception as exc:  # noqa: BLE001
+        measured["error"] = _error(exc)
+    return measured
+
+
+def _first_divergence(cell: CellFunction, before: tuple[Any, ...], compile_kwargs: dict[str, Any],
+                      document: dict[str, Any], accuracy: dict[str, Any]) -> None:
+    try:
+        with quiet():
+            accuracy["first_divergence"] = find_first_divergence(
+                cell.fn, _clone(before), {}, compile_kwargs, document)
+    except Exception as exc:  # noqa: BLE001 - the search is best effort; say why
+        accuracy["divergence_error"] = _error(exc)
+
+
+def _jsonable(compile_kwargs: dict[str, Any]) -> dict[str, Any]:
+    return {k: v if isinstance(v, (str, bool, int, float, dict, type(None))) else repr(v)
+            for k, v in compile_kwargs.items()}
+

@@ -1,0 +1,137 @@
+"""The "Eager vs compiled" section: what ``explore()`` or ``%%tcompile`` measured.
+
+Timing (medians with their spread, speedup, compile time, break-even), accuracy (one
+row per output leaf, the inputs after the call, the first diverging graph node with its
+user line and kernels) and a failure of the measurement itself.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from .markup import Data, _c, _details, _e, _error_block, _location_with_code, _names, _note, _table
+
+_TIMING_COLUMNS = ("median_ms", "iqr_ms", "min_ms", "max_ms", "samples", "inner", "warmup_calls",
+                   "noisy")
+_TIMING_HEADERS = ["", "median (ms)", "IQR (ms)", "min (ms)", "max (ms)", "samples",
+                   "calls per sample", "warm-up calls", "noisy"]
+
+
+def _num(value: Any) -> str:
+    if isinstance(value, bool) or value is None:
+        return _e("yes" if value else "no") if isinstance(value, bool) else ""
+    return _e(f"{value:.4g}") if isinstance(value, float) else _e(value)
+
+
+def _ok(ok: Any) -> str:
+    word, cls = ("ok", "ok") if ok else ("differs", "failed")
+    return f'<span class="tcx-status tcx-status-{cls}">{word}</span>'
+
+
+def _timing(timing: Data) -> str:
+    rows = [[_e(side)] + [_num((timing.get(side) or {}).get(k)) for k in _TIMING_COLUMNS]
+            for side in ("eager", "compiled")]
+    speedup, even = timing.get("speedup"), timing.get("break_even_calls")
+    facts = [
+        ["speedup (eager median / compiled median)",
+         _e(f"{speedup:.3g}×") if isinstance(speedup, (int, float)) else "—"],
+        ["compile time (first call, compile included)", _e(f"{timing.get('compile_s', 0):.3g} s")],
+        ["break-even (calls to pay back the compile)",
+         _e(f"{even:.3g}") if isinstance(even, (int, float))
+         else "never (compiled is not faster)"],
+        ["device", _e(timing.get("device"))],
+    ]
+    parts = [_table(_TIMING_HEADERS, rows, "tcx-timing-table"),
+             _table(["", ""], facts, "tcx-timing-summary")]
+    if timing.get("noisy"):
+        parts.append(_note("Noisy: the spread (IQR) is over 10% of the median on one side; "
+                           "take the speedup with care."))
+    return _details("Timing", "\n".join(parts), cls="tcx-sub tcx-timing", open_=True)
+
+
+def _leaf_rows(leaves: list[Any]) -> list[list[str]]:
+    rows = []
+    for leaf in leaves:
+        if not isinstance(leaf, dict):
+            continue
+        if leaf.get("kind") == "tensor":
+            what = _c(f"{leaf.get('dtype')}[{', '.join(str(s) for s in leaf.get('shape') or [])}]")
+            detail = (f"{_num(leaf.get('mismatched'))} of {_num(leaf.get('numel'))} elements "
+                      f"off (rtol {_num(leaf.get('rtol'))}, atol {_num(leaf.get('atol'))})")
+            if leaf.get("nan_inf_mismatch"):
+                detail += f"; {_num(leaf['nan_inf_mismatch'])} NaN/inf differ"
+            if not (leaf.get("shape_match", True) and leaf.get("dtype_match", True)):
+                detail = "shape or dtype differs"
+        else:
+            what = _e(leaf.get("kind"))
+            detail = (f"expected {_c(leaf.get('expected'))}, got {_c(leaf.get('actual'))}"
+                      if leaf.get("expected") is not None or leaf.get("actual") is not None else "")
+        rows.append([_c(leaf.get("path") or "(value)"), _ok(leaf.get("ok")), what,
+                     _num(leaf.get("max_abs_err")), _num(leaf.get("max_rel_err")), detail])
+    return rows
+
+
+_LEAF_HEADERS = ["output", "verdict", "type", "max abs error", "max rel error", "detail"]
+
+
+def _divergence(found: Data) -> str:
+    rows = [["graph", _e(found.get("graph_index"))],
+            ["node", _c(found.get("node"))],
+            ["op / target", f"{_e(found.get('op'))} {_c(found.get('target'))}"],
+            ["user line", _location_with_code(found.get("source"))],
+            ["kernels", _names(found.get("kernels") or []) or '<span class="tcx-muted">—</span>'],
+            ["max abs error", _num(found.get("max_abs_err"))],
+            ["max rel error", _num(found.get("max_rel_err"))],
+            ["compiled prefixes tried", _num(found.get("probes"))]]
+    return "<p><strong>First divergence</strong></p>" + _table(["", ""], rows,
+                                                                "tcx-divergence-table")
+
+
+def _reference(reference: Data) -> str:
+    if not reference.get("available"):
+        return _note(f"No float64 reference: {reference.get('reason')}")
+    rows = [[_c(r.get("path")), _num(r.get("eager_err")), _num(r.get("compiled_err")),
+             _e(r.get("compiled_vs_eager"))] for r in reference.get("outputs") or []]
+    return "<p>Against a float64 eager run:</p>" + _table(
+        ["output", "eager error", "compiled error", "compiled vs eager"], rows,
+        "tcx-reference-table")
+
+
+def _accuracy(accuracy: Data) -> str:
+    verdict = ("Compiled outputs match eager within tolerance." if accuracy.get("ok")
+               else "Compiled outputs differ from eager.")
+    parts = [f'<p class="tcx-findings">{_e(verdict)}</p>',
+             _table(_LEAF_HEADERS, _leaf_rows(accuracy.get("outputs") or []),
+                    "tcx-accuracy-table")]
+    inputs = accuracy.get("inputs_after_call") or []
+    if inputs:
+        parts.append("<p>Inputs after the call (in-place updates):</p>"
+                     + _table(_LEAF_HEADERS, _leaf_rows(inputs), "tcx-inputs-table"))
+    if isinstance(accuracy.get("first_divergence"), dict):
+        parts.append(_divergence(accuracy["first_divergence"]))
+    elif not accuracy.get("ok") and not accuracy.get("divergence_error"):
+        parts.append(_note("No graph node diverges on its own: the difference comes from "
+                           "outside the captured graphs, or only from their combination."))
+    parts.append(_error_block(accuracy.get("divergence_error"), "The divergence search failed"))
+    if isinstance(accuracy.get("reference"), dict):
+        parts.append(_reference(accuracy["reference"]))
+    return _details("Accuracy", "\n".join(p for p in parts if p), cls="tcx-sub tcx-accuracy",
+                    open_=True)
+
+
+def measurements(data: Data) -> str:
+    explore = data.get("explore")
+    if not isinstance(explore, dict):
+        return ""
+    kwargs = explore.get("compile_kwargs") or {}
+    parts = [f"<p>torch.compile({_e(', '.join(f'{k}={json.dumps(v)}' for k, v in kwargs.items()))})"
+             f" on {_e(explore.get('device'))}</p>",
+             _error_block(explore.get("error"), "Measuring against eager failed")]
+    timing, accuracy = data.get("timing"), data.get("accuracy")
+    parts.append(_timing(timing) if isinstance(timing, dict)
+                 else _note("Not timed against eager."))
+    parts.append(_accuracy(accuracy) if isinstance(accuracy, dict)
+                 else _note("Not compared with eager."))
+    return _details("Eager vs compiled", "\n".join(p for p in parts if p),
+                    cls="tcx-section tcx-measurements", open_=True, id_="tcx-measurements")
