@@ -14,7 +14,7 @@ from IPython.core.error import UsageError
 from IPython.core.magic import Magics, cell_magic, magics_class
 from IPython.core.magic_arguments import argument, magic_arguments, parse_argstring
 
-from .measure.explore import _clone, _rng_state
+from .measure.inputs import clone_tensors, rng_state
 from .notebook import options as opts
 from .notebook.cell import CellFunction, compile_cell
 from .notebook.labels import cell_sections, running_cell
@@ -110,12 +110,12 @@ class TcompileMagics(Magics):
                                   config.get("dynamic"), config.get("options"))
         rest = {k: v for k, v in config.items() if k in ("fullgraph", "options")}
         values = cell_fn.arguments(self.shell.user_ns)
-        panel = ComparePanel(cell_fn.fn, *_clone(values), modes=tuple(grid.modes),
+        panel = ComparePanel(cell_fn.fn, *clone_tensors(values), modes=tuple(grid.modes),
                              backends=tuple(grid.backends), dynamic=tuple(grid.dynamic),
                              time_budget_s=args.time_budget, explore_sections=sections,
                              measure_timing=not args.no_eager, **rest)
         display(panel)
-        with _rng_state(cell_uses_cuda(values)) as rewind:
+        with rng_state(cell_uses_cuda(values)) as rewind:
             comparison = panel.run()
             rewind()  # the cell's own run draws the random numbers it would have drawn
         if args.out:

@@ -17,14 +17,10 @@ from typing import Any, Callable
 import torch
 import torch.fx
 
-from .. import _torch_compat
 from .diff import diff_leaf
+from .inputs import clone_tensors
 
 _STACK_LINE = re.compile(r'File "(?P<file>[^"]+)", line (?P<line>\d+), in (?P<fn>\S+)\n\s*(?P<code>[^\n]*)')
-
-
-def _clone(tree: Any) -> Any:
-    return _torch_compat.tree_map_tensors(lambda t: t.detach().clone(), tree)
 
 
 class _Recorder:
@@ -39,7 +35,7 @@ class _Recorder:
 
         def run(*args: Any) -> Any:
             if entry["inputs"] is None:
-                entry["inputs"] = _clone(list(args))
+                entry["inputs"] = clone_tensors(list(args))
             return gm(*args)
 
         return run
@@ -52,7 +48,7 @@ class _ValueRecorder(torch.fx.Interpreter):
 
     def run_node(self, node: torch.fx.Node) -> Any:
         value = super().run_node(node)
-        self.values[node.name] = _clone(value)
+        self.values[node.name] = clone_tensors(value)
         return value
 
 
@@ -80,7 +76,7 @@ def _diverges(gm: torch.fx.GraphModule, cut: int, inputs: list[Any], values: dic
     prefix, live = _prefix_module(gm, cut, values)
     if not live:
         return None
-    outputs = compile_fn(prefix)(*_clone(inputs))
+    outputs = compile_fn(prefix)(*clone_tensors(inputs))
     worst = None
     for name, value in zip(live, outputs):
         result = diff_leaf(values[name], value)
@@ -126,7 +122,7 @@ def find_first_divergence(fn: Callable, args: tuple, kwargs: dict[str, Any],
     """The first diverging node of the first diverging graph, or None if all graphs agree."""
     recorder = _Recorder()
     record_kwargs = {k: v for k, v in compile_kwargs.items() if k in ("dynamic", "fullgraph")}
-    torch.compile(fn, backend=recorder, **record_kwargs)(*_clone(args), **_clone(kwargs))
+    torch.compile(fn, backend=recorder, **record_kwargs)(*clone_tensors(args), **clone_tensors(kwargs))
 
     def compile_fn(module: Callable) -> Callable:
         return torch.compile(module, **compile_kwargs)
@@ -137,7 +133,7 @@ def find_first_divergence(fn: Callable, args: tuple, kwargs: dict[str, Any],
         if inputs is None:
             continue
         interpreter = _ValueRecorder(gm)
-        interpreter.run(*_clone(inputs))
+        interpreter.run(*clone_tensors(inputs))
         nodes = [n for n in gm.graph.nodes if n.op != "output"]
         last = len(nodes) - 1
         probes += 1

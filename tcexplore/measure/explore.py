@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import contextlib
-import traceback
-from typing import Any, Callable, Iterator
+from typing import Any, Callable
 
 import torch
 
@@ -13,31 +11,9 @@ from ..capture import capture
 from ..exploration import Exploration
 from .diff import closeness_to_reference, diff_outputs
 from .divergence import find_first_divergence
+from .inputs import clone_tensors, error_record, rng_state
 from .profile import profile_kernels
 from .timing import first_call_seconds, measure, summarize, uses_cuda
-
-
-def _clone(tree: Any) -> Any:
-    return _torch_compat.tree_map_tensors(lambda t: t.detach().clone(), tree)
-
-
-@contextlib.contextmanager
-def _rng_state(cuda: bool) -> Iterator[Callable[[], None]]:
-    """Yields a function that rewinds the RNG to the state at entry (CPU and CUDA)."""
-    cpu_state = torch.get_rng_state()
-    cuda_state = torch.cuda.get_rng_state_all() if cuda else None
-
-    def rewind() -> None:
-        torch.set_rng_state(cpu_state)
-        if cuda_state is not None:
-            torch.cuda.set_rng_state_all(cuda_state)
-
-    yield rewind
-
-
-def _error(exc: BaseException) -> dict[str, Any]:
-    return {"type": type(exc).__name__, "message": str(exc),
-            "traceback": "".join(traceback.format_exception(exc))}
 
 
 def _to_fp64(fn: Callable, args: tuple, kwargs: dict[str, Any]) -> tuple[Callable, tuple, dict]:
@@ -78,12 +54,12 @@ def explore(fn: Callable, *args: Any, mode: str | None = None, backend: Any = "i
     timing = accuracy = profiled = None
     with capture() as session:
         try:
-            with _rng_state(cuda) as rewind:
-                first_args, first_kwargs = _clone(args), _clone(kwargs)
+            with rng_state(cuda) as rewind:
+                first_args, first_kwargs = clone_tensors(args), clone_tensors(kwargs)
                 compile_s = first_call_seconds(lambda: compiled_fn(*first_args, **first_kwargs),
                                                cuda=cuda)
-                c_args, c_kwargs = _clone(args), _clone(kwargs)
-                e_args, e_kwargs = _clone(args), _clone(kwargs)
+                c_args, c_kwargs = clone_tensors(args), clone_tensors(kwargs)
+                e_args, e_kwargs = clone_tensors(args), clone_tensors(kwargs)
                 rewind()
                 compiled_out = compiled_fn(*c_args, **c_kwargs)
                 rewind()
@@ -100,7 +76,7 @@ def explore(fn: Callable, *args: Any, mode: str | None = None, backend: Any = "i
                 timing = summarize(eager_stats, compiled_stats, compile_s,
                                    "cuda" if cuda else "cpu")
         except Exception as exc:  # noqa: BLE001 - kept in the exploration, with the capture
-            error = _error(exc)
+            error = error_record(exc)
     document = session.document
     if profile_gpu and cuda and error is None:
         profiled = profile_kernels(lambda: fn(*e_args, **e_kwargs),
@@ -114,7 +90,7 @@ def explore(fn: Callable, *args: Any, mode: str | None = None, backend: Any = "i
                 accuracy["first_divergence"] = find_first_divergence(
                     fn, args, kwargs, compile_kwargs, document.data)
             except Exception as exc:  # noqa: BLE001 - the search is best effort; say why
-                accuracy["divergence_error"] = _error(exc)
+                accuracy["divergence_error"] = error_record(exc)
     return Exploration(document.with_sections(
         explore={"compile_kwargs": {k: repr(v) if k == "backend" and not isinstance(v, str)
                                     else v for k, v in compile_kwargs.items()},

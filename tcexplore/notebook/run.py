@@ -22,7 +22,7 @@ from ..capture.events import Event
 from ..exploration import Exploration
 from ..measure.diff import diff_outputs
 from ..measure.divergence import find_first_divergence
-from ..measure.explore import _clone, _error, _rng_state
+from ..measure.inputs import clone_tensors, error_record, rng_state
 from ..measure.timing import first_call_seconds, measure, summarize, uses_cuda
 from .cell import CellFunction, is_plain_data
 
@@ -65,12 +65,12 @@ def run_cell(cell: CellFunction, namespace: dict[str, Any], compiled: Callable[.
     ``on_stage`` hears of the steps after the compile (measuring, searching)."""
     args = cell.arguments(namespace)
     cuda = cell_uses_cuda(args)
-    before = _clone(args) if eager else None
+    before = clone_tensors(args) if eager else None
     box: list[tuple[Any, tuple[Any, ...]]] = []
     error: BaseException | None = None
     measured: dict[str, Any] = {}
     try:
-        with capture(on_event=on_event) as session, _rng_state(cuda) as rewind_to_start:
+        with capture(on_event=on_event) as session, rng_state(cuda) as rewind_to_start:
             try:
                 compile_s = first_call_seconds(lambda: box.append(compiled(*args)), cuda=cuda)
             except Exception as exc:  # noqa: BLE001
@@ -78,7 +78,7 @@ def run_cell(cell: CellFunction, namespace: dict[str, Any], compiled: Callable[.
                 raise cell.from_cell(exc)  # noqa: B904 - the same exception, re-raised
             if eager:
                 on_stage(f"running eager for accuracy and timing ({time_budget_s:g} s each)")
-                with _rng_state(cuda) as rewind_to_after_real, quiet():
+                with rng_state(cuda) as rewind_to_after_real, quiet():
                     try:
                         measured = _measure(cell, compiled, before, box[0], args, compile_s,
                                             rewind_to_start, cuda, time_budget_s)
@@ -106,7 +106,7 @@ def _measure(cell: CellFunction, compiled: Callable[..., Any], before: tuple[Any
     with whatever was measured before it."""
     measured: dict[str, Any] = {}
     try:
-        e_args = _clone(before)
+        e_args = clone_tensors(before)
         rewind_to_start()
         eager_out = cell.fn(*e_args)
         accuracy = {
@@ -117,13 +117,13 @@ def _measure(cell: CellFunction, compiled: Callable[..., Any], before: tuple[Any
         }
         accuracy["ok"] = all(r["ok"] for r in accuracy["outputs"] + accuracy["inputs_after_call"])
         measured["accuracy"] = accuracy
-        c_args = _clone(before)
+        c_args = clone_tensors(before)
         eager_stats, compiled_stats = measure(lambda: cell.fn(*e_args), lambda: compiled(*c_args),
                                               cuda=cuda, budget_s=budget_s)
         measured["timing"] = summarize(eager_stats, compiled_stats, compile_s,
                                        "cuda" if cuda else "cpu")
     except Exception as exc:  # noqa: BLE001
-        measured["error"] = _error(exc)
+        measured["error"] = error_record(exc)
     return measured
 
 
@@ -132,9 +132,9 @@ def _first_divergence(cell: CellFunction, before: tuple[Any, ...], compile_kwarg
     try:
         with quiet():
             accuracy["first_divergence"] = find_first_divergence(
-                cell.fn, _clone(before), {}, compile_kwargs, document)
+                cell.fn, clone_tensors(before), {}, compile_kwargs, document)
     except Exception as exc:  # noqa: BLE001 - the search is best effort; say why
-        accuracy["divergence_error"] = _error(exc)
+        accuracy["divergence_error"] = error_record(exc)
 
 
 def _jsonable(compile_kwargs: dict[str, Any]) -> dict[str, Any]:

@@ -1,0 +1,35 @@
+"""Running user code twice alike: cloned tensor inputs, a rewindable RNG, errors as data."""
+
+from __future__ import annotations
+
+import contextlib
+import traceback
+from typing import Any, Callable, Iterator
+
+import torch
+
+from .. import _torch_compat
+
+
+def clone_tensors(tree: Any) -> Any:
+    """A copy of a pytree whose tensors are detached clones (user code may mutate inputs)."""
+    return _torch_compat.tree_map_tensors(lambda t: t.detach().clone(), tree)
+
+
+@contextlib.contextmanager
+def rng_state(cuda: bool) -> Iterator[Callable[[], None]]:
+    """Yields a function that rewinds the RNG to the state at entry (CPU and CUDA)."""
+    cpu_state = torch.get_rng_state()
+    cuda_state = torch.cuda.get_rng_state_all() if cuda else None
+
+    def rewind() -> None:
+        torch.set_rng_state(cpu_state)
+        if cuda_state is not None:
+            torch.cuda.set_rng_state_all(cuda_state)
+
+    yield rewind
+
+
+def error_record(exc: BaseException) -> dict[str, Any]:
+    return {"type": type(exc).__name__, "message": str(exc),
+            "traceback": "".join(traceback.format_exception(exc))}
