@@ -2,8 +2,8 @@
 module.exports = {
   testEnvironment: 'jsdom',
   transform: {
-    '^.+\\.ts$': ['ts-jest', { tsconfig: { module: 'commonjs', esModuleInterop: true, types: ['jest'] } }]
+    '^.+\\.ts$': ['ts-jest', { tsconfig: { module: 'commonjs', esModuleInterop: true, types: ['jest', 'node'] } }]
   },
-  testRegex: 'src/.*/__tests__/.*\\.spec\\.ts$',
+  testRegex: 'src/__tests__/.*\\.spec\\.ts$',
   moduleFileExtensions: ['ts', 'js', 'json']
 };

@@ -27,14 +27,14 @@ class ExplorerRenderer extends Widget implements IRenderMime.IRenderer {
 const rendererFactory: IRenderMime.IRendererFactory = {
   safe: true, // builds DOM from text only and runs nothing: renders in untrusted notebooks too
   mimeTypes: [MIME_TYPE],
-  defaultRank: 50,
+  defaultRank: 0, // ahead of the text/html fallback (rank 50)
   createRenderer: () => new ExplorerRenderer()
 };
 
 const extension: IRenderMime.IExtension = {
   id: 'tcexplore:renderer',
   rendererFactory,
-  rank: 50,
+  rank: 0,
   dataType: 'json'
 };
 

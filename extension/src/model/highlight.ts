@@ -21,7 +21,7 @@ const KEYWORDS: Record<Language, Set<string>> = {
   cpp: new Set(
     ('auto bool break case char const constexpr continue default do double else enum extern float for ' +
       'if inline int long namespace return short signed sizeof static struct switch template typename ' +
-      'unsigned using void volatile while int64_t int32_t uint8_t bfloat16 half at c10 std #pragma #include ' +
+      'unsigned using void volatile while int64_t int32_t uint8_t bfloat16 half at c10 std ' +
       'omp parallel simd').split(' ')
   )
 };

@@ -8,7 +8,7 @@ export function timingTab(ctx: Context): TabView {
   const { doc } = ctx;
   const element = el('div', { class: 'tcx-timing' }, el('h3', null, 'Eager vs compiled, per call'));
   if (doc.timing) {
-    element.append(barChart(runtimeBars(doc)), table(['', ''], timingSummary(doc)));
+    element.append(barChart(runtimeBars(doc)), table(['measure', 'value'], timingSummary(doc)));
   } else {
     element.appendChild(note('No runtime measurement in this document: tcexplore.explore() measures eager against compiled.'));
   }
