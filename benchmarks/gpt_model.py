@@ -65,7 +65,7 @@ class Block(nn.Module):
 
 
 class GPT(nn.Module):
-    def __init__(self, layers: int = 12, dim: int = 96, heads: int = 12, vocab: int = 256,
+    def __init__(self, layers: int = 12, dim: int = 128, heads: int = 16, vocab: int = 256,
                  context: int = 32):
         super().__init__()
         self.tok, self.pos = nn.Embedding(vocab, dim), nn.Embedding(context, dim)

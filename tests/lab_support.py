@@ -18,6 +18,7 @@ import sys
 import time
 import urllib.request
 from pathlib import Path
+from dataclasses import dataclass
 from typing import Any, Iterator
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
@@ -59,9 +60,23 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
+@dataclass
+class Lab:
+    base: str
+    token: str
+
+    def url(self, path: str = "") -> str:
+        """The page of ``path`` under the root (a notebook opens in it), or JupyterLab alone."""
+        return f"{self.base}/lab{'/tree/' + path if path else ''}?token={self.token}"
+
+    def running_kernels(self) -> list[Any]:
+        with urllib.request.urlopen(f"{self.base}/api/kernels?token={self.token}", timeout=5) as response:
+            return json.loads(response.read())
+
+
 @contextlib.contextmanager
-def lab_server(root: Path, work: Path) -> Iterator[str]:
-    """Yields the base URL (with token) of a JupyterLab serving ``root``."""
+def lab_server(root: Path, work: Path) -> Iterator[Lab]:
+    """A JupyterLab serving ``root``, until the block ends."""
     config = work / "jupyter-config"
     (config / "labconfig").mkdir(parents=True, exist_ok=True)
     (config / "labconfig" / "page_config.json").write_text(json.dumps(
@@ -86,7 +101,7 @@ def lab_server(root: Path, work: Path) -> Iterator[str]:
                 if proc.poll() is not None or time.monotonic() > deadline:
                     raise RuntimeError(f"JupyterLab did not start: {(work / 'lab.log').read_text()[-2000:]}")
                 time.sleep(0.3)
-        yield f"{base}/lab/tree/{{path}}?token={token}"
+        yield Lab(base, token)
     finally:
         proc.terminate()
         try:
@@ -96,11 +111,11 @@ def lab_server(root: Path, work: Path) -> Iterator[str]:
         log.close()
 
 
-def running_kernels(lab_url: str) -> list[Any]:
-    base, _, query = lab_url.partition("/lab/tree/")
-    token = query.split("token=")[1]
-    with urllib.request.urlopen(f"{base}/api/kernels?token={token}", timeout=5) as response:
-        return json.loads(response.read())
+def dismiss_kernel_dialog(page: Any) -> None:
+    """The server has no kernel to start, so JupyterLab asks for one: answer "No Kernel"."""
+    dialog = page.locator(".jp-Dialog")
+    dialog.get_by_role("button", name="No Kernel").click(timeout=60_000)
+    dialog.wait_for(state="detached")
 
 
 @contextlib.contextmanager

@@ -16,7 +16,7 @@ import torch
 
 import tcexplore
 
-from .lab_support import chromium_page, lab_server, missing, running_kernels, write_notebook
+from .lab_support import chromium_page, dismiss_kernel_dialog, lab_server, missing, write_notebook
 
 INSTALLED = Path(sys.prefix) / "share" / "jupyter" / "labextensions" / "tcexplore" / "package.json"
 REASON = missing() or (None if INSTALLED.exists() else
@@ -43,8 +43,8 @@ def lab(tmp_path_factory):
     newer = {"application/vnd.tcexplore.v1+json": {"schema": "tcexplore/2"}, "text/plain": "from the future"}
     write_notebook(root / "saved.ipynb", [exploration._repr_mimebundle_(), newer],
                    ["tcexplore.explore(layer, x, y)", "future_output"])
-    with lab_server(root, tmp_path_factory.mktemp("lab-work")) as url:
-        yield url
+    with lab_server(root, tmp_path_factory.mktemp("lab-work")) as lab:
+        yield lab
 
 
 @pytest.fixture(scope="module")
@@ -57,10 +57,8 @@ def shots(tmp_path_factory) -> Path:
 @pytest.fixture
 def page(lab):
     with chromium_page() as page:
-        page.goto(lab.format(path="saved.ipynb"))
-        page.wait_for_selector(".tcx-explorer [role=tab], .jp-Dialog", timeout=90_000)
-        if page.locator(".jp-Dialog").count():  # no kernel can start here: say so, as a reader would
-            page.locator(".jp-Dialog").get_by_role("button", name="No Kernel").click()
+        page.goto(lab.url("saved.ipynb"))
+        dismiss_kernel_dialog(page)
         page.wait_for_selector(".tcx-explorer [role=tab]", timeout=90_000)
         yield page
         assert page.errors == []
@@ -85,7 +83,7 @@ def test_saved_notebook_renders_every_tab_without_a_kernel(lab, page, shots):
         "[data-tab=cudagraphs][role=tabpanel]").inner_text()
     newer = page.locator(".tcx-explorer").nth(1)
     assert "newer tcexplore" in newer.inner_text()
-    assert running_kernels(lab) == []
+    assert lab.running_kernels() == []
 
 
 def test_clicking_a_kernel_highlights_its_nodes_and_a_node_shows_its_kernel(page, shots):

@@ -27,7 +27,10 @@ def test_small_document_stays_inline_and_valid(training):
     assert set(record["aot_graphs"]) == {"forward", "backward"}  # joint: no view draws it
     assert all("provenance" not in out for out in record["output_codes"])
     assert all(not isinstance(v, (dict, list)) for v in record["metrics"].values())
-    assert record["dynamo_graph"] == training["compiles"][0]["dynamo_graph"]
+    graph, original = record["dynamo_graph"], training["compiles"][0]["dynamo_graph"]
+    assert graph["text"] == "" and graph["truncated"] and graph["chars"] == len(original["text"])
+    assert [n["name"] for n in graph["nodes"]] == [n["name"] for n in original["nodes"]]
+    assert not any("code" in n for n in graph["nodes"])
     assert "joint" in training["compiles"][0]["aot_graphs"]  # the document itself is untouched
 
 

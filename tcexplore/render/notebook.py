@@ -1,9 +1,11 @@
 """What a notebook keeps of an exploration: the MIME bundle, small enough to save.
 
 A GPT-sized capture is tens of megabytes of JSON, most of it graphs the explorer draws
-from their nodes. The bundle's document therefore leaves out what no view reads (the AOT
-joint graph when forward and backward are there, Inductor's raw provenance, non-scalar
-compile metrics), and a document still over :data:`PACK_OVER` bytes carries its
+from their nodes. The bundle's document therefore leaves out what no view reads: the AOT
+joint graph when forward and backward are there, the FX code text of graphs that have
+their nodes (marked ``truncated``, ``chars`` kept) and each node's copy of its code line,
+Inductor's raw provenance, non-scalar compile metrics. ``Exploration.save()`` still
+writes everything. And a document still over :data:`PACK_OVER` bytes carries its
 ``compiles`` gzip-compressed in ``packed`` (the JupyterLab extension unpacks it); its
 ``text/html`` fallback is then the summary report.
 """
@@ -31,12 +33,21 @@ def _scalar_metrics(metrics: Any) -> Any:
             or (isinstance(v, str) and len(v) < _LONG_METRIC)}
 
 
+def _display_graph(graph: Any) -> Any:
+    if not isinstance(graph, dict) or not graph.get("nodes"):
+        return graph
+    return {**graph, "text": "", "truncated": True, "chars": graph.get("chars", len(graph["text"])),
+            "nodes": [{k: v for k, v in node.items() if k != "code"} for node in graph["nodes"]]}
+
+
 def _display_compile(record: dict[str, Any]) -> dict[str, Any]:
     record = dict(record)
     aot = dict(record.get("aot_graphs") or {})
     if "joint" in aot and ("forward" in aot or "backward" in aot):
         del aot["joint"]
-    record["aot_graphs"] = aot
+    record["aot_graphs"] = {kind: _display_graph(g) for kind, g in aot.items()}
+    record["dynamo_graph"] = _display_graph(record.get("dynamo_graph"))
+    record["post_grad_graphs"] = [_display_graph(g) for g in record.get("post_grad_graphs") or []]
     record["output_codes"] = [{k: v for k, v in out.items() if k != "provenance"}
                               for out in record.get("output_codes") or []]
     for key in ("metrics", "backward_metrics"):

@@ -106,7 +106,7 @@ export class GraphCanvas {
 
   fit(): void {
     const { w } = this.size();
-    this.k = Math.max(0.15, Math.min(1, (w - 20) / Math.max(this.placed.width, 1)));
+    this.k = Math.max(0.3, Math.min(1, (w - 20) / Math.max(this.placed.width, 1))); // wider graphs pan
     this.tx = 10;
     this.ty = 10;
     this.apply();
