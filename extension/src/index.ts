@@ -48,13 +48,24 @@ async function jump(app: JupyterFrontEnd, panel: NotebookPanel, entry: Explorati
   window.setTimeout(() => cell?.node.classList.remove('tcx-flash'), 1200);
 }
 
+/** Lists again each time it is shown: outputs may have changed while it was hidden. */
+class Sidebar extends Widget {
+  constructor(private readonly refresh: () => void) {
+    super();
+  }
+
+  protected onAfterShow(): void {
+    this.refresh();
+  }
+}
+
 const plugin: JupyterFrontEndPlugin<void> = {
   id: 'tcexplore:sidebar',
   description: 'Lists the tcexplore explorations of the open notebooks.',
   autoStart: true,
   requires: [INotebookTracker, ILabShell],
   activate: (app: JupyterFrontEnd, tracker: INotebookTracker, shell: ILabShell) => {
-    const sidebar = new Widget();
+    const sidebar = new Sidebar(() => refresh());
     sidebar.id = 'tcexplore-sidebar';
     sidebar.addClass('tcx-sidebar');
     sidebar.title.icon = ICON;
