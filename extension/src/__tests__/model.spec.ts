@@ -45,6 +45,10 @@ describe('overview', () => {
     expect(stages[2].counts).toContain('1 kernel');
     expect(stages[3].counts).toEqual(['no CUDA-graph data']);
     expect(stages[3].active).toBe(false);
+    expect(stages.map(s => s.time)).toEqual(['20.0 ms', '30.0 ms', '50.0 ms', undefined]);
+    const doc = fixture();
+    doc.compiles[0].backward_metrics = { backward_cumulative_compile_time_us: 120_000, inductor_compile_time_s: 0.1 };
+    expect(pipeline(doc).map(s => s.time)).toEqual(['20.0 ms', '50.0 ms', '150.0 ms', undefined]);
   });
 
   it('puts errors first and links each finding where it points', () => {

@@ -2,7 +2,7 @@
 
 import { cudaGraphSections } from './cudagraphs';
 import { ms, num, plural, firstLine, where } from './format';
-import { Compile, Target, TcxDocument } from './types';
+import { Target, TcxDocument } from './types';
 
 export type Severity = 'error' | 'warning' | 'info' | 'ok';
 
@@ -20,13 +20,29 @@ export interface Stage {
   active: boolean;
 }
 
-function metricSeconds(c: Compile, key: string): number {
-  const value = c.metrics?.[key];
+function metric(metrics: Record<string, unknown> | null | undefined, key: string): number {
+  const value = metrics?.[key];
   return typeof value === 'number' ? value : 0;
 }
 
-function totalSeconds(doc: TcxDocument, key: string): number {
-  return doc.compiles.reduce((sum, c) => sum + metricSeconds(c, key), 0);
+/**
+ * Seconds each stage took, summed over compiles, the lazily compiled backward included:
+ * Dynamo is the frame's compile time less the backend's, AOTAutograd the backend's less
+ * Inductor's (backward: its whole compile less Inductor's).
+ */
+export function stageSeconds(doc: TcxDocument): { dynamo: number; aot: number; inductor: number } {
+  let dynamo = 0;
+  let aot = 0;
+  let inductor = 0;
+  for (const c of doc.compiles) {
+    const fw = c.metrics;
+    const bw = c.backward_metrics;
+    dynamo += metric(fw, 'entire_frame_compile_time_s') - metric(fw, 'backend_compile_time_s');
+    aot += metric(fw, 'backend_compile_time_s') - metric(fw, 'inductor_compile_time_s');
+    aot += bw ? Math.max(0, metric(bw, 'backward_cumulative_compile_time_us') / 1e6 - metric(bw, 'inductor_compile_time_s')) : 0;
+    inductor += metric(fw, 'inductor_compile_time_s') + metric(bw, 'inductor_compile_time_s');
+  }
+  return { dynamo, aot, inductor };
 }
 
 function aotCounts(doc: TcxDocument): string[] {
@@ -45,9 +61,8 @@ function aotCounts(doc: TcxDocument): string[] {
 export function pipeline(doc: TcxDocument): Stage[] {
   const s = doc.summary;
   const n = (key: string) => (typeof s[key] === 'number' ? s[key] : 0);
-  const dynamoS = totalSeconds(doc, 'entire_frame_compile_time_s');
-  const backendS = totalSeconds(doc, 'backend_compile_time_s');
-  const inductorS = totalSeconds(doc, 'inductor_compile_time_s');
+  const seconds = stageSeconds(doc);
+  const time = (s: number) => (s > 0 ? ms(s * 1000) : undefined);
   const cuda = cudaGraphSections(doc);
   const skipped = cuda.filter(c => c.skipReason !== null);
   return [
@@ -59,13 +74,13 @@ export function pipeline(doc: TcxDocument): Stage[] {
         plural(n('recompiles'), 'recompile'),
         plural(n('guards'), 'guard')
       ],
-      time: dynamoS ? ms((dynamoS - backendS) * 1000) : undefined,
+      time: time(seconds.dynamo),
       active: n('graphs') > 0
     },
     {
       name: 'AOTAutograd',
       counts: aotCounts(doc),
-      time: backendS ? ms((backendS - inductorS) * 1000) : undefined,
+      time: time(seconds.aot),
       active: doc.compiles.some(c => Object.keys(c.aot_graphs).length > 0)
     },
     {
@@ -75,7 +90,7 @@ export function pipeline(doc: TcxDocument): Stage[] {
         plural(n('kernels'), 'kernel'),
         plural(n('unmapped_nodes'), 'unmapped node')
       ],
-      time: inductorS ? ms(inductorS * 1000) : undefined,
+      time: time(seconds.inductor),
       active: n('output_codes') > 0
     },
     {

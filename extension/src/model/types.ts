@@ -105,6 +105,7 @@ export interface Compile {
   output_codes: OutputCode[];
   phases: Phase[];
   metrics?: Record<string, unknown> | null;
+  backward_metrics?: Record<string, unknown> | null;
   cudagraphs?: CudaGraphInfo | null;
 }
 
