@@ -72,6 +72,13 @@ describe('layout', () => {
     expect(placed.y[1]).toBe(placed.y[2]);
   });
 
+  it('sinks a chain of constants to just above its use', () => {
+    // 0 -> 1 is a mask built from nothing that feeds 5; 2 -> 3 -> 4 -> 5 is the data path
+    const placed = layout({ widths: [50, 50, 50, 50, 50, 50], edges: [[0, 1], [2, 3], [3, 4], [4, 5], [1, 5]] });
+    expect(placed.y[1]).toBe(placed.y[4]);
+    expect(placed.y[0]).toBe(placed.y[3]);
+  });
+
   it('never overlaps boxes of one row', () => {
     const widths = Array.from({ length: 30 }, (_, i) => 40 + i);
     const edges: Array<[number, number]> = widths.slice(1).map((_, i) => [0, i + 1]);

@@ -1,7 +1,8 @@
 /**
  * A layered layout for dataflow graphs, fast enough for thousands of nodes (linear passes,
- * no crossing minimisation beyond barycentres): rank = longest path from the inputs, a
- * source node sits one rank above its first user, x follows the mean x of a node's inputs
+ * no crossing minimisation beyond barycentres): rank = longest path from the inputs, then
+ * every node moves down to just above its first user (so constants and parameters sit
+ * beside their use rather than in one wide top row), x follows the mean x of a node's inputs
  * and is pushed right to avoid overlap; inputs without a placed predecessor go to the right
  * of their row. FX graphs arrive topologically ordered; an edge
  * pointing backwards in that order (possible between collapsed groups) does not rank.
@@ -40,8 +41,8 @@ export function layout({ widths, edges }: LayoutInput): Layout {
     }
   }
   for (let i = n - 1; i >= 0; i--) {
-    if (preds[i].length === 0 && succs[i].length > 0) {
-      rank[i] = Math.max(0, Math.min(...succs[i].map(s => rank[s])) - 1);
+    if (succs[i].length > 0) {
+      rank[i] = Math.max(rank[i], Math.min(...succs[i].map(s => rank[s])) - 1);
     }
   }
   const x = new Array<number>(n).fill(0);
