@@ -1,6 +1,7 @@
 /** The sidebar plugin: lists every tcexplore output in the open notebooks and jumps to it. */
 
 import { ILabShell, JupyterFrontEnd, JupyterFrontEndPlugin } from '@jupyterlab/application';
+import { ICodeCellModel } from '@jupyterlab/cells';
 import { INotebookTracker, NotebookPanel } from '@jupyterlab/notebook';
 import { LabIcon } from '@jupyterlab/ui-components';
 import { Widget } from '@lumino/widgets';
@@ -26,9 +27,9 @@ function outputsOf(panel: NotebookPanel): OutputLike[][] {
     const cell = cells.get(i);
     const outputs: OutputLike[] = [];
     if (cell.type === 'code') {
-      const area = (cell as unknown as { outputs: { length: number; get(j: number): { data: Record<string, unknown> } } }).outputs;
+      const area = (cell as ICodeCellModel).outputs;
       for (let j = 0; j < area.length; j++) {
-        outputs.push({ data: area.get(j).data });
+        outputs.push({ data: area.get(j).data as Record<string, unknown> });
       }
     }
     result.push(outputs);

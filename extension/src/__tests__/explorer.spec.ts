@@ -41,6 +41,9 @@ describe('explorer', () => {
     mm.dispatchEvent(new MouseEvent('click', { bubbles: true }));
     expect(fusion.querySelector('.tcx-nodeinfo')?.textContent).toContain('extern_kernels.mm');
     expect(fusion.querySelector('[data-kernel="extern_kernels.mm"]')?.classList.contains('tcx-active')).toBe(true);
+    fusion.querySelector('.tcx-node[data-name=arg0_1]')!.dispatchEvent(new MouseEvent('click', { bubbles: true }));
+    expect(fusion.querySelectorAll('.tcx-nodeinfo').length).toBe(1);
+    expect(fusion.querySelector('.tcx-kernelinfo')).toBeNull();
   });
 
   it('follows the first divergence to its graph node', () => {

@@ -62,6 +62,8 @@ function pane(ctx: Context, ref: OutputRef): Pane {
         const names = model.kernelsOf.get(node.name) ?? [];
         if (names.length) {
           selectKernel(names[0]);
+        } else {
+          side.replaceChildren();
         }
         view!.show([i], 'tcx-selected', false);
         side.prepend(nodeInfo(ctx, node, names.map(name => ({ name, target: { tab: 'fusion', compile: ref.compile, output: ref.output, kernel: name } }))),
