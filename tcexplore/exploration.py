@@ -48,11 +48,9 @@ class Exploration:
         return self.document.save(path)
 
     def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, Any]:
-        from .render.html import render_html  # noqa: PLC0415
+        from .render.notebook import mime_bundle  # noqa: PLC0415
 
-        return {MIME_TYPE: self.document.data,
-                "text/html": render_html(self.document, full_page=False),
-                "text/plain": repr(self)}
+        return mime_bundle(self.document.data, repr(self))
 
     def __repr__(self) -> str:
         parts = ", ".join(f"{k}={v:.3g}" if isinstance(v, float) else f"{k}={v}"

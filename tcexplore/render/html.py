@@ -75,17 +75,19 @@ _CSS = """
 # ---------------------------------------------------------------------------- entry point
 
 
-def render_html(document: Any, *, full_page: bool = True) -> str:
+def render_html(document: Any, *, full_page: bool = True, summary_only: bool = False) -> str:
     """The report for ``document`` (a :class:`tcexplore.Document` or its ``.data`` dict).
 
     ``full_page=True`` gives a complete HTML file starting with ``<!DOCTYPE html>``;
-    ``full_page=False`` only the ``<div class="tcx-report">`` fragment.
+    ``full_page=False`` only the ``<div class="tcx-report">`` fragment. ``summary_only``
+    keeps the overview and graph breaks and says where the full report is (for notebook
+    outputs of big documents).
     """
     data: Data = getattr(document, "data", document)
     explore = data.get("explore") if isinstance(data.get("explore"), dict) else {}
     token = SOURCE_LABELS.set(explore.get("source_labels") or {})
     try:
-        fragment = _report(data)
+        fragment = _report(data, summary_only)
     finally:
         SOURCE_LABELS.reset(token)
     if not full_page:
@@ -99,8 +101,11 @@ def render_html(document: Any, *, full_page: bool = True) -> str:
     )
 
 
-def _report(data: Data) -> str:
+def _report(data: Data, summary_only: bool = False) -> str:
     compiles = data.get("compiles") or []
+    detail = _note("Summary only: this document is big. JupyterLab with tcexplore installed "
+                   "shows all of it; .save(\"report.html\") writes the full report.") \
+        if summary_only else _compiles(compiles)
     parts = [
         '<div class="tcx-report">',
         f"<style>{_CSS}</style>",
@@ -110,7 +115,7 @@ def _report(data: Data) -> str:
         sources(data),
         compile_time(compiles),
         _graph_breaks(data.get("graph_breaks") or []),
-        _compiles(compiles),
+        detail,
         "</div>",
     ]
     return "\n".join(parts)

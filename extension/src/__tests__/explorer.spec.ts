@@ -1,0 +1,111 @@
+import { createExplorer } from '../view/explorer';
+import { fixture } from './fixture';
+
+function tab(root: HTMLElement, id: string): HTMLButtonElement {
+  return root.querySelector(`[role=tab][data-tab=${id}]`) as HTMLButtonElement;
+}
+
+function panel(root: HTMLElement, id: string): HTMLElement {
+  return root.querySelector(`[role=tabpanel][data-tab=${id}]`) as HTMLElement;
+}
+
+describe('explorer', () => {
+  it('has ten tabs, each controlling its panel, built only when opened', () => {
+    const root = createExplorer(fixture());
+    expect(root.classList.contains('tcx-explorer')).toBe(true);
+    const tabs = [...root.querySelectorAll('[role=tab]')];
+    expect(tabs.map(t => t.textContent)).toEqual(['Overview', 'Source', 'Graphs', 'Fusion', 'Code', 'Guards & recompiles', 'CUDA graphs', 'Timing', 'Accuracy', 'Compare']);
+    for (const t of tabs) {
+      expect(root.querySelector(`#${t.getAttribute('aria-controls')}`)?.getAttribute('aria-labelledby')).toBe(t.id);
+    }
+    expect(panel(root, 'graphs').childElementCount).toBe(0);
+    expect(panel(root, 'overview').hidden).toBe(false);
+    for (const t of tabs as HTMLButtonElement[]) {
+      t.click();
+      const p = panel(root, t.getAttribute('data-tab')!);
+      expect(p.hidden).toBe(false);
+      expect(p.textContent).not.toContain('could not be drawn');
+      expect(p.childElementCount).toBeGreaterThan(0);
+    }
+    expect(panel(root, 'cudagraphs').textContent).toContain('No CUDA-graph data in this document');
+  });
+
+  it('shows CUDA-graph partitions, their ops and a skip with its user line', () => {
+    const doc = fixture();
+    doc.compiles[0].cudagraphs = {
+      summary: { partitions: 1, cudagraphable: 0, non_cudagraphable: 1 },
+      partitions: [{
+        index: 0, nodes: 2, cudagraphable: false, detail: 'inputs=1, outputs=1',
+        ops: [{ op: 3, reason: 'cpu op', ir: 'FallbackKernel', fx: 'aten.nonzero.default(x)', user_stack: [] }]
+      }],
+      skips: [{ reason: 'mutated inputs (1 instances)', user_stack: [{ file: 'm.py', line: 7, code: 'buf.add_(1)' }] }],
+      recordings: 0,
+      rerecordings: 0
+    };
+    const root = createExplorer(doc);
+    tab(root, 'cudagraphs').click();
+    const text = panel(root, 'cudagraphs').textContent ?? '';
+    expect(text).toContain('1 partitions: 0 CUDA-graphable, 1 not');
+    expect(text).toContain('aten.nonzero.default(x)');
+    expect(text).toContain('mutated inputs (1 instances)');
+    expect(text).toContain('buf.add_(1)');
+    expect(panel(root, 'overview').textContent).toContain('CUDA graphs skipped: mutated inputs');
+  });
+
+  it('highlights a kernel\'s nodes, and a node shows its kernel', () => {
+    const root = createExplorer(fixture());
+    tab(root, 'fusion').click();
+    const fusion = panel(root, 'fusion');
+    (fusion.querySelector('[data-kernel=cpp_fused_relu_0] button') as HTMLButtonElement).click();
+    expect([...fusion.querySelectorAll('.tcx-node.tcx-hl')].map(n => n.getAttribute('data-name'))).toEqual(['relu']);
+    expect(fusion.querySelector('.tcx-kernelinfo')?.textContent).toContain('h = self.lin(x)');
+    const mm = fusion.querySelector('.tcx-node[data-name=mm]')!;
+    mm.dispatchEvent(new MouseEvent('click', { bubbles: true }));
+    expect(fusion.querySelector('.tcx-nodeinfo')?.textContent).toContain('extern_kernels.mm');
+    expect(fusion.querySelector('[data-kernel="extern_kernels.mm"]')?.classList.contains('tcx-active')).toBe(true);
+    fusion.querySelector('.tcx-node[data-name=arg0_1]')!.dispatchEvent(new MouseEvent('click', { bubbles: true }));
+    expect(fusion.querySelectorAll('.tcx-nodeinfo').length).toBe(1);
+    expect(fusion.querySelector('.tcx-kernelinfo')).toBeNull();
+  });
+
+  it('follows the first divergence to its graph node', () => {
+    const root = createExplorer(fixture());
+    tab(root, 'accuracy').click();
+    const go = [...panel(root, 'accuracy').querySelectorAll('.tcx-link')].find(b => b.textContent === 'relu') as HTMLButtonElement;
+    go.click();
+    expect(tab(root, 'graphs').getAttribute('aria-selected')).toBe('true');
+    expect(panel(root, 'graphs').querySelector('.tcx-node.tcx-selected')?.getAttribute('data-name')).toBe('relu');
+    expect(panel(root, 'graphs').querySelector('.tcx-nodeinfo')?.textContent).toContain('cpp_fused_relu_0');
+  });
+
+  it('never turns document text into markup', () => {
+    const doc = fixture();
+    const evil = '<img src=x onerror="window.pwned=1">';
+    doc.compiles[0].dynamo_graph!.nodes[2].name = evil;
+    doc.graph_breaks[0].reason = evil;
+    doc.compiles[0].output_codes[0].kernels[1].source = evil;
+    const root = createExplorer(doc);
+    for (const t of root.querySelectorAll('[role=tab]')) {
+      (t as HTMLButtonElement).click();
+    }
+    expect(root.querySelector('img')).toBeNull();
+    expect(root.textContent).toContain(evil);
+  });
+
+  it('explains a newer schema instead of drawing', () => {
+    const root = createExplorer({ schema: 'tcexplore/7', compiles: 'nonsense' });
+    expect(root.querySelector('[role=tab]')).toBeNull();
+    expect(root.querySelector('[role=alert]')?.textContent).toContain('newer tcexplore');
+  });
+
+  it('opens a big graph collapsed', () => {
+    const doc = fixture();
+    const nodes = Array.from({ length: 900 }, (_, i) => ({ name: `n${i}`, op: 'call_function', target: 't', args: i ? [`n${i - 1}`] : [], users: [] }));
+    doc.compiles[0].dynamo_graph = { text: '', nodes };
+    const root = createExplorer(doc);
+    tab(root, 'graphs').click();
+    const boxes = panel(root, 'graphs').querySelectorAll('.tcx-node');
+    expect(boxes.length).toBe(40);
+    expect(panel(root, 'graphs').textContent).toContain('900 nodes: opened collapsed');
+  });
+});

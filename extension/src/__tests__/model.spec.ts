@@ -1,0 +1,143 @@
+import { diffRows, divergenceLinks } from '../model/accuracy';
+import { bestRow, cell, comparisonRows } from '../model/compare';
+import { cudaGraphSections, cudaGraphWarning } from '../model/cudagraphs';
+import { fusionModel, kernelColour, EXTERN_COLOUR } from '../model/fusion';
+import { recompileRows } from '../model/guards';
+import { findings, pipeline } from '../model/overview';
+import { checkDocument } from '../model/schema';
+import { sourceFiles } from '../model/source';
+import { phaseBoxes, runtimeBars } from '../model/timing';
+import { fixture } from './fixture';
+
+describe('checkDocument', () => {
+  it('accepts tcexplore/1 and gives missing containers empty values', () => {
+    const checked = checkDocument({ schema: 'tcexplore/1', compiles: [{ id: '0/0' }] });
+    expect(checked.ok).toBe(true);
+    if (checked.ok) {
+      expect(checked.doc.graph_breaks).toEqual([]);
+      expect(checked.doc.compiles[0].guards).toEqual([]);
+      expect(checked.doc.compiles[0].aot_graphs).toEqual({});
+    }
+  });
+
+  it('names both versions for a newer schema', () => {
+    const checked = checkDocument({ schema: 'tcexplore/2' });
+    expect(checked.ok).toBe(false);
+    if (!checked.ok) {
+      expect(checked.message).toContain('newer tcexplore');
+      expect(checked.message).toContain('"tcexplore/2"');
+      expect(checked.message).toContain('"tcexplore/1"');
+    }
+  });
+
+  it('rejects what is not a document', () => {
+    expect(checkDocument([]).ok).toBe(false);
+    expect(checkDocument(null).ok).toBe(false);
+    expect(checkDocument({ schema: 'other' }).ok).toBe(false);
+  });
+});
+
+describe('overview', () => {
+  it('counts each stage of the pipeline', () => {
+    const stages = pipeline(fixture());
+    expect(stages.map(s => s.name)).toEqual(['Dynamo', 'AOTAutograd', 'Inductor', 'CUDA graphs']);
+    expect(stages[0].counts).toContain('1 graph break');
+    expect(stages[2].counts).toContain('1 kernel');
+    expect(stages[3].counts).toEqual(['no CUDA-graph data']);
+    expect(stages[3].active).toBe(false);
+    expect(stages.map(s => s.time)).toEqual(['20.0 ms', '30.0 ms', '50.0 ms', undefined]);
+    const doc = fixture();
+    doc.compiles[0].backward_metrics = { backward_cumulative_compile_time_us: 120_000, inductor_compile_time_s: 0.1 };
+    expect(pipeline(doc).map(s => s.time)).toEqual(['20.0 ms', '50.0 ms', '150.0 ms', undefined]);
+  });
+
+  it('puts errors first and links each finding where it points', () => {
+    const found = findings(fixture());
+    expect(found[0].severity).toBe('error');
+    expect(found[0].text).toContain('first divergence at node relu');
+    const brk = found.find(f => f.text.startsWith('Graph break'))!;
+    expect(brk.target).toEqual({ tab: 'source', file: '/home/me/model.py', line: 12 });
+    expect(found.find(f => f.text.startsWith('Recompile'))!.target).toEqual({ tab: 'guards', compile: 1 });
+    expect(found.some(f => f.text.includes('2.00× faster'))).toBe(true);
+  });
+});
+
+describe('sourceFiles', () => {
+  it('shows the referenced user lines with what happened at each', () => {
+    const [file, ...rest] = sourceFiles(fixture());
+    expect(rest).toEqual([]);
+    expect(file.file).toBe('/home/me/model.py');
+    expect(file.lines.map(l => l.line)).toEqual([11, 12]);
+    const line11 = file.lines[0];
+    expect(line11.code).toBe('h = self.lin(x)');
+    expect(new Set(line11.marks.map(m => m.kind))).toEqual(new Set(['node', 'kernel', 'guard', 'divergence']));
+    expect(file.lines[1].code).toBe('if h.sum() > 0:');
+    expect(file.lines[1].marks[0].kind).toBe('break');
+  });
+});
+
+describe('fusion', () => {
+  it('maps nodes to kernels both ways, colours extern calls grey', () => {
+    const model = fusionModel(fixture().compiles[0], 0);
+    expect(model.kernelsOf.get('relu')).toEqual(['cpp_fused_relu_0']);
+    expect(model.kernels.find(k => k.kernel.name === 'cpp_fused_relu_0')!.nodes).toEqual(['relu']);
+    expect(kernelColour(model, 'mm')).toBe(EXTERN_COLOUR);
+    expect(kernelColour(model, 'relu')).not.toBe(EXTERN_COLOUR);
+    expect(kernelColour(model, 'arg0_1')).toBeNull();
+  });
+});
+
+describe('guards', () => {
+  it('reads expected and actual from the reason when the fields are empty', () => {
+    const [[row]] = recompileRows(fixture().compiles[1]);
+    expect(row).toEqual({ cached: '0/0', guard: expect.stringContaining('size mismatch'), expected: '8', actual: '16' });
+  });
+});
+
+describe('timing', () => {
+  it('gives a bar per side and phase boxes as fractions of the compile', () => {
+    expect(runtimeBars(fixture()).map(b => [b.label, b.median])).toEqual([['eager', 2], ['compiled', 1]]);
+    const boxes = phaseBoxes(fixture().compiles[0].phases);
+    expect(boxes).toEqual([
+      { name: 'entire_frame_compile', depth: 0, start: 0, width: 1, durationMs: 100 },
+      { name: 'backend_compile', depth: 1, start: 0.1, width: 0.8, durationMs: 80 }
+    ]);
+  });
+});
+
+describe('accuracy', () => {
+  it('links the first divergence to its node, kernel and line', () => {
+    const links = divergenceLinks(fixture());
+    expect(links.node).toEqual({ tab: 'graphs', compile: 0, graph: 'dynamo', node: 'relu' });
+    expect(links.kernels).toEqual([{ name: 'cpp_fused_relu_0', target: { tab: 'fusion', compile: 0, output: 0, kernel: 'cpp_fused_relu_0' } }]);
+    expect(links.line).toEqual({ tab: 'source', file: '/home/me/model.py', line: 11 });
+    expect(diffRows(fixture().accuracy!.outputs)[0]).toMatchObject({ path: '(output)', verdict: 'MISMATCH', mismatched: '3 of 32' });
+  });
+});
+
+describe('compare and CUDA graphs', () => {
+  it('formats the grid and picks the fastest matching row', () => {
+    const rows = comparisonRows(fixture());
+    expect(cell(rows[0], 'mode')).toBe('default');
+    expect(cell(rows[0], 'speedup')).toBe('2');
+    expect(bestRow(rows)).toBe(0);
+  });
+
+  it('finds CUDA-graph data only where a document has it', () => {
+    const doc = fixture();
+    expect(cudaGraphSections(doc)).toEqual([]);
+    doc.compiles[0].metrics = { cudagraph_skip_reason: 'mutated inputs' };
+    doc.compiles[1].cudagraphs = {
+      partitions: [{ index: 0, nodes: 3, cudagraphable: true }], skips: [], recordings: 1
+    };
+    doc.runtime = {
+      cudagraphs: { skips: [{ reason: 'mutated inputs (1 instances)', user_stack: [{ file: 'a.py', line: 3 }] }] }
+    };
+    const sections = cudaGraphSections(doc);
+    expect(sections.map(s => [s.compile, s.skipReason, s.partitions.length, s.recordings, s.skips.length]))
+      .toEqual([['0/0', 'mutated inputs', 0, 0, 0], ['0/1', null, 1, 1, 0], ['run time', null, 0, 0, 1]]);
+    expect(sections.map(cudaGraphWarning)).toEqual([
+      'CUDA graphs skipped: mutated inputs', null, 'CUDA graphs skipped: mutated inputs (1 instances)'
+    ]);
+  });
+});

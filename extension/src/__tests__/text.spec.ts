@@ -1,0 +1,49 @@
+import { gunzipSync, gzipSync } from 'zlib';
+import { languageOf, tokenize } from '../model/highlight';
+import { findExplorations } from '../model/notebook';
+import { MIME_TYPE } from '../model/types';
+import { unpack } from '../model/unpack';
+import { fixture } from './fixture';
+
+describe('highlight', () => {
+  const python = '@triton.jit\ndef k(x, n: int = 3):  # comment\n    return f"{x}" + \'a\' + 0x1F\n';
+  const cpp = '#include <x.h>\nextern "C" void kernel(float* p) { // c\n  auto t = 1.5f; /* b */ }\n';
+
+  it('loses no character', () => {
+    expect(tokenize(python, 'python').map(t => t.text).join('')).toBe(python);
+    expect(tokenize(cpp, 'cpp').map(t => t.text).join('')).toBe(cpp);
+  });
+
+  it('types keywords, strings, comments, numbers and calls', () => {
+    const typed = (source: string, lang: 'python' | 'cpp') => tokenize(source, lang).filter(t => t.type !== 'text').map(t => `${t.type}:${t.text}`);
+    expect(typed(python, 'python')).toEqual(['deco:@triton.jit', 'kw:def', 'fn:k', 'num:3', 'com:# comment', 'kw:return', 'str:f"{x}"', "str:'a'", 'num:0x1F']);
+    expect(typed(cpp, 'cpp')).toEqual(['kw:#include', 'kw:extern', 'str:"C"', 'kw:void', 'fn:kernel', 'kw:float', 'com:// c', 'kw:auto', 'num:1.5f', 'com:/* b */']);
+    expect(languageOf('cpp')).toBe('cpp');
+    expect(languageOf('triton')).toBe('python');
+  });
+});
+
+describe('findExplorations', () => {
+  it('lists every tcexplore output with a label', () => {
+    const found = findExplorations([[{ data: { 'text/plain': 'x' } }], [], [{ data: { [MIME_TYPE]: fixture() } }, { data: { [MIME_TYPE]: { schema: 'tcexplore/2' } } }]]);
+    expect(found).toEqual([
+      { cell: 2, output: 0, label: 'forward', detail: '2 graphs · 1 break · 1 recompile · 2.00× · MISMATCH' },
+      { cell: 2, output: 1, label: 'tcexplore output', detail: 'schema tcexplore/2' }
+    ]);
+  });
+});
+
+describe('unpack', () => {
+  const inflate = async (bytes: Uint8Array) => gunzipSync(bytes).toString('utf-8');
+
+  it('restores packed compiles and leaves plain documents alone', async () => {
+    const doc = fixture();
+    const packed = { ...doc, compiles: [], packed: { encoding: 'gzip+base64', data: gzipSync(JSON.stringify({ compiles: doc.compiles })).toString('base64') } };
+    expect(await unpack(packed, inflate)).toEqual(doc);
+    expect(await unpack(doc, inflate)).toBe(doc);
+  });
+
+  it('refuses an unknown packing', async () => {
+    await expect(unpack({ packed: { encoding: 'zstd', data: '' } }, inflate)).rejects.toThrow('unknown packing');
+  });
+});

@@ -1,0 +1,41 @@
+/** The MIME renderer plugin: draws application/vnd.tcexplore.v1+json outputs. */
+
+import { IRenderMime } from '@jupyterlab/rendermime-interfaces';
+import { Widget } from '@lumino/widgets';
+import { MIME_TYPE } from './model/types';
+import { unpack } from './model/unpack';
+import { el } from './view/dom';
+import { createExplorer } from './view/explorer';
+
+class ExplorerRenderer extends Widget implements IRenderMime.IRenderer {
+  constructor() {
+    super();
+    this.addClass('tcx-output');
+  }
+
+  async renderModel(model: IRenderMime.IMimeModel): Promise<void> {
+    let view: HTMLElement;
+    try {
+      view = createExplorer(await unpack(model.data[MIME_TYPE]));
+    } catch (error) {
+      view = el('div', { class: 'tcx-explorer tcx-unreadable' }, el('p', { class: 'tcx-error', attrs: { role: 'alert' } }, `This tcexplore output could not be read: ${String(error)}`));
+    }
+    this.node.replaceChildren(view);
+  }
+}
+
+const rendererFactory: IRenderMime.IRendererFactory = {
+  safe: true, // builds DOM from text only and runs nothing: renders in untrusted notebooks too
+  mimeTypes: [MIME_TYPE],
+  defaultRank: 0, // ahead of the text/html fallback (rank 50)
+  createRenderer: () => new ExplorerRenderer()
+};
+
+const extension: IRenderMime.IExtension = {
+  id: 'tcexplore:renderer',
+  rendererFactory,
+  rank: 0,
+  dataType: 'json'
+};
+
+export default extension;

@@ -1,0 +1,60 @@
+/** The Fusion tab: which kernel each post-grad node was fused into, both ways. */
+
+import { Compile, Graph, Kernel, OutputCode } from './types';
+
+export const PALETTE = [
+  '#4e79a7', '#f28e2b', '#e15759', '#76b7b2', '#59a14f', '#edc948', '#b07aa1', '#ff9da7',
+  '#9c755f', '#bab0ac', '#86bcb6', '#d37295', '#a0cbe8', '#ffbe7d', '#8cd17d', '#f1ce63'
+];
+export const EXTERN_COLOUR = '#8a8a8a';
+
+export interface FusionKernel {
+  kernel: Kernel;
+  colour: string;
+  nodes: string[];
+}
+
+export interface FusionModel {
+  output: OutputCode;
+  graph: Graph | null;
+  kernels: FusionKernel[];
+  /** post-grad node name → kernel names, in kernel order */
+  kernelsOf: Map<string, string[]>;
+  unmapped: Set<string>;
+}
+
+export function outputLabel(c: Compile, out: OutputCode, index: number): string {
+  return `${c.id} · ${out.kind}${c.output_codes.length > 1 ? ` #${index}` : ''}`;
+}
+
+export function fusionModel(c: Compile, outputIndex: number): FusionModel {
+  const output = c.output_codes[outputIndex];
+  const graph = c.post_grad_graphs[output.post_grad_graph] ?? null;
+  const kernelsOf = new Map<string, string[]>();
+  const link = (node: string, kernel: string) => {
+    const list = kernelsOf.get(node);
+    if (!list) {
+      kernelsOf.set(node, [kernel]);
+    } else if (!list.includes(kernel)) {
+      list.push(kernel);
+    }
+  };
+  let colourIndex = 0;
+  const kernels = (output.kernels ?? []).map(kernel => {
+    const nodes = Array.isArray(kernel.post_grad_nodes) ? kernel.post_grad_nodes.map(String) : [];
+    nodes.forEach(n => link(n, kernel.name));
+    const colour = kernel.kind === 'extern' ? EXTERN_COLOUR : PALETTE[colourIndex++ % PALETTE.length];
+    return { kernel, colour, nodes };
+  });
+  for (const node of graph?.nodes ?? []) {
+    for (const k of node.kernels ?? []) {
+      link(String(node.name), String(k));
+    }
+  }
+  return { output, graph, kernels, kernelsOf, unmapped: new Set((output.unmapped_nodes ?? []).map(String)) };
+}
+
+export function kernelColour(model: FusionModel, node: string): string | null {
+  const first = model.kernelsOf.get(node)?.[0];
+  return first ? model.kernels.find(k => k.kernel.name === first)?.colour ?? null : null;
+}

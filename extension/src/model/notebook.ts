@@ -1,0 +1,48 @@
+/** The sidebar's view of open notebooks: which cells hold a tcexplore output. */
+
+import { plural } from './format';
+import { MIME_TYPE } from './types';
+
+export interface OutputLike {
+  data?: Record<string, unknown> | null;
+}
+
+export interface ExplorationEntry {
+  cell: number;
+  output: number;
+  label: string;
+  detail: string;
+}
+
+function label(data: unknown): { label: string; detail: string } {
+  const doc = (data && typeof data === 'object' ? data : {}) as Record<string, any>;
+  if (doc.schema !== 'tcexplore/1') {
+    return { label: 'tcexplore output', detail: `schema ${String(doc.schema ?? '?')}` };
+  }
+  const s = doc.summary ?? {};
+  const frames = Array.isArray(doc.compiles)
+    ? [...new Set(doc.compiles.map((c: any) => c?.frame?.function).filter((f: unknown) => typeof f === 'string'))]
+    : [];
+  const parts = [plural(Number(s.graphs ?? 0), 'graph'), plural(Number(s.graph_breaks ?? 0), 'break'), plural(Number(s.recompiles ?? 0), 'recompile')];
+  const speedup = doc.timing?.speedup;
+  if (typeof speedup === 'number') {
+    parts.push(`${speedup.toPrecision(3)}×`);
+  }
+  if (doc.accuracy && doc.accuracy.ok === false) {
+    parts.push('MISMATCH');
+  }
+  return { label: frames.length ? (frames as string[]).slice(0, 3).join(', ') : 'no compiles', detail: parts.join(' · ') };
+}
+
+export function findExplorations(cells: OutputLike[][]): ExplorationEntry[] {
+  const found: ExplorationEntry[] = [];
+  cells.forEach((outputs, cell) =>
+    outputs.forEach((out, output) => {
+      const data = out.data?.[MIME_TYPE];
+      if (data !== undefined) {
+        found.push({ cell, output, ...label(data) });
+      }
+    })
+  );
+  return found;
+}

@@ -1,0 +1,199 @@
+/** The Overview tab: the stage pipeline and the findings that lead it. */
+
+import { cudaGraphSections, cudaGraphWarning } from './cudagraphs';
+import { ms, num, plural, firstLine, where } from './format';
+import { Target, TcxDocument } from './types';
+
+export type Severity = 'error' | 'warning' | 'info' | 'ok';
+
+export interface Finding {
+  severity: Severity;
+  text: string;
+  target?: Target;
+}
+
+export interface Stage {
+  name: string;
+  counts: string[];
+  time?: string;
+  /** false: the stage did nothing in this document (e.g. no CUDA graphs). */
+  active: boolean;
+}
+
+function metric(metrics: Record<string, unknown> | null | undefined, key: string): number {
+  const value = metrics?.[key];
+  return typeof value === 'number' ? value : 0;
+}
+
+/**
+ * Seconds each stage took, summed over compiles, the lazily compiled backward included:
+ * Dynamo is the frame's compile time less the backend's, AOTAutograd the backend's less
+ * Inductor's (backward: its whole compile less Inductor's).
+ */
+export function stageSeconds(doc: TcxDocument): { dynamo: number; aot: number; inductor: number } {
+  let dynamo = 0;
+  let aot = 0;
+  let inductor = 0;
+  for (const c of doc.compiles) {
+    const fw = c.metrics;
+    const bw = c.backward_metrics;
+    dynamo += metric(fw, 'entire_frame_compile_time_s') - metric(fw, 'backend_compile_time_s');
+    aot += metric(fw, 'backend_compile_time_s') - metric(fw, 'inductor_compile_time_s');
+    aot += bw ? Math.max(0, metric(bw, 'backward_cumulative_compile_time_us') / 1e6 - metric(bw, 'inductor_compile_time_s')) : 0;
+    inductor += metric(fw, 'inductor_compile_time_s') + metric(bw, 'inductor_compile_time_s');
+  }
+  return { dynamo, aot, inductor };
+}
+
+function aotCounts(doc: TcxDocument): string[] {
+  const kinds: Record<string, number> = {};
+  for (const c of doc.compiles) {
+    for (const kind of Object.keys(c.aot_graphs)) {
+      if (kind !== 'joint') {
+        kinds[kind] = (kinds[kind] ?? 0) + 1;
+      }
+    }
+  }
+  const counts = Object.entries(kinds).map(([kind, n]) => plural(n, `${kind} graph`));
+  return counts.length ? counts : ['no AOT graphs'];
+}
+
+export function pipeline(doc: TcxDocument): Stage[] {
+  const s = doc.summary;
+  const n = (key: string) => (typeof s[key] === 'number' ? s[key] : 0);
+  const seconds = stageSeconds(doc);
+  const time = (s: number) => (s > 0 ? ms(s * 1000) : undefined);
+  const cuda = cudaGraphSections(doc);
+  const skipped = cuda.filter(c => c.skipReason !== null);
+  return [
+    {
+      name: 'Dynamo',
+      counts: [
+        plural(n('graphs'), 'graph'),
+        plural(n('graph_breaks'), 'graph break'),
+        plural(n('recompiles'), 'recompile'),
+        plural(n('guards'), 'guard')
+      ],
+      time: time(seconds.dynamo),
+      active: n('graphs') > 0
+    },
+    {
+      name: 'AOTAutograd',
+      counts: aotCounts(doc),
+      time: time(seconds.aot),
+      active: doc.compiles.some(c => Object.keys(c.aot_graphs).length > 0)
+    },
+    {
+      name: 'Inductor',
+      counts: [
+        plural(n('output_codes'), 'output code'),
+        plural(n('kernels'), 'kernel'),
+        plural(n('unmapped_nodes'), 'unmapped node')
+      ],
+      time: time(seconds.inductor),
+      active: n('output_codes') > 0
+    },
+    {
+      name: 'CUDA graphs',
+      counts: cuda.length
+        ? [plural(cuda.length - skipped.length, 'graphed compile'), `${skipped.length} skipped`]
+        : ['no CUDA-graph data'],
+      active: cuda.length > skipped.length
+    }
+  ];
+}
+
+function sourceTarget(file: string | null | undefined, line: number | null | undefined) {
+  return file && typeof line === 'number' ? ({ tab: 'source', file, line } as Target) : undefined;
+}
+
+/** Errors first, then warnings, then the good news: what a reader should look at. */
+export function findings(doc: TcxDocument): Finding[] {
+  const out: Finding[] = [];
+  if (doc.error) {
+    out.push({
+      severity: 'error',
+      text: `The captured code raised ${doc.error.type ?? 'an error'}: ${firstLine(doc.error.message)}`
+    });
+  }
+  doc.compiles.forEach((c, i) => {
+    if (c.status === 'failed') {
+      out.push({
+        severity: 'error',
+        text: `Compile ${c.id} failed: ${c.error?.type ?? ''} ${firstLine(c.error?.message)}`.trim(),
+        target: { tab: 'guards', compile: i }
+      });
+    }
+  });
+  const acc = doc.accuracy;
+  if (acc && !acc.ok) {
+    const d = acc.first_divergence;
+    out.push({
+      severity: 'error',
+      text: d
+        ? `Compiled output differs from eager; first divergence at node ${d.node} (${d.target})` +
+          (d.source ? ` — ${where(d.source)}` : '')
+        : 'Compiled output differs from eager.',
+      target: { tab: 'accuracy' }
+    });
+  }
+  doc.graph_breaks.forEach(b => {
+    out.push({
+      severity: 'warning',
+      text: `Graph break at ${where(b)}: ${firstLine(b.reason)}`,
+      target: sourceTarget(b.file, b.line)
+    });
+  });
+  doc.compiles.forEach((c, i) => {
+    for (const group of c.recompile_reasons) {
+      for (const r of group) {
+        out.push({
+          severity: 'warning',
+          text: `Recompile ${c.id}: ${r.guard}`,
+          target: { tab: 'guards', compile: i }
+        });
+      }
+    }
+  });
+  const unmapped = doc.summary.unmapped_nodes ?? 0;
+  if (unmapped > 0) {
+    out.push({ severity: 'warning', text: `${plural(unmapped, 'post-grad node')} mapped to no kernel` });
+  }
+  for (const section of cudaGraphSections(doc)) {
+    const warning = cudaGraphWarning(section);
+    if (warning !== null) {
+      out.push({
+        severity: 'warning',
+        text: `${firstLine(warning)} (${section.compile})`,
+        target: { tab: 'cudagraphs' }
+      });
+    }
+  }
+  const t = doc.timing;
+  if (t) {
+    const speed =
+      t.speedup === null
+        ? 'speedup unknown'
+        : t.speedup >= 1
+          ? `${num(t.speedup)}× faster than eager`
+          : `${num(1 / t.speedup)}× slower than eager`;
+    const payback =
+      t.break_even_calls === null
+        ? 'compile time never pays back'
+        : `compile time pays back after ${Math.ceil(t.break_even_calls)} calls`;
+    out.push({
+      severity: t.speedup !== null && t.speedup >= 1 ? 'ok' : 'warning',
+      text: `Compiled: ${speed} (${ms(t.compiled.median_ms)} vs ${ms(t.eager.median_ms)}); ${payback}` +
+        (t.noisy ? ' (noisy measurement)' : ''),
+      target: { tab: 'timing' }
+    });
+  }
+  if (acc && acc.ok) {
+    out.push({ severity: 'ok', text: 'Compiled outputs match eager within tolerance.', target: { tab: 'accuracy' } });
+  }
+  if (!out.some(f => f.severity === 'error' || f.severity === 'warning')) {
+    out.push({ severity: 'ok', text: 'No graph breaks, recompiles or failed compiles.' });
+  }
+  const rank: Record<Severity, number> = { error: 0, warning: 1, info: 2, ok: 3 };
+  return out.sort((a, b) => rank[a.severity] - rank[b.severity]);
+}

@@ -1,0 +1,247 @@
+/**
+ * The tcexplore document ("tcexplore/1") as the extension reads it. The JSON Schema in
+ * tcexplore/schema is the definition; every field here is treated as untrusted input and
+ * optional where a partial document could lack it.
+ */
+
+export const MIME_TYPE = 'application/vnd.tcexplore.v1+json';
+export const SCHEMA = 'tcexplore/1';
+
+export interface Location {
+  file?: string | null;
+  line?: number | null;
+  function?: string | null;
+  code?: string | null;
+}
+
+export interface GraphNode {
+  name: string;
+  op: string;
+  target: string;
+  args: string[];
+  users: string[];
+  meta?: Record<string, unknown> | null;
+  source?: Location | null;
+  kernels?: string[];
+}
+
+export interface Graph {
+  text: string;
+  truncated?: boolean;
+  nodes: GraphNode[];
+  nodes_truncated?: boolean;
+}
+
+export interface Kernel {
+  name: string;
+  kind: string;
+  triton_kind?: string | null;
+  source: string;
+  post_grad_nodes: string[];
+  aten_ops: string[];
+  user_lines: Location[];
+  mapping: string;
+  source_nodes?: string[];
+}
+
+export interface OutputCode {
+  text: string;
+  kind: string;
+  aot_id?: string | null;
+  path?: string | null;
+  post_grad_graph: number;
+  kernels: Kernel[];
+  unmapped_nodes: string[];
+}
+
+export interface Guard {
+  type: string;
+  source?: string | null;
+  expression: string;
+  user_code?: string | null;
+  user_location?: Location | null;
+}
+
+export interface Recompile {
+  failed_compile_id?: string | null;
+  guard: string;
+  expected?: string | null;
+  actual?: string | null;
+  user_code?: string | null;
+  user_location?: Location | null;
+}
+
+export interface Phase {
+  name?: string | null;
+  start_us?: number | null;
+  duration_ms?: number | null;
+  children: Phase[];
+}
+
+export interface ErrorInfo {
+  type?: string | null;
+  message?: string | null;
+  file?: string | null;
+  line?: number | null;
+  traceback?: string;
+}
+
+/** CUDA-graph data as the extension reads it where a document carries it (see ARCHITECTURE.md). */
+export interface CudaGraphOp {
+  op: number;
+  reason: string;
+  ir: string;
+  fx: string;
+  user_stack: Location[];
+}
+
+export interface CudaGraphPartition {
+  index: number;
+  nodes: number;
+  cudagraphable: boolean;
+  detail?: string;
+  ops?: CudaGraphOp[];
+}
+
+export interface CudaGraphSkip {
+  reason: string;
+  user_stack: Location[];
+}
+
+export interface FastPathMissed {
+  message: string;
+  explanation: string;
+  fix: string;
+}
+
+export interface CudaGraphInfo {
+  summary?: { partitions: number; cudagraphable: number; non_cudagraphable: number } | null;
+  partitions?: CudaGraphPartition[];
+  skips?: CudaGraphSkip[];
+  recordings?: number;
+  rerecordings?: number;
+  messages?: string[];
+  fast_path_missed?: FastPathMissed | null;
+}
+
+export interface Compile {
+  id: string;
+  status: string;
+  error?: ErrorInfo | null;
+  frame?: Location | null;
+  dynamo_graph?: Graph | null;
+  guards: Guard[];
+  recompile_reasons: Recompile[][];
+  aot_graphs: Record<string, Graph>;
+  post_grad_graphs: Graph[];
+  output_codes: OutputCode[];
+  phases: Phase[];
+  metrics?: Record<string, unknown> | null;
+  backward_metrics?: Record<string, unknown> | null;
+  cudagraphs?: CudaGraphInfo | null;
+}
+
+export interface GraphBreak {
+  reason: string;
+  file?: string | null;
+  line?: number | null;
+  explanation?: string | null;
+  hints: string[];
+  user_stack: Location[];
+  compile_id?: string | null;
+}
+
+export interface TimingStats {
+  median_ms: number;
+  iqr_ms: number;
+  min_ms: number;
+  max_ms?: number;
+  samples: number;
+}
+
+export interface Timing {
+  eager: TimingStats;
+  compiled: TimingStats;
+  compile_s: number;
+  speedup: number | null;
+  break_even_calls: number | null;
+  noisy: boolean;
+  device: string;
+}
+
+export interface LeafDiff {
+  path: string;
+  kind: string;
+  ok: boolean;
+  shape?: number[];
+  dtype?: string;
+  max_abs_err?: number | null;
+  max_rel_err?: number | null;
+  mismatched?: number | null;
+  numel?: number;
+  expected?: string;
+  actual?: string;
+}
+
+export interface Divergence {
+  graph_index?: number;
+  node: string;
+  op: string;
+  target: string;
+  source?: Location | null;
+  kernels: string[];
+  max_abs_err?: number | null;
+}
+
+export interface Accuracy {
+  ok: boolean;
+  outputs: LeafDiff[];
+  inputs_after_call: LeafDiff[];
+  first_divergence: Divergence | null;
+  divergence_error?: ErrorInfo;
+}
+
+export interface ComparisonRow {
+  mode?: string | null;
+  backend?: string | null;
+  dynamic?: boolean | null;
+  status?: string;
+  error?: string | null;
+  compile_s?: number | null;
+  median_ms?: number | null;
+  speedup?: number | null;
+  max_abs_err?: number | null;
+  graphs?: number | null;
+  graph_breaks?: number | null;
+  kernels?: number | null;
+  document?: unknown;
+}
+
+export interface TcxDocument {
+  schema: string;
+  created?: string;
+  environment?: Record<string, unknown>;
+  summary: Record<string, number>;
+  compiles: Compile[];
+  graph_breaks: GraphBreak[];
+  error?: ErrorInfo | null;
+  timing?: Timing;
+  accuracy?: Accuracy;
+  comparison?: { rows?: ComparisonRow[] };
+  runtime?: { cudagraphs?: CudaGraphInfo | null };
+}
+
+/** Where a click can take the reader: a tab and the thing to show in it. */
+export type Target =
+  | { tab: 'overview' }
+  | { tab: 'source'; file: string; line: number }
+  | { tab: 'graphs'; compile: number; graph: string; node?: string }
+  | { tab: 'fusion'; compile: number; output: number; kernel?: string }
+  | { tab: 'code'; compile: number; output: number; kernel?: string }
+  | { tab: 'guards'; compile: number }
+  | { tab: 'cudagraphs' }
+  | { tab: 'timing' }
+  | { tab: 'accuracy' }
+  | { tab: 'compare' };
+
+export type TabId = Target['tab'];

@@ -1,0 +1,51 @@
+import { languageOf } from '../model/highlight';
+import { Context, TabView } from './context';
+import { el, note } from './dom';
+import { codeBlock } from './codeblock';
+import { OutputRef, outputPicker, outputRefs, refKey } from './outputs';
+
+const WRAPPER = '(wrapper)';
+
+export function codeTab(ctx: Context): TabView {
+  const refs = outputRefs(ctx.doc);
+  const element = el('div', { class: 'tcx-codeview' });
+  if (!refs.length) {
+    element.appendChild(note('No Inductor output code in this document.'));
+    return { element };
+  }
+  const list = el('ul', { class: 'tcx-kernel-list' });
+  const pane = el('div', { class: 'tcx-main tcx-code-pane' });
+  let ref = refs[0];
+  const show = (name: string) => {
+    const out = ctx.doc.compiles[ref.compile].output_codes[ref.output];
+    const kernel = out.kernels.find(k => k.name === name);
+    for (const item of list.querySelectorAll('.tcx-kernel-item')) {
+      item.classList.toggle('tcx-active', item.getAttribute('data-kernel') === name);
+    }
+    if (kernel) {
+      pane.replaceChildren(el('h4', null, `${kernel.name} (${kernel.kind})`), codeBlock(kernel.source ?? '', languageOf(kernel.kind)));
+    } else {
+      pane.replaceChildren(el('h4', null, `Wrapper: ${out.path ?? out.kind}`), codeBlock(out.text ?? '', 'python'));
+    }
+  };
+  const open = (next: OutputRef, kernel?: string) => {
+    ref = next;
+    picker.value = refKey(ref);
+    const out = ctx.doc.compiles[ref.compile].output_codes[ref.output];
+    const names = [WRAPPER, ...out.kernels.filter(k => k.kind !== 'extern' && k.source).map(k => k.name)];
+    list.replaceChildren(...names.map(name => el('li', { class: 'tcx-kernel-item', attrs: { 'data-kernel': name } },
+      el('button', { class: 'tcx-kernel-button', attrs: { type: 'button' }, onclick: () => show(name) }, name))));
+    show(kernel ?? (names[1] ?? WRAPPER));
+  };
+  const picker = outputPicker(ctx.doc, refs, r => open(r));
+  element.append(el('div', { class: 'tcx-toolbar' }, picker), el('div', { class: 'tcx-split' }, el('div', { class: 'tcx-kernels' }, list), pane));
+  open(ref);
+  return {
+    element,
+    reveal(target) {
+      if (target.tab === 'code') {
+        open({ compile: target.compile, output: target.output }, target.kernel);
+      }
+    }
+  };
+}

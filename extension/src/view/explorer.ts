@@ -1,0 +1,58 @@
+/** The explorer: a checked document, its tabs, and navigation between them. */
+
+import { checkDocument } from '../model/schema';
+import { TabId, Target } from '../model/types';
+import { accuracyTab } from './accuracy';
+import { codeTab } from './code';
+import { compareTab } from './compare';
+import { Context, TabFactory, TabView } from './context';
+import { cudaGraphsTab } from './cudagraphs';
+import { el } from './dom';
+import { fusionTab } from './fusion';
+import { graphsTab } from './graphs';
+import { guardsTab } from './guards';
+import { overviewTab } from './overview';
+import { sourceTab } from './source';
+import { Tabs } from './tabs';
+import { timingTab } from './timing';
+
+const TABS: Array<[TabId, string, TabFactory]> = [
+  ['overview', 'Overview', overviewTab],
+  ['source', 'Source', sourceTab],
+  ['graphs', 'Graphs', graphsTab],
+  ['fusion', 'Fusion', fusionTab],
+  ['code', 'Code', codeTab],
+  ['guards', 'Guards & recompiles', guardsTab],
+  ['cudagraphs', 'CUDA graphs', cudaGraphsTab],
+  ['timing', 'Timing', timingTab],
+  ['accuracy', 'Accuracy', accuracyTab],
+  ['compare', 'Compare', compareTab]
+];
+
+export function createExplorer(data: unknown): HTMLElement {
+  const checked = checkDocument(data);
+  if (!checked.ok) {
+    return el('div', { class: 'tcx-explorer tcx-unreadable' }, el('p', { class: 'tcx-error', attrs: { role: 'alert' } }, checked.message));
+  }
+  const views = new Map<string, TabView>();
+  const ctx: Context = {
+    doc: checked.doc,
+    go(target: Target) {
+      tabs.select(target.tab);
+      views.get(target.tab)?.reveal?.(target);
+    }
+  };
+  const tabs = new Tabs(
+    TABS.map(([id, label, factory]) => ({
+      id,
+      label,
+      build: () => {
+        const view = factory(ctx);
+        views.set(id, view);
+        return view.element;
+      }
+    }))
+  );
+  tabs.select('overview');
+  return el('div', { class: 'tcx-explorer' }, tabs.element);
+}

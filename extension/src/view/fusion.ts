@@ -1,0 +1,114 @@
+import { fusionModel, FusionKernel, FusionModel, kernelColour } from '../model/fusion';
+import { where } from '../model/format';
+import { Context, TabView } from './context';
+import { code, el, link, note } from './dom';
+import { GraphView } from './graphview';
+import { nodeInfo } from './nodeinfo';
+import { OutputRef, outputPicker, outputRefs, refKey } from './outputs';
+
+interface Pane {
+  model: FusionModel;
+  element: HTMLElement;
+  selectKernel(name: string): void;
+}
+
+function kernelPanel(ctx: Context, ref: OutputRef, fk: FusionKernel): HTMLElement {
+  const k = fk.kernel;
+  return el('div', { class: 'tcx-kernelinfo' },
+    el('h4', null, el('span', { class: 'tcx-swatch', attrs: { style: `background:${fk.colour}` } }), ' ', code(k.name)),
+    el('div', null, `${k.kind}${k.triton_kind ? ` (${k.triton_kind})` : ''} · ${fk.nodes.length} post-grad nodes · mapping: ${k.mapping}`),
+    k.aten_ops?.length ? el('div', null, 'ATen ops: ', code(k.aten_ops.join(', '))) : null,
+    el('div', null, link('show code', () => ctx.go({ tab: 'code', compile: ref.compile, output: ref.output, kernel: k.name }))),
+    k.user_lines?.length ? el('div', { class: 'tcx-userlines' }, el('div', null, 'user lines:'),
+      ...k.user_lines.map(loc => el('div', { class: 'tcx-userline' },
+        loc.file && typeof loc.line === 'number' ? link(where(loc), () => ctx.go({ tab: 'source', file: loc.file as string, line: loc.line as number })) : where(loc),
+        ' ', code(loc.code ?? '')))) : note('no user lines recorded', 'tcx-muted'));
+}
+
+function pane(ctx: Context, ref: OutputRef): Pane {
+  const model = fusionModel(ctx.doc.compiles[ref.compile], ref.output);
+  const side = el('aside', { class: 'tcx-side' }, note('Click a kernel or a node.', 'tcx-muted'));
+  const list = el('ul', { class: 'tcx-kernel-list' });
+  const items = new Map<string, HTMLElement>();
+  let view: GraphView | null = null;
+  const selectKernel = (name: string) => {
+    const fk = model.kernels.find(k => k.kernel.name === name);
+    if (!fk) {
+      return;
+    }
+    for (const [other, item] of items) {
+      item.classList.toggle('tcx-active', other === name);
+    }
+    if (view) {
+      view.show(fk.nodes.map(n => view!.model.byName.get(n)).filter((i): i is number => i !== undefined), 'tcx-hl');
+    }
+    side.replaceChildren(kernelPanel(ctx, ref, fk));
+  };
+  for (const fk of model.kernels) {
+    const item = el('li', { class: 'tcx-kernel-item', attrs: { 'data-kernel': fk.kernel.name } },
+      el('button', { class: 'tcx-kernel-button', attrs: { type: 'button' }, onclick: () => selectKernel(fk.kernel.name) },
+        el('span', { class: 'tcx-swatch', attrs: { style: `background:${fk.colour}` } }), ' ', fk.kernel.name,
+        el('span', { class: 'tcx-muted' }, ` ${fk.kernel.kind} · ${fk.nodes.length}`)));
+    items.set(fk.kernel.name, item);
+    list.appendChild(item);
+  }
+  let canvas: HTMLElement;
+  if (model.graph) {
+    const graph = model.graph;
+    view = new GraphView(graph, {
+      colourOf: name => kernelColour(model, name),
+      onNode: i => {
+        const node = graph.nodes[i];
+        const names = model.kernelsOf.get(node.name) ?? [];
+        if (names.length) {
+          selectKernel(names[0]);
+        } else {
+          side.replaceChildren();
+        }
+        view!.show([i], 'tcx-selected', false);
+        side.prepend(nodeInfo(ctx, node, names.map(name => ({ name, target: { tab: 'fusion', compile: ref.compile, output: ref.output, kernel: name } }))),
+          model.unmapped.has(node.name) ? note('Not mapped to any kernel.', 'tcx-warning') : '');
+      }
+    });
+    canvas = view.element;
+  } else {
+    canvas = note('The post-grad graph of this output code is not in the document.');
+  }
+  const element = el('div', { class: 'tcx-split tcx-fusion-pane' }, el('div', { class: 'tcx-kernels' }, list), el('div', { class: 'tcx-main' }, canvas), side);
+  return { model, element, selectKernel };
+}
+
+export function fusionTab(ctx: Context): TabView {
+  const refs = outputRefs(ctx.doc);
+  const element = el('div', { class: 'tcx-fusion' });
+  if (!refs.length) {
+    element.appendChild(note('No Inductor output code in this document.'));
+    return { element };
+  }
+  const panes = new Map<string, Pane>();
+  const holder = el('div');
+  const open = (ref: OutputRef): Pane => {
+    picker.value = refKey(ref);
+    let p = panes.get(refKey(ref));
+    if (!p) {
+      p = pane(ctx, ref);
+      panes.set(refKey(ref), p);
+    }
+    holder.replaceChildren(p.element);
+    return p;
+  };
+  const picker = outputPicker(ctx.doc, refs, open);
+  element.append(el('div', { class: 'tcx-toolbar' }, picker, el('span', { class: 'tcx-muted' }, 'post-grad nodes coloured by the kernel they were fused into')), holder);
+  open(refs[0]);
+  return {
+    element,
+    reveal(target) {
+      if (target.tab === 'fusion') {
+        const p = open({ compile: target.compile, output: target.output });
+        if (target.kernel) {
+          p.selectKernel(target.kernel);
+        }
+      }
+    }
+  };
+}

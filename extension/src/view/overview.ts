@@ -1,0 +1,37 @@
+import { findings, pipeline } from '../model/overview';
+import { where } from '../model/format';
+import { Context, TabView } from './context';
+import { el, link } from './dom';
+
+export function overviewTab(ctx: Context): TabView {
+  const { doc } = ctx;
+  const list = el('ul', { class: 'tcx-findings' }, ...findings(doc).map(f =>
+    el('li', { class: `tcx-finding tcx-${f.severity}` },
+      el('span', { class: 'tcx-badge' }, f.severity),
+      ' ',
+      f.target ? link(f.text, () => ctx.go(f.target!)) : f.text)
+  ));
+  const stages = el('div', { class: 'tcx-pipeline' });
+  pipeline(doc).forEach((stage, i) => {
+    if (i) {
+      stages.appendChild(el('span', { class: 'tcx-arrow', attrs: { 'aria-hidden': 'true' } }, '→'));
+    }
+    stages.appendChild(el('div', { class: `tcx-stage${stage.active ? '' : ' tcx-inactive'}` },
+      el('div', { class: 'tcx-stage-name' }, stage.name),
+      ...stage.counts.map(c => el('div', { class: 'tcx-stage-count' }, c)),
+      stage.time ? el('div', { class: 'tcx-stage-time' }, stage.time) : null));
+  });
+  const env = doc.environment ?? {};
+  const compiles = el('ul', { class: 'tcx-compile-list' }, ...doc.compiles.map((c, i) =>
+    el('li', null,
+      link(`${c.id}`, () => ctx.go({ tab: 'guards', compile: i })),
+      ` ${c.frame?.function ?? '?'} — ${where(c.frame)} `,
+      el('span', { class: `tcx-status tcx-status-${c.status}` }, c.status))));
+  return {
+    element: el('div', { class: 'tcx-overview' },
+      el('h3', null, 'Findings'), list,
+      el('h3', null, 'Pipeline'), stages,
+      el('h3', null, `Compiles (${doc.compiles.length})`), compiles,
+      el('p', { class: 'tcx-muted' }, `torch ${String(env.torch ?? '?')}${doc.created ? ` · captured ${doc.created}` : ''}`))
+  };
+}
