@@ -6,7 +6,7 @@ mode). On the GPU ``median_ms`` (time per call to completion, launch overhead in
 is printed too: for small launch-bound calls it is rightly larger than do_bench's figure. For each callable both timers run in alternation (``--rounds``) and the
 median of the per-round ratios is reported. Target: within ±5% (goal ±3%).
 
-    python benchmarks/timing_fidelity.py [--rounds 3] [--budget 0.5]
+    python benchmarks/timing_fidelity.py [--rounds 5] [--budget 0.5]
 """
 
 from __future__ import annotations
@@ -53,7 +53,7 @@ def reference_ms(fn, device: str, budget: float) -> float:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--budget", type=float, default=0.5, help="seconds per timer per round")
     args = parser.parse_args()
     devices = ["cpu"] + (["cuda"] if torch.cuda.is_available() else [])
