@@ -3,8 +3,9 @@
 CPU: ``median_ms`` against ``torch.utils.benchmark.Timer.blocked_autorange``; GPU:
 ``device_median_ms`` (GPU time, L2 flushed) against ``triton.testing.do_bench`` (median
 mode). On the GPU ``median_ms`` (time per call to completion, launch overhead included)
-is printed too: for small launch-bound calls it is rightly larger than do_bench's figure. For each callable both timers run in alternation (``--rounds``) and the
-median of the per-round ratios is reported. Target: within ±5% (goal ±3%).
+is printed too: for small launch-bound calls it is rightly larger than do_bench's figure.
+For each callable both timers run in alternation (``--rounds``) and the median of the
+per-round ratios is reported. Target: within ±5% (goal ±3%).
 
     python benchmarks/timing_fidelity.py [--rounds 5] [--budget 0.5]
 """
