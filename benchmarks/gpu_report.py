@@ -2,8 +2,9 @@
 
 For an MLP, a TransformerEncoderLayer, a small conv net and a GPT-style block stack
 (plain torch modules), all in inference under ``torch.no_grad()``: compile time, median
-time per call, speedup over eager, max error, kernel count, the share of graph nodes in
-CUDA-graphed partitions, and the top kernels by device time (torch.profiler).
+time per call, speedup over eager, max error, kernel count, the share of the compiled
+device time spent in CUDA-graph replays, and the top kernels by device time
+(torch.profiler).
 
     python benchmarks/gpu_report.py [--models mlp,encoder,conv,gpt] [--budget 0.5]
 """
@@ -62,18 +63,6 @@ def models() -> dict[str, tuple[nn.Module, tuple]]:
     }
 
 
-def cudagraphed_share(document: dict) -> float | None:
-    """Nodes in CUDA-graphable partitions of compiles whose CUDA graphs were not skipped."""
-    nodes = cudagraphed = 0
-    for record in document["compiles"]:
-        skipped = bool(record["cudagraphs"]["skips"])
-        for partition in record["cudagraphs"]["partitions"]:
-            nodes += partition["nodes"]
-            if partition["cudagraphable"] and not skipped:
-                cudagraphed += partition["nodes"]
-    return cudagraphed / nodes if nodes else None
-
-
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--models", default="mlp,encoder,conv,gpt")
@@ -98,7 +87,7 @@ def main() -> int:
             if exploration.error:
                 print(f"| {name} | {mode or 'default'} | error: {summary['error'][:80]} |")
                 continue
-            share = cudagraphed_share(data)
+            share = data["profile"]["cudagraph_share"]
             top = ", ".join(f"{r['label'][:40]} {r['per_call_us']:.1f}"
                             for r in data["profile"]["compiled"][:3])
             print(f"| {name} | {mode or 'default'} | {summary['compile_s']:.1f} | "

@@ -135,3 +135,20 @@ def test_profile_attributes_device_time_to_generated_kernels():
     assert any(r["kind"] == "extern" for r in profiled["compiled"])  # the matmul
     assert any(row["op"] == "aten::linear" or row["op"] == "aten::addmm"
                for row in profiled["eager"])
+
+
+def test_profile_reports_the_share_of_device_time_inside_cuda_graphs():
+    import tcexplore
+
+    model = torch.nn.Sequential(torch.nn.Linear(256, 256), torch.nn.GELU()).cuda()
+    x = torch.randn(64, 256, device="cuda")
+    torch.compiler.reset()
+    with torch.no_grad():
+        graphed = tcexplore.explore(model, x, mode="reduce-overhead", time_budget_s=0.1,
+                                    profile_gpu=True).document.data["profile"]
+        torch.compiler.reset()
+        plain = tcexplore.explore(model, x, time_budget_s=0.1,
+                                  profile_gpu=True).document.data["profile"]
+    assert graphed["cudagraph_share"] > 0.9
+    assert any(r["kind"] == "cudagraph" for r in graphed["compiled"])
+    assert plain["cudagraph_share"] == 0

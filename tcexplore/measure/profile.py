@@ -6,7 +6,9 @@ A device kernel is attributed by walking up the CPU events that launched it: Ind
 wraps each Triton launch in a profiler range named after the kernel, so the first
 ancestor named like a kernel of the document is its generated kernel; otherwise the
 closest ``aten::`` op (an extern call such as ``aten::mm`` in compiled code, or the eager
-op in eager code) names it; otherwise the device kernel's own name is kept.
+op in eager code) names it; otherwise the device kernel's own name is kept. Kernels a CUDA
+graph replays have no launch range of their own: they are labelled as replayed, and their
+share of the compiled device time is ``cudagraph_share``.
 """
 
 from __future__ import annotations
@@ -16,6 +18,15 @@ from typing import Any, Callable
 
 import torch
 from torch.profiler import ProfilerActivity, profile
+
+
+CUDA_GRAPH_REPLAY = "CUDA graph replay: "
+
+
+def _kind_of_label(label: str) -> str:
+    if label.startswith(CUDA_GRAPH_REPLAY):
+        return "cudagraph"
+    return "extern" if label.startswith("extern ") else "other"
 
 
 def _aten_name(target: str) -> str:
@@ -56,6 +67,8 @@ def profile_kernels(eager: Callable[[], Any], compiled: Callable[[], Any],
     known = _document_kernels(document)
 
     def compiled_label(ancestors: list[str], device_name: str) -> str:
+        if any(name.startswith("cudaGraphLaunch") for name in ancestors):
+            return f"{CUDA_GRAPH_REPLAY}{device_name}"  # replayed: no per-kernel launch range
         for name in ancestors:
             if name in known:
                 return name
@@ -74,7 +87,7 @@ def profile_kernels(eager: Callable[[], Any], compiled: Callable[[], Any],
         replaced = sorted({_aten_name(t) for t in kernel["aten_ops"]}) if kernel else []
         rows.append({
             "label": label,
-            "kind": kernel["kind"] if kernel else ("extern" if label.startswith("extern ") else "other"),
+            "kind": kernel["kind"] if kernel else _kind_of_label(label),
             "per_call_us": total / calls,
             "aten_ops": replaced,
         })
@@ -84,5 +97,8 @@ def profile_kernels(eager: Callable[[], Any], compiled: Callable[[], Any],
         "eager": [{"op": op, "per_call_us": total / calls}
                   for op, total in sorted(eager_us.items(), key=lambda item: -item[1])],
         "compiled_total_us": sum(compiled_us.values()) / calls,
+        "cudagraph_share": (sum(t for label, t in compiled_us.items()
+                                if label.startswith(CUDA_GRAPH_REPLAY)) / sum(compiled_us.values()))
+        if compiled_us else None,
         "eager_total_us": sum(eager_us.values()) / calls,
     }

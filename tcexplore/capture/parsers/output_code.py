@@ -123,7 +123,7 @@ def parse_output_code(code: str) -> dict[str, Any]:
         comments = _describe_comments(_comment_block(lines, line_no))
         kernel = {
             "name": m["name"], "kind": kind, "triton_kind": triton_kind, "source": source,
-            "line": line_no + 1, "handles": [], "launches": 0,
+            "line": line_no + 1, "handles": [], "launches": 0, "calls": [],
             "source_nodes": comments["source_nodes"], "aten_ops": comments["aten_ops"],
             "fragment_nodes": comments["fragment_nodes"], "size_hints": _size_hints(source),
         }
@@ -142,6 +142,7 @@ def parse_output_code(code: str) -> dict[str, Any]:
             kernel = by_name[launched["name"]]
             comments = _describe_comments(_comment_block(lines, index))
             kernel["launches"] += 1
+            kernel["calls"].append(stripped)  # with its numel / grid arguments, as emitted
             kernel["handles"] += comments["handles"]
             kernel["source_nodes"] = kernel["source_nodes"] or comments["source_nodes"]
             kernel["aten_ops"] = kernel["aten_ops"] or comments["aten_ops"]
@@ -152,7 +153,7 @@ def parse_output_code(code: str) -> dict[str, Any]:
             externs.append({
                 "name": extern["target"], "kind": "extern", "triton_kind": None,
                 "source": stripped, "line": index + 1, "handles": comments["handles"],
-                "launches": 1, "source_nodes": comments["source_nodes"],
+                "launches": 1, "calls": [stripped], "source_nodes": comments["source_nodes"],
                 "aten_ops": comments["aten_ops"], "fragment_nodes": [], "size_hints": None,
             })
     return {
