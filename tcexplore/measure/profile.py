@@ -67,7 +67,7 @@ def profile_kernels(eager: Callable[[], Any], compiled: Callable[[], Any],
     known = _document_kernels(document)
 
     def compiled_label(ancestors: list[str], device_name: str) -> str:
-        if any(name.startswith("cudaGraphLaunch") for name in ancestors):
+        if any("GraphLaunch" in name for name in ancestors):  # cudaGraphLaunch / cuGraphLaunch
             return f"{CUDA_GRAPH_REPLAY}{device_name}"  # replayed: no per-kernel launch range
         for name in ancestors:
             if name in known:
