@@ -7,8 +7,9 @@ wraps each Triton launch in a profiler range named after the kernel, so the firs
 ancestor named like a kernel of the document is its generated kernel; otherwise the
 closest ``aten::`` op (an extern call such as ``aten::mm`` in compiled code, or the eager
 op in eager code) names it; otherwise the device kernel's own name is kept. Kernels a CUDA
-graph replays have no launch range of their own: they are labelled as replayed, and their
-share of the compiled device time is ``cudagraph_share``.
+graph replays have no launch range of their own (the profiler hangs them on the compiled
+graph's call range): they are labelled as replayed, and their share of the compiled device
+time is ``cudagraph_share``.
 """
 
 from __future__ import annotations
@@ -21,6 +22,9 @@ from torch.profiler import ProfilerActivity, profile
 
 
 CUDA_GRAPH_REPLAY = "CUDA graph replay: "
+# The profiler range around a compiled graph's call. A kernel launched straight from it, with
+# no kernel or op range of its own, was replayed by a CUDA graph (when torch recorded any).
+COMPILED_GRAPH_CALL = "## Call CompiledFxGraph"
 
 
 def _kind_of_label(label: str) -> str:
@@ -65,10 +69,11 @@ def profile_kernels(eager: Callable[[], Any], compiled: Callable[[], Any],
                     document: dict[str, Any], calls: int = 20) -> dict[str, Any]:
     """Per call device time of each compiled kernel and of each eager ATen op."""
     known = _document_kernels(document)
+    graphs_recorded = any(c["cudagraphs"]["recordings"] for c in document["compiles"])
 
     def compiled_label(ancestors: list[str], device_name: str) -> str:
-        if any("GraphLaunch" in name for name in ancestors):  # cudaGraphLaunch / cuGraphLaunch
-            return f"{CUDA_GRAPH_REPLAY}{device_name}"  # replayed: no per-kernel launch range
+        if graphs_recorded and ancestors[0].startswith(COMPILED_GRAPH_CALL):
+            return f"{CUDA_GRAPH_REPLAY}{device_name}"
         for name in ancestors:
             if name in known:
                 return name
