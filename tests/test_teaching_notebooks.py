@@ -30,18 +30,25 @@ def test_the_course_has_at_least_eight_notebooks_stored_without_outputs():
         assert MARKER in "".join(code[-1]["source"]), f"{path.name}: last cell is not the check"
 
 
+@pytest.fixture(scope="module")
+def inductor_cache(tmp_path_factory):
+    """One fresh Inductor cache for the course, as a learner's machine has: the first
+    notebook pays for the cold C++ toolchain, the others reuse it."""
+    return tmp_path_factory.mktemp("inductor-cache")
+
+
 @pytest.mark.parametrize("path", PATHS, ids=[p.stem for p in PATHS])
-def test_notebook_runs_without_errors_and_its_check_passes(path, tmp_path):
+def test_notebook_runs_without_errors_and_its_check_passes(path, tmp_path, inductor_cache):
     for module in ("nbclient", "nbformat", "ipykernel"):
         pytest.importorskip(module, reason=f"{module} is in the `test` extra")
     import nbformat
     from nbclient import NotebookClient
 
     notebook = nbformat.read(path, as_version=4)
-    # This checkout's tcexplore, whatever is installed; a fresh Inductor cache per notebook.
+    # This checkout's tcexplore, whatever is installed.
     env = {**os.environ,
            "PYTHONPATH": os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")])),
-           "TORCHINDUCTOR_CACHE_DIR": str(tmp_path / "inductor-cache")}
+           "TORCHINDUCTOR_CACHE_DIR": str(inductor_cache)}
     client = NotebookClient(notebook, timeout=300, kernel_name="python3", allow_errors=True,
                             resources={"metadata": {"path": str(NOTEBOOKS)}})
     start = time.perf_counter()
