@@ -127,6 +127,12 @@ class Document:
             raise DocumentError(f"{path} is not JSON: {exc}") from exc
         return cls(data)
 
+    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, Any]:
+        """A notebook shows a document (``tcexplore.load(...)`` as a cell's value) as its report."""
+        from .render.notebook import mime_bundle  # noqa: PLC0415 - rendering is optional here
+
+        return mime_bundle(self.data, repr(self))
+
     def __repr__(self) -> str:
         counts = ", ".join(f"{k}={v}" for k, v in self.summary.items())
         return f"<tcexplore.Document {counts}>"

@@ -38,3 +38,12 @@ def test_document_reports_events_and_environment(session):
     assert document.data["capture"]["events"] > 0
     assert document.data["capture"]["handler_errors"] == []
     assert document.data["environment"]["torch"] == torch.__version__
+
+
+def test_a_loaded_document_displays_as_the_notebook_bundle(session, tmp_path):
+    from tcexplore.exploration import MIME_TYPE
+
+    loaded = tcexplore.load(session.document.save(tmp_path / "doc.json"))
+    bundle = loaded._repr_mimebundle_()
+    assert set(bundle) == {MIME_TYPE, "text/html", "text/plain"}
+    assert "tcx-report" in bundle["text/html"] and "graphs=1" in bundle["text/plain"]
