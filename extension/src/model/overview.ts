@@ -64,7 +64,8 @@ export function pipeline(doc: TcxDocument): Stage[] {
   const seconds = stageSeconds(doc);
   const time = (s: number) => (s > 0 ? ms(s * 1000) : undefined);
   const cuda = cudaGraphSections(doc);
-  const skipped = cuda.filter(c => c.skipReason !== null);
+  const perCompile = cuda.filter(c => c.compile !== 'run time');
+  const skipped = perCompile.filter(c => c.skipReason !== null || c.skips.length > 0);
   return [
     {
       name: 'Dynamo',
@@ -96,9 +97,9 @@ export function pipeline(doc: TcxDocument): Stage[] {
     {
       name: 'CUDA graphs',
       counts: cuda.length
-        ? [plural(cuda.length - skipped.length, 'graphed compile'), `${skipped.length} skipped`]
+        ? [plural(perCompile.length - skipped.length, 'graphed compile'), `${skipped.length} skipped`]
         : ['no CUDA-graph data'],
-      active: cuda.length > skipped.length
+      active: perCompile.length > skipped.length
     }
   ];
 }
