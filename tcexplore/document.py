@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import datetime
 import json
+import traceback
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
@@ -45,6 +46,12 @@ def validate(data: Any) -> None:
     if error is not None:
         where = "/".join(str(p) for p in error.absolute_path) or "(top level)"
         raise DocumentError(f"invalid tcexplore document at {where}: {error.message}")
+
+
+def error_record(exc: BaseException) -> dict[str, Any]:
+    """An exception as the document's ``error`` shape (type, message, traceback)."""
+    return {"type": type(exc).__name__, "message": str(exc),
+            "traceback": "".join(traceback.format_exception(exc))}
 
 
 def compute_summary(compiles: list[dict[str, Any]], graph_breaks: list[Any]) -> dict[str, int]:

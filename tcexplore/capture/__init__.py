@@ -9,12 +9,11 @@ from __future__ import annotations
 
 import contextlib
 import logging
-import traceback
 import warnings
 from typing import Any, Callable, Iterator
 
 from .. import _torch_compat
-from ..document import Document, build_document
+from ..document import Document, build_document, error_record
 from .assemble import Assembler
 from .events import Event
 
@@ -40,11 +39,7 @@ class CaptureSession:
             self.on_event(event)
 
     def record_error(self, exc: BaseException) -> None:
-        self.error = {
-            "type": type(exc).__name__,
-            "message": str(exc),
-            "traceback": "".join(traceback.format_exception(exc)),
-        }
+        self.error = error_record(exc)
 
     @property
     def document(self) -> Document:

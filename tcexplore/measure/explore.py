@@ -11,7 +11,8 @@ from ..capture import capture
 from ..exploration import Exploration
 from .diff import closeness_to_reference, diff_outputs
 from .divergence import find_first_divergence
-from .inputs import clone_tensors, error_record, rng_state
+from ..document import error_record
+from .inputs import clone_tensors, rng_state
 from .profile import profile_kernels
 from .timing import first_call_seconds, measure, summarize, uses_cuda
 

@@ -1,9 +1,8 @@
-"""Running user code twice alike: cloned tensor inputs, a rewindable RNG, errors as data."""
+"""Running user code twice alike: cloned tensor inputs and a rewindable RNG."""
 
 from __future__ import annotations
 
 import contextlib
-import traceback
 from typing import Any, Callable, Iterator
 
 import torch
@@ -28,8 +27,3 @@ def rng_state(cuda: bool) -> Iterator[Callable[[], None]]:
             torch.cuda.set_rng_state_all(cuda_state)
 
     yield rewind
-
-
-def error_record(exc: BaseException) -> dict[str, Any]:
-    return {"type": type(exc).__name__, "message": str(exc),
-            "traceback": "".join(traceback.format_exception(exc))}

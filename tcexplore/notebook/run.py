@@ -19,10 +19,11 @@ import torch
 
 from ..capture import capture
 from ..capture.events import Event
+from ..document import error_record
 from ..exploration import Exploration
 from ..measure.diff import diff_outputs
 from ..measure.divergence import find_first_divergence
-from ..measure.inputs import clone_tensors, error_record, rng_state
+from ..measure.inputs import clone_tensors, rng_state
 from ..measure.timing import first_call_seconds, measure, summarize, uses_cuda
 from .cell import CellFunction, is_plain_data
 
