@@ -8,6 +8,7 @@ instead of a capture silently losing data. Supported: torch 2.11 to 2.14.
 from __future__ import annotations
 
 import contextlib
+import functools
 import importlib
 import logging
 import platform
@@ -120,6 +121,7 @@ def settings_snapshot() -> dict[str, Any]:
     return snapshot
 
 
+@functools.lru_cache(maxsize=None)
 def is_view_op(target: str) -> bool:
     """Whether an ATen target like ``torch.ops.aten.permute.default`` only aliases its input.
 
