@@ -73,7 +73,7 @@ class GPT(nn.Module):
         self.ln_f, self.head = LayerNorm(dim), nn.Linear(dim, vocab, bias=False)
 
     def forward(self, idx: torch.Tensor) -> torch.Tensor:
-        x = self.tok(idx) + self.pos(torch.arange(idx.shape[1]))
+        x = self.tok(idx) + self.pos(torch.arange(idx.shape[1], device=idx.device))
         for block in self.blocks:
             x = block(x)
         return self.head(self.ln_f(x))
