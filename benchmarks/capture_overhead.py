@@ -19,7 +19,7 @@ builds the model and its inputs, and only then starts the timer. The timer cover
 
 * baseline: ``torch.compile(...)`` + first call (+ ``backward()`` for the MLP);
 * capture:  the same, inside ``with tcexplore.capture() as session:``, plus reading
-  ``session.document`` after the block (assembly + schema validation: a user pays it).
+  ``session.document`` after the block (assembling it: a user pays it too).
 
 Arms are interleaved (baseline, capture, baseline, capture, ...) so slow drift of the
 machine hits both alike; the medians of each arm and their ratio are reported. Beside the
