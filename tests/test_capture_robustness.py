@@ -54,10 +54,9 @@ def test_a_built_document_is_not_revalidated_but_is_valid(monkeypatch):
     import tcexplore.document as document_module
 
     torch.compiler.reset()
-    with pytest.raises(KeyboardInterrupt):
-        with tcexplore.capture() as session:
-            torch.compile(lambda x: x.cos() + 1)(torch.randn(5))
-            raise KeyboardInterrupt
+    with pytest.raises(KeyboardInterrupt), tcexplore.capture() as session:
+        torch.compile(lambda x: x.cos() + 1)(torch.randn(5))
+        raise KeyboardInterrupt
 
     def refuse(data):
         raise AssertionError("a built document was validated again")
