@@ -86,3 +86,22 @@ def test_graph_edges_come_from_arguments_not_from_op_names():
     nodes = {n["name"]: n for n in record["aot_graphs"]["inference"]["nodes"]}
     assert nodes["sub_1"]["args"] == ["exp"]
     assert "sub_1" not in nodes["sub"]["users"]
+
+
+def test_no_node_of_a_truncated_graph_is_called_dead(monkeypatch):
+    # Past the node limit the users of the last kept nodes are unknown.
+    from functools import partial
+
+    from tcexplore.capture import assemble
+    from tcexplore.capture.parsers.fx_text import parse_graph
+
+    monkeypatch.setattr(assemble, "parse_graph", partial(parse_graph, max_nodes=200))
+    events = json.loads(gzip.decompress(RECORDED.read_bytes()))["hf_bert_train_autocast"]
+    assembler = Assembler({})
+    for metadata, payload in events:
+        assembler.feed(Event.from_record(metadata, payload))
+    outputs = _outputs(assembler.finish()["compiles"]).values()
+    assert all(o["dead_nodes"] == [] for o in outputs)
+    (record,) = assembler.compiles.values()
+    graphs = record["post_grad_graphs"]
+    assert all(g["nodes_truncated"] for g in graphs)

@@ -89,6 +89,11 @@ def attribute_kernels(record: dict[str, Any]) -> None:
                 node.setdefault("kernels", []).append(kernel["name"])
         unclaimed = [name for name, node in nodes.items()
                      if is_compute_node(node) and not node.get("kernels")]
-        live = _live_nodes(graph["nodes"]) if unclaimed else set()
+        if not unclaimed:
+            live: set[str] = set()
+        elif graph["nodes_truncated"]:  # the users of its last nodes are missing: none is dead
+            live = set(unclaimed)
+        else:
+            live = _live_nodes(graph["nodes"])
         output["unmapped_nodes"] = [name for name in unclaimed if name in live]
         output["dead_nodes"] = [name for name in unclaimed if name not in live]
