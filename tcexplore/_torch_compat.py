@@ -74,7 +74,11 @@ def has_provenance_tracking_config() -> bool:
 def capture_settings(bypass_caches: bool) -> Iterator[None]:
     """Switch on what capture needs, and put every value back afterwards.
 
-    - provenance tracking (kernel -> post-grad node mapping), where this torch has the flag;
+    - provenance tracking (kernel -> post-grad node mapping), where this torch has the flag:
+      level 2, "basic", unless the user asked for more. It maps kernels to post-grad nodes as
+      level 1 does; level 1 also records every node's history through every graph pass,
+      2-5% more compile time, for a more complete pre- -> post-grad map that capture
+      does not need;
     - optionally bypass the FX graph and AOTAutograd caches: a cache hit replays code
       without re-running codegen, so torch emits no provenance for it;
     - a pre-grad graph id sentinel: torch dumps the kernel -> node mapping only when a
@@ -90,8 +94,8 @@ def capture_settings(bypass_caches: bool) -> Iterator[None]:
         setattr(obj, name, value)
 
     try:
-        if has_provenance_tracking_config():
-            set_value(inductor.trace, "provenance_tracking_level", 1)
+        if has_provenance_tracking_config() and not inductor.trace.provenance_tracking_level:
+            set_value(inductor.trace, "provenance_tracking_level", BASIC_PROVENANCE)
         if bypass_caches:
             set_value(inductor, "fx_graph_cache", False)
             set_value(functorch, "enable_autograd_cache", False)
@@ -102,6 +106,9 @@ def capture_settings(bypass_caches: bool) -> Iterator[None]:
         for obj, name, value in reversed(saved):
             setattr(obj, name, value)
 
+
+# torch's provenance_tracking_level "basic": the kernel -> post-grad node mapping only.
+BASIC_PROVENANCE = 2
 
 # Any truthy int that is never the id() of a live graph.
 _BACKWARD_PROVENANCE_SENTINEL = 1
@@ -121,6 +128,21 @@ def settings_snapshot() -> dict[str, Any]:
     return snapshot
 
 
+def _op_overload(target: str) -> Any:
+    """``torch.ops.aten.exp.default`` -> the OpOverload, or None for anything else."""
+    prefix = "torch.ops."
+    if not target.startswith(prefix):
+        return None
+    parts = target[len(prefix):].split(".")
+    if len(parts) != 3:
+        return None
+    namespace, name, overload = parts
+    try:
+        return getattr(getattr(getattr(torch.ops, namespace), name), overload)
+    except (AttributeError, RuntimeError):
+        return None
+
+
 @functools.lru_cache(maxsize=None)
 def is_view_op(target: str) -> bool:
     """Whether an ATen target like ``torch.ops.aten.permute.default`` only aliases its input.
@@ -128,21 +150,28 @@ def is_view_op(target: str) -> bool:
     Inductor lowers views to pointer arithmetic (``reinterpret_tensor``), so no kernel
     contains them; they must not be counted as unmapped compute.
     """
-    prefix = "torch.ops."
-    if not target.startswith(prefix):
-        return False
-    parts = target[len(prefix):].split(".")
-    if len(parts) != 3:
-        return False
-    namespace, name, overload = parts
-    try:
-        op = getattr(getattr(getattr(torch.ops, namespace), name), overload)
-    except (AttributeError, RuntimeError):
+    op = _op_overload(target)
+    if op is None:
         return False
     returns = op._schema.returns
     return bool(returns) and all(
         r.alias_info is not None and not r.alias_info.is_write for r in returns
     )
+
+
+@functools.lru_cache(maxsize=None)
+def has_side_effects(target: str) -> bool:
+    """Whether a post-grad node calling ``target`` must run even when its value is unused:
+    an op that mutates (schema) or that FX keeps as side-effectful (asserts, profiler
+    ranges...). Anything that is not a plain ATen-style op (higher-order ops, Python
+    functions) counts as having side effects, except ``operator.getitem``."""
+    if target == "operator.getitem":
+        return False
+    op = _op_overload(target)
+    if op is None:
+        return True
+    side_effectful = _resolve("torch.fx.node._side_effectful_functions")
+    return op in side_effectful or op._schema.is_mutable
 
 
 def tree_flatten_with_paths(tree: Any) -> tuple[list[tuple[str, Any]], Any]:
@@ -226,6 +255,7 @@ def check() -> list[str]:
         lambda: _inductor_config().fx_graph_cache,
         lambda: _functorch_config().enable_autograd_cache,
         lambda: torch.ops.aten.permute.default._schema.returns[0].alias_info,
+        lambda: _resolve("torch.fx.node._side_effectful_functions"),
         lambda: _resolve("torch._inductor.cpp_builder.get_cpp_compiler"),
         compile_modes,
         lambda: tree_flatten_with_paths({"a": [torch.zeros(1)]}),

@@ -1,7 +1,10 @@
 """The data contract: one JSON document per capture, ``"schema": "tcexplore/1"``.
 
-The JSON Schema in ``schema/tcexplore-1.schema.json`` is the type definition; every
-document is validated against it when built and when loaded. No pickles.
+The JSON Schema in ``schema/tcexplore-1.schema.json`` is the type definition. A document
+read from outside (``load``, a dict handed to ``Document``) is validated against it; one
+this package builds from a capture is not validated again at build time (pure-Python
+JSON-Schema validation would cost more than assembling it: a noticeable share of a
+compile); the test suite validates every kind of document the package builds. No pickles.
 """
 
 from __future__ import annotations
@@ -33,6 +36,11 @@ def json_schema() -> dict[str, Any]:
     return json.loads(text)
 
 
+@lru_cache(maxsize=1)
+def _validator() -> jsonschema.Draft202012Validator:
+    return jsonschema.Draft202012Validator(json_schema())
+
+
 def validate(data: Any) -> None:
     if not isinstance(data, dict):
         raise DocumentError("a tcexplore document is a JSON object")
@@ -41,8 +49,7 @@ def validate(data: Any) -> None:
             f"unsupported document schema {data.get('schema')!r}; this tcexplore "
             f"{__version__} reads {SCHEMA!r}"
         )
-    validator = jsonschema.Draft202012Validator(json_schema())
-    error = jsonschema.exceptions.best_match(validator.iter_errors(data))
+    error = jsonschema.exceptions.best_match(_validator().iter_errors(data))
     if error is not None:
         where = "/".join(str(p) for p in error.absolute_path) or "(top level)"
         raise DocumentError(f"invalid tcexplore document at {where}: {error.message}")
@@ -84,11 +91,12 @@ def build_document(*, compiles: list[dict[str, Any]], graph_breaks: list[dict[st
         "runtime": runtime,
         "error": error,
     }
-    return Document(data)
+    return Document(data, check=False)  # built here, not read from outside: see above
 
 
 class Document:
-    """A validated tcexplore document; ``.data`` is the plain JSON-ready dict."""
+    """A tcexplore document (validated unless built by this package); ``.data`` is the
+    plain JSON-ready dict."""
 
     def __init__(self, data: dict[str, Any], *, check: bool = True):
         if check:
@@ -107,7 +115,7 @@ class Document:
         """A copy with measurement sections (``timing``, ``accuracy``, ...) added; None ones skipped."""
         data = dict(self.data)
         data.update({k: v for k, v in sections.items() if v is not None})
-        return Document(data)
+        return Document(data, check=False)  # sections measured here, not read from outside
 
     def to_dict(self) -> dict[str, Any]:
         return self.data

@@ -47,3 +47,23 @@ def test_a_loaded_document_displays_as_the_notebook_bundle(session, tmp_path):
     bundle = loaded._repr_mimebundle_()
     assert set(bundle) == {MIME_TYPE, "text/html", "text/plain"}
     assert "tcx-report" in bundle["text/html"] and "graphs=1" in bundle["text/plain"]
+
+
+def test_a_built_document_is_not_revalidated_but_is_valid(monkeypatch):
+    # Validation is for documents read from outside; what capture builds is checked here.
+    import tcexplore.document as document_module
+
+    torch.compiler.reset()
+    with pytest.raises(KeyboardInterrupt), tcexplore.capture() as session:
+        torch.compile(lambda x: x.cos() + 1)(torch.randn(5))
+        raise KeyboardInterrupt
+
+    def refuse(data):
+        raise AssertionError("a built document was validated again")
+
+    monkeypatch.setattr(document_module, "validate", refuse)
+    document = session.document
+    monkeypatch.undo()
+    document_module.validate(document.data)
+    assert document.data["error"]["type"] == "KeyboardInterrupt"
+    assert document.summary["output_codes"] == 1 and document.summary["unmapped_nodes"] == 0

@@ -152,3 +152,63 @@ def test_profile_reports_the_share_of_device_time_inside_cuda_graphs():
     assert graphed["cudagraph_share"] > 0.5  # the rest: copying inputs into the static buffers
     assert any(r["kind"] == "cudagraph" for r in graphed["compiled"])
     assert plain["cudagraph_share"] == 0
+
+
+REAL_MODELS = ("hf_gpt2_reduce_overhead", "hf_bert_train_autocast", "user_triton_empty_like")
+
+
+@pytest.fixture(scope="module")
+def real_model_runs(tmp_path_factory):
+    """Each program in REAL_MODELS run once, when a test first asks for it."""
+    from pathlib import Path
+
+    runs = {}
+
+    def run(name):
+        if name.startswith("hf_"):
+            pytest.importorskip("transformers", reason="the Hugging Face programs need it")
+        if name not in runs:
+            program = Path(__file__).parent / "gpu_programs" / f"{name}.py"
+            runs[name] = run_program(str(program), tmp_path_factory.mktemp(name))
+            assert runs[name].returncode == 0, runs[name].stderr[-3000:]
+        return runs[name]
+
+    return run
+
+
+@pytest.mark.parametrize("name", REAL_MODELS)
+def test_real_models_map_every_compute_node_and_count_like_tlparse(real_model_runs, name):
+    run = real_model_runs(name)
+    validate(run.document)
+    summary = run.document["summary"]
+    assert {k: summary[k] for k in TLPARSE_COUNTED} == run.tlparse_counts
+    unmapped = {o["aot_id"]: o["unmapped_nodes"] for c in run.document["compiles"]
+                for o in c["output_codes"] if o["unmapped_nodes"]}
+    assert summary["unmapped_nodes"] == 0, unmapped
+
+
+def test_gpt2_dynamic_recompile_is_mapped_by_provenance(real_model_runs):
+    document = real_model_runs("hf_gpt2_reduce_overhead").document
+    assert document["summary"]["recompiles"] == 1
+    dynamic = next(c for c in document["compiles"] if c["symbols"])
+    (output,) = dynamic["output_codes"]
+    assert "_xnumel = " in output["text"]  # launch preparation between comments and launch
+    assert {k["mapping"] for k in output["kernels"]} == {"provenance"}
+
+
+def test_bert_rng_seeds_map_to_the_wrapper_call_that_draws_them(real_model_runs):
+    document = real_model_runs("hf_bert_train_autocast").document
+    forwards = [o for c in document["compiles"] for o in c["output_codes"]
+                if o["kind"] == "forward"]
+    assert forwards
+    for output in forwards:
+        seeds = [k for k in output["kernels"] if "inductor_seeds_default" in k["post_grad_nodes"]]
+        assert [(k["kind"], k["name"]) for k in seeds] == [("extern", "aten.randint.low_out")]
+
+
+def test_user_triton_kernel_on_empty_like_is_the_compute(real_model_runs):
+    document = real_model_runs("user_triton_empty_like").document
+    (output,) = [o for c in document["compiles"] for o in c["output_codes"]]
+    (user,) = [k for k in output["kernels"] if k["triton_kind"] == "user"]
+    assert user["post_grad_nodes"] == ["triton_kernel_wrapper_mutation"]
+    assert "empty" not in output["unmapped_nodes"] + output["dead_nodes"]

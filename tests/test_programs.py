@@ -144,3 +144,23 @@ def test_loaded_document_round_trips(program_runs, tmp_path):
     document = tcexplore.Document(program_runs["training_step"].document)
     path = document.save(tmp_path / "doc.json")
     assert tcexplore.load(path).data == document.data
+
+
+def test_hf_bert_dropout_seeds_are_drawn_by_the_wrapper(program_runs):
+    run = program_runs["hf_bert_train_dropout"]
+    outputs = {o["kind"]: o for c in _compiles(run) for o in c["output_codes"]}
+    assert set(outputs) == {"forward", "backward"}
+    (seeds,) = [k for k in outputs["forward"]["kernels"]
+                if "inductor_seeds_default" in k["post_grad_nodes"]]
+    assert seeds["kind"] == "extern" and seeds["name"] == "aten.randint.low_out"
+    assert seeds["mapping"] == "provenance"
+
+
+def test_hf_gpt2_second_length_compiles_dynamic_and_maps_fully(program_runs):
+    run = program_runs["hf_gpt2_two_lengths"]
+    assert run.document["summary"]["recompiles"] == 1
+    (dynamic,) = [c for c in _compiles(run) if c["symbols"]]
+    assert dynamic["symbols"][0]["source"] == "L['kwargs']['input_ids'].size()[1]"
+    (output,) = dynamic["output_codes"]
+    assert output["unmapped_nodes"] == [] and output["kernels"]
+    assert {k["mapping"] for k in output["kernels"]} == {"provenance"}

@@ -224,3 +224,12 @@ def test_save_writes_a_full_self_contained_page(document, tmp_path):
     assert '<div class="tcx-report">' in page
     for external in ("<script", "<link", "@import", "url(", "<iframe"):
         assert external not in page
+
+
+def test_dead_nodes_are_named_apart_from_unmapped_ones(document):
+    data = copy.deepcopy(document.data)
+    output = next(o for c in data["compiles"] for o in c["output_codes"])
+    output["dead_nodes"] = ["exp_<b>default"]
+    page = render_html(tcexplore.Document(data))  # the schema takes the list
+    assert "never computed: nothing uses their value" in page
+    assert "exp_&lt;b&gt;default" in page and "exp_<b>" not in page

@@ -1,15 +1,15 @@
 """The course in notebooks/: every notebook runs end to end in a real kernel, on CPU.
 
 Each notebook ends with an exercise whose check cell prints ``CHECK PASSED`` when the
-shipped reference solution is in place. Notebooks are executed with nbclient (kernel
-``python3``, working directory notebooks/), as a teacher or Binder would run them.
+shipped reference solution is in place. Notebooks are executed as a teacher or Binder
+would run them, by notebooks/run_notebooks.py (nbclient, kernel ``python3``, working
+directory notebooks/), the script that runs them on a GPU machine too.
 """
 
 from __future__ import annotations
 
+import importlib.util
 import json
-import os
-import time
 from pathlib import Path
 
 import pytest
@@ -18,6 +18,13 @@ REPO = Path(__file__).resolve().parents[1]
 NOTEBOOKS = REPO / "notebooks"
 MARKER = "CHECK PASSED"
 PATHS = sorted(NOTEBOOKS.glob("[0-9][0-9]_*.ipynb"))
+
+
+def _runner():
+    spec = importlib.util.spec_from_file_location("run_notebooks", NOTEBOOKS / "run_notebooks.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 def test_the_course_has_at_least_eight_notebooks_stored_without_outputs():
@@ -42,27 +49,11 @@ def test_notebook_runs_without_errors_and_its_check_passes(path, tmp_path, induc
     for module in ("nbclient", "nbformat", "ipykernel"):
         pytest.importorskip(module, reason=f"{module} is in the `test` extra")
     import nbformat
-    from nbclient import NotebookClient
 
-    notebook = nbformat.read(path, as_version=4)
-    # This checkout's tcexplore, whatever is installed.
-    env = {**os.environ,
-           "PYTHONPATH": os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")])),
-           "TORCHINDUCTOR_CACHE_DIR": str(inductor_cache)}
-    client = NotebookClient(notebook, timeout=300, kernel_name="python3", allow_errors=True,
-                            resources={"metadata": {"path": str(NOTEBOOKS)}})
-    start = time.perf_counter()
-    client.execute(env=env)
-    seconds = time.perf_counter() - start
-    nbformat.write(notebook, tmp_path / path.name)  # the executed copy, for a look on failure
-
-    errors = [(i, o.ename, o.evalue) for i, c in enumerate(notebook.cells) if c.cell_type == "code"
-              for o in c.outputs if o.output_type == "error"]
-    assert not errors, f"{path.name}: {errors}"
-    stderr = [o.text for c in notebook.cells if c.cell_type == "code" for o in c.outputs
-              if o.output_type == "stream" and o.name == "stderr"]
-    assert not any("Traceback" in text for text in stderr), stderr
-    last = [c for c in notebook.cells if c.cell_type == "code"][-1]
-    stdout = "".join(o.text for o in last.outputs if o.output_type == "stream" and o.name == "stdout")
-    assert MARKER in stdout, f"{path.name}: the check cell printed {stdout!r}"
-    print(f"{path.name}: {seconds:.1f} s")
+    outcome = _runner().execute(path, timeout=300,
+                                env={"TORCHINDUCTOR_CACHE_DIR": str(inductor_cache)})
+    nbformat.write(outcome.notebook, tmp_path / path.name)  # the executed copy, for a look on failure
+    assert not outcome.errors, f"{path.name}: {outcome.errors}"
+    assert MARKER in outcome.check_output, (
+        f"{path.name}: the check cell printed {outcome.check_output!r}")
+    print(f"{path.name}: {outcome.seconds:.1f} s")

@@ -26,34 +26,48 @@ class CaptureSession:
     def __init__(self, bypass_caches: bool, on_event: Callable[[Event], None] | None):
         self.bypass_caches = bypass_caches
         self.on_event = on_event
-        self.events: list[Event] = []
         self.error: dict[str, Any] | None = None
         self.handler_errors: list[str] = []
+        self._records: list[tuple[dict[str, Any], str | None]] = []  # as torch logged them
+        self._events: list[Event] = []
+        self._read = 0  # records turned into events so far
         self._document: Document | None = None
         self._document_events = -1
 
     def add(self, metadata: dict[str, Any], payload: str | None) -> None:
-        event = Event.from_record(metadata, payload)
-        self.events.append(event)
+        # Only keep the record while torch compiles; reading it waits until it is asked for.
+        self._records.append((metadata, payload))
         if self.on_event is not None:
-            self.on_event(event)
+            self.on_event(Event.from_record(metadata, payload))
+
+    @property
+    def events(self) -> list[Event]:
+        """Every event recorded so far, in order."""
+        for metadata, payload in self._records[self._read:]:
+            self._read += 1
+            try:
+                self._events.append(Event.from_record(metadata, payload))
+            except Exception as exc:  # noqa: BLE001 - one unreadable record loses only itself
+                self.handler_errors.append(f"{type(exc).__name__}: {exc}")
+        return self._events
 
     def record_error(self, exc: BaseException) -> None:
         self.error = error_record(exc)
 
     @property
     def document(self) -> Document:
-        if self._document is None or self._document_events != len(self.events):
+        events = self.events
+        if self._document is None or self._document_events != len(events):
             assembler = Assembler(_torch_compat.interned_filenames())
-            for event in self.events:
+            for event in events:
                 assembler.feed(event)
             self._document = build_document(
                 **assembler.finish(),
-                capture={"bypass_caches": self.bypass_caches, "events": len(self.events),
+                capture={"bypass_caches": self.bypass_caches, "events": len(events),
                          "handler_errors": self.handler_errors},
                 error=self.error,
             )
-            self._document_events = len(self.events)
+            self._document_events = len(events)
         return self._document
 
 

@@ -5,7 +5,13 @@ Sources, in order of precedence, all emitted by torch:
    ``name:handle`` that the wrapper prints above each launch;
 2. the ``Graph fragment`` comment Inductor writes above a Triton kernel;
 3. the ``Source Nodes`` comment above an extern call, when it names post-grad nodes.
-A compute node that none of them attributes to a kernel is reported as unmapped.
+A compute node that none of them attributes to a kernel is reported as unmapped, unless
+its value is never used: Inductor's scheduler drops an operation whose outputs have no
+users and that has no side effects (``dead_node_elimination``), so no kernel computes it;
+such nodes are listed as ``dead_nodes``.
+
+Not compute, never counted: placeholders and outputs, ``getitem``, symbolic sizes, views
+(Inductor lowers them to pointer arithmetic) and allocations (``_ALLOCATIONS``).
 """
 
 from __future__ import annotations
@@ -15,6 +21,11 @@ from typing import Any
 from .. import _torch_compat
 
 _NON_COMPUTE_TARGETS = ("operator.getitem", "torch.ops.aten.sym_", "torch.sym_", "torch._sym_")
+# Ops whose result is uninitialised memory: Inductor lowers them to a buffer allocation in
+# the wrapper (``empty_strided_cpu/cuda(...)``); the kernel that later writes the buffer is
+# the compute, and is mapped to the node that writes it (e.g. a user Triton kernel).
+_ALLOCATIONS = tuple(f"torch.ops.aten.{name}." for name in (
+    "empty", "empty_like", "empty_strided", "empty_permuted", "new_empty", "new_empty_strided"))
 
 
 def _kernel_to_nodes(provenance: dict[str, Any] | None) -> dict[str, list[str]]:
@@ -32,7 +43,20 @@ def is_compute_node(node: dict[str, Any]) -> bool:
     if meta.get("kind") == "symint":
         return False
     target = node["target"]
-    return not target.startswith(_NON_COMPUTE_TARGETS) and not _torch_compat.is_view_op(target)
+    return (not target.startswith(_NON_COMPUTE_TARGETS + _ALLOCATIONS)
+            and not _torch_compat.is_view_op(target))
+
+
+def _live_nodes(graph_nodes: list[dict[str, Any]]) -> set[str]:
+    """Nodes whose value reaches the output or a side effect (the rest Inductor drops)."""
+    live: set[str] = set()
+    for node in reversed(graph_nodes):  # topological order: users come later
+        if (node["op"] == "output"
+                or (node["op"] == "call_function"
+                    and _torch_compat.has_side_effects(node["target"]))
+                or any(user in live for user in node["users"])):
+            live.add(node["name"])
+    return live
 
 
 def attribute_kernels(record: dict[str, Any]) -> None:
@@ -63,7 +87,13 @@ def attribute_kernels(record: dict[str, Any]) -> None:
             }.values())
             for node in known:
                 node.setdefault("kernels", []).append(kernel["name"])
-        output["unmapped_nodes"] = [
-            name for name, node in nodes.items()
-            if is_compute_node(node) and not node.get("kernels")
-        ] if output["kernels"] or graph else []
+        unclaimed = [name for name, node in nodes.items()
+                     if is_compute_node(node) and not node.get("kernels")]
+        if not unclaimed:
+            live: set[str] = set()
+        elif graph["nodes_truncated"]:  # the users of its last nodes are missing: none is dead
+            live = set(unclaimed)
+        else:
+            live = _live_nodes(graph["nodes"])
+        output["unmapped_nodes"] = [name for name in unclaimed if name in live]
+        output["dead_nodes"] = [name for name in unclaimed if name not in live]

@@ -372,6 +372,10 @@ def _output_code(anchor: str, index: int, output: Data) -> str:
     if unmapped:
         parts.append(f"<p>Post-grad nodes not mapped to any kernel ({len(unmapped)}): "
                      f"{_names(unmapped)}</p>")
+    dead = output.get("dead_nodes") or []
+    if dead:
+        parts.append(f"<p>Post-grad nodes never computed: nothing uses their value, so "
+                     f"Inductor drops them ({len(dead)}): {_names(dead)}</p>")
     sources = [_kernel_source(out_anchor, i, k) for i, k in enumerate(kernels[:MAX_ROWS])]
     parts.extend(s for s in sources if s)
     parts.append(_details("Full output code",

@@ -85,6 +85,15 @@ describe('fusion', () => {
     expect(kernelColour(model, 'relu')).not.toBe(EXTERN_COLOUR);
     expect(kernelColour(model, 'arg0_1')).toBeNull();
   });
+
+  it('keeps nodes Inductor dropped apart from unmapped ones (older documents have no list)', () => {
+    const doc = fixture();
+    expect(fusionModel(doc.compiles[0], 0).dead.size).toBe(0);
+    doc.compiles[0].output_codes[0].dead_nodes = ['exp_default'];
+    const model = fusionModel(doc.compiles[0], 0);
+    expect([...model.dead]).toEqual(['exp_default']);
+    expect(model.unmapped.has('exp_default')).toBe(false);
+  });
 });
 
 describe('guards', () => {

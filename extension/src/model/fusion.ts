@@ -21,6 +21,7 @@ export interface FusionModel {
   /** post-grad node name → kernel names, in kernel order */
   kernelsOf: Map<string, string[]>;
   unmapped: Set<string>;
+  dead: Set<string>;
 }
 
 export function outputLabel(c: Compile, out: OutputCode, index: number): string {
@@ -51,7 +52,11 @@ export function fusionModel(c: Compile, outputIndex: number): FusionModel {
       link(String(node.name), String(k));
     }
   }
-  return { output, graph, kernels, kernelsOf, unmapped: new Set((output.unmapped_nodes ?? []).map(String)) };
+  return {
+    output, graph, kernels, kernelsOf,
+    unmapped: new Set((output.unmapped_nodes ?? []).map(String)),
+    dead: new Set((output.dead_nodes ?? []).map(String))
+  };
 }
 
 export function kernelColour(model: FusionModel, node: string): string | null {

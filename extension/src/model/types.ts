@@ -52,6 +52,8 @@ export interface OutputCode {
   post_grad_graph: number;
   kernels: Kernel[];
   unmapped_nodes: string[];
+  /** compute nodes nothing uses: Inductor drops them, no kernel computes them */
+  dead_nodes?: string[];
 }
 
 export interface Guard {

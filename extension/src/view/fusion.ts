@@ -67,7 +67,8 @@ function pane(ctx: Context, ref: OutputRef): Pane {
         }
         view!.show([i], 'tcx-selected', false);
         side.prepend(nodeInfo(ctx, node, names.map(name => ({ name, target: { tab: 'fusion', compile: ref.compile, output: ref.output, kernel: name } }))),
-          model.unmapped.has(node.name) ? note('Not mapped to any kernel.', 'tcx-warning') : '');
+          model.unmapped.has(node.name) ? note('Not mapped to any kernel.', 'tcx-warning') : '',
+          model.dead.has(node.name) ? note('Not computed: nothing uses its value, so Inductor drops it.') : '');
       }
     });
     canvas = view.element;

@@ -19,6 +19,8 @@ _PARAM = re.compile(r'(?P<name>\w+)(?:: "(?P<ann>[^"]*)")?')
 _ASSIGN = re.compile(r'^(?P<name>\w+)(?:: "(?P<ann>[^"]*)")? = (?P<rhs>.+)$')
 _TENSOR_ANN = re.compile(r"^(?P<dtype>[a-z]+\d*)\[(?P<shape>[^\]]*)\](?:\[(?P<stride>[^\]]*)\])?(?P<device>[a-z]+(?::\d+)?)?$")
 _IDENT = re.compile(r"[A-Za-z_]\w*")
+# What in a call's argument text is not a value: quoted strings and keyword names.
+_NOT_A_VALUE = re.compile(r"'[^']*'|\"[^\"]*\"|\b\w+ = ")
 _CALL = re.compile(r"^(?P<target>[\w.]+)\(")
 _BINARY = re.compile(r"^[\w.]+ (?P<op>\*\*|//|<<|>>|==|!=|<=|>=|[-+*/@%&|^<>]) [\w.\-]+$")
 _OPERATORS = {
@@ -162,13 +164,25 @@ def parse_graph(text: str, max_nodes: int = MAX_NODES) -> dict[str, Any]:
             by_name[m["name"]] = node
             continue
         node = {"name": m["name"], "op": op, "target": target,
-                "args": [n for n in dict.fromkeys(_IDENT.findall(rhs)) if n in by_name],
+                "args": [n for n in dict.fromkeys(_IDENT.findall(_argument_text(rhs)))
+                         if n in by_name],
                 "users": [], "meta": parse_annotation(m["ann"]), "source": source,
                 "code": rhs}
         _link(node, by_name)
         nodes.append(node)
         by_name[node["name"]] = node
     return {"nodes": nodes, "nodes_truncated": truncated}
+
+
+def _argument_text(rhs: str) -> str:
+    """The part of a statement naming its inputs: for a call, the receiver and the arguments
+    (``torch.ops.aten.sub.Tensor(a, b)`` must not read as using a node named ``sub``)."""
+    call = _CALL.match(rhs)
+    if not call:
+        return rhs
+    owner = call["target"].rpartition(".")[0]
+    receiver = owner if owner.isidentifier() else ""  # ``x.view(...)``: a method of node x
+    return receiver + " " + _NOT_A_VALUE.sub(" ", rhs[call.end():])
 
 
 def _link(node: dict[str, Any], by_name: dict[str, dict[str, Any]]) -> None:

@@ -4,7 +4,9 @@ The module torch emits (``inductor_output_code``) defines each generated kernel 
 ``name = async_compile.<flavour>(..., '''source''')`` and launches kernels and extern
 calls from ``call()``, each launch preceded by comments that Inductor writes:
 ``# Topologically Sorted Source Nodes: [...], Original ATen: [...]`` and, with
-provenance tracking, ``# [Provenance debug handles] name:N``.
+provenance tracking, ``# [Provenance debug handles] name:N``. The handle names what runs:
+a kernel defined in the module, or an ATen/extern call in the wrapper (e.g. the RNG seeds'
+``aten.randint.low_out(...)``), the next statement that calls it.
 """
 
 from __future__ import annotations
@@ -22,10 +24,13 @@ _SOURCE_NODES = re.compile(r"Source Nodes: \[(?P<nodes>[^\]]*)\], Original ATen:
 _HANDLE = re.compile(r"\[Provenance debug handles\] (?P<key>[\w.]+:\d+)")
 _FRAGMENT_NODE = re.compile(r"^#\s+%(?P<name>\w+) : .*= (?P<what>\w+)\[")
 _TRITON_KIND = re.compile(r"@triton_heuristics\.(?P<kind>\w+)\(")
-_STREAM = re.compile(r"^stream\w* = get_raw_stream\(\d+\)$")
+# Launch preparation Inductor writes between a launch's comments and the launch itself:
+# the stream lookup, and (dynamic shapes) the numel arguments, ``<kernel>_xnumel = 2*s27``.
+_LAUNCH_PREP = re.compile(r"^(?:stream\w* = get_raw_stream\(\d+\)|\w+numel = .+)$")
 _LAUNCH = re.compile(r"^(?P<name>\w+)(?:\.run)?\(")
 _SIZE_HINTS = re.compile(r"size_hints=(?P<hints>\{[^}]*\}|\[[^\]]*\])")
-_EXTERN_CALL = re.compile(r"^(?:\w+ = )?(?P<target>extern_kernels\.\w+|torch\.ops\.\w+\.\w+\.\w+)\(")
+_EXTERN_CALL = re.compile(
+    r"^(?:\w+ = )?(?P<target>extern_kernels\.\w+|torch\.ops\.\w+\.\w+\.\w+|aten\.\w+\.\w+)\(")
 
 TRITON_KINDS = {
     "pointwise": "pointwise", "reduction": "reduction",
@@ -46,11 +51,11 @@ def output_kind(aot_id: str | None) -> str:
 
 
 def _comment_block(lines: list[str], index: int) -> list[str]:
-    """The contiguous comment lines directly above ``lines[index]`` (a stream lookup that
-    Inductor emits between the comments and a Triton launch is stepped over)."""
+    """The contiguous comment lines directly above ``lines[index]`` (launch preparation
+    between the comments and a Triton launch is stepped over)."""
     block = []
     j = index - 1
-    while j >= 0 and (lines[j].lstrip().startswith("#") or _STREAM.match(lines[j].strip())):
+    while j >= 0 and (lines[j].lstrip().startswith("#") or _LAUNCH_PREP.match(lines[j].strip())):
         if lines[j].lstrip().startswith("#"):
             block.append(lines[j].strip())
         j -= 1
@@ -132,10 +137,21 @@ def parse_output_code(code: str) -> dict[str, Any]:
 
     # Launches: kernel calls and extern calls with their comments, wherever they are
     # (``call()``, or the ``partition_N()`` functions of a CUDA-graph-partitioned wrapper).
+    # A provenance handle names its kernel; one naming no kernel of this module belongs to
+    # the next wrapper statement that calls what it names.
     externs: list[dict[str, Any]] = []
+    pending: list[str] = []  # handles naming an extern call not reached yet
     for index, line in enumerate(lines):
         stripped = line.strip()
-        if index in kernel_lines or not line.startswith(" ") or stripped.startswith("#"):
+        if index in kernel_lines or not line.startswith(" "):
+            continue
+        if stripped.startswith("#"):
+            if m := _HANDLE.search(stripped):
+                named = m["key"].rpartition(":")[0]
+                if named in by_name:
+                    by_name[named]["handles"].append(m["key"])
+                else:
+                    pending.append(m["key"])
             continue
         launched = _LAUNCH.match(stripped)
         if launched and launched["name"] in by_name:
@@ -143,19 +159,26 @@ def parse_output_code(code: str) -> dict[str, Any]:
             comments = _describe_comments(_comment_block(lines, index))
             kernel["launches"] += 1
             kernel["calls"].append(stripped)  # with its numel / grid arguments, as emitted
-            kernel["handles"] += comments["handles"]
             kernel["source_nodes"] = kernel["source_nodes"] or comments["source_nodes"]
             kernel["aten_ops"] = kernel["aten_ops"] or comments["aten_ops"]
             continue
         extern = _EXTERN_CALL.match(stripped)
-        if extern:
-            comments = _describe_comments(_comment_block(lines, index))
-            externs.append({
-                "name": extern["target"], "kind": "extern", "triton_kind": None,
-                "source": stripped, "line": index + 1, "handles": comments["handles"],
-                "launches": 1, "calls": [stripped], "source_nodes": comments["source_nodes"],
-                "aten_ops": comments["aten_ops"], "fragment_nodes": [], "size_hints": None,
-            })
+        target = extern["target"] if extern else None
+        handles = [key for key in pending
+                   if key.rpartition(":")[0] + "(" in stripped
+                   and (target is None or key.rpartition(":")[0] == target)]
+        if target is None and handles:
+            target = handles[0].rpartition(":")[0]
+        if target is None:
+            continue
+        pending = [key for key in pending if key not in handles]
+        comments = _describe_comments(_comment_block(lines, index))
+        externs.append({
+            "name": target, "kind": "extern", "triton_kind": None,
+            "source": stripped, "line": index + 1, "handles": handles,
+            "launches": 1, "calls": [stripped], "source_nodes": comments["source_nodes"],
+            "aten_ops": comments["aten_ops"], "fragment_nodes": [], "size_hints": None,
+        })
     return {
         "aot_id": aot["id"] if aot else None,
         "kind": output_kind(aot["id"] if aot else None),
