@@ -13,6 +13,7 @@ differ; compile statuses; cache results; versions; ranks missing from the inputs
 from __future__ import annotations
 
 from collections import defaultdict
+from pathlib import Path
 from typing import Any, Iterable
 
 from .collectives import LEVELS, collectives_by_level
@@ -105,43 +106,47 @@ def _errors(docs: RankDocs) -> list[dict[str, Any]]:
 
 
 def _collectives(docs: RankDocs) -> list[dict[str, Any]]:
-    """Per compiled frame (its code location, so frame numbering may differ across ranks):
-    the distinct collective sequences its compiles run, on each rank."""
+    """Per rank, the collectives each compiled frame runs (its distinct sequences over its
+    compiles), frames told apart by code location so frame numbering may differ across
+    ranks; one finding when the ranks disagree, with the frames where they do."""
     frames: dict[tuple, dict[int, list[Doc]]] = {}
     for rank, doc in docs:
         for record in doc.get("compiles") or []:
             frame = record.get("frame") or {}
             key = (frame.get("file"), frame.get("line"), frame.get("function"))
             frames.setdefault(key, {}).setdefault(rank, []).append(record)
-    findings = []
-    for key, per_rank in frames.items():
-        found = {rank: [(r["id"], collectives_by_level(r)) for r in records]
-                 for rank, records in per_rank.items()}
+    per_rank: dict[int, list[str]] = {rank: [] for rank, _ in docs}
+    evidence, first_ids, differing = [], [], []
+    for key, records in frames.items():
+        found = {rank: [(r["id"], collectives_by_level(r)) for r in recs]
+                 for rank, recs in records.items()}
         if not any(levels for entries in found.values() for _, levels in entries):
             continue
         level = _common_level([levels for entries in found.values() for _, levels in entries])
-        values, evidence = {}, []
+        shown = {}
         for rank, _ in docs:
             sequences = []
-            for cid, levels in found.get(rank, []):
+            for _, levels in found.get(rank, []):
                 ops = levels.get(level) or (next(iter(levels.values())) if levels else [])
                 text = " → ".join(ops) if ops else "none"
                 if text not in sequences:
                     sequences.append(text)
-                evidence.append({"rank": rank, "text": f"compile {cid} ({level or '-'}): {text}"})
-            values[rank] = " | ".join(sequences) if rank in found else "frame not compiled"
-            if rank not in found:
-                evidence.append({"rank": rank, "text": "this frame was not compiled"})
-        groups = _grouped(values)
-        if len(groups) < 2:
-            continue
-        function = key[2] or "?"
-        first = min(cid for entries in found.values() for cid, _ in entries)
-        findings.append(_finding(
-            "collectives", f"`{function}` runs different collectives across ranks: "
-            + "; ".join(f"{ranks_text(g['ranks'])}: {g['value']}" for g in groups),
-            groups, sorted(evidence, key=lambda e: e["rank"]), compile_id=first))
-    return findings
+            shown[rank] = " | ".join(sequences) if rank in found else "not compiled"
+            per_rank[rank].append(f"`{key[2]}`: {shown[rank]}")
+        if len(set(shown.values())) > 1:
+            differing.append(f"`{key[2]}`")
+            first_ids.append(min(cid for entries in found.values() for cid, _ in entries))
+            evidence += [{"rank": rank, "text": f"`{key[2]}` ({level or 'graphs'}, compiles "
+                          f"{', '.join(cid for cid, _ in found[rank])}): {shown[rank]}"
+                          if rank in found else f"`{key[2]}`: not compiled"}
+                         for rank, _ in docs]
+    groups = _grouped({rank: "; ".join(frames_) for rank, frames_ in per_rank.items()})
+    if len(groups) < 2:
+        return []
+    evidence.sort(key=lambda e: e["rank"])
+    return [_finding("collectives", "the ranks run different collectives in their compiled "
+                     f"graphs (in {', '.join(differing)})", groups, evidence,
+                     compile_id=first_ids[0] if first_ids else None)]
 
 
 def _common_level(all_levels: list[dict[str, list[str]]]) -> str | None:
@@ -222,11 +227,11 @@ def _graph_breaks(docs: RankDocs) -> list[dict[str, Any]]:
         present = sorted(per_rank)
         groups = [{"ranks": present, "value": "breaks"},
                   {"ranks": [r for r in ranks if r not in per_rank], "value": "no break"}]
-        evidence = [{"rank": r, "text": f"in compile {', '.join(cids)}: {reason}"}
+        evidence = [{"rank": r, "text": f"{file}:{line}, in compile {', '.join(cids)}: {reason}"}
                     for r, cids in sorted(per_rank.items())]
         findings.append(_finding(
-            "graph_breaks", f"graph break at {file}:{line} on {ranks_text(present)} only: "
-            f"{reason}", groups, evidence, compile_id=next(iter(per_rank.values()))[0],
+            "graph_breaks", f"graph break at {Path(str(file)).name}:{line} on "
+            f"{ranks_text(present)} only: {reason}", groups, evidence, compile_id=next(iter(per_rank.values()))[0],
             quiet="no break"))
     return findings
 
@@ -270,15 +275,22 @@ def _graphs(docs: RankDocs) -> list[dict[str, Any]]:
     return findings
 
 
+def _shown(node: Doc) -> str:
+    """A node as evidence: ``name = target shape`` (``name (output)`` for placeholders and outputs)."""
+    signature = _node_signature(node).split(" ", 2)
+    if node.get("op") in ("placeholder", "output"):
+        return f"`{node.get('name')}` ({node.get('op')}{' ' + signature[2] if len(signature) > 2 else ''})"
+    return f"`{node.get('name')}` = {' '.join(signature[1:])}"
+
+
 def _first_difference(a: list[Doc], b: list[Doc], rank_a: int, rank_b: int) -> str:
     for i, (x, y) in enumerate(zip(a, b)):
         if _node_signature(x) != _node_signature(y):
-            return (f"node {i}: rank {rank_a} `{x.get('name')}` {_node_signature(x)}; "
-                    f"rank {rank_b} `{y.get('name')}` {_node_signature(y)}")
+            return f"node {i}: rank {rank_a} {_shown(x)}; rank {rank_b} {_shown(y)}"
     longer, rank = (a, rank_a) if len(a) > len(b) else (b, rank_b)
     extra = longer[min(len(a), len(b))]
     return (f"rank {rank} has {abs(len(a) - len(b))} more nodes, from node "
-            f"{min(len(a), len(b))}: `{extra.get('name')}` {_node_signature(extra)}")
+            f"{min(len(a), len(b))}: {_shown(extra)}")
 
 
 def _statuses(docs: RankDocs) -> list[dict[str, Any]]:

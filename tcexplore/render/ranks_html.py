@@ -12,8 +12,19 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from .html import _CSS, render_html
-from .markup import (Data, _c, _compile_anchor, _details, _e, _location, _note, _page,
-                     _plural, _status, _table)
+from .markup import (
+    Data,
+    _c,
+    _compile_anchor,
+    _details,
+    _e,
+    _location,
+    _note,
+    _page,
+    _plural,
+    _status,
+    _table,
+)
 
 Documents = Callable[[int], Any]
 

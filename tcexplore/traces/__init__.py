@@ -17,20 +17,21 @@ from ..capture.events import Event
 from ..document import Document, build_document
 from .log_file import TraceError, TraceLog, read_trace_log
 
-__all__ = ["load_trace", "trace_logs", "document_from_log", "TraceError"]
+__all__ = ["TraceError", "document_from_log", "load_trace", "trace_logs"]
 
 # What a TORCH_TRACE log does not record, compared with an in-process capture.
 NOT_IN_TRACE = (
-    ("compiles[].cudagraphs", "CUDA-graph decisions (partitions, skips, recordings) are "
-     "messages of torch's `cudagraphs` log, which TORCH_TRACE does not record"),
+    ("compiles[].cudagraphs", ("CUDA-graph decisions (partitions, skips, recordings) are "
+                               "messages of torch's `cudagraphs` log, which TORCH_TRACE does "
+                               "not record")),
     ("compiles[].perf_hints", "torch's `perf_hints` log messages are not in TORCH_TRACE"),
-    ("compiles[].warnings", "Python warnings raised while compiling (such as the missed "
-     "CUDA-graph fast path) are not in TORCH_TRACE"),
-    ("runtime", "CUDA-graph messages, perf hints and warnings logged at run time are not "
-     "in TORCH_TRACE"),
+    ("compiles[].warnings", ("Python warnings raised while compiling (such as the missed "
+                             "CUDA-graph fast path) are not in TORCH_TRACE")),
+    ("runtime", ("CUDA-graph messages, perf hints and warnings logged at run time are not "
+                 "in TORCH_TRACE")),
     ("error", "whether the program itself raised is not in TORCH_TRACE (failed compiles are)"),
-    ("capture.bypass_caches", "the cache settings of the run are not in TORCH_TRACE; cache "
-     "hits and misses are, per compile"),
+    ("capture.bypass_caches", ("the cache settings of the run are not in TORCH_TRACE; cache "
+                               "hits and misses are, per compile")),
 )
 STATED = {"torch": "pytorch_version", "triton": "triton_version", "cuda": "cuda_version",
           "python": "python_version"}
