@@ -121,3 +121,26 @@ def run_ranks(script: Path, args: list[str], workdir: Path, nproc: int = 2) -> R
          "--json", str(workdir / "out.json")],
         env=env, capture_output=True, text=True, timeout=600, cwd=workdir)
     return RanksRun(proc.returncode, proc.stderr, workdir)
+
+
+TESTS = Path(__file__).parent
+RANK_SCENARIOS = {
+    "alike": (TESTS / "dist_programs" / "rank_step.py", []),
+    "bigger_batch": (TESTS / "dist_programs" / "rank_step.py", ["--bigger-batch-on-rank1"]),
+    "print_on_rank0": (TESTS / "dist_programs" / "rank_step.py", ["--print-on-rank0"]),
+    # The GPU programs fall back to gloo on CPU; aot_eager keeps them free of C++ builds.
+    "ddp": (TESTS / "gpu_programs" / "ddp_train.py", ["--width", "32", "--backend", "aot_eager"]),
+    "fsdp2": (TESTS / "gpu_programs" / "fsdp2_train.py",
+              ["--width", "32", "--backend", "aot_eager"]),
+}
+
+
+@pytest.fixture(scope="session")
+def rank_runs(tmp_path_factory) -> dict[str, RanksRun]:
+    """Each scenario once per session: two gloo ranks under torchrun (CPU)."""
+    root = tmp_path_factory.mktemp("ranks")
+    runs = {name: run_ranks(script, args, root / name)
+            for name, (script, args) in RANK_SCENARIOS.items()}
+    for name, run in runs.items():
+        assert run.returncode == 0, f"{name}:\n{run.stderr[-3000:]}"
+    return runs

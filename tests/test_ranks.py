@@ -15,35 +15,14 @@ from tcexplore.document import SUMMARY_KEYS, DocumentError, validate
 from tcexplore.exploration import MIME_TYPE
 from tcexplore.render.ranks_bundle import ranks_mime_bundle
 
-from .conftest import TLPARSE_COUNTED, run_ranks, tlparse_counts
-
-HERE = Path(__file__).parent
-STEP = HERE / "dist_programs" / "rank_step.py"
-SCENARIOS = {
-    "alike": (STEP, []),
-    "bigger_batch": (STEP, ["--bigger-batch-on-rank1"]),
-    "print_on_rank0": (STEP, ["--print-on-rank0"]),
-    # The GPU programs fall back to gloo on CPU; aot_eager keeps them free of C++ builds.
-    "ddp": (HERE / "gpu_programs" / "ddp_train.py", ["--width", "32", "--backend", "aot_eager"]),
-    "fsdp2": (HERE / "gpu_programs" / "fsdp2_train.py",
-              ["--width", "32", "--backend", "aot_eager"]),
-}
-
-
-@pytest.fixture(scope="session")
-def rank_runs(tmp_path_factory):
-    root = tmp_path_factory.mktemp("ranks")
-    runs = {name: run_ranks(script, args, root / name) for name, (script, args) in SCENARIOS.items()}
-    for name, run in runs.items():
-        assert run.returncode == 0, f"{name}:\n{run.stderr[-3000:]}"
-    return runs
+from .conftest import RANK_SCENARIOS, TLPARSE_COUNTED, tlparse_counts
 
 
 def _documents(run):
     return {r: json.loads((run.workdir / f"out.rank{r}.json").read_text()) for r in (0, 1)}
 
 
-@pytest.mark.parametrize("name", SCENARIOS)
+@pytest.mark.parametrize("name", RANK_SCENARIOS)
 def test_each_rank_writes_its_own_document_naming_rank_world_size_and_backend(rank_runs, name):
     run = rank_runs[name]
     assert not (run.workdir / "out.json").exists()
@@ -82,7 +61,7 @@ def test_a_graph_break_on_one_rank_moves_its_collective_into_another_graph(rank_
     assert "all_reduce" in found["graph"]["evidence"][0]["text"]
 
 
-@pytest.mark.parametrize("name", SCENARIOS)
+@pytest.mark.parametrize("name", RANK_SCENARIOS)
 def test_each_rank_log_imports_to_the_counts_of_its_document_and_tlparse(rank_runs, name,
                                                                          tmp_path):
     run = rank_runs[name]
