@@ -114,7 +114,10 @@ def run_ranks(script: Path, args: list[str], workdir: Path, nproc: int = 2) -> R
     TORCH_TRACE on: one process per rank, each writing its document and its log."""
     workdir.mkdir(parents=True, exist_ok=True)
     env = dict(os.environ, TORCH_TRACE=str(workdir / "trace"), OMP_NUM_THREADS="1",
-               TORCHINDUCTOR_CACHE_DIR=str(workdir / "inductor-cache"), PYTHONUNBUFFERED="1")
+               TORCHINDUCTOR_CACHE_DIR=str(workdir / "inductor-cache"), PYTHONUNBUFFERED="1",
+               # NVLink multicast stays off on the shared GPU machines (NCCL, PyTorch, NVSHMEM)
+               NCCL_NVLS_ENABLE="0", TORCH_SYMM_MEM_DISABLE_MULTICAST="1",
+               NVSHMEM_DISABLE_NVLS="1")
     proc = subprocess.run(
         [sys.executable, "-m", "torch.distributed.run", "--standalone",
          f"--nproc_per_node={nproc}", "-m", "tcexplore", "run", str(script), *args,
@@ -124,14 +127,14 @@ def run_ranks(script: Path, args: list[str], workdir: Path, nproc: int = 2) -> R
 
 
 TESTS = Path(__file__).parent
+# The GPU training programs on CPU, with gloo; aot_eager keeps them free of C++ builds.
+CPU_TRAIN = ["--width", "32", "--backend", "aot_eager", "--cpu"]
 RANK_SCENARIOS = {
     "alike": (TESTS / "dist_programs" / "rank_step.py", []),
     "bigger_batch": (TESTS / "dist_programs" / "rank_step.py", ["--bigger-batch-on-rank1"]),
     "print_on_rank0": (TESTS / "dist_programs" / "rank_step.py", ["--print-on-rank0"]),
-    # The GPU programs fall back to gloo on CPU; aot_eager keeps them free of C++ builds.
-    "ddp": (TESTS / "gpu_programs" / "ddp_train.py", ["--width", "32", "--backend", "aot_eager"]),
-    "fsdp2": (TESTS / "gpu_programs" / "fsdp2_train.py",
-              ["--width", "32", "--backend", "aot_eager"]),
+    "ddp": (TESTS / "gpu_programs" / "ddp_train.py", CPU_TRAIN),
+    "fsdp2": (TESTS / "gpu_programs" / "fsdp2_train.py", CPU_TRAIN),
 }
 
 

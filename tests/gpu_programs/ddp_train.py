@@ -6,10 +6,11 @@ themselves run in DDP's reducer, outside the compiled graphs. The model is a use
 module: Dynamo compiles no top-level frame of torch's own modules, so ``DDP(nn.Sequential)``
 compiles nothing (its frames are all skipped).
 
-NCCL on CUDA (one GPU per rank), gloo on CPU. ``--width N`` sets the layer width
-(the default 512 makes 1 MB layers: several buckets with ``bucket_cap_mb=1``);
-``--diverge`` gives rank 1 a bigger second batch, so rank 1 alone recompiles;
-``--backend`` is torch.compile's (the CPU tests use aot_eager: no C++ to build).
+NCCL on CUDA (one GPU per rank), gloo on CPU (or with ``--cpu``). ``--width N`` sets
+the layer width (the default 512 makes 1 MB layers: several buckets with
+``bucket_cap_mb=1``); ``--diverge`` gives rank 1 a bigger batch after the first step, so
+rank 1 alone recompiles; ``--backend`` is torch.compile's (the CPU tests use aot_eager:
+no C++ to build).
 Run: ``torchrun --nproc_per_node 2 -m tcexplore run ddp_train.py --json out.json``.
 """
 
@@ -25,9 +26,10 @@ parser = argparse.ArgumentParser()
 parser.add_argument("--width", type=int, default=512)
 parser.add_argument("--diverge", action="store_true")
 parser.add_argument("--backend", default="inductor")
+parser.add_argument("--cpu", action="store_true", help="gloo on CPU even where CUDA is")
 args = parser.parse_args()
 
-cuda = torch.cuda.is_available()
+cuda = torch.cuda.is_available() and not args.cpu
 dist.init_process_group("nccl" if cuda else "gloo")
 rank = dist.get_rank()
 device = torch.device("cuda", int(os.environ.get("LOCAL_RANK", "0"))) if cuda else torch.device("cpu")

@@ -3,9 +3,9 @@
 
 Each compiled block is one graph per direction; FSDP2's all-gathers and reduce-scatters
 run in its hooks, between the compiled graphs. NCCL on CUDA (one GPU per rank), gloo on
-CPU. ``--width N`` sets the block width; ``--diverge`` gives rank 1 a bigger second batch,
-so rank 1 alone recompiles its blocks; ``--backend`` is torch.compile's (the CPU tests use
-aot_eager: no C++ to build).
+CPU (or with ``--cpu``). ``--width N`` sets the block width; ``--diverge`` gives rank 1 a
+bigger batch after the first step, so rank 1 alone recompiles its blocks; ``--backend`` is
+torch.compile's (the CPU tests use aot_eager: no C++ to build).
 Run: ``torchrun --nproc_per_node 2 -m tcexplore run fsdp2_train.py --json out.json``.
 """
 
@@ -21,9 +21,10 @@ parser = argparse.ArgumentParser()
 parser.add_argument("--width", type=int, default=512)
 parser.add_argument("--diverge", action="store_true")
 parser.add_argument("--backend", default="inductor")
+parser.add_argument("--cpu", action="store_true", help="gloo on CPU even where CUDA is")
 args = parser.parse_args()
 
-cuda = torch.cuda.is_available()
+cuda = torch.cuda.is_available() and not args.cpu
 dist.init_process_group("nccl" if cuda else "gloo")
 rank = dist.get_rank()
 device = torch.device("cuda", int(os.environ.get("LOCAL_RANK", "0"))) if cuda else torch.device("cpu")
