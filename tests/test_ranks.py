@@ -147,3 +147,13 @@ def undistributed_document(tmp_path):
     with tcexplore.capture() as session:
         pass
     return session.document
+
+
+def test_a_document_without_its_rank_takes_it_from_its_file_name(rank_runs, tmp_path):
+    """Documents written before they carried `distributed` were still named out.rank<N>.json."""
+    for rank in (0, 1):
+        data = json.loads((rank_runs["bigger_batch"].workdir / f"out.rank{rank}.json").read_text())
+        del data["distributed"]
+        (tmp_path / f"old.rank{rank}.json").write_text(json.dumps(data))
+    view = tcexplore.ranks(tmp_path / "old.json")
+    assert view.ranks == [0, 1] and view.divergence[0]["ranks"] == [1]

@@ -32,3 +32,10 @@ def rank_files(path: str | Path) -> list[Path]:
             found.append((int(match.group(1)), candidate))
     return [p for _, p in sorted(found)]
 
+
+
+def rank_in_name(path: str | Path) -> int | None:
+    """The N of ``out.rankN.json`` (documents written before they carried their rank)."""
+    path = Path(path)
+    match = _RANK_SUFFIX.search(path.stem if path.suffix else path.name)
+    return int(match.group(1)) if match else None

@@ -3,7 +3,8 @@
 A source is a :class:`~tcexplore.Document` (or its dict), a saved document, a TORCH_TRACE
 log, the directory ``TORCH_TRACE`` named (every log in it), or the ``--json`` path given
 to ``tcexplore run`` under a launcher (``out.json`` stands for ``out.rank0.json``,
-``out.rank1.json``…). Each document must say its rank; two for one rank are refused.
+``out.rank1.json``…). Each document must say its rank (or be named ``*.rank<N>.json``);
+two for one rank are refused.
 Unreadable input raises :class:`~tcexplore.DocumentError` or
 :class:`~tcexplore.traces.TraceError` (both ``ValueError``) naming the file.
 """
@@ -17,7 +18,7 @@ from typing import Any, Iterable
 from ..document import Document, DocumentError
 from ..traces import document_from_log, trace_logs
 from ..traces.log_file import read_trace_log
-from .files import rank_files
+from .files import rank_files, rank_in_name
 
 
 @dataclass
@@ -78,6 +79,8 @@ def _from_log(path: Path) -> RankInput:
 
 def _ranked(document: Document, source: dict[str, Any]) -> RankInput:
     rank = (document.data.get("distributed") or {}).get("rank")
+    if rank is None and source["kind"] == "document" and source["path"]:
+        rank = rank_in_name(source["path"])
     if rank is None:
         where = source["path"] or "a document"
         raise DocumentError(f"{where} does not say which rank it is (it was not captured "
