@@ -1,4 +1,4 @@
-"""``tcexplore run | demo | doctor``."""
+"""``tcexplore run | import | ranks | demo | doctor``."""
 
 from __future__ import annotations
 
@@ -64,17 +64,72 @@ def run_script(script: str, script_args: list[str], json_out: str | None,
     if session is not None:
         if exit_code == 0:
             session.error = None  # a clean SystemExit(0) is not an error
-        _write_outputs(session.document, json_out, html_out)
+        document = session.document
+        distributed = document.data["distributed"] or {}
+        _write_outputs(document, json_out, html_out,
+                       distributed["rank"] if (distributed.get("world_size") or 0) > 1 else None)
     return exit_code
 
 
-def _write_outputs(document, json_out: str | None, html_out: str | None) -> None:
+def _write_outputs(document, json_out: str | None, html_out: str | None,
+                   rank: int | None = None) -> None:
+    """Write the document; with a ``rank`` as ``out.rank<N>.json`` (and ``.html``), so the
+    ranks of a job never overwrite each other."""
+    from .ranks.files import per_rank_path  # noqa: PLC0415
+
     summary = ", ".join(f"{k} {v}" for k, v in document.summary.items())
-    print(f"tcexplore: {summary}", file=sys.stderr)
+    print(f"tcexplore: {'' if rank is None else f'rank {rank}: '}{summary}", file=sys.stderr)
     for path in (json_out, html_out):
         if path:
-            document.save(path)
-            print(f"tcexplore: wrote {path}", file=sys.stderr)
+            written = document.save(path if rank is None else per_rank_path(path, rank))
+            print(f"tcexplore: wrote {written}", file=sys.stderr)
+
+
+def import_traces(path: str, json_out: str | None, html_out: str | None) -> int:
+    """``tcexplore import``: one document per TORCH_TRACE log (per rank for a directory)."""
+    from .traces import TraceError, document_from_log, trace_logs  # noqa: PLC0415
+    from .traces.log_file import read_trace_log  # noqa: PLC0415
+
+    try:
+        logs = trace_logs(Path(path)) if Path(path).is_dir() else [Path(path)]
+        documents = [document_from_log(read_trace_log(log)) for log in logs]
+    except TraceError as exc:
+        print(f"tcexplore import: {exc}", file=sys.stderr)
+        return 1
+    if len(documents) > 1 and any(d.data["distributed"] is None for d in documents):
+        print(f"tcexplore import: {path} holds {len(documents)} logs, not all with a rank; "
+              "import them one by one", file=sys.stderr)
+        return 1
+    for document in documents:
+        if document.data["capture"]["partial"]:
+            print(f"tcexplore import: {document.data['capture']['path']} is partial: "
+                  f"{document.data['capture']['partial']}", file=sys.stderr)
+        _write_outputs(document, json_out, html_out,
+                       document.data["distributed"]["rank"] if len(documents) > 1 else None)
+    return 0
+
+
+def compare_ranks(sources: list[str], json_out: str | None, html_out: str | None,
+                  embed_limit_mb: float) -> int:
+    """``tcexplore ranks``: the multi-rank document of rank documents or logs."""
+    from .ranks import ranks  # noqa: PLC0415
+
+    try:
+        view = ranks(*sources, embed_limit=int(embed_limit_mb * 1_000_000))
+    except ValueError as exc:
+        print(f"tcexplore ranks: {exc}", file=sys.stderr)
+        return 1
+    print(f"tcexplore: ranks {view.ranks}, {len(view.divergence)} divergence findings",
+          file=sys.stderr)
+    for finding in view.divergence:
+        print(f"  [{finding['kind']}] {finding['title']}", file=sys.stderr)
+        for item in finding["evidence"][:3]:
+            who = "" if item["rank"] is None else f"rank {item['rank']}: "
+            print(f"      {who}{item['text']}", file=sys.stderr)
+    for out in (json_out, html_out):
+        if out:
+            print(f"tcexplore: wrote {view.save(out)}", file=sys.stderr)
+    return 0
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -89,6 +144,22 @@ def main(argv: list[str] | None = None) -> int:
     demo.add_argument("--out", default="tcexplore-demo", help="output path stem (default: %(default)s)")
     demo.add_argument("--no-open", action="store_true", help="don't open the report in a browser")
     commands.add_parser("doctor", help="check what this machine can compile with")
+    imported = commands.add_parser(
+        "import", help="read a TORCH_TRACE log (or a directory of them, one per rank)")
+    imported.add_argument("path", metavar="PATH", help="a TORCH_TRACE log, or its directory")
+    imported.add_argument("--json", dest="json_out", metavar="OUT",
+                          help="document to write (out.rank<N>.json per rank)")
+    imported.add_argument("--html", dest="html_out", metavar="OUT", help="report to write")
+    compared = commands.add_parser(
+        "ranks", help="compare the ranks of a distributed job: where do they diverge?")
+    compared.add_argument("sources", metavar="DOCS_OR_TRACES", nargs="+",
+                          help="rank documents, TORCH_TRACE logs or their directory, or the "
+                               "--json path given to `tcexplore run` (finds out.rank*.json)")
+    compared.add_argument("--json", dest="json_out", metavar="OUT")
+    compared.add_argument("--html", dest="html_out", metavar="OUT")
+    compared.add_argument("--embed-limit", type=float, default=50, metavar="MB",
+                          help="embed the rank documents in --json up to this many MB "
+                               "(default: %(default)s; 0: none)")
 
     if argv and argv[0] == "run":
         opts, script_and_args = _split_run_args(argv[1:])
@@ -102,6 +173,12 @@ def main(argv: list[str] | None = None) -> int:
         from .demo import run_demo  # noqa: PLC0415
 
         return run_demo(args.out, open_browser=not args.no_open)
+    if args.command in ("import", "ranks") and not args.json_out and not args.html_out:
+        parser.error(f"{args.command}: give --json OUT and/or --html OUT")
+    if args.command == "import":
+        return import_traces(args.path, args.json_out, args.html_out)
+    if args.command == "ranks":
+        return compare_ranks(args.sources, args.json_out, args.html_out, args.embed_limit)
     if args.command == "doctor":
         from .doctor import run_doctor  # noqa: PLC0415
 

@@ -77,12 +77,17 @@ def compute_summary(compiles: list[dict[str, Any]], graph_breaks: list[Any]) -> 
 
 def build_document(*, compiles: list[dict[str, Any]], graph_breaks: list[dict[str, Any]],
                    unknown_events: dict[str, int], runtime: dict[str, Any],
-                   capture: dict[str, Any], error: dict[str, Any] | None) -> Document:
+                   capture: dict[str, Any], error: dict[str, Any] | None,
+                   environment: dict[str, Any] | None = None,
+                   distributed: dict[str, Any] | None = None) -> Document:
+    """``environment`` defaults to this machine's (a live capture); ``distributed`` is the
+    rank, world size and backend of a process in a distributed job, else None."""
     data = {
         "schema": SCHEMA,
         "tool": {"name": "tcexplore", "version": __version__},
         "created": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
-        "environment": _torch_compat.environment(),
+        "environment": environment if environment is not None else _torch_compat.environment(),
+        "distributed": distributed,
         "capture": capture,
         "summary": compute_summary(compiles, graph_breaks),
         "compiles": compiles,
@@ -153,6 +158,12 @@ class Document:
         return f"<tcexplore.Document {counts}>"
 
 
-def load(path: str | Path) -> Document:
-    """Read a saved document back, validating it against the schema."""
-    return Document.load(path)
+def load(path: str | Path) -> Any:
+    """Read a saved document back, validating it against the schema; a multi-rank document
+    (``tcexplore ranks``) comes back as :class:`tcexplore.Ranks`."""
+    document = Document.load(path)
+    if document.data.get("kind") == "ranks":
+        from .ranks import Ranks  # noqa: PLC0415 - ranks builds on this module
+
+        return Ranks(document.data, check=False)
+    return document

@@ -29,12 +29,18 @@ class ProgramRun:
     stderr: str
     document: dict
     tlparse_counts: dict[str, int]
+    trace_log: Path  # the TORCH_TRACE log of the same run
 
 
-def _tlparse_counts(trace_dir: Path, out_dir: Path) -> dict[str, int]:
+def _trace_log(trace_dir: Path) -> Path:
     logs = sorted(trace_dir.glob("*.log"))
     assert len(logs) == 1, f"expected one TORCH_TRACE log, got {logs}"
-    subprocess.run(["tlparse", str(logs[0]), "-o", str(out_dir), "--no-browser", "--overwrite",
+    return logs[0]
+
+
+def tlparse_counts(log: Path, out_dir: Path) -> dict[str, int]:
+    """What tlparse counts in a log: the artifacts of its compile directory."""
+    subprocess.run(["tlparse", str(log), "-o", str(out_dir), "--no-browser", "--overwrite",
                     "--plain-text"], check=True, capture_output=True, timeout=300)
     directory = json.loads((out_dir / "compile_directory.json").read_text())
     counts = dict.fromkeys(TLPARSE_COUNTED, 0)
@@ -72,8 +78,9 @@ def run_program(name: str, workdir: Path, args: list[str] | None = None) -> Prog
         env=env, capture_output=True, text=True, timeout=600, cwd=workdir,
     )
     assert out.exists(), f"{name}: no document written\n{proc.stderr[-3000:]}"
+    log = _trace_log(workdir / "trace")
     return ProgramRun(script.stem, proc.returncode, proc.stderr, json.loads(out.read_text()),
-                      _tlparse_counts(workdir / "trace", workdir / "tl_out"))
+                      tlparse_counts(log, workdir / "tl_out"), log)
 
 
 @pytest.fixture(scope="session")
@@ -93,3 +100,50 @@ def tour(tmp_path_factory):
     from .notebook_tour import execute_tour
 
     return execute_tour(tmp_path_factory.mktemp("tour"))
+
+
+@dataclass
+class RanksRun:
+    returncode: int
+    stderr: str
+    workdir: Path  # out.rank<N>.json and trace/ (one TORCH_TRACE log per rank) inside
+
+
+def run_ranks(script: Path, args: list[str], workdir: Path, nproc: int = 2) -> RanksRun:
+    """`torchrun --nproc_per_node N -m tcexplore run SCRIPT ARGS --json out.json` with
+    TORCH_TRACE on: one process per rank, each writing its document and its log."""
+    workdir.mkdir(parents=True, exist_ok=True)
+    env = dict(os.environ, TORCH_TRACE=str(workdir / "trace"), OMP_NUM_THREADS="1",
+               TORCHINDUCTOR_CACHE_DIR=str(workdir / "inductor-cache"), PYTHONUNBUFFERED="1",
+               # NVLink multicast stays off on the shared GPU machines (NCCL, PyTorch, NVSHMEM)
+               NCCL_NVLS_ENABLE="0", TORCH_SYMM_MEM_DISABLE_MULTICAST="1",
+               NVSHMEM_DISABLE_NVLS="1")
+    proc = subprocess.run(
+        [sys.executable, "-m", "torch.distributed.run", "--standalone",
+         f"--nproc_per_node={nproc}", "-m", "tcexplore", "run", str(script), *args,
+         "--json", str(workdir / "out.json")],
+        env=env, capture_output=True, text=True, timeout=600, cwd=workdir)
+    return RanksRun(proc.returncode, proc.stderr, workdir)
+
+
+TESTS = Path(__file__).parent
+# The GPU training programs on CPU, with gloo; aot_eager keeps them free of C++ builds.
+CPU_TRAIN = ["--width", "32", "--backend", "aot_eager", "--cpu"]
+RANK_SCENARIOS = {
+    "alike": (TESTS / "dist_programs" / "rank_step.py", []),
+    "bigger_batch": (TESTS / "dist_programs" / "rank_step.py", ["--bigger-batch-on-rank1"]),
+    "print_on_rank0": (TESTS / "dist_programs" / "rank_step.py", ["--print-on-rank0"]),
+    "ddp": (TESTS / "gpu_programs" / "ddp_train.py", CPU_TRAIN),
+    "fsdp2": (TESTS / "gpu_programs" / "fsdp2_train.py", CPU_TRAIN),
+}
+
+
+@pytest.fixture(scope="session")
+def rank_runs(tmp_path_factory) -> dict[str, RanksRun]:
+    """Each scenario once per session: two gloo ranks under torchrun (CPU)."""
+    root = tmp_path_factory.mktemp("ranks")
+    runs = {name: run_ranks(script, args, root / name)
+            for name, (script, args) in RANK_SCENARIOS.items()}
+    for name, run in runs.items():
+        assert run.returncode == 0, f"{name}:\n{run.stderr[-3000:]}"
+    return runs

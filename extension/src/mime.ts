@@ -2,10 +2,12 @@
 
 import { IRenderMime } from '@jupyterlab/rendermime-interfaces';
 import { Widget } from '@lumino/widgets';
+import { isRanksDocument } from './model/ranks';
 import { MIME_TYPE } from './model/types';
 import { unpack } from './model/unpack';
 import { el } from './view/dom';
 import { createExplorer } from './view/explorer';
+import { createRanksView } from './view/ranks';
 
 class ExplorerRenderer extends Widget implements IRenderMime.IRenderer {
   constructor() {
@@ -16,7 +18,8 @@ class ExplorerRenderer extends Widget implements IRenderMime.IRenderer {
   async renderModel(model: IRenderMime.IMimeModel): Promise<void> {
     let view: HTMLElement;
     try {
-      view = createExplorer(await unpack(model.data[MIME_TYPE]));
+      const data = model.data[MIME_TYPE];
+      view = isRanksDocument(data) ? createRanksView(data) : createExplorer(await unpack(data));
     } catch (error) {
       view = el('div', { class: 'tcx-explorer tcx-unreadable' }, el('p', { class: 'tcx-error', attrs: { role: 'alert' } }, `This tcexplore output could not be read: ${String(error)}`));
     }

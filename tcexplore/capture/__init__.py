@@ -14,6 +14,7 @@ from typing import Any, Callable, Iterator
 
 from .. import _torch_compat
 from ..document import Document, build_document, error_record
+from .distributed import launcher, process_group
 from .assemble import Assembler
 from .events import Event
 
@@ -28,6 +29,7 @@ class CaptureSession:
         self.on_event = on_event
         self.error: dict[str, Any] | None = None
         self.handler_errors: list[str] = []
+        self.distributed: dict[str, Any] | None = None
         self._records: list[tuple[dict[str, Any], str | None]] = []  # as torch logged them
         self._events: list[Event] = []
         self._read = 0  # records turned into events so far
@@ -37,6 +39,8 @@ class CaptureSession:
     def add(self, metadata: dict[str, Any], payload: str | None) -> None:
         # Only keep the record while torch compiles; reading it waits until it is asked for.
         self._records.append((metadata, payload))
+        if self.distributed is None:
+            self.distributed = process_group()
         if self.on_event is not None:
             self.on_event(Event.from_record(metadata, payload))
 
@@ -63,9 +67,10 @@ class CaptureSession:
                 assembler.feed(event)
             self._document = build_document(
                 **assembler.finish(),
-                capture={"bypass_caches": self.bypass_caches, "events": len(events),
-                         "handler_errors": self.handler_errors},
+                capture={"source": "live", "bypass_caches": self.bypass_caches,
+                         "events": len(events), "handler_errors": self.handler_errors},
                 error=self.error,
+                distributed=self.distributed or launcher(),
             )
             self._document_events = len(events)
         return self._document
@@ -181,6 +186,8 @@ def capture(*, bypass_caches: bool = True,
             session.record_error(exc)
             raise
         finally:
+            if session.distributed is None:  # a group created after the last event
+                session.distributed = process_group()
             # torch's LazyTraceHandler removes itself at the first event when TORCH_TRACE is
             # unset: put back the handlers as they were (in order), keeping any added meanwhile.
             added = [h for h in logger.handlers if h not in saved_handlers and h is not handler]

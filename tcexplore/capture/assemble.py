@@ -69,6 +69,7 @@ def new_compile_record(cid: str, event: Event) -> dict[str, Any]:
                        "rerecordings": 0, "messages": []},
         "perf_hints": [],
         "warnings": [],
+        "collective_schedules": [],
         "artifacts": {},
     }
 
@@ -366,6 +367,13 @@ def _triton_kernel_info(assembler: Assembler, event: Event, record: dict[str, An
     info = _json(event.payload)
     if info is not None:
         record["triton_kernel_info"].append(info)
+
+
+@handles("inductor_collective_schedule")
+def _collective_schedule(assembler: Assembler, event: Event, record: dict[str, Any]) -> None:
+    ops = _json(event.payload)
+    if isinstance(ops, list):
+        record["collective_schedules"].append([str(op) for op in ops])
 
 
 @handles("log_cudagraphs")

@@ -21,7 +21,7 @@ from .graph_svg import MAX_SVG_NODES, dynamo_graph_svg
 from .markup import (MAX_CELL_ITEMS, SOURCE_LABELS, MAX_ROWS, MAX_TEXT_CHARS, Data, _c, _captured_note, _code,
                      _compile_anchor, _compile_link, _details, _dict_table, _e, _error_block,
                      _link, _location, _location_with_code, _more_rows_note, _names, _note,
-                     _plural, _pre, _status, _table, _value)
+                     _page, _plural, _pre, _status, _table, _value)
 from .measurements import measurements
 from .source import sources
 
@@ -90,15 +90,7 @@ def render_html(document: Any, *, full_page: bool = True, summary_only: bool = F
         fragment = _report(data, summary_only)
     finally:
         SOURCE_LABELS.reset(token)
-    if not full_page:
-        return fragment
-    return (
-        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-        "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
-        "style-src 'unsafe-inline'\">\n"
-        "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-        "<title>tcexplore report</title>\n</head>\n<body>\n" + fragment + "\n</body>\n</html>\n"
-    )
+    return _page(fragment, "tcexplore report") if full_page else fragment
 
 
 def _report(data: Data, summary_only: bool = False) -> str:
@@ -153,9 +145,34 @@ def _environment(data: Data) -> str:
             for key in ("torch", "triton", "cuda", "python", "platform", "gpus")]
     rows.append(["tcexplore", _e(tool.get("version"))])
     rows.append(["created", _e(data.get("created"))])
+    if capture.get("source") == "trace":
+        rows.append(["read from", "TORCH_TRACE log " + _c(capture.get("path"))])
     rows.append(["trace events", _e(capture.get("events"))])
     rows.append(["caches bypassed", _e(capture.get("bypass_caches"))])
+    distributed = data.get("distributed")
+    if isinstance(distributed, dict):
+        rows.append(["rank", _e(f"{distributed.get('rank')} of world size "
+                                f"{distributed.get('world_size') or '?'}, backend "
+                                f"{distributed.get('backend') or '?'}")])
     return _table(["environment", ""], rows, "tcx-environment")
+
+
+def _not_available(data: Data) -> str:
+    """What the document's source does not record: shown, so it is not read as 'none'."""
+    capture = data.get("capture") or {}
+    parts = []
+    if capture.get("partial"):
+        parts.append(f'<div class="tcx-error"><strong>Partial document:</strong> '
+                     f'{_e(capture["partial"])}</div>')
+    missing = [u for u in capture.get("unavailable") or [] if isinstance(u, dict)]
+    if missing:
+        rows = [[_c(u.get("field")), _e(u.get("reason"))] for u in missing]
+        parts.append(_details(f"Not available in this document ({len(missing)})",
+                              _note("Its source does not record these: they are unknown, "
+                                    "not empty.") + _table(["field", "why"], rows,
+                                                           "tcx-unavailable"),
+                              open_=True))
+    return "\n".join(parts)
 
 
 def _compile_index(compiles: list[Data]) -> str:
@@ -184,6 +201,7 @@ def _capture_problems(data: Data) -> str:
 def _overview(data: Data) -> str:
     body = [
         _error_block(data.get("error"), "The captured code raised"),
+        _not_available(data),
         _findings(data),
         _summary_table(data.get("summary") or {}),
         _environment(data),

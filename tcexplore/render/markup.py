@@ -196,6 +196,17 @@ def _captured_note(item: Data) -> str:
     return notes
 
 
+def _page(fragment: str, title: str) -> str:
+    """A complete HTML file around a report fragment: no scripts, no network (its CSP)."""
+    return (
+        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+        "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
+        "style-src 'unsafe-inline'\">\n"
+        "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+        f"<title>{_e(title)}</title>\n</head>\n<body>\n" + fragment + "\n</body>\n</html>\n"
+    )
+
+
 def _details(summary: str, body: str, *, cls: str = "tcx-sub", open_: bool = False,
              id_: str | None = None) -> str:
     """A collapsible block; ``summary`` is already-escaped HTML."""

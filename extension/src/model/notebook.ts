@@ -19,6 +19,11 @@ function label(data: unknown): { label: string; detail: string } {
   if (doc.schema !== 'tcexplore/1') {
     return { label: 'tcexplore output', detail: `schema ${String(doc.schema ?? '?')}` };
   }
+  if (doc.kind === 'ranks') {
+    const ranks = Array.isArray(doc.ranks) ? doc.ranks.length : 0;
+    const found = Array.isArray(doc.divergence) ? doc.divergence.length : 0;
+    return { label: `${plural(ranks, 'rank')} side by side`, detail: found ? plural(found, 'divergence') : 'no divergence' };
+  }
   const s = doc.summary ?? {};
   const frames = Array.isArray(doc.compiles)
     ? [...new Set(doc.compiles.map((c: any) => c?.frame?.function).filter((f: unknown) => typeof f === 'string'))]

@@ -198,3 +198,29 @@ export function findings(doc: TcxDocument): Finding[] {
   const rank: Record<Severity, number> = { error: 0, warning: 1, info: 2, ok: 3 };
   return out.sort((a, b) => rank[a.severity] - rank[b.severity]);
 }
+
+export interface Origin {
+  /** "captured live" or "read from the TORCH_TRACE log …", with the rank when there is one */
+  line: string;
+  partial: string | null;
+  /** what the document's source does not record: unknown, not empty */
+  unavailable: Array<{ field: string; reason: string }>;
+}
+
+export function origin(doc: TcxDocument): Origin {
+  const capture = doc.capture ?? {};
+  const env = doc.environment ?? {};
+  const parts = [capture.source === 'trace' ? `read from the TORCH_TRACE log ${capture.path ?? ''}`.trim() : 'captured live'];
+  const dist = doc.distributed;
+  if (dist && typeof dist.rank === 'number') {
+    parts.push(`rank ${dist.rank}${dist.world_size ? ` of ${dist.world_size}` : ''}${dist.backend ? ` (${dist.backend})` : ''}`);
+  }
+  parts.push(`torch ${String(env.torch ?? '?')}`);
+  if (doc.created) {
+    parts.push(`document made ${doc.created}`);
+  }
+  const unavailable = Array.isArray(capture.unavailable)
+    ? capture.unavailable.filter(u => u && typeof u.field === 'string').map(u => ({ field: u.field, reason: String(u.reason ?? '') }))
+    : [];
+  return { line: parts.join(' · '), partial: typeof capture.partial === 'string' ? capture.partial : null, unavailable };
+}

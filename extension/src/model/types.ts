@@ -219,10 +219,20 @@ export interface ComparisonRow {
   document?: unknown;
 }
 
+/** How the document was made: live in-process, or read from a TORCH_TRACE log (which lacks some data). */
+export interface CaptureInfo {
+  source?: 'live' | 'trace';
+  path?: string;
+  partial?: string | null;
+  unavailable?: Array<{ field: string; reason: string }>;
+}
+
 export interface TcxDocument {
   schema: string;
   created?: string;
   environment?: Record<string, unknown>;
+  capture?: CaptureInfo;
+  distributed?: { rank?: number | null; world_size?: number | null; backend?: string | null } | null;
   summary: Record<string, number>;
   compiles: Compile[];
   graph_breaks: GraphBreak[];

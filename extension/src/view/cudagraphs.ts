@@ -43,8 +43,14 @@ function sectionView(ctx: Context, s: CudaGraphSection): HTMLElement {
 export function cudaGraphsTab(ctx: Context): TabView {
   const sections = cudaGraphSections(ctx.doc);
   const element = el('div', { class: 'tcx-cudagraphs' });
+  const unrecorded = (ctx.doc.capture?.unavailable ?? []).find(u => u.field === 'compiles[].cudagraphs');
+  if (unrecorded) {
+    element.appendChild(note(`CUDA-graph data is not available in this document: ${unrecorded.reason}. Capture the run with tcexplore to see it.`));
+  }
   if (!sections.length) {
-    element.appendChild(note('No CUDA-graph data in this document (CUDA graphs exist on GPU runs with mode="reduce-overhead" or "max-autotune").'));
+    if (!unrecorded) {
+      element.appendChild(note('No CUDA-graph data in this document (CUDA graphs exist on GPU runs with mode="reduce-overhead" or "max-autotune").'));
+    }
     return { element };
   }
   for (const s of sections) {

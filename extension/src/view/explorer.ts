@@ -29,7 +29,8 @@ const TABS: Array<[TabId, string, TabFactory]> = [
   ['compare', 'Compare', compareTab]
 ];
 
-export function createExplorer(data: unknown): HTMLElement {
+/** The explorer of one document, showing `start` first (the Overview by default). */
+export function createExplorer(data: unknown, start: Target = { tab: 'overview' }): HTMLElement {
   const checked = checkDocument(data);
   if (!checked.ok) {
     return el('div', { class: 'tcx-explorer tcx-unreadable' }, el('p', { class: 'tcx-error', attrs: { role: 'alert' } }, checked.message));
@@ -53,6 +54,10 @@ export function createExplorer(data: unknown): HTMLElement {
       }
     }))
   );
-  tabs.select('overview');
+  ctx.go(start);
+  if (start.tab !== 'overview') {
+    // scrolling needs the element in the page, which it joins after this returns
+    setTimeout(() => views.get(start.tab)?.reveal?.(start), 0);
+  }
   return el('div', { class: 'tcx-explorer' }, tabs.element);
 }

@@ -1,7 +1,7 @@
-import { findings, pipeline } from '../model/overview';
+import { findings, origin, pipeline } from '../model/overview';
 import { where } from '../model/format';
 import { Context, TabView } from './context';
-import { el, link } from './dom';
+import { el, link, table } from './dom';
 
 export function overviewTab(ctx: Context): TabView {
   const { doc } = ctx;
@@ -21,7 +21,12 @@ export function overviewTab(ctx: Context): TabView {
       ...stage.counts.map(c => el('div', { class: 'tcx-stage-count' }, c)),
       stage.time ? el('div', { class: 'tcx-stage-time' }, stage.time) : null));
   });
-  const env = doc.environment ?? {};
+  const from = origin(doc);
+  const missing = from.unavailable.length
+    ? el('details', { class: 'tcx-unavailable', attrs: { open: '' } },
+      el('summary', null, `Not available in this document (${from.unavailable.length}): its source does not record these; they are unknown, not empty`),
+      table(['field', 'why'], from.unavailable.map(u => [el('code', null, u.field), u.reason])))
+    : null;
   const compiles = el('ul', { class: 'tcx-compile-list' }, ...doc.compiles.map((c, i) =>
     el('li', null,
       link(`${c.id}`, () => ctx.go({ tab: 'guards', compile: i })),
@@ -29,9 +34,11 @@ export function overviewTab(ctx: Context): TabView {
       el('span', { class: `tcx-status tcx-status-${c.status}` }, c.status))));
   return {
     element: el('div', { class: 'tcx-overview' },
+      from.partial ? el('p', { class: 'tcx-error', attrs: { role: 'alert' } }, `Partial document: ${from.partial}`) : null,
       el('h3', null, 'Findings'), list,
+      missing,
       el('h3', null, 'Pipeline'), stages,
       el('h3', null, `Compiles (${doc.compiles.length})`), compiles,
-      el('p', { class: 'tcx-muted' }, `torch ${String(env.torch ?? '?')}${doc.created ? ` · captured ${doc.created}` : ''}`))
+      el('p', { class: 'tcx-muted tcx-origin' }, from.line))
   };
 }

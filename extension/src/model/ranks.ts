@@ -1,0 +1,176 @@
+/**
+ * The multi-rank document ("kind": "ranks" in tcexplore/1) as the Ranks view reads it: the
+ * divergence findings, each rank's digest, and the rank documents that travelled with it.
+ * Everything is untrusted input and normalised so a partial document never throws.
+ */
+
+import { plural } from './format';
+import { SCHEMA } from './types';
+
+export interface RankFinding {
+  kind: string;
+  ranks: number[];
+  compile_id: string | null;
+  title: string;
+  groups: Array<{ ranks: number[]; value: string }>;
+  evidence: Array<{ rank: number | null; text: string }>;
+}
+
+export interface RankCompile {
+  id: string;
+  frame?: { function?: string | null; file?: string | null; line?: number | null } | null;
+  status: string;
+  graph_nodes: number | null;
+  recompile_reasons: string[];
+}
+
+export interface RankEntry {
+  rank: number;
+  source: { kind?: string; path?: string | null };
+  distributed: { rank?: number | null; world_size?: number | null; backend?: string | null } | null;
+  environment: Record<string, unknown>;
+  capture: { source?: string; partial?: string | null; unavailable?: Array<{ field: string; reason: string }> };
+  summary: Record<string, number>;
+  compiles: RankCompile[];
+  graph_breaks: Array<{ compile_id?: string | null; file?: string | null; line?: number | null; reason?: string }>;
+  collectives: Array<{ compile_id: string; graph: string; ops: string[] }>;
+  error: { type?: string | null; message?: string | null } | null;
+  document: unknown;
+  document_left_out: { reason: string; bytes: number } | null;
+}
+
+export interface RanksDocument {
+  schema: string;
+  kind: 'ranks';
+  created?: string;
+  world_size: number | null;
+  ranks: RankEntry[];
+  divergence: RankFinding[];
+}
+
+function list<T>(value: unknown): T[] {
+  return Array.isArray(value) ? (value as T[]) : [];
+}
+
+function object(value: unknown): Record<string, any> {
+  return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, any>) : {};
+}
+
+export function isRanksDocument(data: unknown): boolean {
+  const raw = object(data);
+  return raw.schema === SCHEMA && raw.kind === 'ranks';
+}
+
+export function normalizeRanks(data: unknown): RanksDocument {
+  const raw = object(data);
+  const ranks = list<unknown>(raw.ranks).map(value => {
+    const e = object(value);
+    return {
+      ...e,
+      rank: typeof e.rank === 'number' ? e.rank : -1,
+      source: object(e.source),
+      distributed: e.distributed ? object(e.distributed) : null,
+      environment: object(e.environment),
+      capture: object(e.capture),
+      summary: object(e.summary),
+      compiles: list<unknown>(e.compiles).map(c => {
+        const r = object(c);
+        return { ...r, id: String(r.id ?? '?'), status: String(r.status ?? 'unknown'), graph_nodes: typeof r.graph_nodes === 'number' ? r.graph_nodes : null, recompile_reasons: list<string>(r.recompile_reasons).map(String) };
+      }),
+      graph_breaks: list(e.graph_breaks),
+      collectives: list<unknown>(e.collectives).map(c => ({ ...object(c), ops: list<string>(object(c).ops).map(String) })),
+      error: e.error ? object(e.error) : null,
+      document: e.document ?? null,
+      document_left_out: e.document_left_out ? object(e.document_left_out) : null
+    } as RankEntry;
+  });
+  const divergence = list<unknown>(raw.divergence).map(value => {
+    const f = object(value);
+    return {
+      kind: String(f.kind ?? '?'),
+      ranks: list<number>(f.ranks).filter(r => typeof r === 'number'),
+      compile_id: typeof f.compile_id === 'string' ? f.compile_id : null,
+      title: String(f.title ?? ''),
+      groups: list<unknown>(f.groups).map(g => ({ ranks: list<number>(object(g).ranks), value: String(object(g).value ?? '') })),
+      evidence: list<unknown>(f.evidence).map(x => ({ rank: typeof object(x).rank === 'number' ? object(x).rank : null, text: String(object(x).text ?? '') }))
+    } as RankFinding;
+  });
+  return { ...raw, schema: SCHEMA, kind: 'ranks', world_size: typeof raw.world_size === 'number' ? raw.world_size : null, ranks, divergence } as RanksDocument;
+}
+
+/** "rank 1", "ranks 0-2, 5". */
+export function ranksText(ranks: number[]): string {
+  const sorted = [...ranks].sort((a, b) => a - b);
+  const runs: number[][] = [];
+  for (const r of sorted) {
+    const last = runs[runs.length - 1];
+    if (last && r === last[last.length - 1] + 1) {
+      last.push(r);
+    } else {
+      runs.push([r]);
+    }
+  }
+  const parts = runs.map(run => (run.length > 2 ? `${run[0]}-${run[run.length - 1]}` : run.join(', ')));
+  return `${sorted.length === 1 ? 'rank' : 'ranks'} ${parts.join(', ')}`;
+}
+
+/** One line for the top of the view: how many ranks, and whether they diverge. */
+export function headline(doc: RanksDocument): string {
+  const n = doc.ranks.length;
+  const world = doc.world_size ? ` of world size ${doc.world_size}` : '';
+  const found = doc.divergence.length;
+  return found
+    ? `${plural(n, 'rank')}${world}: ${plural(found, 'divergence finding')}`
+    : `${plural(n, 'rank')}${world}: no divergence (same compile ids, recompiles, graph breaks, graphs, collectives, results, caches and versions)`;
+}
+
+/** The side-by-side table: a label, then one value per rank. */
+export function sideBySide(doc: RanksDocument): Array<[string, string[]]> {
+  const keys = [...new Set(doc.ranks.flatMap(e => Object.keys(e.summary)))];
+  const rows: Array<[string, string[]]> = [
+    ['source', doc.ranks.map(e => `${e.source.kind ?? '?'}${e.source.path ? ` ${e.source.path}` : ''}`)],
+    ['backend', doc.ranks.map(e => String(e.distributed?.backend ?? '?'))],
+    ['world size', doc.ranks.map(e => String(e.distributed?.world_size ?? '?'))],
+    ['torch', doc.ranks.map(e => String(e.environment.torch ?? '?'))]
+  ];
+  for (const key of keys) {
+    rows.push([key.replace(/_/g, ' '), doc.ranks.map(e => String(e.summary[key] ?? '—'))]);
+  }
+  rows.push(['raised', doc.ranks.map(e => (e.error ? `${e.error.type ?? 'error'}: ${e.error.message ?? ''}` : ''))]);
+  rows.push(['not available', doc.ranks.map(e => (e.capture.unavailable ?? []).map(u => u.field).join(', '))]);
+  rows.push(['partial', doc.ranks.map(e => e.capture.partial ?? '')]);
+  return rows;
+}
+
+export interface CompileCell {
+  text: string;
+  status: string;
+  recompiles: string[];
+}
+
+/** Compile ids (in first-seen order) by rank: what each rank compiled under that id, or null. */
+export function compileGrid(doc: RanksDocument): Array<{ id: string; cells: Array<CompileCell | null> }> {
+  const ids = [...new Set(doc.ranks.flatMap(e => e.compiles.map(c => c.id)))];
+  return ids.map(id => ({
+    id,
+    cells: doc.ranks.map(e => {
+      const c = e.compiles.find(x => x.id === id);
+      if (!c) {
+        return null;
+      }
+      const nodes = c.graph_nodes === null ? 'no graph' : plural(c.graph_nodes, 'node');
+      return { text: `${c.frame?.function ?? '?'} · ${nodes}`, status: c.status, recompiles: c.recompile_reasons };
+    })
+  }));
+}
+
+/** Why a rank's own explorer cannot open, or null when its document travelled with the view. */
+export function leftOut(entry: RankEntry): string | null {
+  if (entry.document && typeof entry.document === 'object') {
+    return null;
+  }
+  const left = entry.document_left_out;
+  return left
+    ? `Rank ${entry.rank}'s document is not in this output (${(left.bytes / 1e6).toFixed(1)} MB): ${left.reason}.`
+    : `Rank ${entry.rank}'s document is not in this output.`;
+}

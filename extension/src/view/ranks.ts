@@ -1,0 +1,122 @@
+/**
+ * The Ranks view of a multi-rank document: a "Ranks" tab with the divergence findings
+ * first, then the ranks side by side; and one tab per rank holding that rank's own
+ * explorer, opened from its (possibly packed) document when it travelled with the view.
+ * Every rank and compile a finding names links to that rank's explorer.
+ */
+
+import { compileGrid, headline, leftOut, normalizeRanks, RankEntry, RankFinding, RanksDocument, ranksText, sideBySide } from '../model/ranks';
+import { Target } from '../model/types';
+import { Inflate, inflateGzip, unpack } from '../model/unpack';
+import { el, link, note, table } from './dom';
+import { createExplorer } from './explorer';
+import { Tabs } from './tabs';
+
+type OpenRank = (rank: number, compileId?: string | null, kind?: string) => void;
+
+function rankLinks(ranks: number[], open: OpenRank): HTMLElement {
+  const span = el('span', { class: 'tcx-rank-links' });
+  ranks.forEach((rank, i) => span.append(i ? ', ' : '', link(`rank ${rank}`, () => open(rank), `open rank ${rank}'s explorer`)));
+  return span;
+}
+
+function findingView(finding: RankFinding, open: OpenRank): HTMLElement {
+  const first = finding.ranks[0];
+  const where = finding.compile_id !== null && first !== undefined
+    ? el('span', null, ' · ', link(`compile ${finding.compile_id} on rank ${first}`, () => open(first, finding.compile_id, finding.kind)))
+    : null;
+  return el('li', { class: 'tcx-finding tcx-divergence', attrs: { 'data-kind': finding.kind } },
+    el('div', null, el('span', { class: 'tcx-badge' }, finding.kind), ' ', el('strong', null, finding.title)),
+    el('div', { class: 'tcx-muted' }, 'differs: ', rankLinks(finding.ranks, open), where),
+    table(['ranks', 'show'], finding.groups.map(g => [rankLinks(g.ranks, open), g.value]), 'tcx-groups'),
+    finding.evidence.length
+      ? table(['rank', 'evidence'], finding.evidence.map(e => [e.rank === null ? '' : link(`rank ${e.rank}`, () => open(e.rank!)), e.text]), 'tcx-evidence')
+      : null);
+}
+
+function overview(doc: RanksDocument, open: OpenRank): HTMLElement {
+  const findings = doc.divergence.length
+    ? el('ul', { class: 'tcx-findings tcx-divergences' }, ...doc.divergence.map(f => findingView(f, open)))
+    : el('p', { class: 'tcx-ok' }, 'No divergence across the ranks.');
+  const headers = ['', ...doc.ranks.map(e => `rank ${e.rank}`)];
+  const ranksRow: HTMLElement[] = doc.ranks.map(e => link(`open rank ${e.rank}`, () => open(e.rank)));
+  const rows = sideBySide(doc).map(([label, values]) => [label, ...values]);
+  const grid = compileGrid(doc).map(row => [
+    el('code', null, row.id),
+    ...row.cells.map((cell, i) => cell
+      ? el('span', null,
+        link(cell.text, () => open(doc.ranks[i].rank, row.id)), ' ',
+        el('span', { class: `tcx-status tcx-status-${cell.status}` }, cell.status),
+        ...cell.recompiles.map(r => el('div', { class: 'tcx-recompiled' }, 'recompiled: ', el('code', null, r))))
+      : el('span', { class: 'tcx-muted' }, '—'))
+  ]);
+  const collectives = doc.ranks.flatMap(e => e.collectives.map(c => [`rank ${e.rank}`, c.compile_id, c.graph, c.ops.join(' → ')]));
+  return el('div', { class: 'tcx-ranks' },
+    el('p', { class: 'tcx-ranks-headline' }, headline(doc)),
+    el('h3', null, `Divergence (${doc.divergence.length})`), findings,
+    el('h3', null, 'Ranks side by side'),
+    table(headers, [['', ...ranksRow], ...rows], 'tcx-ranks-table'),
+    el('h3', null, 'Compiles by rank'),
+    grid.length ? table(['compile', ...headers.slice(1)], grid, 'tcx-rank-compiles') : note('No compiles on any rank.'),
+    el('h3', null, 'Collectives in compiled graphs'),
+    collectives.length
+      ? table(['rank', 'compile', 'read from', 'collectives in order'], collectives, 'tcx-collectives')
+      : note('No collectives in any compiled graph (collectives run eagerly, such as DDP\'s bucketed all-reduces and FSDP\'s hooks, are outside the graphs).', 'tcx-muted'));
+}
+
+/** Where a finding sends the reader inside a rank's explorer. */
+function targetFor(doc: unknown, compileId: string | null | undefined, kind: string | undefined): Target | undefined {
+  const compiles = (doc as { compiles?: Array<{ id?: string; dynamo_graph?: unknown }> }).compiles;
+  const index = Array.isArray(compiles) ? compiles.findIndex(c => c?.id === compileId) : -1;
+  if (index < 0) {
+    return undefined;
+  }
+  return kind === 'graph' && compiles![index].dynamo_graph ? { tab: 'graphs', compile: index, graph: 'dynamo' } : { tab: 'guards', compile: index };
+}
+
+class RankPane {
+  readonly element = el('div', { class: 'tcx-rank-pane' });
+
+  constructor(private entry: RankEntry, private inflate: Inflate) {}
+
+  show(compileId?: string | null, kind?: string): void {
+    const missing = leftOut(this.entry);
+    if (missing) {
+      this.element.replaceChildren(note(missing));
+      return;
+    }
+    this.element.replaceChildren(note(`Opening rank ${this.entry.rank}…`, 'tcx-muted'));
+    unpack(this.entry.document, this.inflate).then(
+      doc => this.element.replaceChildren(createExplorer(doc, targetFor(doc, compileId, kind))),
+      error => this.element.replaceChildren(el('p', { class: 'tcx-error' }, `Rank ${this.entry.rank}'s document could not be read: ${String(error)}`)));
+  }
+}
+
+export function createRanksView(data: unknown, inflate: Inflate = inflateGzip): HTMLElement {
+  const doc = normalizeRanks(data);
+  const panes = new Map(doc.ranks.map(e => [e.rank, new RankPane(e, inflate)]));
+  const open: OpenRank = (rank, compileId, kind) => {
+    const pane = panes.get(rank);
+    if (!pane) {
+      return;
+    }
+    tabs.select(`rank-${rank}`);
+    if (compileId) {
+      pane.show(compileId, kind);
+    }
+  };
+  const tabs: Tabs = new Tabs([
+    { id: 'ranks', label: doc.divergence.length ? `Ranks (${doc.divergence.length} divergent)` : 'Ranks', build: () => overview(doc, open) },
+    ...doc.ranks.map(e => ({
+      id: `rank-${e.rank}`,
+      label: `Rank ${e.rank}`,
+      build: () => {
+        const pane = panes.get(e.rank)!;
+        pane.show();
+        return pane.element;
+      }
+    }))
+  ]);
+  tabs.select('ranks');
+  return el('div', { class: 'tcx-explorer tcx-ranks-view', attrs: { 'aria-label': `tcexplore: ${ranksText(doc.ranks.map(e => e.rank))}` } }, tabs.element);
+}

@@ -1,0 +1,36 @@
+"""What a notebook keeps of a multi-rank view: its digest and findings, and rank documents
+(as a one-run output shows them: slimmed, big ones packed) while they fit a size limit;
+the ones left out are marked with their size and how to open them."""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Callable
+
+from ..exploration import MIME_TYPE
+from .notebook import display_document
+from .ranks_html import render_ranks_html
+
+BUNDLE_EMBED_LIMIT = 8_000_000  # bytes of displayed rank documents one notebook output carries
+
+
+def ranks_mime_bundle(data: dict[str, Any], documents: Callable[[int], Any], text: str,
+                      limit: int = BUNDLE_EMBED_LIMIT) -> dict[str, Any]:
+    entries, budget = [], limit
+    for entry in data["ranks"]:
+        entry = {**entry, "document": None}
+        document = documents(entry["rank"])
+        if document is not None:
+            shown = display_document(document.data)
+            size = len(json.dumps(shown, ensure_ascii=False, separators=(",", ":")))
+            if size <= budget:
+                entry["document"], entry["document_left_out"], budget = shown, None, budget - size
+            else:
+                entry["document_left_out"] = {
+                    "reason": f"the rank documents of this output would exceed {limit:,} "
+                              "bytes; .save('ranks.html') or tcexplore.load() the rank's file "
+                              "to explore it", "bytes": size}
+        entries.append(entry)
+    return {MIME_TYPE: {**data, "ranks": entries},
+            "text/html": render_ranks_html(data, documents, full_page=False, summary_only=True),
+            "text/plain": text}

@@ -1,0 +1,119 @@
+"""Open ``TORCH_TRACE`` logs: the document a live capture would have built, from a file.
+
+A log holds the same structured-trace events that ``capture()`` hears in-process, so each
+record becomes the same :class:`~tcexplore.capture.events.Event` and goes through the same
+:class:`~tcexplore.capture.assemble.Assembler`. What only a live capture records is marked
+in ``capture.unavailable`` instead of being left silently empty.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from ..capture.assemble import Assembler
+from ..capture.events import Event
+from ..document import Document, build_document
+from .log_file import TraceError, TraceLog, read_trace_log
+
+__all__ = ["TraceError", "document_from_log", "load_trace", "trace_logs"]
+
+# What a TORCH_TRACE log does not record, compared with an in-process capture.
+NOT_IN_TRACE = (
+    ("compiles[].cudagraphs", ("CUDA-graph decisions (partitions, skips, recordings) are "
+                               "messages of torch's `cudagraphs` log, which TORCH_TRACE does "
+                               "not record")),
+    ("compiles[].perf_hints", "torch's `perf_hints` log messages are not in TORCH_TRACE"),
+    ("compiles[].warnings", ("Python warnings raised while compiling (such as the missed "
+                             "CUDA-graph fast path) are not in TORCH_TRACE")),
+    ("runtime", ("CUDA-graph messages, perf hints and warnings logged at run time are not "
+                 "in TORCH_TRACE")),
+    ("error", "whether the program itself raised is not in TORCH_TRACE (failed compiles are)"),
+    ("capture.bypass_caches", ("the cache settings of the run are not in TORCH_TRACE; cache "
+                               "hits and misses are, per compile")),
+)
+STATED = {"torch": "pytorch_version", "triton": "triton_version", "cuda": "cuda_version",
+          "python": "python_version"}
+LOG_SUFFIXES = (".log", ".log.gz", ".log.bz2", ".log.xz")
+
+
+def trace_logs(directory: Path) -> list[Path]:
+    """The TORCH_TRACE logs in a directory: torch's own file names, or any ``*.log``."""
+    found = sorted(p for p in directory.iterdir() if p.is_file() and (
+        p.name.startswith("dedicated_log_torch_trace_") or p.name.endswith(LOG_SUFFIXES)))
+    if not found:
+        raise TraceError(f"{directory} holds no TORCH_TRACE log "
+                         "(dedicated_log_torch_trace_*.log)")
+    return found
+
+
+def load_trace(path: str | Path, *, rank: int | None = None) -> Document:
+    """The document of one TORCH_TRACE log.
+
+    ``path`` is a log file, or the directory ``TORCH_TRACE`` named: with several logs in
+    it (one per rank), ``rank`` picks one; ``tcexplore.ranks(path)`` reads them all.
+    """
+    path = Path(path)
+    if not path.is_dir():
+        return document_from_log(read_trace_log(path))
+    logs = trace_logs(path)
+    if len(logs) == 1 and rank is None:
+        return document_from_log(read_trace_log(logs[0]))
+    read = [read_trace_log(p) for p in logs]
+    if rank is None:
+        ranks = ", ".join(f"{log.path.name} (rank {log.rank})" for log in read)
+        raise TraceError(f"{path} holds {len(read)} logs: {ranks}. Pass rank=N for one, or "
+                         "use tcexplore.ranks(path) / `tcexplore ranks` for all of them")
+    chosen = [log for log in read if log.rank == rank]
+    if len(chosen) != 1:
+        raise TraceError(f"{path} holds {len(chosen)} logs of rank {rank}")
+    return document_from_log(chosen[0])
+
+
+def document_from_log(log: TraceLog) -> Document:
+    events = [Event.from_record(metadata, payload) for metadata, payload in log.records]
+    assembler = Assembler({})  # file names come with the log's own `str` events
+    for event in events:
+        assembler.feed(event)
+    environment, unstated = _stated_environment(events)
+    unavailable = [{"field": f, "reason": r} for f, r in NOT_IN_TRACE]
+    unavailable += [{"field": f"environment.{key}", "reason": "not stated in the log"}
+                    for key in unstated]
+    unavailable += [{"field": f"environment.{key}", "reason": "the log does not say which "
+                     "machine wrote it"} for key in ("platform", "gpus")]
+    distributed = None
+    if log.rank is not None:
+        distributed = {"rank": log.rank, "world_size": None, "backend": None,
+                       "source": "trace"}
+        unavailable += [{"field": f"distributed.{key}", "reason": "TORCH_TRACE records each "
+                         "event's rank, not the process group"}
+                        for key in ("world_size", "backend")]
+    capture = {"source": "trace", "path": str(log.path), "compression": log.compression,
+               "bypass_caches": None, "events": len(events), "handler_errors": [],
+               "log": log.problems(), "partial": log.partial, "unavailable": unavailable}
+    return build_document(**assembler.finish(), capture=capture, error=None,
+                          environment=environment, distributed=distributed)
+
+
+def _stated_environment(events: list[Event]) -> tuple[dict[str, Any], list[str]]:
+    """Versions the log itself states: the `torch_version` artifact, and the versions every
+    `compilation_metrics` event carries. Returns them and the keys it does not state."""
+    stated: dict[str, Any] = {}
+    for event in events:
+        if event.kind == "torch_version":
+            try:
+                version = json.loads(event.payload or "{}").get("pytorch_version")
+            except (ValueError, AttributeError):
+                version = None
+            if version:
+                stated.setdefault("torch", version)
+        elif event.kind == "compilation_metrics" and isinstance(event.data, dict):
+            for key, metric in STATED.items():
+                if metric in event.data and key not in stated:
+                    value = event.data[metric] or None  # "" (no Triton) says none
+                    stated[key] = value.split()[0] if key == "python" and value else value
+    environment = {"torch": stated.get("torch"), "triton": stated.get("triton"),
+                   "cuda": stated.get("cuda"), "python": stated.get("python")}
+    return environment, [key for key in STATED if key not in stated]
+

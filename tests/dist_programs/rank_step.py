@@ -1,0 +1,32 @@
+"""Two ranks (gloo) run a compiled step that all-reduces a fixed-size result.
+
+Run as given, the ranks compile and run alike. ``--bigger-batch-on-rank1``: rank 1's
+second batch is bigger, so rank 1 alone recompiles (a failed size guard).
+``--print-on-rank0``: rank 0 prints inside the step, a graph break on rank 0 only, so
+its all-reduce runs in another graph (the resumed rest of the step) than on rank 1.
+"""
+
+import sys
+
+import torch
+import torch.distributed as dist
+
+dist.init_process_group("gloo")
+rank = dist.get_rank()
+bigger_batch = "--bigger-batch-on-rank1" in sys.argv and rank == 1
+prints = "--print-on-rank0" in sys.argv and rank == 0
+weight = torch.ones(8, 4)
+
+
+@torch.compile
+def step(x, w):
+    h = torch.relu(x @ w).sum(0)
+    if prints:
+        print("rank 0 reached the all-reduce")
+    dist.all_reduce(h)
+    return h * 2
+
+
+for i in range(2):
+    step(torch.randn(6 if bigger_batch and i == 1 else 4, 8), weight)
+dist.destroy_process_group()
