@@ -8,8 +8,10 @@ directory notebooks/), the script that runs them on a GPU machine too.
 
 from __future__ import annotations
 
+import functools
 import importlib.util
 import json
+import sys
 from pathlib import Path
 
 import pytest
@@ -20,9 +22,11 @@ MARKER = "CHECK PASSED"
 PATHS = sorted(NOTEBOOKS.glob("[0-9][0-9]_*.ipynb"))
 
 
+@functools.cache
 def _runner():
     spec = importlib.util.spec_from_file_location("run_notebooks", NOTEBOOKS / "run_notebooks.py")
     module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses resolve annotations through sys.modules
     spec.loader.exec_module(module)
     return module
 
