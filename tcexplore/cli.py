@@ -1,4 +1,4 @@
-"""``tcexplore run | demo | doctor``."""
+"""``tcexplore run | demo | doctor | repro``."""
 
 from __future__ import annotations
 
@@ -89,6 +89,18 @@ def main(argv: list[str] | None = None) -> int:
     demo.add_argument("--out", default="tcexplore-demo", help="output path stem (default: %(default)s)")
     demo.add_argument("--no-open", action="store_true", help="don't open the report in a browser")
     commands.add_parser("doctor", help="check what this machine can compile with")
+    repro = commands.add_parser(
+        "repro", help="write one kernel of a document as a standalone, editable program",
+        description="Write the reproducer of KERNEL: a program that builds its inputs, "
+                    "launches it as the compiled module does, compares an editable copy with "
+                    "the original and times both. Without KERNEL, list the kernels.")
+    repro.add_argument("document", metavar="DOC.json")
+    repro.add_argument("kernel", metavar="KERNEL", nargs="?",
+                       help="COMPILE:OUTPUT:NAME (e.g. 0/0:backward:cpp_fused_mul_0) or any "
+                            "unambiguous part of it")
+    repro.add_argument("-o", "--out", metavar="FILE", help="write here (default: print it)")
+    repro.add_argument("--launch", type=int, default=1, metavar="N",
+                       help="which launch of a kernel launched several times (default 1)")
 
     if argv and argv[0] == "run":
         opts, script_and_args = _split_run_args(argv[1:])
@@ -106,5 +118,9 @@ def main(argv: list[str] | None = None) -> int:
         from .doctor import run_doctor  # noqa: PLC0415
 
         return run_doctor()
+    if args.command == "repro":
+        from .workbench.cli import run_repro  # noqa: PLC0415
+
+        return run_repro(args.document, args.kernel, args.out, args.launch)
     parser.print_help()
     return 2

@@ -57,7 +57,7 @@ def snapshot(doc_path: str, out_dir: str) -> None:
     by_output: dict[str, list] = {}
     for kernel in all_kernels(data):
         launches = 1 if kernel.kind == "extern" else len(kernel.calls)
-        for index in range(launches):
+        for index in range(1, launches + 1):
             launch = slice_launch(kernel, index)
             number = len(listing)
             (out / f"{number}.py").write_text(kernel.reproducer(index))

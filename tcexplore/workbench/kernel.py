@@ -78,6 +78,17 @@ def find_kernel(data: dict[str, Any], name: str, *, compile: str | None = None,
                          f"(or compile=..., output=...):\n  {listed}")
 
 
+def kernel_at(data: dict[str, Any], compile_index: int, output_index: int,
+              kernel_index: int) -> Kernel:
+    """The kernel at these positions of ``compiles[].output_codes[].kernels[]``."""
+    record = data["compiles"][compile_index]
+    output = record["output_codes"][output_index]
+    for place in _places(data):
+        if place.output is output and place.index == kernel_index:
+            return Kernel(data, place)
+    raise WorkbenchError(f"compile {record['id']} has no kernel {kernel_index} in that output")
+
+
 def all_kernels(data: dict[str, Any]) -> list[Kernel]:
     """Every kernel and extern call of the document, in order."""
     return [Kernel(data, place) for place in _places(data)]
@@ -116,11 +127,12 @@ class Kernel:
                 + (" (it was truncated)" if output.get("truncated") else ""))
         return output["text"]
 
-    def reproducer(self, launch: int = 0) -> str:
+    def reproducer(self, launch: int = 1) -> str:
         """A standalone Python program that builds this kernel's inputs, launches it as the
         compiled module does, compares an editable copy with the original and times both.
 
-        ``launch`` picks one of the kernel's launches (``calls``) when it has several.
+        ``launch`` picks one of the kernel's launches (``calls``; 1 = the first) when it
+        has several.
         """
         from .reproducer import build_reproducer  # noqa: PLC0415 - keeps lookups light
 

@@ -39,27 +39,32 @@ def _harness_text() -> str:
     return "\n".join(text.split("\n")[first.lineno - 1:]).strip() + "\n"
 
 
-def slice_launch(kernel: Kernel, index: int) -> Launch:
-    """The kernel's ``index``-th launch in the output code, with what it needs."""
+def slice_launch(kernel: Kernel, number: int = 1) -> Launch:
+    """The kernel's ``number``-th launch (1 = the first) in the output code, with what it
+    needs."""
     wrapper = Wrapper(kernel.output_code)
     if kernel.kind == "extern":
         line = kernel.entry.get("line")
         if not isinstance(line, int):
             raise WorkbenchError(f"{kernel.qualified_name}: the document has no line for it")
+        if number != 1:
+            raise WorkbenchError(f"{kernel.qualified_name} is one call: there is no launch "
+                                 f"{number}")
         return wrapper.slice(*wrapper.site_at_line(line), kernel=None)
     sites = wrapper.launch_sites(kernel.name)
     if not sites:
         raise WorkbenchError(f"{kernel.qualified_name} is never launched by call()")
-    if not 0 <= index < len(sites):
-        raise WorkbenchError(f"{kernel.qualified_name} has {len(sites)} launch(es): "
-                             f"launch={index} is out of range")
-    return wrapper.slice(*sites[index], kernel=kernel.name)
+    if not 1 <= number <= len(sites):
+        launches = "1 launch" if len(sites) == 1 else f"{len(sites)} launches"
+        raise WorkbenchError(f"{kernel.qualified_name} has {launches}; there is no launch "
+                             f"{number}")
+    return wrapper.slice(*sites[number - 1], kernel=kernel.name)
 
 
-def _docstring(kernel: Kernel, launch: Launch, index: int, environment: dict[str, Any]) -> str:
+def _docstring(kernel: Kernel, launch: Launch, number: int, environment: dict[str, Any]) -> str:
     kind = f"{kernel.kind} ({kernel.triton_kind})" if kernel.triton_kind else kernel.kind
     count = len(kernel.calls)
-    which = f", launch {index + 1} of {count}" if count > 1 else ""
+    which = f", launch {number} of {count}" if count > 1 else ""
     lines = [f"{_doc(kernel.name)}: one kernel of torch.compile's output, on its own.", "",
              f"Kernel {_doc(kernel.qualified_name)}: {kind}, compile {_doc(kernel.compile_id)}, "
              f"{_doc(kernel.output_kind)} output code, line {launch.line}{which}."]
@@ -163,11 +168,11 @@ def _launch(kernel: Kernel, launch: Launch) -> list[str]:
     return lines
 
 
-def build_reproducer(kernel: Kernel, index: int, environment: dict[str, Any]) -> str:
-    launch = slice_launch(kernel, index)
+def build_reproducer(kernel: Kernel, number: int, environment: dict[str, Any]) -> str:
+    launch = slice_launch(kernel, number)
     header = "\n".join(launch.header)
     sections = [
-        _docstring(kernel, launch, index, environment),
+        _docstring(kernel, launch, number, environment),
         "import os\nimport sys\n\n"
         "# One kernel: compile it in this process, not in a pool of workers.\n"
         'os.environ.setdefault("TORCHINDUCTOR_COMPILE_THREADS", "1")',

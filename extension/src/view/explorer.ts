@@ -5,7 +5,7 @@ import { TabId, Target } from '../model/types';
 import { accuracyTab } from './accuracy';
 import { codeTab } from './code';
 import { compareTab } from './compare';
-import { Context, TabFactory, TabView } from './context';
+import { Context, Host, TabFactory, TabView } from './context';
 import { cudaGraphsTab } from './cudagraphs';
 import { el } from './dom';
 import { fusionTab } from './fusion';
@@ -29,7 +29,7 @@ const TABS: Array<[TabId, string, TabFactory]> = [
   ['compare', 'Compare', compareTab]
 ];
 
-export function createExplorer(data: unknown): HTMLElement {
+export function createExplorer(data: unknown, host?: Host): HTMLElement {
   const checked = checkDocument(data);
   if (!checked.ok) {
     return el('div', { class: 'tcx-explorer tcx-unreadable' }, el('p', { class: 'tcx-error', attrs: { role: 'alert' } }, checked.message));
@@ -37,6 +37,7 @@ export function createExplorer(data: unknown): HTMLElement {
   const views = new Map<string, TabView>();
   const ctx: Context = {
     doc: checked.doc,
+    host,
     go(target: Target) {
       tabs.select(target.tab);
       views.get(target.tab)?.reveal?.(target);
