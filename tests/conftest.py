@@ -29,6 +29,7 @@ class ProgramRun:
     stderr: str
     document: dict
     tlparse_counts: dict[str, int]
+    workdir: Path  # holds doc.json and the run's inductor-cache
 
 
 def _tlparse_counts(trace_dir: Path, out_dir: Path) -> dict[str, int]:
@@ -73,7 +74,7 @@ def run_program(name: str, workdir: Path, args: list[str] | None = None) -> Prog
     )
     assert out.exists(), f"{name}: no document written\n{proc.stderr[-3000:]}"
     return ProgramRun(script.stem, proc.returncode, proc.stderr, json.loads(out.read_text()),
-                      _tlparse_counts(workdir / "trace", workdir / "tl_out"))
+                      _tlparse_counts(workdir / "trace", workdir / "tl_out"), workdir)
 
 
 @pytest.fixture(scope="session")

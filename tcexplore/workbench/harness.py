@@ -12,6 +12,7 @@ warm-up, then interleaved samples, medians; GPU: ``triton.testing.do_bench``, me
 of EDITED it comes from, not a traceback.
 """
 
+import ast
 import contextlib
 import logging
 import re
@@ -32,6 +33,36 @@ def randomized(buffer):
     else:
         storage.zero_()
     return buffer
+
+
+def pin_triton_config(source, config):
+    """A Triton kernel source with its ``@triton_heuristics.<kind>(...)`` decorator replaced by
+    ``@triton_heuristics.fixed_config(config=...)``: one launch config, no autotuning.
+
+    ``config`` maps the kernel's tuned ``tl.constexpr`` parameters (``XBLOCK``, ``R0_BLOCK``,
+    ...) and ``num_warps``/``num_stages`` to values. The decorator's ``triton_meta`` and
+    ``inductor_meta`` (the launch grid comes from there) are kept, and so is the number of
+    lines, so that line numbers of EDITED still hold.
+    """
+    tree = ast.parse(source)
+    decorators = [d for node in ast.walk(tree) if isinstance(node, ast.FunctionDef)
+                  for d in node.decorator_list if isinstance(d, ast.Call)
+                  and ast.unparse(d.func).startswith("triton_heuristics.")]
+    if not decorators:
+        raise ValueError("no @triton_heuristics decorator to pin a config on")
+    decorator = decorators[0]
+    kept = {k.arg: ast.get_source_segment(source, k.value) for k in decorator.keywords
+            if k.arg in ("triton_meta", "inductor_meta")}
+    if len(kept) < 2:
+        raise ValueError("the @triton_heuristics decorator has no triton_meta/inductor_meta")
+    lines = source.split("\n")
+    head = "\n".join(lines[:decorator.lineno - 1] + [lines[decorator.lineno - 1][:decorator.col_offset]])
+    tail = "\n".join([lines[decorator.end_lineno - 1][decorator.end_col_offset:]]
+                     + lines[decorator.end_lineno:])
+    padding = "\n" * (decorator.end_lineno - decorator.lineno)
+    return (f"{head}triton_heuristics.fixed_config(config={dict(config)!r}, filename=__file__, "
+            f"triton_meta={kept['triton_meta']}, inductor_meta={kept['inductor_meta']}"
+            f"{padding}){tail}")
 
 
 class BrokenEdit(Exception):
@@ -152,7 +183,8 @@ def compare(expected, actual):
 def _time_both(launch, kernels, make_args, seed, budget_s):
     """Median seconds per launch of each kernel, and how they were measured.
 
-    GPU: ``triton.testing.do_bench`` (warm-up, L2 flushed between runs), median. CPU:
+    GPU: ``triton.testing.do_bench`` (warm-up, L2 flushed between runs), median; its
+    repetition time is ``budget_s / 5`` (its default 100 ms at the default budget). CPU:
     warm-up, then samples of ``number`` launches that alternate between the two kernels
     (so that a busy machine slows both alike) until the budget is spent; medians.
     """
@@ -163,7 +195,9 @@ def _time_both(launch, kernels, make_args, seed, budget_s):
     if any(isinstance(v, torch.Tensor) and v.is_cuda for v in make_args(seed).values()):
         import triton.testing  # noqa: PLC0415 - GPU only
 
-        return ([triton.testing.do_bench(run, return_mode="median") / 1e3 for run in runs],
+        rep_ms = max(1, round(budget_s * 200))  # do_bench's own 100 ms at the default budget
+        return ([triton.testing.do_bench(run, warmup=max(1, rep_ms // 4), rep=rep_ms,
+                                         return_mode="median") / 1e3 for run in runs],
                 "triton.testing.do_bench, median")
     number = 1
     while True:  # warm-up, and enough launches per sample to time them (>= 1 ms)
@@ -199,9 +233,28 @@ def _synchronize(args):
         torch.cuda.synchronize()
 
 
+last_run = {}  # the last run_workbench's figures, for a notebook to read (see run_workbench)
+
+
+def _verdict(status, line, original_s=None, edited_s=None):
+    print(line, flush=True)
+    last_run.clear()
+    last_run.update(status=status, verdict=line, original_s=original_s, edited_s=edited_s)
+    return status
+
+
 def run_workbench(name, original, edited, compile_kernel, make_args, launch, seed=0,
-                  time_budget_s=0.5, file=None):
-    """Compile, compare and time ORIGINAL and EDITED; print; return the exit status."""
+                  time_budget_s=0.5, file=None, edited_config=None):
+    """Compile, compare and time ORIGINAL and EDITED; print; return the exit status.
+
+    ``edited_config`` (Triton): a launch config pinned on EDITED (:func:`pin_triton_config`).
+    ``last_run`` then holds the status, the verdict line and the two median times (seconds).
+    """
+    if edited_config:
+        try:
+            edited = pin_triton_config(edited, edited_config)
+        except (SyntaxError, ValueError) as exc:
+            return _verdict(2, f"ERROR {name}: EDITED_CONFIG cannot be pinned: {exc}")
     unchanged = " (unchanged)" if edited == original else ""
     try:
         reference = _compile(compile_kernel, original, "ORIGINAL", None)
@@ -217,21 +270,19 @@ def run_workbench(name, original, edited, compile_kernel, make_args, launch, see
             raise BrokenEdit(f"EDITED fails when launched: {type(exc).__name__}: "
                              f"{_first_line(exc)}") from None
     except BrokenEdit as exc:
-        print(f"ERROR {name}: {exc}")
-        return 2
+        return _verdict(2, f"ERROR {name}: {exc}")
     identical, mismatch = compare(expected, actual)
     (before, after), how = _time_both(launch, (reference, candidate), make_args, seed,
                                       time_budget_s)
     print(f"time {name}: ORIGINAL {_format_time(before)}, EDITED{unchanged} "
           f"{_format_time(after)} ({after / before:.2f}x; {how})")
     if mismatch:
-        print(f"MISMATCH {name}: EDITED{unchanged} differs from ORIGINAL: {mismatch}")
-        return 1
+        return _verdict(1, f"MISMATCH {name}: EDITED{unchanged} differs from ORIGINAL: "
+                           f"{mismatch}", before, after)
     labels = ", ".join(label for label, _ in expected)
     if len(identical) == len(expected):
-        print(f"OK {name}: EDITED{unchanged} matches ORIGINAL bit for bit ({labels})")
+        line = f"OK {name}: EDITED{unchanged} matches ORIGINAL bit for bit ({labels})"
     else:
-        print(f"OK {name}: EDITED{unchanged} matches ORIGINAL within torch.testing tolerances "
-              f"({len(identical)} of {len(expected)} tensors bit for bit: {labels})")
-    sys.stdout.flush()
-    return 0
+        line = (f"OK {name}: EDITED{unchanged} matches ORIGINAL within torch.testing tolerances "
+                f"({len(identical)} of {len(expected)} tensors bit for bit: {labels})")
+    return _verdict(0, line, before, after)

@@ -91,11 +91,8 @@ def _docstring(kernel: Kernel, launch: Launch, number: int, environment: dict[st
     ]
     if kernel.kind == "triton":
         lines += ["", "Triton: the launch config (XBLOCK, num_warps, ...) comes from the",
-                  "@triton_heuristics decorator (autotuned at the first launch when it lists",
-                  "several); to pin one, replace the decorator with",
-                  "@triton_heuristics.fixed_config(config={'XBLOCK': 256, 'num_warps': 4,",
-                  "'num_stages': 1}, filename=__file__, triton_meta=..., inductor_meta=...)",
-                  "keeping its triton_meta and inductor_meta."]
+                  "@triton_heuristics decorator, autotuned at the first launch when it gives",
+                  "several; EDITED_CONFIG pins one on EDITED (fixed_config)."]
     return '"""' + "\n".join(lines) + '\n"""'
 
 
@@ -119,11 +116,18 @@ def _kernel_section(kernel: Kernel, launch: Launch) -> list[str]:
             f'{_INDENT}exec(compile(code, "EDITED", "exec"), scope)',
             f'{_INDENT}return scope["extern_call"]',
         ]
+    config = [
+        "",
+        "# A launch config for EDITED, e.g. {\"XBLOCK\": 256, \"num_warps\": 4, \"num_stages\": 1}",
+        "# (its tuned tl.constexpr parameters, num_warps, num_stages); None keeps the decorator's.",
+        "EDITED_CONFIG = None",
+    ] if kernel.kind == "triton" else []
     return [
         "# The kernel as Inductor generated it. Leave ORIGINAL alone; edit EDITED.",
         f"ORIGINAL = {launch.source_literal}",
         "",
         f"EDITED = {launch.source_literal}",
+        *config,
         "",
         "",
         "def compile_kernel(source):",
@@ -186,7 +190,8 @@ def build_reproducer(kernel: Kernel, number: int, environment: dict[str, Any]) -
         "def main(seed=0, time_budget_s=0.5):\n"
         f"{_INDENT}return run_workbench(NAME, ORIGINAL, EDITED, compile_kernel, make_args, "
         "launch, seed,\n"
-        f"{_INDENT}                    time_budget_s, globals().get(\"__file__\"))",
+        f"{_INDENT}                    time_budget_s, globals().get(\"__file__\")"
+        + (", EDITED_CONFIG)" if kernel.kind == "triton" else ")"),
         'if __name__ == "__main__":\n'
         f"{_INDENT}status = main()\n"
         f"{_INDENT}if status:\n"
