@@ -17,7 +17,6 @@ import contextlib
 import logging
 import re
 import statistics
-import sys
 import time
 
 import torch
@@ -116,7 +115,7 @@ def describe_compile_error(exc, source, file=None):
     output = getattr(exc, "output", None)
     if type(exc).__name__ == "CppCompileError" and isinstance(output, str):
         main = next((part for part in getattr(exc, "cmd", []) if str(part).endswith(".cpp")), None)
-        errors = re.findall(r"^(\S+?\.cpp):(\d+):\d+: (?:fatal )?error: (.*)$", output, re.M)
+        errors = re.findall(r"^(\S+?\.cpp):(\d+):\d+: (?:fatal )?error: (.*)$", output, re.MULTILINE)
         ours = [e for e in errors if main is None or e[0] == main] or errors
         if ours:
             _, line, message = ours[0]
@@ -216,9 +215,9 @@ def _time_both(launch, kernels, make_args, seed, budget_s):
             for _ in range(number):
                 run()
             times.append((time.perf_counter() - start) / number)
-    return ([statistics.median(times) for times in samples],
-            f"median of {len(samples[0])} samples of {number} launches each, interleaved, "
-            "after warm-up")
+    how = (f"median of {len(samples[0])} samples of {number} launches each, interleaved, "
+           "after warm-up")
+    return [statistics.median(times) for times in samples], how
 
 
 def _format_time(seconds):

@@ -66,8 +66,8 @@ def _docstring(kernel: Kernel, launch: Launch, number: int, environment: dict[st
     count = len(kernel.calls)
     which = f", launch {number} of {count}" if count > 1 else ""
     lines = [f"{_doc(kernel.name)}: one kernel of torch.compile's output, on its own.", "",
-             f"Kernel {_doc(kernel.qualified_name)}: {kind}, compile {_doc(kernel.compile_id)}, "
-             f"{_doc(kernel.output_kind)} output code, line {launch.line}{which}."]
+             (f"Kernel {_doc(kernel.qualified_name)}: {kind}, compile {_doc(kernel.compile_id)}, "
+              f"{_doc(kernel.output_kind)} output code, line {launch.line}{which}.")]
     if kernel.aten_ops:
         lines.append(f"ATen ops: {_doc(', '.join(kernel.aten_ops))}")
     if kernel.post_grad_nodes:
@@ -149,8 +149,7 @@ def _make_args(launch: Launch) -> list[str]:
     body.append("return {" + ", ".join(f"{p!r}: {p}" for p in launch.params) + "}")
     return ["def make_args(seed=0):",
             f'{_INDENT}"""The launch\'s arguments, built as call() builds them (graph inputs as',
-            f"{_INDENT}get_args() makes them; buffers Inductor leaves uninitialised are randomized)."
-            '"""',
+            f'{_INDENT}get_args() makes them; buffers Inductor leaves uninitialised are randomized)."""',
             *(_INDENT + line for statement in body for line in statement.split("\n"))]
 
 
@@ -172,29 +171,37 @@ def _launch(kernel: Kernel, launch: Launch) -> list[str]:
     return lines
 
 
+_PREAMBLE = """\
+import os
+import sys
+
+# One kernel: compile it in this process, not in a pool of workers.
+os.environ.setdefault("TORCHINDUCTOR_COMPILE_THREADS", "1")"""
+
+_MAIN = """\
+def main(seed=0, time_budget_s=0.5):
+    return run_workbench(NAME, ORIGINAL, EDITED, compile_kernel, make_args, launch, seed,
+                         time_budget_s, globals().get("__file__"){config})
+
+
+if __name__ == "__main__":
+    status = main()
+    if status:
+        sys.exit(status)"""
+
+
 def build_reproducer(kernel: Kernel, number: int, environment: dict[str, Any]) -> str:
     launch = slice_launch(kernel, number)
-    header = "\n".join(launch.header)
     sections = [
         _docstring(kernel, launch, number, environment),
-        "import os\nimport sys\n\n"
-        "# One kernel: compile it in this process, not in a pool of workers.\n"
-        'os.environ.setdefault("TORCHINDUCTOR_COMPILE_THREADS", "1")',
-        "# The output code's header, as Inductor wrote it.\n" + header,
+        _PREAMBLE,
+        "# The output code's header, as Inductor wrote it.\n" + "\n".join(launch.header),
         f"NAME = {kernel.qualified_name!r}",
         "\n".join(_kernel_section(kernel, launch)),
         "\n".join(_make_args(launch)),
         "\n".join(_launch(kernel, launch)),
         "# ---- the workbench: compare and time (tcexplore/workbench/harness.py) ----\n"
         + _harness_text().rstrip(),
-        "def main(seed=0, time_budget_s=0.5):\n"
-        f"{_INDENT}return run_workbench(NAME, ORIGINAL, EDITED, compile_kernel, make_args, "
-        "launch, seed,\n"
-        f"{_INDENT}                    time_budget_s, globals().get(\"__file__\")"
-        + (", EDITED_CONFIG)" if kernel.kind == "triton" else ")"),
-        'if __name__ == "__main__":\n'
-        f"{_INDENT}status = main()\n"
-        f"{_INDENT}if status:\n"
-        f"{_INDENT}{_INDENT}sys.exit(status)",
+        _MAIN.format(config=", EDITED_CONFIG" if kernel.kind == "triton" else ""),
     ]
     return "\n\n\n".join(sections) + "\n"
