@@ -22,6 +22,7 @@ from tcexplore import Document, Exploration
 from tcexplore.cli import main as cli_main
 from tcexplore.render.notebook import display_document
 from tcexplore.workbench import WorkbenchError
+from tcexplore.workbench.harness import describe_compile_error, pin_triton_config
 
 PROGRAMS = ("training_step", "batchnorm_train", "dynamic_true", "inplace_mutation")
 CHECK = Path(__file__).parent / "workbench_check.py"
@@ -136,6 +137,51 @@ def test_a_planted_syntax_error_is_one_line_naming_the_edited_line(planted):
     assert line.startswith(f"ERROR {GELU}: EDITED does not compile: line 17 of EDITED (")
     assert "kernel.py:" in line and "`auto tmp3 = tmp0 * ;`: error: expected primary-expression" in line
     assert "Traceback" not in proc.stdout + proc.stderr
+
+
+def test_a_syntax_error_wrapped_by_torch_still_names_the_edited_line():
+    source = "\nimport triton\n\n\ndef kernel(x):\n    y = x *\n    return y\n"
+    try:
+        try:
+            compile(source, "/tmp/cache/ck.py", "exec")
+        except SyntaxError as exc:  # how torch 2.11 reports a kernel module that does not load
+            raise RuntimeError(f"Failed to import /tmp/cache/ck.py\nSyntaxError: {exc}") from exc
+    except RuntimeError as wrapped:
+        expected = "line 6 of EDITED: `y = x *`: SyntaxError: invalid syntax"
+        assert describe_compile_error(wrapped, source) == expected
+        assert describe_compile_error(RuntimeError(str(wrapped)), source) == expected
+
+
+TRITON_POINTWISE = """
+import triton
+import triton.language as tl
+from torch._inductor.runtime import triton_helpers, triton_heuristics
+
+@triton_heuristics.pointwise(
+    size_hints={'x': 4096},
+    filename=__file__,
+    triton_meta={'signature': {'in_ptr0': '*fp32', 'xnumel': 'i32', 'XBLOCK': 'constexpr'}},
+    inductor_meta={'grid_type': 'Grid1D', 'kernel_name': 'triton_poi_fused_relu_0'},
+    min_elem_per_thread=0
+)
+@triton.jit
+def triton_poi_fused_relu_0(in_ptr0, xnumel, XBLOCK : tl.constexpr):
+    xoffset = tl.program_id(0) * XBLOCK
+"""  # the shape of torch 2.11's pointwise kernels (tests/test_workbench_gpu.py runs real ones)
+
+
+def test_pinning_a_triton_config_swaps_the_decorator_and_keeps_line_numbers():
+    pinned = pin_triton_config(TRITON_POINTWISE, {"XBLOCK": 256, "num_warps": 4})
+    lines, before = pinned.split("\n"), TRITON_POINTWISE.split("\n")
+    assert len(lines) == len(before) and lines[12:] == before[12:]
+    assert lines[5] == ("@triton_heuristics.fixed_config(config={'XBLOCK': 256, 'num_warps': 4}, "
+                        "filename=__file__, triton_meta={'signature': {'in_ptr0': '*fp32', "
+                        "'xnumel': 'i32', 'XBLOCK': 'constexpr'}}, inductor_meta={'grid_type': "
+                        "'Grid1D', 'kernel_name': 'triton_poi_fused_relu_0'}")
+    assert "size_hints" not in pinned and "min_elem_per_thread" not in pinned
+    compile(pinned, "kernel.py", "exec")
+    with pytest.raises(ValueError, match="no @triton_heuristics decorator"):
+        pin_triton_config("def f():\n    pass\n", {"XBLOCK": 1})
 
 
 def test_a_kernel_carries_its_source_fused_nodes_ops_user_lines_and_output(document):

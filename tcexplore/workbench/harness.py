@@ -110,8 +110,18 @@ def _first_line(text):
     return lines[-1] if lines else ""
 
 
-def describe_compile_error(exc, source, file=None):
-    """One line for a kernel source that does not compile, naming its line in EDITED."""
+def _chain(exc):
+    """The exception and the ones it was raised from (torch wraps a kernel's SyntaxError in a
+    RuntimeError of its own, for one)."""
+    found = []
+    while exc is not None and exc not in found:
+        found.append(exc)
+        exc = exc.__cause__ or exc.__context__
+    return found
+
+
+def _describe_one(exc, source, file):
+    """The line for one exception of the chain, or None when it is not a kind it knows."""
     output = getattr(exc, "output", None)
     if type(exc).__name__ == "CppCompileError" and isinstance(output, str):
         main = next((part for part in getattr(exc, "cmd", []) if str(part).endswith(".cpp")), None)
@@ -136,7 +146,20 @@ def describe_compile_error(exc, source, file=None):
         if start is not None:
             return f"{_edited_line(source, start + node.lineno, file)}: {_first_line(message)}"
         return f"{_first_line(message)} (line {node.lineno} of the jitted function)"
-    return f"{type(exc).__name__}: {_first_line(exc)}"
+    return None
+
+
+def describe_compile_error(exc, source, file=None):
+    """One line for a kernel source that does not compile, naming its line in EDITED."""
+    for link in _chain(exc):
+        described = _describe_one(link, source, file)
+        if described:
+            return described
+    text = str(exc)  # e.g. raised in a compile worker: only its text came back
+    syntax = re.search(r"SyntaxError: (.*) \(\S+, line (\d+)\)", text)
+    if syntax:
+        return f"{_edited_line(source, int(syntax[2]), file)}: SyntaxError: {syntax[1]}"
+    return f"{type(exc).__name__}: {_first_line(text)}"
 
 
 def _compile(compile_kernel, source, label, file):
