@@ -73,7 +73,7 @@ def test_open_as_cell_inserts_a_runnable_reproducer_below_the_output(lab, shots)
         printed = output.inner_text()
         assert f"time 0/0:inference:{name}: ORIGINAL " in printed
         assert f"OK 0/0:inference:{name}: EDITED (unchanged) matches ORIGINAL bit for bit" in printed
-        page.locator(".jp-Notebook .jp-Cell").nth(1).screenshot(path=str(shots / "open-as-cell-ran.png"))
+        output.screenshot(path=str(shots / "open-as-cell-ran.png"))
 
         explorer.locator("[role=tab][data-tab=fusion]").click()
         fusion = explorer.locator("[role=tabpanel][data-tab=fusion]")

@@ -215,7 +215,7 @@ def _time_both(launch, kernels, make_args, seed, budget_s):
         args = make_args(seed)
         runs.append(lambda kernel=kernel, args=args: launch(kernel, **args))
     if any(isinstance(v, torch.Tensor) and v.is_cuda for v in make_args(seed).values()):
-        import triton.testing  # noqa: PLC0415 - GPU only
+        import triton.testing  # GPU only
 
         rep_ms = max(1, round(budget_s * 200))  # do_bench's own 100 ms at the default budget
         return ([triton.testing.do_bench(run, warmup=max(1, rep_ms // 4), rep=rep_ms,

@@ -16,7 +16,7 @@ from __future__ import annotations
 import ast
 import builtins
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 _PARTITION = re.compile(r"^partition_(\d+)$")
 _ALLOCATORS = ("empty_strided", "torch.empty_strided")
@@ -37,13 +37,13 @@ class Launch:
     input_imports: list[str]     # get_args()'s imports (rand_strided)
     inputs: list[str]            # get_args() statements of the graph inputs the launch needs
     setup: list[str]             # call() statements defining the launch's names, in order
-    allocations: set[int] = field(default_factory=set)  # indices into setup: empty_strided
-    params: list[str] = field(default_factory=list)    # names the launch reads, in order
-    contexts: list[str] = field(default_factory=list)  # enclosing `with` headers
-    streams: list[str] = field(default_factory=list)   # `stream0 = get_raw_stream(0)`
-    statement: str = ""          # the launch as emitted; the kernel's name replaced by `kernel`
-    result: str | None = None    # the name an extern call's result is bound to
-    line: int = 0                # the launch's line in the output code
+    allocations: set[int]        # indices into setup of empty_strided allocations
+    params: list[str]            # the names the launch reads, in order
+    contexts: list[str]          # the `with` headers around the launch
+    streams: list[str]           # `stream0 = get_raw_stream(0)`
+    statement: str               # the launch as emitted; a kernel's name replaced by `kernel`
+    result: str | None           # the name an extern call's result is bound to
+    line: int                    # the launch's line in the output code
 
 
 class _Text:
@@ -132,7 +132,7 @@ class Wrapper:
 
     def __init__(self, code: str):
         try:
-            self.tree = ast.parse(code)
+            tree = ast.parse(code)
         except SyntaxError as exc:
             raise WorkbenchError(f"the output code does not parse as Python ({exc.msg}, line "
                                  f"{exc.lineno}): a C++ wrapper (cpp_wrapper) has no reproducer "
@@ -143,7 +143,7 @@ class Wrapper:
         self.module_names = set(dir(builtins))
         header_done = False
         self.header: list[ast.stmt] = []
-        for stmt in self.tree.body:
+        for stmt in tree.body:
             if isinstance(stmt, ast.Assign) and self._is_definition(stmt):
                 self.definitions[_targets(stmt)[0]] = stmt
                 header_done = True
