@@ -1,4 +1,4 @@
-"""``tcexplore run | import | ranks | demo | doctor``."""
+"""``tcexplore run | import | ranks | repro | demo | doctor``."""
 
 from __future__ import annotations
 
@@ -160,6 +160,18 @@ def main(argv: list[str] | None = None) -> int:
     compared.add_argument("--embed-limit", type=float, default=50, metavar="MB",
                           help="embed the rank documents in --json up to this many MB "
                                "(default: %(default)s; 0: none)")
+    repro = commands.add_parser(
+        "repro", help="write one kernel of a document as a standalone, editable program",
+        description="Write the reproducer of KERNEL: a program that builds its inputs, "
+                    "launches it as the compiled module does, compares an editable copy with "
+                    "the original and times both. Without KERNEL, list the kernels.")
+    repro.add_argument("document", metavar="DOC.json")
+    repro.add_argument("kernel", metavar="KERNEL", nargs="?",
+                       help="COMPILE:OUTPUT:NAME (e.g. 0/0:backward:cpp_fused_mul_0) or any "
+                            "unambiguous part of it")
+    repro.add_argument("-o", "--out", metavar="FILE", help="write here (default: print it)")
+    repro.add_argument("--launch", type=int, default=1, metavar="N",
+                       help="which launch of a kernel launched several times (default 1)")
 
     if argv and argv[0] == "run":
         opts, script_and_args = _split_run_args(argv[1:])
@@ -183,5 +195,9 @@ def main(argv: list[str] | None = None) -> int:
         from .doctor import run_doctor  # noqa: PLC0415
 
         return run_doctor()
+    if args.command == "repro":
+        from .workbench.cli import run_repro  # noqa: PLC0415
+
+        return run_repro(args.document, args.kernel, args.out, args.launch)
     parser.print_help()
     return 2

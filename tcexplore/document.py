@@ -116,6 +116,21 @@ class Document:
     def compiles(self) -> list[dict[str, Any]]:
         return self.data["compiles"]
 
+    def kernel(self, name: str, *, compile: str | None = None, output: str | None = None) -> Any:
+        """The kernel (or extern call) ``name`` names, as a ``tcexplore.workbench.Kernel``:
+        its source, fused nodes, ATen ops, user lines and ``.reproducer()``. ``name`` is
+        ``COMPILE:OUTPUT:NAME`` (``0/0:backward:cpp_fused_mul_0``) or any unambiguous part
+        of it; an ambiguous one is an error listing the candidates."""
+        from .workbench import find_kernel  # noqa: PLC0415 - the workbench is optional here
+
+        return find_kernel(self.data, name, compile=compile, output=output)
+
+    def kernels(self) -> list[Any]:
+        """Every kernel and extern call, as ``tcexplore.workbench.Kernel`` objects."""
+        from .workbench import all_kernels  # noqa: PLC0415
+
+        return all_kernels(self.data)
+
     def with_sections(self, **sections: Any) -> Document:
         """A copy with measurement sections (``timing``, ``accuracy``, ...) added; None ones skipped."""
         data = dict(self.data)

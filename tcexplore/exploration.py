@@ -44,6 +44,10 @@ class Exploration:
             result["error"] = f"{self.error['type']}: {self.error['message']}"
         return result
 
+    def kernel(self, name: str, *, compile: str | None = None, output: str | None = None) -> Any:
+        """``Document.kernel``: one kernel, with its ``reproducer()``."""
+        return self.document.kernel(name, compile=compile, output=output)
+
     def save(self, path: str | Path) -> Path:
         return self.document.save(path)
 

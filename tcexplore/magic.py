@@ -1,4 +1,5 @@
-"""``%%tcompile``: compile a notebook cell with torch.compile and show what happened.
+"""``%%tcompile``: compile a notebook cell with torch.compile and show what happened;
+``%tkernel``: put one of its kernels, as a runnable and editable program, in a new cell.
 
 Loaded by ``%load_ext tcexplore``. The parsing and checking of options is in
 ``notebook/options.py``, turning the cell into a function in ``notebook/cell.py``,
@@ -11,19 +12,24 @@ import linecache
 from typing import Any, Callable
 
 from IPython.core.error import UsageError
-from IPython.core.magic import Magics, cell_magic, magics_class
+from IPython.core.magic import Magics, cell_magic, line_magic, magics_class
 from IPython.core.magic_arguments import argument, magic_arguments, parse_argstring
 
+from .document import Document, DocumentError, load
+from .exploration import Exploration
 from .measure.inputs import clone_tensors, rng_state
 from .notebook import options as opts
 from .notebook.cell import CellFunction, compile_cell
 from .notebook.labels import cell_sections, running_cell
 from .notebook.progress import Progress
 from .notebook.run import cell_uses_cuda, run_cell
+from .workbench import WorkbenchError, find_kernel
+from .workbench.cli import kernel_table
 
 
 @magics_class
 class TcompileMagics(Magics):
+    last_exploration: Exploration | None = None  # what %tkernel reads by default
     @magic_arguments()
     @argument("--mode", help="torch.compile mode: default, reduce-overhead, "
                              "max-autotune-no-cudagraphs, max-autotune, ...")
@@ -92,12 +98,62 @@ class TcompileMagics(Magics):
             progress.update("interrupted")
             raise
         progress.finish(run.exploration)
+        self.last_exploration = run.exploration
         cell_fn.write_back(shell.user_ns, run.values)
         if args.out:
             shell.user_ns[args.out] = run.exploration
         if run.error is not None:
             raise cell_fn.from_cell(run.error)
         return run.result if cell_fn.has_result else None
+
+    @magic_arguments()
+    @argument("name", nargs="?", metavar="KERNEL",
+              help="COMPILE:OUTPUT:NAME (e.g. 0/0:backward:cpp_fused_mul_0) or any unambiguous "
+                   "part of it; leave it out to list the kernels")
+    @argument("--from", dest="source", metavar="VAR",
+              help="an Exploration or Document of the notebook, or the path of a saved document "
+                   "(default: the last %%%%tcompile result)")
+    @argument("--launch", type=int, default=1, metavar="N",
+              help="which launch of a kernel launched several times (default 1)")
+    @line_magic
+    def tkernel(self, line: str) -> None:
+        """Put the reproducer of a kernel into a new cell below: a program that builds the
+        kernel's inputs, launches it as the compiled module does, and compares an editable
+        copy (EDITED) with the original (ORIGINAL) on the same inputs, timing both. Run the
+        cell to see its verdict; edit EDITED and run it again.
+
+            %tkernel                                  # list the kernels
+            %tkernel cpp_fused_relu_0
+            %tkernel 0/0:backward:cpp_fused_mul_0 --from run
+        """
+        args = parse_argstring(self.tkernel, line)
+        data = self._document(args.source).data
+        if not args.name:
+            print(kernel_table(data))
+            return
+        try:
+            text = find_kernel(data, args.name).reproducer(args.launch)
+        except WorkbenchError as exc:
+            raise UsageError(str(exc)) from None
+        self.shell.set_next_input(text, replace=False)
+
+    def _document(self, source: str | None) -> Document:
+        if source is None:
+            if self.last_exploration is None:
+                raise UsageError("%tkernel: no %%tcompile result yet; run one, or give --from VAR")
+            return self.last_exploration.document
+        if source in self.shell.user_ns:
+            value = self.shell.user_ns[source]
+            if isinstance(value, (Exploration, Document)):
+                return value.document if isinstance(value, Exploration) else value
+            if not isinstance(value, str):
+                raise UsageError(f"--from {source}: an Exploration, a Document or a path, "
+                                 f"not {type(value).__name__}")
+            source = value
+        try:
+            return load(source)
+        except (OSError, DocumentError) as exc:
+            raise UsageError(f"--from {source}: {exc}") from None
 
     def _compare(self, args: Any, config: dict[str, Any], cell_fn: CellFunction,
                  sections: Callable[[dict[str, Any]], dict[str, Any]]) -> Any:

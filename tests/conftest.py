@@ -30,6 +30,7 @@ class ProgramRun:
     document: dict
     tlparse_counts: dict[str, int]
     trace_log: Path  # the TORCH_TRACE log of the same run
+    workdir: Path  # holds doc.json and the run's inductor-cache
 
 
 def _trace_log(trace_dir: Path) -> Path:
@@ -80,7 +81,7 @@ def run_program(name: str, workdir: Path, args: list[str] | None = None) -> Prog
     assert out.exists(), f"{name}: no document written\n{proc.stderr[-3000:]}"
     log = _trace_log(workdir / "trace")
     return ProgramRun(script.stem, proc.returncode, proc.stderr, json.loads(out.read_text()),
-                      tlparse_counts(log, workdir / "tl_out"), log)
+                      tlparse_counts(log, workdir / "tl_out"), log, workdir)
 
 
 @pytest.fixture(scope="session")

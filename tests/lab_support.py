@@ -1,8 +1,9 @@
 """A JupyterLab server and headless Chromium for the browser tests and the render benchmark.
 
 The server runs from a temporary root with its own config, no token reuse, the news popup
-off and no kernels it could start (notebooks are opened exactly as saved). Chromium is the
-distribution's binary (Playwright's own browser download is not available everywhere).
+off and, unless asked for, no kernels it could start (notebooks are opened exactly as saved).
+Chromium is the distribution's binary (Playwright's own browser download is not available
+everywhere).
 """
 
 from __future__ import annotations
@@ -75,8 +76,9 @@ class Lab:
 
 
 @contextlib.contextmanager
-def lab_server(root: Path, work: Path) -> Iterator[Lab]:
-    """A JupyterLab serving ``root``, until the block ends."""
+def lab_server(root: Path, work: Path, kernels: bool = False) -> Iterator[Lab]:
+    """A JupyterLab serving ``root``, until the block ends; ``kernels``: it may start this
+    Python's ipykernel (by default it has no kernel to start)."""
     config = work / "jupyter-config"
     (config / "labconfig").mkdir(parents=True, exist_ok=True)
     (config / "labconfig" / "page_config.json").write_text(json.dumps(
@@ -86,8 +88,9 @@ def lab_server(root: Path, work: Path) -> Iterator[Lab]:
     command = [str(Path(sys.executable).parent / "jupyter-lab"), "--no-browser", "--allow-root",
                "--ServerApp.ip=127.0.0.1", f"--ServerApp.port={port}", "--ServerApp.port_retries=0",
                f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={root}",
-               "--LabApp.expose_app_in_browser=True", f"--LabApp.workspaces_dir={work}",
-               "--KernelSpecManager.allowed_kernelspecs=no-kernel-here"]
+               "--LabApp.expose_app_in_browser=True", f"--LabApp.workspaces_dir={work}"]
+    if not kernels:
+        command.append("--KernelSpecManager.allowed_kernelspecs=no-kernel-here")
     log = (work / "lab.log").open("w")
     proc = subprocess.Popen(command, env=env, stdout=log, stderr=subprocess.STDOUT)
     base = f"http://127.0.0.1:{port}"

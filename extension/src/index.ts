@@ -8,6 +8,7 @@ import { Widget } from '@lumino/widgets';
 import { ExplorationEntry, findExplorations, OutputLike } from './model/notebook';
 import { el } from './view/dom';
 import { NotebookEntries, sidebarContent } from './view/sidebar';
+import workbench from './workbench';
 
 const ICON = new LabIcon({
   name: 'tcexplore:icon',
@@ -90,4 +91,4 @@ const plugin: JupyterFrontEndPlugin<void> = {
   }
 };
 
-export default plugin;
+export default [plugin, workbench];

@@ -2,24 +2,45 @@
 
 import { IRenderMime } from '@jupyterlab/rendermime-interfaces';
 import { Widget } from '@lumino/widgets';
+import { commands } from './commandbridge';
 import { isRanksDocument } from './model/ranks';
 import { MIME_TYPE } from './model/types';
+import { OPEN_AS_CELL } from './model/workbench';
+import { Host } from './view/context';
 import { unpack } from './model/unpack';
 import { el } from './view/dom';
 import { createExplorer } from './view/explorer';
 import { createRanksView } from './view/ranks';
 
+let rendered = 0;
+
 class ExplorerRenderer extends Widget implements IRenderMime.IRenderer {
   constructor() {
     super();
     this.addClass('tcx-output');
+    this.node.dataset.tcxAnchor = `tcx-${++rendered}`; // finds this output's notebook cell
+  }
+
+  /** The app's commands, when the tcexplore:workbench plugin runs (JupyterLab). */
+  private host(): Host {
+    const registry = commands();
+    if (!registry) {
+      return {};
+    }
+    const anchor = this.node.dataset.tcxAnchor as string;
+    return {
+      openAsCell: async request => {
+        await registry.execute(OPEN_AS_CELL, { anchor, request } as unknown as Parameters<typeof registry.execute>[1]);
+      }
+    };
   }
 
   async renderModel(model: IRenderMime.IMimeModel): Promise<void> {
     let view: HTMLElement;
     try {
       const data = model.data[MIME_TYPE];
-      view = isRanksDocument(data) ? createRanksView(data) : createExplorer(await unpack(data));
+      const host = this.host();
+      view = isRanksDocument(data) ? createRanksView(data, host) : createExplorer(await unpack(data), { host });
     } catch (error) {
       view = el('div', { class: 'tcx-explorer tcx-unreadable' }, el('p', { class: 'tcx-error', attrs: { role: 'alert' } }, `This tcexplore output could not be read: ${String(error)}`));
     }

@@ -99,7 +99,7 @@ describe('ranks model', () => {
 
 describe('ranks view', () => {
   it('shows the divergence first, then the ranks side by side', () => {
-    const root = createRanksView(ranksFixture(), inflate);
+    const root = createRanksView(ranksFixture(), undefined, inflate);
     expect([...root.querySelectorAll('[role=tab]')].map(t => t.textContent)).toEqual(['Ranks (1 divergent)', 'Rank 0', 'Rank 1']);
     const text = panel(root, 'ranks').textContent ?? '';
     expect(text.indexOf('rank 1 recompiled')).toBeLessThan(text.indexOf('Ranks side by side'));
@@ -109,7 +109,7 @@ describe('ranks view', () => {
   });
 
   it('opens a rank\'s own explorer, unpacking its document', async () => {
-    const root = createRanksView(ranksFixture(), inflate);
+    const root = createRanksView(ranksFixture(), undefined, inflate);
     tab(root, 'rank-1').click();
     await flush();
     const explorer = panel(root, 'rank-1').querySelector('.tcx-explorer');
@@ -118,7 +118,7 @@ describe('ranks view', () => {
   });
 
   it('goes from a finding to the recompile in that rank\'s explorer', async () => {
-    const root = createRanksView(ranksFixture(), inflate);
+    const root = createRanksView(ranksFixture(), undefined, inflate);
     const go = [...panel(root, 'ranks').querySelectorAll('.tcx-link')].find(b => b.textContent === 'compile 0/1 on rank 1') as HTMLButtonElement;
     go.click();
     await flush();
@@ -132,7 +132,7 @@ describe('ranks view', () => {
   it('says why a rank\'s document is not there', () => {
     const data = ranksFixture() as any;
     data.ranks[0] = entry(0, null, { reason: 'the embedded rank documents would exceed 50,000,000 bytes; open out.rank0.json', bytes: 62_000_000 });
-    const root = createRanksView(data, inflate);
+    const root = createRanksView(data, undefined, inflate);
     tab(root, 'rank-0').click();
     expect(panel(root, 'rank-0').textContent).toContain('not in this output (62.0 MB)');
     expect(panel(root, 'rank-0').textContent).toContain('open out.rank0.json');
@@ -144,7 +144,7 @@ describe('ranks view', () => {
     data.divergence[0].title = evil;
     data.divergence[0].evidence[0].text = evil;
     data.ranks[0].compiles[0].frame.function = evil;
-    const root = createRanksView(data, inflate);
+    const root = createRanksView(data, undefined, inflate);
     expect(root.querySelector('img')).toBeNull();
     expect(root.textContent).toContain(evil);
   });

@@ -3,6 +3,7 @@ import { Context, TabView } from './context';
 import { el, note } from './dom';
 import { codeBlock } from './codeblock';
 import { OutputRef, outputPicker, outputRefs, refKey } from './outputs';
+import { openAsCell } from './workbench';
 
 const WRAPPER = '(wrapper)';
 
@@ -18,12 +19,13 @@ export function codeTab(ctx: Context): TabView {
   let ref = refs[0];
   const show = (name: string) => {
     const out = ctx.doc.compiles[ref.compile].output_codes[ref.output];
-    const kernel = out.kernels.find(k => k.name === name);
+    const index = out.kernels.findIndex(k => k.name === name);
+    const kernel = out.kernels[index];
     for (const item of list.querySelectorAll('.tcx-kernel-item')) {
       item.classList.toggle('tcx-active', item.getAttribute('data-kernel') === name);
     }
     if (kernel) {
-      pane.replaceChildren(el('h4', null, `${kernel.name} (${kernel.kind})`), codeBlock(kernel.source ?? '', languageOf(kernel.kind)));
+      pane.replaceChildren(el('h4', null, `${kernel.name} (${kernel.kind}) `, openAsCell(ctx, ref, index)), codeBlock(kernel.source ?? '', languageOf(kernel.kind)));
     } else {
       pane.replaceChildren(el('h4', null, `Wrapper: ${out.path ?? out.kind}`), codeBlock(out.text ?? '', 'python'));
     }

@@ -1,9 +1,17 @@
 import { Target, TcxDocument } from '../model/types';
+import { KernelRequest } from '../model/workbench';
 
-/** What every tab view gets: the document and a way to send the reader elsewhere. */
+/** What the page around the explorer offers (JupyterLab: commands); every action optional. */
+export interface Host {
+  /** insert a cell below this output with the reproducer of a kernel */
+  openAsCell?(request: KernelRequest): Promise<void>;
+}
+
+/** What every tab view gets: the document, a way to send the reader elsewhere, the host. */
 export interface Context {
   doc: TcxDocument;
   go(target: Target): void;
+  host?: Host;
 }
 
 export interface TabView {

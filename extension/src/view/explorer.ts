@@ -5,7 +5,7 @@ import { TabId, Target } from '../model/types';
 import { accuracyTab } from './accuracy';
 import { codeTab } from './code';
 import { compareTab } from './compare';
-import { Context, TabFactory, TabView } from './context';
+import { Context, Host, TabFactory, TabView } from './context';
 import { cudaGraphsTab } from './cudagraphs';
 import { el } from './dom';
 import { fusionTab } from './fusion';
@@ -29,8 +29,15 @@ const TABS: Array<[TabId, string, TabFactory]> = [
   ['compare', 'Compare', compareTab]
 ];
 
-/** The explorer of one document, showing `start` first (the Overview by default). */
-export function createExplorer(data: unknown, start: Target = { tab: 'overview' }): HTMLElement {
+export interface ExplorerOptions {
+  /** the tab (and item) shown first: the Overview by default */
+  start?: Target;
+  /** what the notebook around the output offers ("Open as cell"), if anything */
+  host?: Host;
+}
+
+/** The explorer of one document. */
+export function createExplorer(data: unknown, { start = { tab: 'overview' }, host }: ExplorerOptions = {}): HTMLElement {
   const checked = checkDocument(data);
   if (!checked.ok) {
     return el('div', { class: 'tcx-explorer tcx-unreadable' }, el('p', { class: 'tcx-error', attrs: { role: 'alert' } }, checked.message));
@@ -38,6 +45,7 @@ export function createExplorer(data: unknown, start: Target = { tab: 'overview' 
   const views = new Map<string, TabView>();
   const ctx: Context = {
     doc: checked.doc,
+    host,
     go(target: Target) {
       tabs.select(target.tab);
       views.get(target.tab)?.reveal?.(target);

@@ -5,6 +5,7 @@ import { code, el, link, note } from './dom';
 import { GraphView } from './graphview';
 import { nodeInfo } from './nodeinfo';
 import { OutputRef, outputPicker, outputRefs, refKey } from './outputs';
+import { openAsCell } from './workbench';
 
 interface Pane {
   model: FusionModel;
@@ -18,7 +19,8 @@ function kernelPanel(ctx: Context, ref: OutputRef, fk: FusionKernel): HTMLElemen
     el('h4', null, el('span', { class: 'tcx-swatch', attrs: { style: `background:${fk.colour}` } }), ' ', code(k.name)),
     el('div', null, `${k.kind}${k.triton_kind ? ` (${k.triton_kind})` : ''} · ${fk.nodes.length} post-grad nodes · mapping: ${k.mapping}`),
     k.aten_ops?.length ? el('div', null, 'ATen ops: ', code(k.aten_ops.join(', '))) : null,
-    el('div', null, link('show code', () => ctx.go({ tab: 'code', compile: ref.compile, output: ref.output, kernel: k.name }))),
+    el('div', null, link('show code', () => ctx.go({ tab: 'code', compile: ref.compile, output: ref.output, kernel: k.name })), ' ',
+      openAsCell(ctx, ref, ctx.doc.compiles[ref.compile].output_codes[ref.output].kernels.indexOf(k))),
     k.user_lines?.length ? el('div', { class: 'tcx-userlines' }, el('div', null, 'user lines:'),
       ...k.user_lines.map(loc => el('div', { class: 'tcx-userline' },
         loc.file && typeof loc.line === 'number' ? link(where(loc), () => ctx.go({ tab: 'source', file: loc.file as string, line: loc.line as number })) : where(loc),

@@ -8,6 +8,7 @@
 import { compileGrid, headline, leftOut, normalizeRanks, RankEntry, RankFinding, RanksDocument, ranksText, sideBySide } from '../model/ranks';
 import { Target } from '../model/types';
 import { Inflate, inflateGzip, unpack } from '../model/unpack';
+import { Host } from './context';
 import { el, link, note, table } from './dom';
 import { createExplorer } from './explorer';
 import { Tabs } from './tabs';
@@ -77,7 +78,7 @@ function targetFor(doc: unknown, compileId: string | null | undefined, kind: str
 class RankPane {
   readonly element = el('div', { class: 'tcx-rank-pane' });
 
-  constructor(private entry: RankEntry, private inflate: Inflate) {}
+  constructor(private entry: RankEntry, private inflate: Inflate, private host?: Host) {}
 
   show(compileId?: string | null, kind?: string): void {
     const missing = leftOut(this.entry);
@@ -87,14 +88,15 @@ class RankPane {
     }
     this.element.replaceChildren(note(`Opening rank ${this.entry.rank}…`, 'tcx-muted'));
     unpack(this.entry.document, this.inflate).then(
-      doc => this.element.replaceChildren(createExplorer(doc, targetFor(doc, compileId, kind))),
+      doc => this.element.replaceChildren(createExplorer(doc, { start: targetFor(doc, compileId, kind), host: this.host })),
       error => this.element.replaceChildren(el('p', { class: 'tcx-error' }, `Rank ${this.entry.rank}'s document could not be read: ${String(error)}`)));
   }
 }
 
-export function createRanksView(data: unknown, inflate: Inflate = inflateGzip): HTMLElement {
+/** The multi-rank view; `host` reaches each rank's explorer ("Open as cell"). */
+export function createRanksView(data: unknown, host?: Host, inflate: Inflate = inflateGzip): HTMLElement {
   const doc = normalizeRanks(data);
-  const panes = new Map(doc.ranks.map(e => [e.rank, new RankPane(e, inflate)]));
+  const panes = new Map(doc.ranks.map(e => [e.rank, new RankPane(e, inflate, host)]));
   const open: OpenRank = (rank, compileId, kind) => {
     const pane = panes.get(rank);
     if (!pane) {

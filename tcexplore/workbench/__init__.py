@@ -1,0 +1,10 @@
+"""The kernel workbench: take one kernel out of a compilation, run it, change it, time it.
+
+``Document.kernel(name)`` / ``Exploration.kernel(name)`` return a :class:`Kernel`; its
+``reproducer()`` is a standalone program built from the output code Inductor generated.
+"""
+
+from .kernel import Kernel, all_kernels, find_kernel
+from .wrapper import WorkbenchError
+
+__all__ = ["Kernel", "WorkbenchError", "all_kernels", "find_kernel"]
