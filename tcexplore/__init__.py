@@ -5,14 +5,15 @@ from typing import Any
 __version__ = "0.1.0"
 
 from .capture import CaptureSession, capture  # noqa: E402
+from .docdiff import DocDiff, diff  # noqa: E402
 from .document import Document, DocumentError, load  # noqa: E402
 from .exploration import Exploration  # noqa: E402
 from .measure.compare import Comparison, compare  # noqa: E402
 from .measure.explore import explore  # noqa: E402
 
 # ComparePanel is left out: `import *` must not need the notebook extra.
-__all__ = ["capture", "CaptureSession", "Comparison", "compare", "Document", "DocumentError",
-           "Exploration", "explore", "load", "load_ipython_extension", "__version__"]
+__all__ = ["capture", "CaptureSession", "Comparison", "compare", "DocDiff", "diff", "Document",
+           "DocumentError", "Exploration", "explore", "load", "load_ipython_extension", "__version__"]
 
 
 def load_ipython_extension(ipython: Any) -> None:

@@ -1,4 +1,4 @@
-"""``tcexplore run | demo | doctor``."""
+"""``tcexplore run | demo | doctor | diff``."""
 
 from __future__ import annotations
 
@@ -89,6 +89,15 @@ def main(argv: list[str] | None = None) -> int:
     demo.add_argument("--out", default="tcexplore-demo", help="output path stem (default: %(default)s)")
     demo.add_argument("--no-open", action="store_true", help="don't open the report in a browser")
     commands.add_parser("doctor", help="check what this machine can compile with")
+    diff = commands.add_parser(
+        "diff", help="what changed between two saved documents (exit 1 if anything did)",
+        description="Compiles, graph nodes, guards and kernels that differ from A to B, with "
+                    "timing and accuracy when both have them. Exit status: 0 no differences, "
+                    "1 differences, 2 trouble (as diff(1)).")
+    diff.add_argument("a", metavar="A.json")
+    diff.add_argument("b", metavar="B.json")
+    diff.add_argument("--json", dest="json_out", help="write the diff as JSON")
+    diff.add_argument("--html", dest="html_out", help="write the diff as a self-contained page")
 
     if argv and argv[0] == "run":
         opts, script_and_args = _split_run_args(argv[1:])
@@ -102,6 +111,10 @@ def main(argv: list[str] | None = None) -> int:
         from .demo import run_demo  # noqa: PLC0415
 
         return run_demo(args.out, open_browser=not args.no_open)
+    if args.command == "diff":
+        from .docdiff import run_diff  # noqa: PLC0415
+
+        return run_diff(args.a, args.b, args.json_out, args.html_out)
     if args.command == "doctor":
         from .doctor import run_doctor  # noqa: PLC0415
 

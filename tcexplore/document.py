@@ -9,6 +9,7 @@ from __future__ import annotations
 import datetime
 import json
 import traceback
+import uuid
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
@@ -73,6 +74,7 @@ def build_document(*, compiles: list[dict[str, Any]], graph_breaks: list[dict[st
                    capture: dict[str, Any], error: dict[str, Any] | None) -> Document:
     data = {
         "schema": SCHEMA,
+        "id": uuid.uuid4().hex,  # tells documents apart, e.g. to link a diff to its explorers
         "tool": {"name": "tcexplore", "version": __version__},
         "created": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
         "environment": _torch_compat.environment(),

@@ -25,7 +25,7 @@ from .markup import (MAX_CELL_ITEMS, SOURCE_LABELS, MAX_ROWS, MAX_TEXT_CHARS, Da
 from .measurements import measurements
 from .source import sources
 
-__all__ = ["render_html", "MAX_ROWS", "MAX_TEXT_CHARS", "MAX_CELL_ITEMS"]
+__all__ = ["render_html", "page", "MAX_ROWS", "MAX_TEXT_CHARS", "MAX_CELL_ITEMS"]
 
 
 # The doubled class on table cells outranks JupyterLab's `:not(.jp-RenderedMarkdown)
@@ -90,14 +90,17 @@ def render_html(document: Any, *, full_page: bool = True, summary_only: bool = F
         fragment = _report(data, summary_only)
     finally:
         SOURCE_LABELS.reset(token)
-    if not full_page:
-        return fragment
+    return page(fragment, "tcexplore report") if full_page else fragment
+
+
+def page(fragment: str, title: str) -> str:
+    """A complete HTML file around a report fragment: no scripts, no network (CSP)."""
     return (
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
         "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
         "style-src 'unsafe-inline'\">\n"
         "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-        "<title>tcexplore report</title>\n</head>\n<body>\n" + fragment + "\n</body>\n</html>\n"
+        f"<title>{_e(title)}</title>\n</head>\n<body>\n" + fragment + "\n</body>\n</html>\n"
     )
 
 

@@ -18,7 +18,8 @@ _FILE_COMMENT = re.compile(r"^# File: (?P<file>.+?):(?P<line>\d+) in (?P<fn>[^,]
 _PARAM = re.compile(r'(?P<name>\w+)(?:: "(?P<ann>[^"]*)")?')
 _ASSIGN = re.compile(r'^(?P<name>\w+)(?:: "(?P<ann>[^"]*)")? = (?P<rhs>.+)$')
 _TENSOR_ANN = re.compile(r"^(?P<dtype>[a-z]+\d*)\[(?P<shape>[^\]]*)\](?:\[(?P<stride>[^\]]*)\])?(?P<device>[a-z]+(?::\d+)?)?$")
-_IDENT = re.compile(r"[A-Za-z_]\w*")
+# A node named in a statement: not an attribute (``mul`` in ``torch.ops.aten.mul.Tensor``).
+_NAME_REF = re.compile(r"(?<![\w.])[A-Za-z_]\w*")
 _CALL = re.compile(r"^(?P<target>[\w.]+)\(")
 _BINARY = re.compile(r"^[\w.]+ (?P<op>\*\*|//|<<|>>|==|!=|<=|>=|[-+*/@%&|^<>]) [\w.\-]+$")
 _OPERATORS = {
@@ -142,7 +143,7 @@ def parse_graph(text: str, max_nodes: int = MAX_NODES) -> dict[str, Any]:
                 ret += " " + lines[i].split("#", 1)[0].strip()
                 i += 1
             output = {"name": "output", "op": "output", "target": "output",
-                      "args": [n for n in _IDENT.findall(ret) if n in by_name],
+                      "args": [n for n in _NAME_REF.findall(ret) if n in by_name],
                       "users": [], "meta": None, "source": None}
             _link(output, by_name)
             nodes.append(output)
@@ -162,7 +163,7 @@ def parse_graph(text: str, max_nodes: int = MAX_NODES) -> dict[str, Any]:
             by_name[m["name"]] = node
             continue
         node = {"name": m["name"], "op": op, "target": target,
-                "args": [n for n in dict.fromkeys(_IDENT.findall(rhs)) if n in by_name],
+                "args": [n for n in dict.fromkeys(_NAME_REF.findall(rhs)) if n in by_name],
                 "users": [], "meta": parse_annotation(m["ann"]), "source": source,
                 "code": rhs}
         _link(node, by_name)
