@@ -79,10 +79,10 @@ def _number(value: Any) -> str:
 def render_text(data: Data) -> str:
     s = data["summary"]
     lines = [f"tcexplore diff: {data['a']['label']} -> {data['b']['label']}",
-             f"compiles: +{s['compiles_added']} -{s['compiles_removed']} ~{s['compiles_changed']}"
-             f" · nodes: +{s['nodes_added']} -{s['nodes_removed']} ~{s['nodes_changed']}"
-             f" · kernels: +{s['kernels_added']} -{s['kernels_removed']} ~{s['kernels_changed']}"
-             f" · guards: +{s['guards_added']} -{s['guards_removed']}"]
+             (f"compiles: +{s['compiles_added']} -{s['compiles_removed']} ~{s['compiles_changed']}"
+              f" · nodes: +{s['nodes_added']} -{s['nodes_removed']} ~{s['nodes_changed']}"
+              f" · kernels: +{s['kernels_added']} -{s['kernels_removed']} ~{s['kernels_changed']}"
+              f" · guards: +{s['guards_added']} -{s['guards_removed']}")]
     if not any(s.values()):
         lines.append("no differences in what torch.compile produced")
     for entry in data["compiles"]:
