@@ -1,7 +1,8 @@
 """A training step whose activation is chosen by name (relu or gelu).
 
 The two variants differ in exactly one op: `tcexplore diff` of their documents must name
-that node, in every graph, and the kernels fusing it, and nothing else. As a script
+that node, in every graph, and the kernels fusing it, and nothing else (the activation
+has a line of its own: torch attributes graph nodes to user lines). As a script
 (`activation.py gelu`) it compiles the step and runs it once.
 """
 import sys
@@ -17,7 +18,8 @@ def build(name):
     model = nn.Sequential(nn.Linear(16, 32), nn.Linear(32, 4))
 
     def loss_fn(x, y):
-        h = activation(model[0](x))
+        h = model[0](x)
+        h = activation(h)
         return nn.functional.cross_entropy(model[1](h * 2), y)
 
     return loss_fn, (torch.randn(8, 16), torch.randint(0, 4, (8,)))

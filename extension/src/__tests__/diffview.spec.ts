@@ -51,7 +51,7 @@ describe('diff view', () => {
     });
     const links = [...root.querySelectorAll('[data-graph=dynamo] .tcx-link')] as HTMLButtonElement[];
     links[1].click();
-    expect(calls[0]).toEqual(['b', { tab: 'graphs', compile: 0, graph: 'dynamo', node: 'h' }]);
+    expect(calls[0]).toEqual(['b', { tab: 'graphs', compile: 0, graph: 'dynamo', node: 'h_1' }]);
     expect(root.querySelector('.tcx-diff-status')?.textContent).toBe('');
     links[0].click();
     expect(root.querySelector('.tcx-diff-status')?.textContent).toContain('A (relu) is not open here');
@@ -62,10 +62,10 @@ describe('diff view', () => {
     document.body.appendChild(explorer);
     window.requestAnimationFrame = () => 0;
     const open = pageLinks({ a: 'not-on-page', b: documentKey(doc('gelu.json')) });
-    expect(open('a', { tab: 'graphs', compile: 0, graph: 'dynamo', node: 'h' })).toBe(false);
-    expect(open('b', { tab: 'graphs', compile: 0, graph: 'dynamo', node: 'h' })).toBe(true);
+    expect(open('a', { tab: 'graphs', compile: 0, graph: 'dynamo', node: 'h_1' })).toBe(false);
+    expect(open('b', { tab: 'graphs', compile: 0, graph: 'dynamo', node: 'h_1' })).toBe(true);
     expect(explorer.querySelector('[role=tab][data-tab=graphs]')?.getAttribute('aria-selected')).toBe('true');
-    expect(explorer.querySelector('.tcx-node.tcx-selected')?.getAttribute('data-name')).toBe('h');
+    expect(explorer.querySelector('.tcx-node.tcx-selected')?.getAttribute('data-name')).toBe('h_1');
     explorer.remove();
   });
 
@@ -73,7 +73,7 @@ describe('diff view', () => {
     const evil = '<img src=x onerror="window.pwned=1">';
     const a = doc('relu.json');
     const b = doc('gelu.json');
-    b.compiles[0].dynamo_graph!.nodes.find(n => n.name === 'h')!.name = evil;
+    b.compiles[0].dynamo_graph!.nodes.find(n => n.name === 'h_1')!.name = evil;
     b.compiles[0].output_codes[0].kernels[0].source += evil;
     const root = createDiffView(computeDiff(a, b, evil, 'b'), () => true);
     openAll(root);
