@@ -107,7 +107,7 @@ def _source(node: Data | None) -> str:
     return f"{_e(file)}:{_e(source.get('line'))} {_c(source.get('code'))}"
 
 
-def _graph(graph: Data) -> str:
+def _graph(graph: Data, open_: bool) -> str:
     rows = [[_mark(n["status"]), _node_cell(n["a"]), _node_cell(n["b"]), _e(", ".join(n["changes"])),
              _source(n["b"] or n["a"])] for n in graph["nodes"]]
     counts = ", ".join(_plural(sum(1 for n in graph["nodes"] if n["status"] == s), f"{s} node")
@@ -116,7 +116,7 @@ def _graph(graph: Data) -> str:
     body = _table(["", "A", "B", "what changed", "user line"], rows, "tcx-diff-nodes")
     if graph["approximate"]:
         body = _note("The graphs are too different to align: nodes are paired in order.") + body
-    return _details(f"{_e(graph_label(graph['graph']))}: {_e(counts)}", body, open_=True)
+    return _details(f"{_e(graph_label(graph['graph']))}: {_e(counts)}", body, open_=open_)
 
 
 def _guards(guards: Data) -> str:
@@ -164,7 +164,7 @@ def _compile(entry: Data) -> str:
         body.append(_note(f"Only {side} compiled this; its graphs and kernels are in {side}'s report."))
     for change in entry["changes"]:
         body.append(f"<p>{_e(change['field'])}: {_c(change['a'])} → {_c(change['b'])}</p>")
-    body += [_graph(g) for g in entry["graphs"]]
+    body += [_graph(g, open_=i == 0) for i, g in enumerate(entry["graphs"])]  # the first open
     body.append(_guards(entry["guards"]))
     for output in entry["outputs"]:
         kernels = "\n".join(_kernel(k) for k in output["kernels"])

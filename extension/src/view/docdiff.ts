@@ -91,7 +91,7 @@ function changeText(node: NodeChange): string {
   }).join('; ');
 }
 
-function graphSection(view: View, entry: CompileDiff, graph: GraphDiff): HTMLElement {
+function graphSection(view: View, entry: CompileDiff, graph: GraphDiff, open: boolean): HTMLElement {
   const shown = graph.nodes.slice(0, MAX_NODE_ROWS);
   const body = el('tbody', null, ...shown.map(node => {
     const source = (node.b ?? node.a)?.source;
@@ -103,8 +103,8 @@ function graphSection(view: View, entry: CompileDiff, graph: GraphDiff): HTMLEle
       el('td', null, source ? el('span', null, where(source), ' ', code(source.code ?? '')) : null));
   }));
   const tally = (['changed', 'added', 'removed'] as const).map(s => [s, graph.nodes.filter(n => n.status === s).length] as const).filter(([, n]) => n).map(([s, n]) => `${n} ${s}`).join(', ');
-  return el('div', { class: 'tcx-diff-graph', attrs: { 'data-graph': graph.graph } },
-    el('h4', null, `${graphLabel(graph.graph)}: ${plural(graph.nodes.length, 'node')} differ (${tally})`),
+  return el('details', { class: 'tcx-diff-graph', attrs: { 'data-graph': graph.graph, ...(open ? { open: '' } : {}) } },
+    el('summary', null, `${graphLabel(graph.graph)}: ${plural(graph.nodes.length, 'node')} differ (${tally})`),
     graph.approximate ? note('These graphs are too different to align: nodes are paired in order.') : null,
     el('table', { class: 'tcx-table tcx-diff-nodes' }, el('thead', null, el('tr', null, ...['', 'A', 'B', 'what changed', 'user line'].map(h => el('th', null, h)))), body),
     graph.nodes.length > shown.length ? note(`… ${graph.nodes.length - shown.length} more nodes not shown`) : null);
@@ -129,7 +129,8 @@ function sourceTable(diff: string): HTMLElement {
     const cells = (line: typeof row.a) => [el('td', { class: 'tcx-lineno' }, line.no === null ? '' : String(line.no)), el('td', { class: `tcx-diff-code tcx-diff-${line.kind}` }, line.text)];
     return el('tr', null, ...cells(row.a), ...cells(row.b));
   });
-  return el('table', { class: 'tcx-diff-source' }, el('tbody', null, ...rows));
+  const cols = ['tcx-diff-no', 'tcx-diff-text', 'tcx-diff-no', 'tcx-diff-text'].map(c => el('col', { class: c }));
+  return el('table', { class: 'tcx-diff-source' }, el('colgroup', null, ...cols), el('tbody', null, ...rows));
 }
 
 function kernelSection(view: View, entry: CompileDiff, output: OutputDiff, kernel: KernelChange): HTMLElement {
@@ -165,7 +166,7 @@ function compileSection(view: View, entry: CompileDiff): HTMLElement {
   for (const change of entry.changes) {
     parts.push(el('p', null, `${change.field}: `, code(String(change.a)), ' → ', code(String(change.b))));
   }
-  parts.push(...entry.graphs.map(g => graphSection(view, entry, g)));
+  parts.push(...entry.graphs.map((g, i) => graphSection(view, entry, g, i === 0))); // the first graph open
   parts.push(guardSection(entry));
   for (const output of entry.outputs) {
     parts.push(el('div', { class: 'tcx-diff-output' }, el('h4', null, `Kernels (${output.output}): ${output.kernels.length} differ`),
