@@ -5,6 +5,7 @@ from typing import Any
 __version__ = "0.1.0"
 
 from .capture import CaptureSession, capture  # noqa: E402
+from .docdiff import DocDiff, diff  # noqa: E402
 from .document import Document, DocumentError, load  # noqa: E402
 from .exploration import Exploration  # noqa: E402
 from .measure.compare import Comparison, compare  # noqa: E402
@@ -13,9 +14,9 @@ from .ranks import Ranks, ranks  # noqa: E402
 from .traces import TraceError, load_trace  # noqa: E402
 
 # ComparePanel is left out: `import *` must not need the notebook extra.
-__all__ = ["capture", "CaptureSession", "Comparison", "compare", "Document", "DocumentError",
-           "Exploration", "explore", "load", "load_ipython_extension", "load_trace", "Ranks",
-           "ranks", "TraceError", "__version__"]
+__all__ = ["capture", "CaptureSession", "Comparison", "compare", "DocDiff", "diff", "Document",
+           "DocumentError", "Exploration", "explore", "load", "load_ipython_extension", "load_trace",
+           "Ranks", "ranks", "TraceError", "__version__"]
 
 
 def load_ipython_extension(ipython: Any) -> None:

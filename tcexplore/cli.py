@@ -1,4 +1,4 @@
-"""``tcexplore run | import | ranks | repro | demo | doctor``."""
+"""``tcexplore run | import | ranks | repro | diff | demo | doctor``."""
 
 from __future__ import annotations
 
@@ -172,6 +172,15 @@ def main(argv: list[str] | None = None) -> int:
     repro.add_argument("-o", "--out", metavar="FILE", help="write here (default: print it)")
     repro.add_argument("--launch", type=int, default=1, metavar="N",
                        help="which launch of a kernel launched several times (default 1)")
+    diff = commands.add_parser(
+        "diff", help="what changed between two saved documents (exit 1 if anything did)",
+        description="Compiles, graph nodes, guards and kernels that differ from A to B, with "
+                    "timing and accuracy when both have them. Exit status: 0 no differences, "
+                    "1 differences, 2 trouble (as diff(1)).")
+    diff.add_argument("a", metavar="A.json")
+    diff.add_argument("b", metavar="B.json")
+    diff.add_argument("--json", dest="json_out", help="write the diff as JSON")
+    diff.add_argument("--html", dest="html_out", help="write the diff as a self-contained page")
 
     if argv and argv[0] == "run":
         opts, script_and_args = _split_run_args(argv[1:])
@@ -191,6 +200,10 @@ def main(argv: list[str] | None = None) -> int:
         return import_traces(args.path, args.json_out, args.html_out)
     if args.command == "ranks":
         return compare_ranks(args.sources, args.json_out, args.html_out, args.embed_limit)
+    if args.command == "diff":
+        from .docdiff import run_diff  # noqa: PLC0415
+
+        return run_diff(args.a, args.b, args.json_out, args.html_out)
     if args.command == "doctor":
         from .doctor import run_doctor  # noqa: PLC0415
 

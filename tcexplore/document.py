@@ -12,6 +12,7 @@ from __future__ import annotations
 import datetime
 import json
 import traceback
+import uuid
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
@@ -84,6 +85,7 @@ def build_document(*, compiles: list[dict[str, Any]], graph_breaks: list[dict[st
     rank, world size and backend of a process in a distributed job, else None."""
     data = {
         "schema": SCHEMA,
+        "id": uuid.uuid4().hex,  # tells documents apart, e.g. to link a diff to its explorers
         "tool": {"name": "tcexplore", "version": __version__},
         "created": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
         "environment": environment if environment is not None else _torch_compat.environment(),

@@ -1,12 +1,21 @@
-/** The sidebar plugin: lists every tcexplore output in the open notebooks and jumps to it. */
+/**
+ * The sidebar plugin: lists every tcexplore output in the open notebooks, jumps to it, and
+ * diffs two picked ones; it also brings a notebook forward when a diff links into it.
+ */
 
 import { ILabShell, JupyterFrontEnd, JupyterFrontEndPlugin } from '@jupyterlab/application';
 import { ICodeCellModel } from '@jupyterlab/cells';
 import { INotebookTracker, NotebookPanel } from '@jupyterlab/notebook';
 import { LabIcon } from '@jupyterlab/ui-components';
 import { Widget } from '@lumino/widgets';
+import { computeDiff } from './model/docdiff';
 import { ExplorationEntry, findExplorations, OutputLike } from './model/notebook';
-import { el } from './view/dom';
+import { checkDocument } from './model/schema';
+import { MIME_TYPE } from './model/types';
+import { unpack } from './model/unpack';
+import { createDiffView } from './view/docdiff';
+import { el, note } from './view/dom';
+import { GO_EVENT } from './view/links';
 import { NotebookEntries, sidebarContent } from './view/sidebar';
 import workbench from './workbench';
 
@@ -50,6 +59,33 @@ async function jump(app: JupyterFrontEnd, panel: NotebookPanel, entry: Explorati
   window.setTimeout(() => cell?.node.classList.remove('tcx-flash'), 1200);
 }
 
+interface Picked {
+  panel: NotebookPanel;
+  entry: ExplorationEntry;
+}
+
+let diffs = 0;
+
+/** The diff of two picked explorations, computed here from their documents, in a main-area tab. */
+async function openDiff(app: JupyterFrontEnd, first: Picked, second: Picked): Promise<void> {
+  const label = (p: Picked) => `${p.panel.title.label} [${p.entry.cell + 1}] ${p.entry.label}`;
+  const documentOf = async (p: Picked) => {
+    const cell = p.panel.model?.cells.get(p.entry.cell) as ICodeCellModel | undefined;
+    return checkDocument(await unpack(cell?.outputs.get(p.entry.output)?.data[MIME_TYPE]));
+  };
+  const [a, b] = await Promise.all([documentOf(first), documentOf(second)]);
+  const content = a.ok && b.ok
+    ? createDiffView(computeDiff(a.doc, b.doc, label(first), label(second)))
+    : note(`These cannot be diffed: ${a.ok ? '' : a.message} ${b.ok ? '' : b.message}`, 'tcx-error');
+  const widget = new Widget({ node: el('div', { class: 'tcx-diff-panel' }, content) });
+  widget.id = `tcexplore-diff-${++diffs}`;
+  widget.title.label = 'tcexplore diff';
+  widget.title.caption = `${label(first)} → ${label(second)}`;
+  widget.title.closable = true;
+  app.shell.add(widget, 'main', { mode: 'split-right' });
+  app.shell.activateById(widget.id);
+}
+
 /** Lists again each time it is shown: outputs may have changed while it was hidden. */
 class Sidebar extends Widget {
   constructor(private readonly refresh: () => void) {
@@ -73,14 +109,41 @@ const plugin: JupyterFrontEndPlugin<void> = {
     sidebar.title.icon = ICON;
     sidebar.title.caption = 'tcexplore: explorations in open notebooks';
     let pending = 0;
+    const picks = new Map<string, Picked>();
     const refresh = () => {
       window.clearTimeout(pending);
       pending = window.setTimeout(() => {
         const notebooks: NotebookEntries[] = [];
-        tracker.forEach(panel => notebooks.push({ title: panel.title.label, entries: findExplorations(outputsOf(panel)), jump: entry => void jump(app, panel, entry) }));
-        sidebar.node.replaceChildren(el('h3', { class: 'tcx-sidebar-title' }, 'tcexplore'), sidebarContent(notebooks));
+        const seen = new Set<string>();
+        tracker.forEach(panel => {
+          const entries = findExplorations(outputsOf(panel));
+          const key = (entry: ExplorationEntry) => `${panel.id}|${entry.cell}|${entry.output}`;
+          entries.forEach(entry => seen.add(key(entry)));
+          notebooks.push({
+            title: panel.title.label, entries, jump: entry => void jump(app, panel, entry),
+            picked: entry => picks.has(key(entry)),
+            pick: (entry, on) => {
+              if (on) {
+                picks.set(key(entry), { panel, entry });
+              } else {
+                picks.delete(key(entry));
+              }
+              refresh();
+            }
+          });
+        });
+        [...picks.keys()].filter(k => !seen.has(k)).forEach(k => picks.delete(k));
+        const diff = { picked: picks.size, run: () => { const [first, second] = [...picks.values()]; void openDiff(app, first, second); } };
+        sidebar.node.replaceChildren(el('h3', { class: 'tcx-sidebar-title' }, 'tcexplore'), sidebarContent(notebooks, diff));
       }, 200);
     };
+    // A diff's link into an explorer: bring the notebook holding it to the front.
+    document.addEventListener(GO_EVENT, event => {
+      const panel = tracker.find(p => p.node.contains(event.target as Node));
+      if (panel) {
+        app.shell.activateById(panel.id);
+      }
+    });
     tracker.widgetAdded.connect((_, panel) => {
       void panel.context.ready.then(refresh);
       panel.context.model.contentChanged.connect(refresh);

@@ -1,13 +1,15 @@
-/** The MIME renderer plugin: draws application/vnd.tcexplore.v1+json outputs. */
+/** The MIME renderer plugins: draw tcexplore documents (explorer) and diffs (diff view). */
 
 import { IRenderMime } from '@jupyterlab/rendermime-interfaces';
 import { Widget } from '@lumino/widgets';
 import { commands } from './commandbridge';
+import { DIFF_MIME_TYPE } from './model/docdiff';
 import { isRanksDocument } from './model/ranks';
 import { MIME_TYPE } from './model/types';
+import { unpack } from './model/unpack';
 import { OPEN_AS_CELL } from './model/workbench';
 import { Host } from './view/context';
-import { unpack } from './model/unpack';
+import { createDiffView } from './view/docdiff';
 import { el } from './view/dom';
 import { createExplorer } from './view/explorer';
 import { createRanksView } from './view/ranks';
@@ -62,4 +64,22 @@ const extension: IRenderMime.IExtension = {
   dataType: 'json'
 };
 
-export default extension;
+class DiffRenderer extends Widget implements IRenderMime.IRenderer {
+  constructor() {
+    super();
+    this.addClass('tcx-output');
+  }
+
+  async renderModel(model: IRenderMime.IMimeModel): Promise<void> {
+    this.node.replaceChildren(createDiffView(model.data[DIFF_MIME_TYPE]));
+  }
+}
+
+const diffExtension: IRenderMime.IExtension = {
+  id: 'tcexplore:diff-renderer',
+  rendererFactory: { safe: true, mimeTypes: [DIFF_MIME_TYPE], defaultRank: 0, createRenderer: () => new DiffRenderer() },
+  rank: 0,
+  dataType: 'json'
+};
+
+export default [extension, diffExtension];

@@ -44,8 +44,9 @@ def _tensor_diff(expected: torch.Tensor, actual: torch.Tensor) -> dict[str, Any]
         denom = e64.abs()[finite]
         close = torch.isclose(a64, e64, rtol=rtol, atol=atol, equal_nan=True)
     else:
-        diff = (e.long() - a.long()).abs() if e.dtype != torch.bool else (e != a).long()
-        denom = e.long().abs() if e.dtype != torch.bool else torch.ones_like(diff)
+        # float64: an integer denominator cannot be clamped above 0, and 0 / 0 is NaN (not JSON)
+        diff = ((e.long() - a.long()).abs() if e.dtype != torch.bool else (e != a).long()).double()
+        denom = e.long().abs().double() if e.dtype != torch.bool else torch.ones_like(diff)
         close = e == a
     result["max_abs_err"] = float(diff.max()) if diff.numel() else 0.0
     rel = diff / denom.clamp_min(torch.finfo(torch.float64).tiny) if diff.numel() else diff

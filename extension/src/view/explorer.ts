@@ -1,5 +1,6 @@
 /** The explorer: a checked document, its tabs, and navigation between them. */
 
+import { documentKey } from '../model/identity';
 import { checkDocument } from '../model/schema';
 import { TabId, Target } from '../model/types';
 import { accuracyTab } from './accuracy';
@@ -11,6 +12,7 @@ import { el } from './dom';
 import { fusionTab } from './fusion';
 import { graphsTab } from './graphs';
 import { guardsTab } from './guards';
+import { DOC_ATTRIBUTE, GO_EVENT } from './links';
 import { overviewTab } from './overview';
 import { sourceTab } from './source';
 import { Tabs } from './tabs';
@@ -67,5 +69,14 @@ export function createExplorer(data: unknown, { start = { tab: 'overview' }, hos
     // scrolling needs the element in the page, which it joins after this returns
     setTimeout(() => views.get(start.tab)?.reveal?.(start), 0);
   }
-  return el('div', { class: 'tcx-explorer' }, tabs.element);
+  const element = el('div', { class: 'tcx-explorer', attrs: { [DOC_ATTRIBUTE]: documentKey(checked.doc) } }, tabs.element);
+  // A diff view's link: go there and bring it into sight.
+  element.addEventListener(GO_EVENT, event => {
+    if (event.target !== element) {
+      return; // meant for an explorer nested in this one (a Compare row)
+    }
+    ctx.go((event as CustomEvent<Target>).detail);
+    window.requestAnimationFrame(() => element.scrollIntoView({ block: 'start' }));
+  });
+  return element;
 }

@@ -1,4 +1,7 @@
-/** The sidebar's content: explorations in the open notebooks, each a button that jumps to it. */
+/**
+ * The sidebar's content: explorations in the open notebooks, each a button that jumps to
+ * it and a checkbox to pick it; two picked ones can be diffed.
+ */
 
 import { ExplorationEntry } from '../model/notebook';
 import { el, note } from './dom';
@@ -7,18 +10,42 @@ export interface NotebookEntries {
   title: string;
   entries: ExplorationEntry[];
   jump(entry: ExplorationEntry): void;
+  /** whether the entry is picked for a diff, and picking it (with `diff` below) */
+  picked?(entry: ExplorationEntry): boolean;
+  pick?(entry: ExplorationEntry, on: boolean): void;
 }
 
-export function sidebarContent(notebooks: NotebookEntries[]): HTMLElement {
+/** The diff of the two picked explorations: offered once exactly two are picked. */
+export interface DiffAction {
+  picked: number;
+  run(): void;
+}
+
+export function sidebarContent(notebooks: NotebookEntries[], diff?: DiffAction): HTMLElement {
   const withEntries = notebooks.filter(n => n.entries.length);
   if (!withEntries.length) {
     return el('div', { class: 'tcx-sidebar-list' }, note('No tcexplore outputs in the open notebooks.', 'tcx-muted'));
   }
-  return el('div', { class: 'tcx-sidebar-list' }, ...withEntries.map(n =>
+  const pickBox = (n: NotebookEntries, entry: ExplorationEntry) => {
+    if (!diff || !n.pick) {
+      return null;
+    }
+    const box = el('input', { class: 'tcx-pick', attrs: { type: 'checkbox', 'aria-label': `pick [${entry.cell + 1}] ${entry.label} for a diff` } });
+    box.checked = n.picked?.(entry) ?? false;
+    box.addEventListener('change', () => n.pick!(entry, box.checked));
+    return box;
+  };
+  const action = diff
+    ? el('div', { class: 'tcx-sidebar-diff' },
+      el('button', { class: 'tcx-sidebar-diff-button', attrs: { type: 'button', ...(diff.picked === 2 ? {} : { disabled: '' }) }, onclick: () => diff.run() }, 'Diff the two picked'),
+      el('span', { class: 'tcx-sidebar-detail' }, diff.picked === 2 ? '' : 'pick two explorations'))
+    : null;
+  return el('div', { class: 'tcx-sidebar-list' }, action, ...withEntries.map(n =>
     el('section', null,
       el('h4', { class: 'tcx-sidebar-notebook' }, n.title),
       el('ul', null, ...n.entries.map(entry =>
-        el('li', null, el('button', { class: 'tcx-sidebar-entry', attrs: { type: 'button', 'data-cell': String(entry.cell) }, onclick: () => n.jump(entry) },
-          el('span', { class: 'tcx-sidebar-label' }, `[${entry.cell + 1}] ${entry.label}`),
-          el('span', { class: 'tcx-sidebar-detail' }, entry.detail))))))));
+        el('li', { class: 'tcx-sidebar-item' }, pickBox(n, entry),
+          el('button', { class: 'tcx-sidebar-entry', attrs: { type: 'button', 'data-cell': String(entry.cell) }, onclick: () => n.jump(entry) },
+            el('span', { class: 'tcx-sidebar-label' }, `[${entry.cell + 1}] ${entry.label}`),
+            el('span', { class: 'tcx-sidebar-detail' }, entry.detail))))))));
 }

@@ -1,0 +1,90 @@
+import * as fs from 'fs';
+import * as path from 'path';
+import { matches, rows } from '../model/align';
+import { computeDiff } from '../model/docdiff';
+import { documentKey, guardKey, kernelText } from '../model/identity';
+import { checkDocument } from '../model/schema';
+import { TcxDocument } from '../model/types';
+import { unified } from '../model/unified';
+
+const FIXTURE = path.join(__dirname, '..', '..', '..', 'tests', 'fixtures', 'docdiff');
+
+function load(name: string): any {
+  return JSON.parse(fs.readFileSync(path.join(FIXTURE, name), 'utf-8'));
+}
+
+function doc(name: string): TcxDocument {
+  const checked = checkDocument(load(name));
+  if (!checked.ok) {
+    throw new Error(checked.message);
+  }
+  return checked.doc;
+}
+
+describe('computeDiff', () => {
+  it('gives exactly what the Python implementation gives on the shared fixture', () => {
+    expect(computeDiff(doc('relu.json'), doc('gelu.json'), 'relu', 'gelu')).toEqual(load('expected.json'));
+  });
+
+  it('finds nothing between a document and itself', () => {
+    const diff = computeDiff(doc('relu.json'), doc('relu.json'), 'a', 'b');
+    expect(Object.values(diff.summary).every(v => v === 0)).toBe(true);
+    expect(diff.compiles.length).toBe(doc('relu.json').compiles.length);
+    expect(diff.compiles.every(c => c.status === 'same')).toBe(true);
+  });
+
+  it('names the one changed Dynamo node of relu -> gelu', () => {
+    const diff = computeDiff(doc('relu.json'), doc('gelu.json'), 'relu', 'gelu');
+    const dynamo = diff.compiles[0].graphs.find(g => g.graph === 'dynamo')!;
+    expect(dynamo.nodes.map(n => [n.status, n.a?.target, n.b?.target, n.changes])).toEqual([['changed', 'torch.relu', 'torch._C._nn.gelu', ['target']]]);
+  });
+
+  it('counts a compile only one side has once, without itemising it', () => {
+    const relu = doc('relu.json');
+    const empty = { ...relu, compiles: [] } as TcxDocument;
+    const diff = computeDiff(relu, empty, 'a', 'b');
+    expect(diff.summary.compiles_removed).toBe(relu.compiles.length);
+    expect(diff.summary.nodes_removed).toBe(0);
+    expect(diff.compiles.every(c => c.status === 'removed' && !c.graphs.length)).toBe(true);
+  });
+});
+
+describe('align', () => {
+  it('pairs a replaced run from its end and keeps renamed neighbours matched', () => {
+    const a = ['x', 'relu', 'mul'];
+    const b = ['x', 'm', 'erf', 'm2', 'mul'];
+    const { found, approximate } = matches(a, b);
+    expect(approximate).toBe(false);
+    expect(found).toEqual([[0, 0], [2, 4]]);
+    expect(rows(a.length, b.length, found, () => true)).toEqual([[0, 0], [null, 1], [null, 2], [1, 3], [2, 4]]);
+  });
+
+  it('does not pair what canPair refuses', () => {
+    expect(rows(1, 1, [], () => false)).toEqual([[0, null], [null, 0]]);
+  });
+});
+
+describe('unified', () => {
+  it('writes diff -u hunks, comparing keys and showing the lines as written', () => {
+    const a = ['def k_0(x):', '    return x', ''];
+    const b = ['def k_1(x):', '    return x + 1', ''];
+    const keys = (lines: string[]) => lines.map(l => l.replace(/k_\d/, 'K'));
+    expect(unified(a, b, keys(a), keys(b), 'k_0', 'k_1')).toBe(['--- k_0', '+++ k_1', '@@ -1,3 +1,3 @@', ' def k_0(x):', '-    return x', '+    return x + 1', ' '].join('\n'));
+    expect(unified(a, a, a, a, 'x', 'y')).toBe('');
+  });
+});
+
+describe('identity', () => {
+  it('masks object ids in guards and kernel names and buffer numbers in kernels', () => {
+    const g = (expression: string) => guardKey({ type: 'ID_MATCH', source: "G['f']", expression });
+    expect(g("___check_obj_id(G['f'], 140176378379248)")).toBe(g("___check_obj_id(G['f'], 94624617429712)"));
+    const extern = (name: string, source: string) => ({ name, kind: 'extern', source, post_grad_nodes: [], aten_ops: [], user_lines: [], mapping: 'none' });
+    expect(kernelText(extern('extern_kernels.mm', 'extern_kernels.mm(buf2, mul, out=buf3)'), new Map([['mul', 'mul_3']])))
+      .toBe(kernelText(extern('extern_kernels.mm', 'extern_kernels.mm(buf4, mul_3, out=buf5)')));
+  });
+
+  it('keys a document by its id, else by creation time and counts', () => {
+    expect(documentKey({ id: 'abc', schema: 'tcexplore/1', summary: {} } as unknown as TcxDocument)).toBe('abc');
+    expect(documentKey({ schema: 'tcexplore/1', created: 't', summary: { graphs: 1 } } as unknown as TcxDocument)).toBe('t|1,,,,,,,');
+  });
+});

@@ -1,0 +1,191 @@
+"""tcexplore.diff / `tcexplore diff`: two compilations of one program, one op apart, and twice the same."""
+
+from __future__ import annotations
+
+import copy
+import difflib
+import json
+import re
+import shutil
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+
+import tcexplore
+from tcexplore import cli
+from tcexplore.capture.parsers.fx_text import parse_graph
+from tcexplore.docdiff import MIME_TYPE, SUMMARY_KEYS, load_diff
+from tcexplore.docdiff.unified import unified
+from tcexplore.render.notebook import display_document
+
+from .conftest import run_program
+
+PROGRAM = Path(__file__).parent / "diff_programs" / "activation.py"
+FIXTURE = Path(__file__).parent / "fixtures" / "docdiff"
+ISSUE_KEYS = {"compiles_added", "compiles_removed", "compiles_changed", "nodes_added",
+              "nodes_removed", "kernels_added", "kernels_removed", "kernels_changed",
+              "guards_added", "guards_removed"}
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory) -> dict[str, Path]:
+    """activation.py with relu, with gelu, and with relu again from another directory
+    (another path, another Inductor cache): each a `tcexplore run` in a fresh process."""
+    root = tmp_path_factory.mktemp("docdiff")
+    elsewhere = root / "elsewhere"
+    elsewhere.mkdir()
+    copied = shutil.copy(PROGRAM, elsewhere / PROGRAM.name)
+    jobs = {"relu": (str(PROGRAM), ["relu"]), "gelu": (str(PROGRAM), ["gelu"]),
+            "relu_again": (str(copied), ["relu"])}
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        done = {name: pool.submit(run_program, script, root / name, args)
+                for name, (script, args) in jobs.items()}
+        for future in done.values():
+            assert future.result().returncode == 0, future.result().stderr[-3000:]
+    return {name: root / name / "doc.json" for name in jobs}
+
+
+def _node_entries(data):
+    return [(graph["graph"], node) for entry in data["compiles"] for graph in entry["graphs"]
+            for node in graph["nodes"]]
+
+
+def _kernels_fusing_the_activation(document) -> set[tuple[str, str]]:
+    """(output code kind, kernel) of each kernel fusing a post-grad node that torch
+    attributes to the activation's line."""
+    found = set()
+    for record in document["compiles"]:
+        for output in record["output_codes"]:
+            graph = record["post_grad_graphs"][output["post_grad_graph"]]
+            activation = {node["name"] for node in graph["nodes"]
+                          if "activation(" in ((node.get("source") or {}).get("code") or "")}
+            found |= {(output["kind"], k["name"]) for k in output["kernels"]
+                      if activation & set(k["post_grad_nodes"])}
+    return found
+
+
+def test_relu_to_gelu_names_exactly_that_node_and_the_kernels_fusing_it(runs):
+    result = tcexplore.diff(runs["relu"], runs["gelu"])
+    data = result.to_dict()
+    summary = result.summary
+    assert set(summary) >= ISSUE_KEYS
+    assert (summary["compiles_added"], summary["compiles_removed"], summary["compiles_changed"]) == (0, 0, 1)
+    assert (summary["guards_added"], summary["guards_removed"]) == (0, 0)
+
+    dynamo = [node for graph, node in _node_entries(data) if graph == "dynamo"]
+    assert [(n["status"], n["a"]["target"], n["b"]["target"], n["changes"]) for n in dynamo] == [
+        ("changed", "torch.relu", "torch._C._nn.gelu", ["target"])]
+    # AOT and post-grad graphs, forward and backward: every difference is the activation
+    # (gelu decomposes into several ops) or the tensors saved for backward.
+    graphs = {graph for graph, _ in _node_entries(data)}
+    assert {"aot:forward", "aot:backward", "post:forward", "post:backward"} <= graphs
+    for graph, node in _node_entries(data):
+        side = node["b"] or node["a"]
+        from_activation = "activation(" in ((side["source"] or {}).get("code") or "")
+        assert from_activation or side["op"] in ("placeholder", "output"), (graph, node)
+
+    fusing = _kernels_fusing_the_activation(json.loads(runs["relu"].read_text()))
+    changed = [(output["output"], k) for entry in data["compiles"] for output in entry["outputs"]
+               for k in output["kernels"]]
+    assert {(output, k["a"]["name"]) for output, k in changed} == fusing
+    assert {output for output, _ in fusing} == {"forward", "backward"}
+    assert all(k["status"] == "changed" and k["source_diff"] for _, k in changed)
+    assert (summary["kernels_added"], summary["kernels_removed"], summary["kernels_changed"]) == (
+        0, 0, len(fusing))
+
+
+def test_same_program_twice_diffs_empty(runs):
+    result = tcexplore.diff(runs["relu"], runs["relu_again"])
+    assert result.empty, result.to_text()
+    assert all(v == 0 for v in result.summary.values())
+    assert {entry["status"] for entry in result.to_dict()["compiles"]} == {"same"}
+
+
+def test_cli_writes_valid_json_and_html_and_exits_1_on_differences(runs, tmp_path, capsys):
+    out_json, out_html = tmp_path / "d.json", tmp_path / "d.html"
+    code = cli.main(["diff", str(runs["relu"]), str(runs["gelu"]), "--json", str(out_json),
+                     "--html", str(out_html)])
+    assert code == 1
+    assert "~ h_1: torch.relu -> torch._C._nn.gelu" in capsys.readouterr().out
+    loaded = load_diff(out_json)  # validated against tcexplore-diff-1.schema.json
+    assert list(loaded.summary) == list(SUMMARY_KEYS)
+    page = out_html.read_text()
+    assert page.startswith("<!DOCTYPE html>") and "<script" not in page
+    assert "cpp_fused_gelu_mul_0" in page
+    assert cli.main(["diff", str(runs["relu"]), str(runs["relu_again"])]) == 0
+    assert cli.main(["diff", str(runs["relu"]), str(tmp_path / "missing.json")]) == 2
+
+
+def test_notebook_outputs_diff_like_the_saved_documents(runs):
+    """The browser diffs the documents of notebook outputs; they must give the same diff."""
+    full = [json.loads(runs[name].read_text()) for name in ("relu", "gelu")]
+    shown = [display_document(doc) for doc in full]
+    assert tcexplore.diff(*shown).to_dict() == tcexplore.diff(*full).to_dict()
+
+
+def test_python_diff_of_the_shared_fixture_is_the_pinned_result():
+    """extension/src/__tests__/docdiff.spec.ts pins the TypeScript diff to the same file."""
+    result = tcexplore.diff(FIXTURE / "relu.json", FIXTURE / "gelu.json", labels=("relu", "gelu"))
+    assert result.to_dict() == json.loads((FIXTURE / "expected.json").read_text())
+
+
+def _fixture(name: str) -> dict:
+    return json.loads((FIXTURE / f"{name}.json").read_text())
+
+
+def test_moved_frames_and_per_process_guard_ids_are_not_differences():
+    a, b = _fixture("relu"), _fixture("relu")
+    for record in b["compiles"]:
+        record["frame"]["line"] += 5
+        for guard in record["guards"]:
+            guard["expression"] = re.sub(r"(___check_(?:obj|type)_id\(.*?, )(\d+)\)",
+                                         lambda m: f"{m[1]}{int(m[2]) + 4096})", guard["expression"])
+    assert tcexplore.diff(a, b).empty
+    b["compiles"][0]["guards"].append({"type": "EQUALS_MATCH", "source": "G['act']",
+                                       "expression": "G['act'] == 'gelu'", "user_code": None,
+                                       "user_location": None})
+    assert tcexplore.diff(a, b).summary["guards_added"] == 1
+
+
+def test_html_escapes_hostile_node_names_and_code():
+    evil = '<img src=x onerror="alert(1)">'
+    a, b = _fixture("relu"), _fixture("gelu")
+    b["compiles"][0]["dynamo_graph"]["nodes"][-2]["name"] = evil
+    b["compiles"][0]["output_codes"][0]["kernels"][0]["source"] += evil
+    page = tcexplore.diff(a, b, labels=(evil, "b")).to_html()
+    assert evil not in page and "<img" not in page
+    assert "&lt;img src=x onerror=&quot;alert(1)&quot;&gt;" in page
+
+
+def test_a_diff_displays_in_a_notebook_as_its_own_mime_type():
+    result = tcexplore.diff(_fixture("relu"), _fixture("gelu"))
+    bundle = result._repr_mimebundle_()
+    assert set(bundle) == {MIME_TYPE, "text/html", "text/plain"}
+    assert bundle[MIME_TYPE]["schema"] == "tcexplore-diff/1"
+    assert "tcx-report" in bundle["text/html"]
+    assert bundle["text/plain"].startswith("tcexplore diff: A -> B")
+
+
+def test_unified_kernel_diff_is_difflib_format():
+    a, b = _fixture("relu"), _fixture("gelu")
+    x = a["compiles"][0]["output_codes"][0]["kernels"][0]["source"].split("\n")
+    y = b["compiles"][0]["output_codes"][0]["kernels"][0]["source"].split("\n")
+    expected = "\n".join(difflib.unified_diff(x, y, "a", "b", lineterm=""))
+    assert unified(x, y, x, y, "a", "b") == expected
+
+
+def test_fx_inputs_are_node_names_not_op_attributes():
+    text = ('def forward(self, mul: "f32[4]", tangents_1: "f32[4]"):\n'
+            '    mul_1: "f32[4]" = torch.ops.aten.mul.Tensor(tangents_1, 2)\n'
+            '    return (mul_1,)\n')
+    nodes = {n["name"]: n for n in parse_graph(text)["nodes"]}
+    assert nodes["mul_1"]["args"] == ["tangents_1"]
+    assert nodes["mul"]["users"] == []
+
+
+def test_a_plain_dict_that_is_not_a_document_is_refused():
+    bad = copy.deepcopy(_fixture("relu"))
+    del bad["compiles"]
+    with pytest.raises(tcexplore.DocumentError):
+        tcexplore.diff(bad, _fixture("gelu"))
