@@ -11,6 +11,7 @@ verdict. Run on the GPU machine: `pytest -m gpu tests/test_workbench_gpu.py`.
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -93,7 +94,7 @@ def test_every_triton_kernel_reproduces_the_compiled_module_and_times_itself(gpu
     assert len(triton) == len(launches) and {r["kernel"] for r in triton} == names
     failures = [r for r in triton if "error" in r or not r["args_match"] or r["differences"]
                 or r["status"] != 0]
-    assert failures == [], failures[:5]
+    assert failures == [], "\n".join(json.dumps(r) for r in failures[:5])
     for record in triton:
         lines = record["printed"].splitlines()
         assert lines[0].startswith(f"time {record['kernel']}: ORIGINAL "), lines
