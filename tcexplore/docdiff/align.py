@@ -14,7 +14,7 @@ for the lines of a unified diff. Spelled step for step like
 
 from __future__ import annotations
 
-from typing import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 
 LCS_CELLS = 1_000_000  # the middle's len(a) * len(b) above which no LCS is searched
 

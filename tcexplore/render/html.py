@@ -25,7 +25,7 @@ from .markup import (MAX_CELL_ITEMS, SOURCE_LABELS, MAX_ROWS, MAX_TEXT_CHARS, Da
 from .measurements import measurements
 from .source import sources
 
-__all__ = ["render_html", "page", "MAX_ROWS", "MAX_TEXT_CHARS", "MAX_CELL_ITEMS"]
+__all__ = ["render_html", "MAX_ROWS", "MAX_TEXT_CHARS", "MAX_CELL_ITEMS"]
 
 
 # The doubled class on table cells outranks JupyterLab's `:not(.jp-RenderedMarkdown)
