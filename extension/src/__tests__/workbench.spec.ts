@@ -57,4 +57,18 @@ describe('open as cell', () => {
     await settle();
     expect(fusion.querySelector('.tcx-open-status')?.textContent).toContain('This notebook has no kernel');
   });
+
+  it('is offered in the explorer of a Compare row, for that row\'s kernels', async () => {
+    const requests: KernelRequest[] = [];
+    const row = fixture();
+    row.compiles[0].output_codes[0].text += '\n# the row\'s own output code';
+    const doc = { ...fixture(), comparison: { rows: [{ backend: 'inductor', mode: null, dynamic: null, status: 'ok', document: row }] } };
+    const root = createExplorer(doc, { host: { openAsCell: async request => { requests.push(request); } } });
+    (open(root, 'compare').querySelector('tr.tcx-clickable') as HTMLElement).click();
+    const nested = root.querySelector('.tcx-compare-detail .tcx-explorer') as HTMLElement;
+    (open(nested, 'code').querySelector('.tcx-open-cell') as HTMLButtonElement).click();
+    await settle();
+    expect(requests).toHaveLength(1);
+    expect(requests[0].output.text).toContain("the row's own output code");
+  });
 });

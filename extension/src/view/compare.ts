@@ -2,7 +2,7 @@ import { bestRow, cell, COLUMNS, comparisonRows } from '../model/compare';
 import { computeDiff } from '../model/docdiff';
 import { checkDocument } from '../model/schema';
 import { ComparisonRow } from '../model/types';
-import { Context, TabView } from './context';
+import { Context, Host, TabView } from './context';
 import { createDiffView } from './docdiff';
 import { el, note } from './dom';
 import { createExplorer } from './explorer';
@@ -13,7 +13,7 @@ function rowLabel(r: ComparisonRow): string {
 }
 
 /** The diff of two rows' documents, its links opening that row's explorer below it. */
-function rowDiff(a: ComparisonRow, b: ComparisonRow): HTMLElement {
+function rowDiff(a: ComparisonRow, b: ComparisonRow, host?: Host): HTMLElement {
   const docA = checkDocument(a.document);
   const docB = checkDocument(b.document);
   if (!docA.ok || !docB.ok) {
@@ -22,7 +22,7 @@ function rowDiff(a: ComparisonRow, b: ComparisonRow): HTMLElement {
   const linked = el('div', { class: 'tcx-compare-linked' });
   const view = createDiffView(computeDiff(docA.doc, docB.doc, rowLabel(a), rowLabel(b)), (side, target) => {
     const row = side === 'a' ? a : b;
-    const explorer = createExplorer(row.document);
+    const explorer = createExplorer(row.document, { host });
     linked.replaceChildren(el('h4', null, `${side.toUpperCase()}: ${rowLabel(row)}`), explorer);
     go(explorer, target);
     return true;
@@ -44,7 +44,7 @@ export function compareTab(ctx: Context): TabView {
   diffButton.addEventListener('click', () => {
     if (picked.length === 2) {
       const [a, b] = [...picked].sort((x, y) => x - y);
-      detail.replaceChildren(el('h4', null, `Diff: ${rowLabel(rows[a])} → ${rowLabel(rows[b])}`), rowDiff(rows[a], rows[b]));
+      detail.replaceChildren(el('h4', null, `Diff: ${rowLabel(rows[a])} → ${rowLabel(rows[b])}`), rowDiff(rows[a], rows[b], ctx.host));
     }
   });
   const body = el('tbody', null, ...rows.map((r, i) => {
@@ -64,7 +64,7 @@ export function compareTab(ctx: Context): TabView {
     if (r.document) {
       tr.classList.add('tcx-clickable');
       tr.title = 'open this configuration';
-      tr.addEventListener('click', () => detail.replaceChildren(el('h4', null, rowLabel(r)), createExplorer(r.document)));
+      tr.addEventListener('click', () => detail.replaceChildren(el('h4', null, rowLabel(r)), createExplorer(r.document, { host: ctx.host })));
     }
     return tr;
   }));
