@@ -15,7 +15,8 @@ import platform
 import sys
 from typing import Any, Iterator
 
-import torch
+# torch is imported by the first function that needs it, not with this module: reading a
+# log or a document goes through modules that import this one and never needs torch.
 
 
 class TorchCompatError(RuntimeError):
@@ -23,6 +24,8 @@ class TorchCompatError(RuntimeError):
 
 
 def _resolve(dotted: str) -> Any:
+    import torch  # noqa: PLC0415 - see above
+
     module_name, _, attr = dotted.rpartition(".")
     try:
         return getattr(importlib.import_module(module_name), attr)
@@ -45,6 +48,8 @@ def interned_filenames() -> dict[int, str]:
 
 
 def _module(name: str) -> Any:
+    import torch  # noqa: PLC0415
+
     try:
         return importlib.import_module(name)
     except ImportError as exc:
@@ -130,6 +135,8 @@ def settings_snapshot() -> dict[str, Any]:
 
 def _op_overload(target: str) -> Any:
     """``torch.ops.aten.exp.default`` -> the OpOverload, or None for anything else."""
+    import torch  # noqa: PLC0415
+
     prefix = "torch.ops."
     if not target.startswith(prefix):
         return None
@@ -174,6 +181,24 @@ def has_side_effects(target: str) -> bool:
     return op in side_effectful or op._schema.is_mutable
 
 
+# Modules that register ops compiled graphs call (collectives, Inductor's own ops) when
+# imported; the op table is made with them loaded.
+_OP_REGISTERING_MODULES = ("torch._inductor.lowering", "torch.distributed._functional_collectives")
+
+
+def registered_ops() -> list[str]:
+    """Every op torch's dispatcher knows, as ``namespace.name.overload`` (``aten.add.Tensor``,
+    ``aten.relu.default``), with the modules that register compile-time ops loaded."""
+    for name in _OP_REGISTERING_MODULES:
+        _module(name)
+    ops = []
+    for qualified in _resolve("torch._C._dispatch_get_all_op_names")():
+        namespace, _, name = qualified.partition("::")
+        op, _, overload = name.partition(".")
+        ops.append(f"{namespace}.{op}.{overload or 'default'}")
+    return sorted(ops)
+
+
 def tree_flatten_with_paths(tree: Any) -> tuple[list[tuple[str, Any]], Any]:
     """Leaves of a pytree with their key paths as text (``[0]['logits']``), and the spec."""
     pytree = _module("torch.utils._pytree")
@@ -183,6 +208,8 @@ def tree_flatten_with_paths(tree: Any) -> tuple[list[tuple[str, Any]], Any]:
 
 def tree_map_tensors(fn: Any, tree: Any) -> Any:
     """Apply ``fn`` to every tensor leaf of a pytree."""
+    import torch  # noqa: PLC0415
+
     return _module("torch.utils._pytree").tree_map_only(torch.Tensor, fn, tree)
 
 
@@ -195,6 +222,8 @@ _CUDAGRAPH_MODULES = ("torch._inductor.cudagraph_utils", "torch._inductor.cudagr
 
 def artifact_loggers() -> list[logging.Logger]:
     """torch's loggers for the LOG_ARTIFACTS (off by default: no propagation, no level)."""
+    import torch  # noqa: PLC0415
+
     if torch.cuda.is_available():
         for name in _CUDAGRAPH_MODULES:
             _module(name)
@@ -222,6 +251,8 @@ def triton_version() -> str | None:
 
 
 def environment() -> dict[str, Any]:
+    import torch  # noqa: PLC0415
+
     cuda = torch.cuda.is_available()
     return {
         "torch": torch.__version__,
@@ -247,6 +278,8 @@ def compile_modes() -> list[str]:
 
 def check() -> list[str]:
     """Resolve every private API above; return the names that are missing."""
+    import torch  # noqa: PLC0415
+
     missing = []
     for probe in (
         trace_logger,
@@ -256,6 +289,7 @@ def check() -> list[str]:
         lambda: _functorch_config().enable_autograd_cache,
         lambda: torch.ops.aten.permute.default._schema.returns[0].alias_info,
         lambda: _resolve("torch.fx.node._side_effectful_functions"),
+        registered_ops,
         lambda: _resolve("torch._inductor.cpp_builder.get_cpp_compiler"),
         compile_modes,
         lambda: tree_flatten_with_paths({"a": [torch.zeros(1)]}),

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .. import _torch_compat
+from .op_table import has_side_effects, is_view_op
 
 _NON_COMPUTE_TARGETS = ("operator.getitem", "torch.ops.aten.sym_", "torch.sym_", "torch._sym_")
 # Ops whose result is uninitialised memory: Inductor lowers them to a buffer allocation in
@@ -44,7 +44,7 @@ def is_compute_node(node: dict[str, Any]) -> bool:
         return False
     target = node["target"]
     return (not target.startswith(_NON_COMPUTE_TARGETS + _ALLOCATIONS)
-            and not _torch_compat.is_view_op(target))
+            and not is_view_op(target))
 
 
 def _live_nodes(graph_nodes: list[dict[str, Any]]) -> set[str]:
@@ -53,7 +53,7 @@ def _live_nodes(graph_nodes: list[dict[str, Any]]) -> set[str]:
     for node in reversed(graph_nodes):  # topological order: users come later
         if (node["op"] == "output"
                 or (node["op"] == "call_function"
-                    and _torch_compat.has_side_effects(node["target"]))
+                    and has_side_effects(node["target"]))
                 or any(user in live for user in node["users"])):
             live.add(node["name"])
     return live

@@ -12,7 +12,7 @@ import datetime
 import json
 from typing import Any
 
-from .. import __version__
+from .._version import __version__
 from ..document import SCHEMA
 from .collectives import collectives
 from .divergence import find_divergence

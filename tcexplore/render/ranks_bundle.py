@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 from typing import Any, Callable
 
-from ..exploration import MIME_TYPE
+from ..document import MIME_TYPE
 from .notebook import display_document
 from .ranks_html import render_ranks_html
 

@@ -61,7 +61,7 @@ def _split_statement(line: str) -> str:
     return head if sep and tail.endswith("= None") else line
 
 
-def _classify(rhs: str, names: set[str]) -> tuple[str, str]:
+def _classify(rhs: str, names: dict[str, Any]) -> tuple[str, str]:
     """(op, target) of a statement's right-hand side."""
     call = _CALL.match(rhs)
     if call:
@@ -156,7 +156,7 @@ def parse_graph(text: str, max_nodes: int = MAX_NODES) -> dict[str, Any]:
             truncated = True
             continue
         rhs = m["rhs"]
-        op, target = _classify(rhs, set(by_name))
+        op, target = _classify(rhs, by_name)
         if op == "alias":
             # Dynamo's `l_x_ = L_x_` renames a placeholder; keep one node under the new name.
             node = by_name.pop(rhs)
