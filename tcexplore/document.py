@@ -25,6 +25,7 @@ from typing import Any, Callable
 
 import orjson
 
+from ._bulk import without_gc
 from ._version import __version__
 
 SCHEMA = "tcexplore/1"
@@ -67,22 +68,30 @@ def parse_json(text: str | bytes, source: Any) -> Any:
         raise DocumentError(f"{source} is not JSON: {first}") from None
 
 
+def dump_json(data: Any, indent: bool = False) -> bytes:
+    """UTF-8 JSON (orjson: a 40 MB document in a fraction of ``json.dumps``' time, written
+    as bytes without a second copy as text; Python's json module for what orjson refuses,
+    such as integers over 64 bits)."""
+    try:
+        return orjson.dumps(data, option=orjson.OPT_NON_STR_KEYS
+                            | (orjson.OPT_INDENT_2 if indent else 0))
+    except orjson.JSONEncodeError:
+        return json.dumps(data, indent=2 if indent else None, ensure_ascii=False).encode()
+
+
 def read_json(path: str | Path) -> Any:
     path = Path(path)
     try:
         text = path.read_bytes()
     except OSError as exc:
         raise DocumentError(f"cannot read {path}: {exc.strerror or exc}") from None
-    return parse_json(text, path)
+    with without_gc():
+        return parse_json(text, path)
 
 
 @lru_cache(maxsize=None)
 def schema_text(name: str) -> str:
     return resources.files("tcexplore.schema").joinpath(name).read_text(encoding="utf-8")
-
-
-def json_schema() -> dict[str, Any]:
-    return json.loads(schema_text("tcexplore-1.schema.json"))
 
 
 @lru_cache(maxsize=None)
@@ -204,7 +213,7 @@ class Document:
         return self.data
 
     def to_json(self, indent: int | None = None) -> str:
-        return json.dumps(self.data, indent=indent, ensure_ascii=False)
+        return dump_json(self.data, indent=bool(indent)).decode("utf-8")
 
     def save(self, path: str | Path) -> Path:
         """``.html`` writes the self-contained report; anything else the JSON document."""
@@ -212,7 +221,7 @@ class Document:
         if path.suffix.lower() in (".html", ".htm"):
             path.write_text(_wired("html")(self), encoding="utf-8")
         else:
-            path.write_text(self.to_json(), encoding="utf-8")
+            path.write_bytes(dump_json(self.data))
         return path
 
     @classmethod
