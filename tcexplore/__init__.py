@@ -55,10 +55,10 @@ def load_ipython_extension(ipython: Any) -> None:
     load(ipython)
 
 
-def _html(document: Any) -> str:
+def _html(document: Any, **options: Any) -> str:
     from .render.html import render_html  # noqa: PLC0415
 
-    return render_html(document)
+    return render_html(document, **options)
 
 
 def _notebook(data: dict[str, Any], text: str) -> dict[str, Any]:

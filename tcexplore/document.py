@@ -215,11 +215,12 @@ class Document:
     def to_json(self, indent: int | None = None) -> str:
         return dump_json(self.data, indent=bool(indent)).decode("utf-8")
 
-    def save(self, path: str | Path) -> Path:
-        """``.html`` writes the self-contained report; anything else the JSON document."""
+    def save(self, path: str | Path, *, compiles: list[str] | None = None) -> Path:
+        """``.html`` writes the self-contained report (``compiles``: ids shown in full, the
+        others listed); anything else the JSON document."""
         path = Path(path)
         if path.suffix.lower() in (".html", ".htm"):
-            path.write_text(_wired("html")(self), encoding="utf-8")
+            path.write_text(_wired("html")(self, compiles=compiles), encoding="utf-8")
         else:
             path.write_bytes(dump_json(self.data))
         return path

@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from ..document import DocumentError, load
+from ..document import Document, DocumentError
 from .kernel import all_kernels, find_kernel
 from .wrapper import WorkbenchError
 
@@ -22,7 +22,7 @@ def kernel_table(data: dict) -> str:
 
 def run_repro(document: str, name: str | None, out: str | None, launch: int) -> int:
     try:
-        data = load(document).data
+        data = Document.load(document).data
         if name is None:
             print(kernel_table(data))
             return 0
