@@ -255,7 +255,7 @@ def environment() -> dict[str, Any]:
 
     cuda = torch.cuda.is_available()
     return {
-        "torch": torch.__version__,
+        "torch": str(torch.__version__),  # a TorchVersion: plain JSON types only
         "triton": triton_version(),
         "cuda": torch.version.cuda,
         "python": sys.version.split()[0],

@@ -108,6 +108,8 @@ def check_schema(data: Any, schema_file: str, what: str) -> None:
         error = next(_compiled(schema_file).iter_errors(data), None)
     except RecursionError:  # an object nested deeper than Python can walk
         raise DocumentError(f"invalid {what}: nested too deeply") from None
+    except ValueError:  # a type the validator does not take (a str subclass): as JSON has it
+        error = next(_compiled(schema_file).iter_errors(orjson.loads(dump_json(data))), None)
     if error is not None:
         where = "/".join(str(p) for p in error.instance_path) or "(top level)"
         raise DocumentError(f"invalid {what} at {where}: {error.message}")

@@ -16,7 +16,7 @@ import orjson
 
 from .._version import __version__
 from ..document import SCHEMA
-from ..render.markup import ranks_text
+from ..render.rank_ranges import ranks_text
 from .divergence import find_divergence
 
 EMBED_LIMIT = 50_000_000  # bytes of rank-document JSON a saved multi-rank document embeds

@@ -16,7 +16,7 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
-from ..render.markup import ranks_text
+from ..render.rank_ranges import ranks_text
 from .collectives import LEVELS, collectives_by_level
 
 MAX_EVIDENCE = 20  # lines of evidence per finding; the rest are counted

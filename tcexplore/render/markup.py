@@ -244,16 +244,3 @@ def _link(link: Any) -> str:
 def _status(status: Any) -> str:
     cls = status if status in _STATUSES else "unknown"
     return f'<span class="tcx-status tcx-status-{cls}">{_e(status)}</span>'
-
-
-def ranks_text(ranks: Iterable[int]) -> str:
-    """``[0, 1, 2, 5]`` -> ``ranks 0-2, 5``; ``[1]`` -> ``rank 1``."""
-    ranks = sorted(ranks)
-    runs: list[list[int]] = []
-    for r in ranks:
-        if runs and r == runs[-1][-1] + 1:
-            runs[-1].append(r)
-        else:
-            runs.append([r])
-    parts = [f"{run[0]}-{run[-1]}" if len(run) > 2 else ", ".join(map(str, run)) for run in runs]
-    return ("rank " if len(ranks) == 1 else "ranks ") + ", ".join(parts)

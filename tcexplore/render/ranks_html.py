@@ -26,8 +26,8 @@ from .markup import (
     _plural,
     _status,
     _table,
-    ranks_text,
 )
+from .rank_ranges import ranks_text
 
 Documents = Callable[[int], Any]
 
