@@ -2,14 +2,17 @@
 ``concurrent.futures.Executor``: a process pool, Dask's ``Client.get_executor()``, Ray's),
 else a pool of ``jobs`` fresh processes, else (one job, or one input) in this process.
 
-Pool processes are spawned, not forked: a notebook's process may hold torch's thread
-pools, which a fork can leave locked.
+Pool processes are forked, unless torch is loaded in this process (a notebook, a training
+script): its thread pools could be left locked in a fork, so they are spawned then, which
+imports a script's ``__main__`` again (guard it with ``if __name__ == "__main__":``, as
+for any process pool).
 """
 
 from __future__ import annotations
 
 import multiprocessing
 import os
+import sys
 from concurrent.futures import Executor, ProcessPoolExecutor
 from typing import Any, Callable, Iterable
 
@@ -28,5 +31,6 @@ def run_all(fn: Callable[..., Any], items: Iterable[Any], *args: Any,
     jobs = min(jobs or default_jobs(), len(items))
     if jobs <= 1:
         return [fn(item, *args) for item in items]
-    with ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("spawn")) as pool:
+    start = "spawn" if "torch" in sys.modules else "fork"
+    with ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context(start)) as pool:
         return [f.result() for f in [pool.submit(fn, item, *args) for item in items]]
