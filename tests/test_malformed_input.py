@@ -19,7 +19,7 @@ GLOG = "V1122 15:27:26.950000 2116 torch/_dynamo/utils.py:2126] "
 
 def _cli(*args: str, cwd: Path) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "tcexplore", *args], cwd=cwd,
-                          capture_output=True, text=True, timeout=300)
+                          capture_output=True, text=True, timeout=300, check=False)
 
 
 def _one_line_exit_2(proc: subprocess.CompletedProcess, *needles: str) -> None:

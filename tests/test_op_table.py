@@ -8,9 +8,8 @@ import subprocess
 import sys
 from importlib import resources
 
-import torch
-
 import pytest
+import torch
 
 from tcexplore.capture import op_table
 

@@ -68,7 +68,7 @@ def test_alike_ranks_are_grouped_and_the_divergent_one_comes_first(many_ranks):
 
 
 def test_the_ranks_report_holds_a_bounded_number_of_rank_reports(many_ranks, monkeypatch):
-    view, root = many_ranks
+    view, _ = many_ranks
     monkeypatch.setattr(ranks_html, "MAX_RANK_REPORTS", 1)
     page = ranks_html.render_ranks_html(view.data, view.document)
     assert page.count('class="tcx-rank-report"') == 1
