@@ -75,7 +75,7 @@ def explore(fn: Callable, *args: Any, mode: str | None = None, backend: Any = "i
                     lambda: fn(*e_args, **e_kwargs), lambda: compiled_fn(*c_args, **c_kwargs),
                     cuda=cuda, budget_s=time_budget_s)
                 timing = summarize(eager_stats, compiled_stats, compile_s,
-                                   "cuda" if cuda else "cpu")
+                                   "cuda" if cuda else "cpu", time_budget_s)
         except Exception as exc:  # noqa: BLE001 - kept in the exploration, with the capture
             error = error_record(exc)
     document = session.document

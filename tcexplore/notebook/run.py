@@ -122,7 +122,7 @@ def _measure(cell: CellFunction, compiled: Callable[..., Any], before: tuple[Any
         eager_stats, compiled_stats = measure(lambda: cell.fn(*e_args), lambda: compiled(*c_args),
                                               cuda=cuda, budget_s=budget_s)
         measured["timing"] = summarize(eager_stats, compiled_stats, compile_s,
-                                       "cuda" if cuda else "cpu")
+                                       "cuda" if cuda else "cpu", budget_s)
     except Exception as exc:  # noqa: BLE001
         measured["error"] = error_record(exc)
     return measured

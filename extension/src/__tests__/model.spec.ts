@@ -6,7 +6,7 @@ import { recompileRows } from '../model/guards';
 import { findings, pipeline } from '../model/overview';
 import { checkDocument } from '../model/schema';
 import { sourceFiles } from '../model/source';
-import { phaseBoxes, runtimeBars } from '../model/timing';
+import { phaseBoxes, runtimeChart } from '../model/timing';
 import { fixture } from './fixture';
 
 describe('checkDocument', () => {
@@ -105,7 +105,7 @@ describe('guards', () => {
 
 describe('timing', () => {
   it('gives a bar per side and phase boxes as fractions of the compile', () => {
-    expect(runtimeBars(fixture()).map(b => [b.label, b.median])).toEqual([['eager', 2], ['compiled', 1]]);
+    expect(runtimeChart(fixture())!.bars.map(b => [b.label, b.median])).toEqual([['eager', 2], ['compiled', 1]]);
     const boxes = phaseBoxes(fixture().compiles[0].phases);
     expect(boxes).toEqual([
       { name: 'entire_frame_compile', depth: 0, start: 0, width: 1, durationMs: 100 },

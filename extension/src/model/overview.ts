@@ -1,7 +1,8 @@
 /** The Overview tab: the stage pipeline and the findings that lead it. */
 
 import { cudaGraphSections, cudaGraphWarning } from './cudagraphs';
-import { ms, num, plural, firstLine, where } from './format';
+import { ms, plural, firstLine, where } from './format';
+import { timingVerdict } from './timing';
 import { Target, TcxDocument } from './types';
 
 export type Severity = 'error' | 'warning' | 'info' | 'ok';
@@ -172,20 +173,14 @@ export function findings(doc: TcxDocument): Finding[] {
   }
   const t = doc.timing;
   if (t) {
-    const speed =
-      t.speedup === null
-        ? 'speedup unknown'
-        : t.speedup >= 1
-          ? `${num(t.speedup)}× faster than eager`
-          : `${num(1 / t.speedup)}× slower than eager`;
+    const v = timingVerdict(t);
     const payback =
       t.break_even_calls === null
         ? 'compile time never pays back'
         : `compile time pays back after ${Math.ceil(t.break_even_calls)} calls`;
     out.push({
-      severity: t.speedup !== null && t.speedup >= 1 ? 'ok' : 'warning',
-      text: `Compiled: ${speed} (${ms(t.compiled.median_ms)} vs ${ms(t.eager.median_ms)}); ${payback}` +
-        (t.noisy ? ' (noisy measurement)' : ''),
+      severity: v.severity,
+      text: [`${v.headline}; ${payback}.`, v.noise, v.advice].filter(Boolean).join(' '),
       target: { tab: 'timing' }
     });
   }

@@ -156,9 +156,13 @@ export interface GraphBreak {
 export interface TimingStats {
   median_ms: number;
   iqr_ms: number;
+  /** quartiles (absent in documents written before them) */
+  q1_ms?: number;
+  q3_ms?: number;
   min_ms: number;
   max_ms?: number;
   samples: number;
+  noisy?: boolean;
 }
 
 export interface Timing {
@@ -166,8 +170,12 @@ export interface Timing {
   compiled: TimingStats;
   compile_s: number;
   speedup: number | null;
+  /** about 95% interval of the speedup, from the paired samples (tcexplore/measure/timing.py) */
+  speedup_interval?: [number, number] | null;
   break_even_calls: number | null;
   noisy: boolean;
+  /** seconds of timing each side was given */
+  budget_s?: number | null;
   device: string;
 }
 
