@@ -1,17 +1,27 @@
-"""``compare()``: one isolated exploration per configuration; a failing one is a row, not a crash."""
+"""``compare()``: one isolated exploration per configuration; a failing one is a row, not a crash.
+
+A :class:`Comparison` displays as the grid (the tcexplore MIME type with ``"kind":
+"comparison"``, like ``"kind": "ranks"``), and each row's document carries the grid it
+belongs to in its ``comparison`` section, so the explorer of a row has a filled Compare tab.
+"""
 
 from __future__ import annotations
 
+import datetime
 import itertools
+import json
 import multiprocessing
 import os
 import tempfile
+import uuid
 from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
 from typing import Any, Callable, Iterable
 
 import torch
 
-from ..document import Document
+from .. import __version__
+from ..document import SCHEMA, Document
 from ..exploration import Exploration, max_abs_error
 from .explore import explore
 
@@ -50,11 +60,33 @@ def _explore_in_subprocess(fn: Callable, args: tuple, kwargs: dict[str, Any],
     return exploration.document.data
 
 
+def row_label(row: dict[str, Any]) -> str:
+    return f"{row['backend']} / {row['mode'] or 'default'} / dynamic={row['dynamic']}"
+
+
+def _grid_row(row: dict[str, Any]) -> dict[str, Any]:
+    """A row as the grid shows it: its figures, the speedup's interval, no document."""
+    exploration = row["exploration"]
+    timing = exploration.timing if exploration is not None else None
+    return {"label": row_label(row), **{k: row[k] for k in ROW_KEYS},
+            "speedup_interval": (timing or {}).get("speedup_interval"),
+            "noisy": (timing or {}).get("noisy")}
+
+
 class Comparison:
-    """The grid: ``.rows`` (dicts), ``.to_markdown()``, ``.figure()`` (plotly)."""
+    """The grid: ``.rows`` (dicts, each with its ``exploration``), ``.to_markdown()``,
+    ``.figure()`` (plotly), ``.save()``; in a notebook it displays as the grid, each row
+    opening its own explorer."""
 
     def __init__(self, rows: list[dict[str, Any]]):
+        grid = [_grid_row(row) for row in rows]
+        for i, row in enumerate(rows):
+            if row["exploration"] is not None:
+                row["exploration"] = Exploration(row["exploration"].document.with_sections(
+                    comparison={"row": i, "rows": grid}))
         self.rows = rows
+        self.id = uuid.uuid4().hex
+        self.created = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
 
     def to_markdown(self) -> str:
         def cell(value: Any) -> str:
@@ -69,27 +101,53 @@ class Comparison:
         return "\n".join(lines)
 
     def to_dict(self) -> dict[str, Any]:
-        """The grid as JSON (each row's exploration document inline)."""
-        return {"rows": [{**{k: row[k] for k in ROW_KEYS},
-                          "document": row["exploration"].document.data if row["exploration"] else None}
-                         for row in self.rows]}
+        """The grid as a tcexplore document (``"kind": "comparison"``), each row's whole
+        exploration document inline."""
+        rows = []
+        for row in self.rows:
+            exploration = row["exploration"]
+            rows.append({**_grid_row(row),
+                         "document": exploration.document.data if exploration else None,
+                         "document_left_out": None})
+        return {"schema": SCHEMA, "kind": "comparison", "id": self.id,
+                "tool": {"name": "tcexplore", "version": __version__}, "created": self.created,
+                "rows": rows}
+
+    def save(self, path: str | Path) -> Path:
+        """``.html`` writes the grid with each row's report; anything else the JSON document."""
+        path = Path(path)
+        data = self.to_dict()
+        if path.suffix.lower() in (".html", ".htm"):
+            from ..render.comparison import render_comparison_html  # noqa: PLC0415
+
+            path.write_text(render_comparison_html(data), encoding="utf-8")
+        else:
+            path.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+        return path
+
+    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, Any]:
+        from ..render.comparison import comparison_mime_bundle  # noqa: PLC0415
+
+        return comparison_mime_bundle(self.to_dict(), repr(self))
+
+    def __repr__(self) -> str:
+        rows = ", ".join(f"{row_label(r)}: {r['status']}"
+                         + (f" {r['speedup']:.3g}x" if isinstance(r["speedup"], float) else "")
+                         for r in self.rows)
+        return f"<tcexplore.Comparison {len(self.rows)} rows: {rows}>"
 
     def figure(self) -> Any:
         """Compile time, runtime, speedup and max abs error per configuration (plotly)."""
         from plotly.subplots import make_subplots  # noqa: PLC0415 - optional dependency
         import plotly.graph_objects as go  # noqa: PLC0415
 
-        labels = [f"{r['backend']} / {r['mode'] or 'default'} / dynamic={r['dynamic']}"
-                  for r in self.rows]
+        labels = [row_label(r) for r in self.rows]
         fig = make_subplots(rows=1, cols=4, subplot_titles=("compile (s)", "runtime (ms)",
                                                              "speedup", "max abs error"))
         for col, key in enumerate(("compile_s", "median_ms", "speedup", "max_abs_err"), start=1):
             fig.add_trace(go.Bar(x=labels, y=[r[key] for r in self.rows], name=key), row=1, col=col)
         fig.update_layout(showlegend=False)
         return fig
-
-    def _repr_markdown_(self) -> str:
-        return self.to_markdown()
 
 
 def compare(fn: Callable, *args: Any, modes: Iterable[str | None] = (None,),

@@ -94,22 +94,22 @@ class Bar:
     sub: str = ""
     band: tuple[float, float] | None = None
     range: tuple[float, float] | None = None
-    off_scale: str = ""  # said past the axis end when the range goes beyond it
+    off_scale: str = ""  # said past the axis end when the range or band goes beyond it
     title: str = ""
     highlight: bool = False
 
 
-def axis_chart(axis: Axis, bars: list[Bar], label: str, *, label_width: int = 90,
-               reference: tuple[float, str] | None = None) -> str:
+def axis_chart(axis: Axis, bars: list[Bar], label: str, *, width: int = WIDTH,
+               label_width: int = 90, reference: tuple[float, str] | None = None) -> str:
     """Horizontal bars to scale, the axis with its ticks, grid and title below."""
-    plot = WIDTH - label_width - RIGHT
+    plot = width - label_width - RIGHT
 
     def x(value: float) -> float:
         return round(label_width + max(0.0, min(value / axis.max, 1.0)) * plot, 2)
 
     bottom = 6 + len(bars) * ROW
-    parts = [f'<svg class="tcx-axis-chart" role="img" aria-label="{_e(label)}" width="{WIDTH}" '
-             f'height="{bottom + 40}" viewBox="0 0 {WIDTH} {bottom + 40}" '
+    parts = [f'<svg class="tcx-axis-chart" role="img" aria-label="{_e(label)}" width="{width}" '
+             f'height="{bottom + 40}" viewBox="0 0 {width} {bottom + 40}" '
              f'font-family="system-ui, sans-serif" font-size="11" fill="{_INK}">']
     for value, text in axis.ticks:
         at = x(value)
@@ -146,10 +146,12 @@ def _row(bar: Bar, y: int, x: Callable[[float], float], axis: Axis, label_width:
     if bar.band is not None:
         end = max(end, x(bar.band[1]))
     # an off-scale mark goes past the axis end, and past the value's text when that reaches it
-    off_scale = bar.range is not None and bar.range[1] > axis.max and bool(bar.off_scale)
+    beyond = [r for r in (bar.range, bar.band) if r is not None and r[1] > axis.max]
+    off_scale = bool(beyond) and bool(bar.off_scale)
     mark = round(max(label_width + plot, end + 9 + len(bar.text) * CHAR), 1)
     if bar.range is not None:
-        out.append(f'<line x1="{x(bar.range[0])}" x2="{mark if off_scale else x(bar.range[1])}" '
+        cut = off_scale and bar.range[1] > axis.max
+        out.append(f'<line x1="{x(bar.range[0])}" x2="{mark if cut else x(bar.range[1])}" '
                    f'y1="{mid}" y2="{mid}" stroke="#8c959f"/>')
     if bar.value is not None:
         outline = f' stroke="{_INK}" stroke-width="2"' if bar.highlight else ""
@@ -157,8 +159,9 @@ def _row(bar: Bar, y: int, x: Callable[[float], float], axis: Axis, label_width:
                    f'height="22" fill="{bar.colour}"{outline}/>')
     if bar.band is not None:
         a, b = x(bar.band[0]), x(bar.band[1])
-        out.append(f'<path d="M {a} {mid} H {b} M {a} {mid - 6} V {mid + 6} M {b} {mid - 6} '
-                   f'V {mid + 6}" stroke="{_INK}" stroke-width="1.5" fill="none"/>')
+        cap = f" M {b} {mid - 6} V {mid + 6}" if bar.band[1] <= axis.max else ""  # none if cut
+        out.append(f'<path d="M {a} {mid} H {b} M {a} {mid - 6} V {mid + 6}{cap}" '
+                   f'stroke="{_INK}" stroke-width="1.5" fill="none"/>')
     colour = f' fill="{_FAIL}"' if bar.value is None else ""
     out.append(f'<text x="{end + 5}" y="{y + 15}"{colour} paint-order="stroke" stroke="#fff" '
                f'stroke-width="3" stroke-linejoin="round">{_e(bar.text)}</text>')

@@ -106,7 +106,7 @@ def _runtime_chart(timing: Data) -> str:
 
 def _timing(timing: Data) -> str:
     verdict = timing_verdict(timing)
-    pill = (f'<span class="tcx-status tcx-status-ok">ok</span>' if verdict["severity"] == "ok"
+    pill = ('<span class="tcx-status tcx-status-ok">ok</span>' if verdict["severity"] == "ok"
             else f'<span class="tcx-status" style="{_WARNING_PILL}">warning</span>')
     parts = [f'<p class="tcx-findings tcx-timing-verdict">{pill} {_e(verdict["headline"])}</p>']
     if verdict["noise"] or verdict["advice"]:

@@ -69,3 +69,22 @@ export function timeAxis(extentMs: number, what: string): Axis {
 export function fraction(axis: Axis, value: number): number {
   return value / axis.max;
 }
+
+/** One bar of an axis chart (view/charts.ts); positions are fractions of the axis. */
+export interface AxisBar {
+  label: string;
+  /** a second, smaller line under the label (e.g. the sample count) */
+  sub?: string;
+  /** null: no bar (a failed configuration); `value` says why */
+  length: number | null;
+  /** a whisker with caps (an IQR, an interval); cut at the axis end */
+  band?: [number, number] | null;
+  /** a thin line (min to max), cut at the axis end */
+  range?: [number, number] | null;
+  /** said past the axis end when the range or band goes beyond it (an outlier max) */
+  offScale?: string | null;
+  value: string;
+  className: string;
+  title: string;
+  highlight?: boolean;
+}

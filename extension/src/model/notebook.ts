@@ -24,6 +24,11 @@ function label(data: unknown): { label: string; detail: string } {
     const found = Array.isArray(doc.divergence) ? doc.divergence.length : 0;
     return { label: `${plural(ranks, 'rank')} side by side`, detail: found ? plural(found, 'divergence') : 'no divergence' };
   }
+  if (doc.kind === 'comparison') {
+    const rows: any[] = Array.isArray(doc.rows) ? doc.rows : [];
+    const failed = rows.filter(r => r?.status === 'error').length;
+    return { label: `${plural(rows.length, 'configuration')} compared`, detail: failed ? `${failed} failed` : 'all ran' };
+  }
   const s = doc.summary ?? {};
   const frames = Array.isArray(doc.compiles)
     ? [...new Set(doc.compiles.map((c: any) => c?.frame?.function).filter((f: unknown) => typeof f === 'string'))]

@@ -212,6 +212,8 @@ export interface Accuracy {
 }
 
 export interface ComparisonRow {
+  /** "backend / mode / dynamic=..." (absent in documents written before it) */
+  label?: string;
   mode?: string | null;
   backend?: string | null;
   dynamic?: boolean | null;
@@ -224,7 +226,11 @@ export interface ComparisonRow {
   graphs?: number | null;
   graph_breaks?: number | null;
   kernels?: number | null;
+  speedup_interval?: [number, number] | null;
+  noisy?: boolean | null;
+  /** the row's document: in a comparison output, as the views read it (maybe packed) */
   document?: unknown;
+  document_left_out?: { reason: string; bytes: number } | null;
 }
 
 /** How the document was made: live in-process, or read from a TORCH_TRACE log (which lacks some data). */
@@ -247,7 +253,8 @@ export interface TcxDocument {
   error?: ErrorInfo | null;
   timing?: Timing;
   accuracy?: Accuracy;
-  comparison?: { rows?: ComparisonRow[] };
+  /** the grid of compare() this run is row `row` of */
+  comparison?: { rows?: ComparisonRow[]; row?: number };
   runtime?: { cudagraphs?: CudaGraphInfo | null };
 }
 

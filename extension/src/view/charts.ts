@@ -3,35 +3,17 @@
  * bars drawn to scale on a labelled axis from 0, and the compile-phase icicle.
  */
 
-import { Axis, duration } from '../model/axis';
+import { Axis, AxisBar, duration } from '../model/axis';
 import { ms } from '../model/format';
 import { PhaseBox, RuntimeChart } from '../model/timing';
-import { svg } from './dom';
+import { append, svg } from './dom';
 
 const WIDTH = 640;
 
-/** One bar of an axis chart; positions are fractions of the axis (model/axis.ts). */
-export interface ChartRow {
-  label: string;
-  /** a second, smaller line under the label (e.g. the sample count) */
-  sub?: string;
-  /** null: no bar (a failed configuration); `value` says why */
-  length: number | null;
-  /** a whisker with caps (the IQR) */
-  band?: [number, number] | null;
-  /** a thin line (min to max), cut at the axis end */
-  range?: [number, number] | null;
-  /** said past the axis end when something lies beyond it (an outlier max) */
-  offScale?: string | null;
-  value: string;
-  className: string;
-  title: string;
-  highlight?: boolean;
-}
-
 export interface ChartOptions {
   label: string;
-  /** width of the label column, in px */
+  /** width of the whole chart and of its label column, in px */
+  width?: number;
   labelWidth?: number;
   /** a dashed reference line at this value, with its name */
   reference?: { value: number; label: string };
@@ -42,12 +24,12 @@ const ROW = 34;
 const CHAR = 6.2; // px per character of 11px text, near enough to keep labels apart
 
 /** Horizontal bars to scale on `axis`, with its ticks, grid and title below. */
-export function axisChart(axis: Axis, rows: ChartRow[], { label, labelWidth = 90, reference }: ChartOptions): SVGSVGElement {
-  const plot = WIDTH - labelWidth - RIGHT;
+export function axisChart(axis: Axis, rows: AxisBar[], { label, width = WIDTH, labelWidth = 90, reference }: ChartOptions): SVGSVGElement {
+  const plot = width - labelWidth - RIGHT;
   const x = (f: number) => labelWidth + Math.max(0, Math.min(f, 1)) * plot;
   const bottom = 6 + rows.length * ROW;
   const height = bottom + 40;
-  const chart = svg('svg', { class: 'tcx-chart tcx-axis-chart', viewBox: `0 0 ${WIDTH} ${height}`, width: WIDTH, role: 'img', 'aria-label': label });
+  const chart = svg('svg', { class: 'tcx-chart tcx-axis-chart', viewBox: `0 0 ${width} ${height}`, width, role: 'img', 'aria-label': label });
   for (const tick of axis.ticks) {
     const at = x(tick.value / axis.max);
     chart.append(
@@ -76,17 +58,17 @@ export function axisChart(axis: Axis, rows: ChartRow[], { label, labelWidth = 90
     const edge = labelWidth + plot;
     const mark = Math.max(edge, end + 9 + r.value.length * CHAR);
     if (r.range) {
-      group.append(svg('line', { x1: x(r.range[0]), x2: r.offScale ? mark : x(r.range[1]), y1: mid, y2: mid, class: 'tcx-range' }));
+      group.append(svg('line', { x1: x(r.range[0]), x2: r.offScale && r.range[1] > 1 ? mark : x(r.range[1]), y1: mid, y2: mid, class: 'tcx-range' }));
     }
     if (r.length !== null) {
       group.append(svg('rect', { x: labelWidth, y, width: Math.max(x(r.length) - labelWidth, 1), height: 22, class: `tcx-bar ${r.className}` }));
     }
     if (r.band) {
       const [a, b] = [x(r.band[0]), x(r.band[1])];
-      group.append(
+      append(group,
         svg('line', { x1: a, x2: b, y1: mid, y2: mid, class: 'tcx-whisker' }),
         svg('line', { x1: a, x2: a, y1: mid - 6, y2: mid + 6, class: 'tcx-whisker' }),
-        svg('line', { x1: b, x2: b, y1: mid - 6, y2: mid + 6, class: 'tcx-whisker' }));
+        r.band[1] <= 1 && svg('line', { x1: b, x2: b, y1: mid - 6, y2: mid + 6, class: 'tcx-whisker' }));
     }
     group.append(svg('text', { x: end + 5, y: y + 15, class: `tcx-chart-value${r.length === null ? ' tcx-chart-failed' : ''}` }, r.value));
     if (r.offScale) {
