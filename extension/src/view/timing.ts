@@ -1,5 +1,5 @@
 import { plural } from '../model/format';
-import { compilePicker, phaseBoxes, runtimeChart, timingSummary, timingVerdict } from '../model/timing';
+import { compilePicker, NOISY_IQR_FRACTION, phaseBoxes, runtimeChart, timingSummary, timingVerdict } from '../model/timing';
 import { icicle, runtimeBarChart } from './charts';
 import { Context, TabView } from './context';
 import { Child, el, note, select, table } from './dom';
@@ -18,7 +18,7 @@ function runtime(ctx: Context): Child[] {
       ? el('div', { class: 'tcx-timing-warning', attrs: { role: 'note' } }, verdict.noise ? el('p', null, verdict.noise) : null, verdict.advice ? el('p', null, verdict.advice) : null)
       : null,
     runtimeBarChart(chart),
-    el('p', { class: 'tcx-muted tcx-chart-key' }, 'Bars: medians, from 0. Whiskers: the middle half of the samples (IQR). Thin line: min to max; a max past the axis is marked ▸, not drawn to scale.'),
+    el('p', { class: 'tcx-muted tcx-chart-key' }, `Bars: medians, from 0. Whiskers: the middle half of the samples (IQR). Thin line: min to max; a max past the axis is marked ▸, not drawn to scale. Noisy: an IQR over ${100 * NOISY_IQR_FRACTION}% of its median. The speedup's 95% interval comes from the paired samples (eager and compiled timed in alternation); when it holds 1×, the measurement cannot tell faster from slower.`),
     table(['measure', 'value'], timingSummary(ctx.doc))
   ];
 }
