@@ -40,6 +40,8 @@ class Exploration:
         if self.accuracy:
             result["accurate"] = self.accuracy["ok"]
             result["max_abs_err"] = max_abs_error(self.accuracy)
+            if self.accuracy.get("cause"):
+                result["accuracy_cause"] = self.accuracy["cause"]
         if self.error:
             result["error"] = f"{self.error['type']}: {self.error['message']}"
         return result

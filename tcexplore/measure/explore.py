@@ -9,8 +9,9 @@ import torch
 from .. import _torch_compat
 from ..capture import capture
 from ..exploration import Exploration
-from .diff import closeness_to_reference, diff_outputs
+from .diff import closeness_to_reference, diff_named, diff_outputs
 from .divergence import find_first_divergence
+from .random_ops import explain_mismatch
 from ..document import error_record
 from .inputs import clone_tensors, rng_state
 from .profile import profile_kernels
@@ -26,6 +27,10 @@ def _to_fp64(fn: Callable, args: tuple, kwargs: dict[str, Any]) -> tuple[Callabl
 
         fn = copy.deepcopy(fn).double()
     return fn, _torch_compat.tree_map_tensors(cast, args), _torch_compat.tree_map_tensors(cast, kwargs)
+
+
+# How explore() takes Inductor's option to draw random numbers as eager does.
+FALLBACK_RANDOM_OPTION = 'options={"fallback_random": True}'
 
 
 def compile_arguments(mode: str | None, backend: Any, dynamic: bool | None, fullgraph: bool,
@@ -67,7 +72,8 @@ def explore(fn: Callable, *args: Any, mode: str | None = None, backend: Any = "i
                 eager_out = fn(*e_args, **e_kwargs)
             accuracy = {
                 "outputs": diff_outputs(eager_out, compiled_out),
-                "inputs_after_call": diff_outputs((e_args, e_kwargs), (c_args, c_kwargs)),
+                "inputs_after_call": diff_named({"args": e_args, "kwargs": e_kwargs},
+                                                {"args": c_args, "kwargs": c_kwargs}),
             }
             accuracy["ok"] = all(r["ok"] for r in accuracy["outputs"] + accuracy["inputs_after_call"])
             if measure_timing:
@@ -92,6 +98,8 @@ def explore(fn: Callable, *args: Any, mode: str | None = None, backend: Any = "i
                     fn, args, kwargs, compile_kwargs, document.data)
             except Exception as exc:  # noqa: BLE001 - the search is best effort; say why
                 accuracy["divergence_error"] = error_record(exc)
+        explain_mismatch(accuracy, document.data, FALLBACK_RANDOM_OPTION
+                         if compile_kwargs.get("backend") == "inductor" else None)
     return Exploration(document.with_sections(
         explore={"compile_kwargs": {k: repr(v) if k == "backend" and not isinstance(v, str)
                                     else v for k, v in compile_kwargs.items()},
