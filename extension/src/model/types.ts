@@ -172,8 +172,11 @@ export interface Timing {
 }
 
 export interface LeafDiff {
+  /** 'logits', 'past_key_values.layers[0].keys', '[0]', a cell's name; '' for the output itself. */
   path: string;
+  /** tensor | value | not_compared | type_mismatch | structure_mismatch | truncated */
   kind: string;
+  /** false only for a mismatch (a leaf not compared is ok). */
   ok: boolean;
   shape?: number[];
   dtype?: string;
@@ -183,6 +186,14 @@ export interface LeafDiff {
   numel?: number;
   expected?: string;
   actual?: string;
+  /** value, not_compared: the Python type. */
+  type?: string;
+  /** not_compared: why a container was not walked. */
+  reason?: string;
+  /** truncated: compared leaves not listed, how many of them differ, whether the walk stopped. */
+  omitted?: number;
+  omitted_mismatches?: number;
+  limit_reached?: boolean;
 }
 
 export interface Divergence {
@@ -193,6 +204,8 @@ export interface Divergence {
   source?: Location | null;
   kernels: string[];
   max_abs_err?: number | null;
+  /** Random operators (torch's nondeterministic_seeded tag) the node runs, e.g. aten.randn.default. */
+  random_ops?: string[];
 }
 
 export interface Accuracy {
@@ -201,6 +214,11 @@ export interface Accuracy {
   inputs_after_call: LeafDiff[];
   first_divergence: Divergence | null;
   divergence_error?: ErrorInfo;
+  /** random: the first divergence is at a random op; random_in_graph: no node found, the graphs hold random ops. */
+  cause?: 'random' | 'random_in_graph';
+  random_ops?: string[];
+  /** How to pass Inductor's fallback_random where this run was made; null when the backend is not Inductor. */
+  fallback_random_option?: string | null;
 }
 
 export interface ComparisonRow {
