@@ -133,10 +133,11 @@ class _Walk:
                 self.rows.append({"path": path, "kind": "type_mismatch", "ok": False,
                                   "expected": type_name(expected), "actual": type_name(actual)})
             return
-        if expected_children is None or actual_children is None or type(expected) is not type(actual):
+        leaf_on_one_side = expected_children is None or actual_children is None
+        if leaf_on_one_side or type(expected) is not type(actual):
             self.rows.append({"path": path, "kind": "type_mismatch", "ok": False,
                               "expected": type_name(expected), "actual": type_name(actual)})
-            if expected_children is None or actual_children is None:
+            if leaf_on_one_side:
                 return
         self.pair_children(path, dict(expected_children), dict(actual_children),
                            (*enclosing, id(expected)))

@@ -122,7 +122,8 @@ def _graph_node(document: dict[str, Any], node_name: str) -> dict[str, Any]:
     """The captured Dynamo graph node of this name (its readable target and user line),
     one with a user line first; {} when none is named so."""
     named = [node for record in document["compiles"]
-             for node in (record["dynamo_graph"] or {}).get("nodes", []) if node["name"] == node_name]
+             for node in (record["dynamo_graph"] or {}).get("nodes", [])
+             if node["name"] == node_name]
     return next((node for node in named if node.get("source")), named[0] if named else {})
 
 

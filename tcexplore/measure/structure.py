@@ -32,7 +32,9 @@ def is_value(value: Any) -> bool:
 
 def type_name(value: Any) -> str:
     cls = type(value)
-    return cls.__qualname__ if cls.__module__ == "builtins" else f"{cls.__module__}.{cls.__qualname__}"
+    if cls.__module__ == "builtins":
+        return cls.__qualname__
+    return f"{cls.__module__}.{cls.__qualname__}"
 
 
 _MISSING = object()

@@ -91,12 +91,18 @@ def _leaf_rows(leaves: list[Any]) -> list[list[str]]:
             what = _e("structure")
             detail = (f"missing in compiled: {_c(leaf.get('expected'))}; "
                       f"only in compiled: {_c(leaf.get('actual'))}")
+        elif kind == "value" and leaf.get("ok"):
+            what, detail = _c(leaf.get("type")), _c(leaf.get("expected"))
         else:
             what = _c(leaf.get("type")) if kind == "value" else _e(kind)
             detail = (f"expected {_c(leaf.get('expected'))}, got {_c(leaf.get('actual'))}"
                       if leaf.get("expected") is not None or leaf.get("actual") is not None else "")
+        # A compared tensor without a relative error: it differs where eager is 0.
+        infinite = (kind == "tensor" and leaf.get("max_rel_err") is None
+                    and isinstance(leaf.get("mismatched"), int))
+        relative = "inf" if infinite else _num(leaf.get("max_rel_err"))
         rows.append([_c(leaf.get("path") or "(output)"), _verdict(leaf), what,
-                     _num(leaf.get("max_abs_err")), _num(leaf.get("max_rel_err")), detail])
+                     _num(leaf.get("max_abs_err")), relative, detail])
     return rows
 
 

@@ -26,18 +26,22 @@ describe('structural accuracy rows', () => {
       tensor('past_key_values.layers[0].keys'),
       { path: 'past_key_values.layers[0].is_initialized', kind: 'value', ok: true, type: 'bool', expected: 'True', actual: 'True' },
       { path: '[1]', kind: 'not_compared', ok: true, type: 'builtin_function_or_method' },
-      { path: '', kind: 'truncated', ok: true, omitted: 1200, omitted_mismatches: 0, limit_reached: false }
+      { path: '', kind: 'truncated', ok: true, omitted: 1200, omitted_mismatches: 0, limit_reached: false },
+      { path: 'z', kind: 'tensor', ok: false, shape: [6, 4], dtype: 'torch.float32', max_abs_err: 17.5, max_rel_err: null, mismatched: 15, numel: 24 }
     ]);
     expect(rows.map(r => [r.path, r.verdict, r.state])).toEqual([
       ['logits', 'match', 'match'],
       ['past_key_values.layers[0].keys', 'match', 'match'],
       ['past_key_values.layers[0].is_initialized', 'match', 'match'],
       ['[1]', 'not compared', 'other'],
-      ['…', '', 'other']
+      ['…', '', 'other'],
+      ['z', 'MISMATCH', 'mismatch']
     ]);
-    expect(rows[2].detail).toBe('bool: expected True, actual True');
+    expect(rows[2].detail).toBe('bool True');
     expect(rows[3].detail).toContain('builtin_function_or_method');
     expect(rows[4].detail).toBe('1200 more leaves compared, not listed (truncated)');
+    expect(rows[5].maxRel).toBe('∞');
+    expect(rows[0].maxRel).toBe('0.00');
   });
 });
 
@@ -54,6 +58,7 @@ describe('random ops', () => {
     const finding = found.find(f => f.target?.tab === 'accuracy')!;
     expect(finding.severity).toBe('warning');
     expect(finding.text).not.toContain('first divergence at node');
+    expect(finding.text).toContain('expected, not a compiler error. To compare, use options={"fallback_random": True} or');
   });
 
   it('in the graphs, with no diverging node found, may explain a difference', () => {

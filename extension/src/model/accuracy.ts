@@ -28,7 +28,7 @@ function detail(d: LeafDiff): string {
     case 'tensor':
       return `${d.dtype ?? ''}[${(d.shape ?? []).join(', ')}]`;
     case 'value':
-      return `${d.type ?? 'value'}: expected ${d.expected ?? ''}, actual ${d.actual ?? ''}`;
+      return d.ok ? `${d.type ?? 'value'} ${d.expected ?? ''}` : `${d.type ?? 'value'}: expected ${d.expected ?? ''}, actual ${d.actual ?? ''}`;
     case 'not_compared':
       return `${d.type ?? 'object'}: ${d.reason ?? 'not a tensor or a plain value'}`;
     case 'structure_mismatch':
@@ -50,6 +50,11 @@ function verdict(d: LeafDiff): [string, LeafState] {
   return d.kind === 'truncated' ? ['', 'other'] : ['match', 'match'];
 }
 
+/** A compared tensor leaf whose relative error is null: infinite (it differs where eager is 0). */
+function infiniteRelative(d: LeafDiff): boolean {
+  return d.kind === 'tensor' && d.max_rel_err === null && typeof d.mismatched === 'number';
+}
+
 export function diffRows(leaves: LeafDiff[]): DiffRow[] {
   return leaves.map(d => {
     const [text, state] = verdict(d);
@@ -59,7 +64,7 @@ export function diffRows(leaves: LeafDiff[]): DiffRow[] {
       state,
       detail: detail(d),
       maxAbs: num(d.max_abs_err),
-      maxRel: num(d.max_rel_err),
+      maxRel: infiniteRelative(d) ? '∞' : num(d.max_rel_err),
       mismatched: typeof d.mismatched === 'number' ? `${d.mismatched}${d.numel ? ` of ${d.numel}` : ''}` : '—'
     };
   });
@@ -68,8 +73,10 @@ export function diffRows(leaves: LeafDiff[]): DiffRow[] {
 export interface AccuracyVerdict {
   severity: 'error' | 'warning' | 'ok';
   headline: string;
-  /** Why random ops explain the difference, and what to do; absent for other verdicts. */
+  /** With random ops: why they explain the difference, and what to do (the Accuracy tab). */
   explanation?: string;
+  /** With random ops: the same in one sentence (the Overview). */
+  hint?: string;
 }
 
 /** The headline: a match, a difference at random ops (a warning with its fix), or a mismatch. */
@@ -81,21 +88,23 @@ export function accuracyVerdict(acc: Accuracy): AccuracyVerdict {
   const node = d ? `node ${d.node} (${d.target})${d.source ? ` — ${where(d.source)}` : ''}` : '';
   const ops = (acc.random_ops ?? []).join(', ');
   const option = acc.fallback_random_option;
-  const fix =
-    (option ? `To compare them, make Inductor use eager's random ops with ${option}, or` : 'To compare them,') +
-    ' create the random tensors outside the compiled code (seeded) and pass them in.';
+  const outside = 'create the random tensors outside the compiled code (seeded) and pass them in';
+  const fix = option ? `To compare them, make Inductor use eager's random ops with ${option}, or ${outside}.` : `To compare them, ${outside}.`;
+  const hint = `To compare, use ${option ? `${option} or ` : ''}random tensors made outside the compiled code.`;
   if (acc.cause === 'random' && d) {
     return {
       severity: 'warning',
       headline: `Compiled output differs from eager at a random op: ${node}.`,
-      explanation: `Eager and Inductor draw different random numbers (${d.node} runs ${ops}), so these values differ by design, not because of a compiler error. ${fix}`
+      explanation: `Eager and Inductor draw different random numbers (${d.node} runs ${ops}), so these values differ by design, not because of a compiler error. ${fix}`,
+      hint: `Eager and Inductor draw different random numbers: expected, not a compiler error. ${hint}`
     };
   }
   if (acc.cause === 'random_in_graph') {
     return {
       severity: 'warning',
       headline: 'Compiled output differs from eager; random ops in the graphs may explain it.',
-      explanation: `No single diverging node was found, but the graphs hold random ops (${ops}), and eager and Inductor draw different random numbers. ${fix}`
+      explanation: `No single diverging node was found, but the graphs hold random ops (${ops}), and eager and Inductor draw different random numbers. ${fix}`,
+      hint: `Eager and Inductor draw different random numbers (${ops}). ${hint}`
     };
   }
   return { severity: 'error', headline: d ? `Compiled output differs from eager; first divergence at ${node}` : 'Compiled output differs from eager.' };
@@ -107,8 +116,7 @@ export function accuracyFinding(doc: TcxDocument): Finding | null {
     return null;
   }
   const v = accuracyVerdict(doc.accuracy);
-  const text = v.explanation ? `${v.headline} ${v.explanation}` : v.headline;
-  return { severity: v.severity, text, target: { tab: 'accuracy' } };
+  return { severity: v.severity, text: v.hint ? `${v.headline} ${v.hint}` : v.headline, target: { tab: 'accuracy' } };
 }
 
 export interface DivergenceLinks {
