@@ -186,6 +186,15 @@ def tree_map_tensors(fn: Any, tree: Any) -> Any:
     return _module("torch.utils._pytree").tree_map_only(torch.Tensor, fn, tree)
 
 
+def loaded_output_module(path: str | None) -> Any:
+    """The Python module Inductor loaded from the output code at ``path`` (its kernels are
+    module globals that ``call()`` looks up at run time), or None if not loaded here."""
+    if not path:
+        return None
+    loaded = _resolve("torch._inductor.codecache.PyCodeCache").modules
+    return next((m for m in reversed(loaded) if getattr(m, "__file__", None) == path), None)
+
+
 LOG_ARTIFACTS = ("cudagraphs", "perf_hints")
 # Modules whose artifact loggers carry CUDA-graph decisions; imported up front so their
 # loggers exist before capture attaches to them (they are created at import).
@@ -262,6 +271,7 @@ def check() -> list[str]:
         lambda: tree_map_tensors(lambda t: t, (torch.zeros(1),)),
         artifact_loggers,
         current_compile_id,
+        lambda: loaded_output_module("/nonexistent.py"),
     ):
         try:
             probe()
