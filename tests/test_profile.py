@@ -109,3 +109,22 @@ def test_profile_gpu_is_kept_as_an_alias(tmp_path, monkeypatch):
     document = tcexplore.explore(chained_pointwise, torch.randn(8), profile_gpu=True,
                                  time_budget_s=0.05).document.data
     assert document["profile"]["device"] == "cpu"
+
+
+def test_run_profile_times_forward_and_backward_kernels_of_a_script(tmp_path, monkeypatch):
+    from .conftest import run_program
+
+    monkeypatch.setenv("TCEXPLORE_CACHE_DIR", str(tmp_path / "cache"))
+    run = run_program("training_step", tmp_path, ["--profile"])
+    assert run.returncode == 0, run.stderr
+    validate(run.document)
+    profile = run.document["profile"]
+    assert profile["scope"] == "run"
+    outputs = {run.document["compiles"][r["compile"]]["output_codes"][r["output"]]["kind"]
+               for r in profile["kernels"]}
+    assert outputs == {"forward", "backward"}
+    # the script's two steps: each generated kernel twice; an extern row holds every call
+    # of that extern in its module (the backward's matmuls, for one)
+    assert all(r["calls"] == 2 for r in profile["kernels"] if r["kind"] == "cpp")
+    assert all(r["calls"] % 2 == 0 for r in profile["kernels"])
+    assert profile["step"]["kernel_us"] <= profile["step"]["wall_us"]

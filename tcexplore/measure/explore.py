@@ -13,7 +13,7 @@ from .diff import closeness_to_reference, diff_outputs
 from .divergence import find_first_divergence
 from ..document import error_record
 from .inputs import clone_tensors, rng_state
-from .profile import profile_section
+from .profile import profile_calls
 from .timing import first_call_seconds, measure, summarize, uses_cuda
 
 
@@ -82,9 +82,9 @@ def explore(fn: Callable, *args: Any, mode: str | None = None, backend: Any = "i
             error = error_record(exc)
     document = session.document
     if (profile or profile_gpu) and error is None:
-        profiled = profile_section(lambda: compiled_fn(*c_args, **c_kwargs), document.data,
-                                   cuda, timing["compiled"]["median_ms"] if timing else None,
-                                   budget_s=time_budget_s / 2)
+        profiled = profile_calls(lambda: compiled_fn(*c_args, **c_kwargs), document.data,
+                                 cuda, timing["compiled"]["median_ms"] if timing else None,
+                                 budget_s=time_budget_s / 2)
     if accuracy is not None:
         accuracy["first_divergence"] = None
         if reference == "fp64":

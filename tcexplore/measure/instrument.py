@@ -29,10 +29,9 @@ _TRITON_PARAMS = re.compile(r"^def \w+\((?P<params>[^)]*)\)", re.M)
 
 @dataclass
 class KernelSite:
-    """One kernel of the document as the profile sees it."""
+    """One kernel of one output module as the profile sees it."""
 
-    compile_index: int
-    output_index: int
+    path: str  # the output module's file (the document's output_codes[].path)
     name: str
     kind: str
     label: str  # the profiler range
@@ -107,45 +106,63 @@ def _extern_root(name: str) -> str:
     return name.split(".", 1)[0]
 
 
+class Instrument:
+    """Kernel wrappers installed on output modules, until ``restore()``."""
+
+    def __init__(self) -> None:
+        self.sites: list[KernelSite] = []
+        self._swapped: list[tuple[Any, str, Any]] = []
+
+    def install(self, path: str | None, kernels: list[dict[str, Any]]) -> bool:
+        """Wrap the ``kernels`` (the document's records) of the output module at ``path``;
+        False when that module is not loaded (yet) in this process."""
+        module = _torch_compat.loaded_output_module(path)
+        if module is None:
+            return False
+        externs: dict[str, dict[str, KernelSite]] = {}
+        named: set[str] = set()
+        for kernel in kernels:
+            name, kind = kernel["name"], kernel["kind"]
+            if name in named:
+                continue  # an extern called more than once: one row, all its calls
+            site = KernelSite(path, name, kind, f"{RANGE_PREFIX}{len(self.sites)}")
+            if kind == "extern":
+                if _extern_root(name) not in module.__dict__:
+                    continue
+                externs.setdefault(_extern_root(name), {})[name] = site
+            else:
+                value = module.__dict__.get(name)
+                if value is None:
+                    continue
+                params = _parameter_names(kernel.get("source", ""), kind)
+                site.in_out = {i for i, p in enumerate(params) if p.startswith("in_out_ptr")}
+                self._swap(module, name, _TritonLaunch(value, site) if hasattr(value, "run")
+                           else _Launch(value, site))
+            named.add(name)
+            self.sites.append(site)
+        for root, sites in externs.items():
+            self._swap(module, root, _Path(module.__dict__[root], root, sites))
+        return True
+
+    def _swap(self, module: Any, name: str, wrapper: Any) -> None:
+        self._swapped.append((module, name, module.__dict__[name]))
+        module.__dict__[name] = wrapper
+
+    def restore(self) -> None:
+        for module, name, value in reversed(self._swapped):
+            module.__dict__[name] = value
+        self._swapped.clear()
+
+
 @contextlib.contextmanager
 def instrumented(document: dict[str, Any]) -> Iterator[list[KernelSite]]:
-    """Wrap the kernels of every output module of ``document`` that is loaded in this
-    process; yield their sites (the profile's rows), restore the modules afterwards."""
-    sites: list[KernelSite] = []
-    swapped: list[tuple[Any, str, Any]] = []
+    """Wrap the kernels of every output module of ``document`` loaded in this process;
+    yield their sites (the profile's rows), restore the modules afterwards."""
+    instrument = Instrument()
     try:
-        for ci, compile_record in enumerate(document.get("compiles", [])):
-            for oi, output in enumerate(compile_record.get("output_codes", [])):
-                module = _torch_compat.loaded_output_module(output.get("path"))
-                if module is None:
-                    continue
-                externs: dict[str, dict[str, KernelSite]] = {}
-                for kernel in output.get("kernels", []):
-                    name, kind = kernel["name"], kernel["kind"]
-                    if any(s.name == name and (s.compile_index, s.output_index) == (ci, oi)
-                           for s in sites):
-                        continue  # an extern called more than once: one row, all its calls
-                    site = KernelSite(ci, oi, name, kind, f"{RANGE_PREFIX}{len(sites)}")
-                    if kind == "extern":
-                        if _extern_root(name) not in module.__dict__:
-                            continue
-                        externs.setdefault(_extern_root(name), {})[name] = site
-                    else:
-                        value = module.__dict__.get(name)
-                        if value is None:
-                            continue
-                        params = _parameter_names(kernel.get("source", ""), kind)
-                        site.in_out = {i for i, p in enumerate(params) if p.startswith("in_out_ptr")}
-                        wrapper = _TritonLaunch(value, site) if hasattr(value, "run") \
-                            else _Launch(value, site)
-                        swapped.append((module, name, value))
-                        module.__dict__[name] = wrapper
-                    sites.append(site)
-                for root, named in externs.items():
-                    value = module.__dict__[root]
-                    swapped.append((module, root, value))
-                    module.__dict__[root] = _Path(value, root, named)
-        yield sites
+        for compile_record in document.get("compiles", []):
+            for output in compile_record.get("output_codes", []):
+                instrument.install(output.get("path"), output.get("kernels", []))
+        yield instrument.sites
     finally:
-        for module, name, value in reversed(swapped):
-            module.__dict__[name] = value
+        instrument.restore()

@@ -1,26 +1,33 @@
 """Measured time of every kernel of a compiled run, from ``torch.profiler``.
 
 The run's kernels are named in the timeline by ``instrument`` (a range per launch of each
-generated kernel and extern call, qualified by compile and output code). On CPU a kernel's
-time is its range's wall time (Inductor's C++ kernels and extern calls run synchronously);
-on CUDA it is the device time of the GPU kernels launched inside the range. Kernels a CUDA
-graph replays have no launch of their own: the profiler hangs them on the compiled graph's
-call range, so they are labelled as replayed (and matched to a generated kernel by name
-when exactly one has it); their share of the device time is ``cudagraph_share``. An extern
-call's FLOPs are torch's own estimate (``with_flops``) for the ATen ops inside its range.
+generated kernel and extern call, qualified by its output module: kernel names repeat
+across modules). On CPU a kernel's time is its range's wall time (Inductor's C++ kernels
+and extern calls run synchronously); on CUDA it is the device time of the GPU kernels
+launched inside the range. Kernels a CUDA graph replays have no launch of their own: the
+profiler hangs them on the compiled graph's call range, so they are labelled as replayed
+(and matched to a generated kernel by name when exactly one has it); their share of the
+device time is ``cudagraph_share``. An extern call's FLOPs are torch's own estimate
+(``with_flops``) for the ATen ops inside its range.
+
+Two scopes: ``explore(profile=True)`` profiles a few calls of the compiled function after
+its timing samples (times per call); ``tcexplore run --profile`` profiles the whole script
+(times summed over the run's compiled regions).
 """
 
 from __future__ import annotations
 
+import contextlib
 import time
 from collections import defaultdict
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 import torch
 from torch.profiler import ProfilerActivity, profile, schedule
 
+from ..capture.parsers.output_code import parse_output_code
 from . import roofline
-from .instrument import RANGE_PREFIX, instrumented
+from .instrument import RANGE_PREFIX, Instrument, KernelSite, instrumented
 from .lines import roll_up
 from .peaks import measured_peaks
 
@@ -32,13 +39,20 @@ COMPILED_REGION = "Torch-Compiled Region"  # ": <compile id>" follows
 PROFILED_CALLS = (3, 50)
 WARMUP_CALLS = 2
 HOW = {
-    "cpu": "torch.profiler over the compiled calls, after the timing samples; each kernel "
-           "launch and extern call runs inside a profiler range of its own, and its time is "
-           "that range's wall time (CPU kernels run synchronously)",
-    "cuda": "torch.profiler (CUPTI) over the compiled calls, after the timing samples; each "
-            "GPU kernel's device time goes to the generated kernel or extern call whose "
-            "profiler range launched it",
+    "cpu": "torch.profiler; each kernel launch and extern call runs inside a profiler range "
+           "of its own, and its time is that range's wall time (CPU kernels run "
+           "synchronously)",
+    "cuda": "torch.profiler (CUPTI); each GPU kernel's device time goes to the generated "
+            "kernel or extern call whose profiler range launched it",
 }
+SCOPE = {
+    "call": "per call of the compiled function, over calls profiled after the timing samples",
+    "run": "summed over the whole run of the script, every compiled region it entered",
+}
+
+
+def _activities(cuda: bool) -> list[Any]:
+    return [ProfilerActivity.CPU] + ([ProfilerActivity.CUDA] if cuda else [])
 
 
 def _site_index(name: str) -> int | None:
@@ -58,6 +72,12 @@ def _ancestors(event: Any) -> list[Any]:
     return chain
 
 
+def _is_compiled(event: Any) -> bool:
+    """A range of compiled code: a Dynamo-compiled region, or a compiled graph's call
+    (the backward's runs from autograd, outside any region)."""
+    return event.name.startswith((COMPILED_REGION, COMPILED_GRAPH_CALL))
+
+
 def _flops_inside(event: Any) -> float:
     """torch's FLOP estimate for the ATen ops under ``event`` (outermost ops only)."""
     total = 0.0
@@ -67,37 +87,24 @@ def _flops_inside(event: Any) -> float:
     return total
 
 
-def profile_run(thunk: Callable[[], Any], document: dict[str, Any], calls: int,
-                cuda: bool) -> dict[str, Any]:
-    """Profile ``calls`` calls of ``thunk`` (a compiled function on its inputs) and
-    attribute the time to the document's kernels; times are per call of ``thunk``."""
-    activities = [ProfilerActivity.CPU] + ([ProfilerActivity.CUDA] if cuda else [])
+def _output_locations(document: dict[str, Any]) -> dict[str, tuple[int, int]]:
+    """Output module path -> (compile index, output index)."""
+    return {o["path"]: (ci, oi) for ci, c in enumerate(document.get("compiles", []))
+            for oi, o in enumerate(c.get("output_codes", [])) if o.get("path")}
+
+
+def attribute(events: list[Any], sites: list[KernelSite], document: dict[str, Any],
+              steps: int, cuda: bool) -> dict[str, Any]:
+    """The profiler's events as kernel rows, with time per step (``steps`` profiled)."""
     graphs_recorded = any(c.get("cudagraphs", {}).get("recordings")
                           for c in document.get("compiles", []))
-    started = time.perf_counter()
-    with instrumented(document) as sites:
-        if cuda:
-            torch.cuda.synchronize()
-        # The profiler's own first steps are slow: they warm up outside the recorded ones.
-        with profile(activities=activities, record_shapes=True, with_flops=True,
-                     schedule=schedule(wait=0, warmup=WARMUP_CALLS, active=calls, repeat=1),
-                     acc_events=True) as prof:
-            for _ in range(WARMUP_CALLS + calls):
-                thunk()
-                if cuda:
-                    torch.cuda.synchronize()
-                prof.step()
-    cost_s = time.perf_counter() - started
     time_us: dict[int, float] = defaultdict(float)
     flops: dict[int, float] = defaultdict(float)
     launches: dict[int, int] = defaultdict(int)
     replayed: dict[str, float] = defaultdict(float)
-    other_device_us = 0.0
-    region_us = 0.0
-    events = prof.events()
+    other_device_us = region_us = 0.0
     for event in events:
-        if event.name.startswith(COMPILED_REGION) and not any(
-                a.name.startswith(COMPILED_REGION) for a in _ancestors(event.cpu_parent)):
+        if _is_compiled(event) and not any(_is_compiled(a) for a in _ancestors(event.cpu_parent)):
             region_us += event.cpu_time_total
         index = _site_index(event.name)
         if index is not None:
@@ -116,40 +123,34 @@ def profile_run(thunk: Callable[[], Any], document: dict[str, Any], calls: int,
                 replayed[kernel.name] += kernel.duration
             else:
                 other_device_us += kernel.duration
-    rows = [_row(site, time_us[i] / calls, flops[i] / launches[i], launches[i] / calls)
-            for i, site in enumerate(sites) if launches[i]]
-    rows += _replay_rows(replayed, document, calls)
-    device_total = sum(r["time_us"] for r in rows) + other_device_us / calls
+    where = _output_locations(document)
+    rows = []
+    for i, site in enumerate(sites):
+        if launches[i] and site.path in where:
+            ci, oi = where[site.path]
+            rows.append({
+                "name": site.name, "compile": ci, "output": oi, "kind": site.kind,
+                "time_us": time_us[i] / steps,  # per step
+                "calls": launches[i] / steps,  # launches per step
+                "bytes": site.bytes,  # per launch
+                # per launch: torch's estimate for an extern call; a generated kernel's
+                # are counted from its nodes (roofline.kernel_flops)
+                "flops": flops[i] / launches[i] if site.kind == "extern" and flops[i] else None,
+            })
+    rows += _replay_rows(replayed, document, steps)
+    device_total = sum(r["time_us"] for r in rows) + other_device_us / steps
     return {
         "device": "cuda" if cuda else "cpu",
-        "profiled_calls": calls,
-        "cost_s": cost_s,
-        "region_us": region_us / calls if region_us else None,
+        "region_us": region_us / steps if region_us else None,
         "kernels": sorted(rows, key=lambda r: -r["time_us"]),
-        "other_us": other_device_us / calls,
+        "other_us": other_device_us / steps,
         "cudagraph_share": (sum(r["time_us"] for r in rows if r["kind"] == "cudagraph")
                             / device_total) if cuda and device_total else None,
     }
 
 
-def _row(site: Any, time_us: float, flops: float, calls: float) -> dict[str, Any]:
-    """One kernel: time and launches per call of the step; bytes and FLOPs per launch
-    (an extern's FLOPs are torch's estimate; a generated kernel's are counted from its
-    nodes by roofline.kernel_flops)."""
-    return {
-        "name": site.name,
-        "compile": site.compile_index,
-        "output": site.output_index,
-        "kind": site.kind,
-        "time_us": time_us,
-        "calls": calls,
-        "bytes": site.bytes,
-        "flops": flops if site.kind == "extern" and flops else None,
-    }
-
-
 def _replay_rows(replayed: dict[str, float], document: dict[str, Any],
-                 calls: int) -> list[dict[str, Any]]:
+                 steps: int) -> list[dict[str, Any]]:
     owners: dict[str, list[tuple[int, int]]] = defaultdict(list)
     for ci, c in enumerate(document.get("compiles", [])):
         for oi, o in enumerate(c.get("output_codes", [])):
@@ -162,25 +163,83 @@ def _replay_rows(replayed: dict[str, float], document: dict[str, Any],
         ci, oi = owner[0] if len(owner) == 1 else (None, None)
         rows.append({"name": name if ci is not None else f"{CUDA_GRAPH_REPLAY}{name}",
                      "compile": ci, "output": oi, "kind": "cudagraph",
-                     "time_us": total / calls, "calls": None, "bytes": None, "flops": None})
+                     "time_us": total / steps, "calls": None, "bytes": None, "flops": None})
     return rows
 
 
-def profile_section(thunk: Callable[[], Any], document: dict[str, Any], cuda: bool,
-                    wall_ms: float | None, budget_s: float = 0.5) -> dict[str, Any]:
-    """The document's ``profile``: kernels with their roofline, lines, peaks and the step
-    verdict. ``wall_ms`` is the compiled call's median from the timing samples (None: the
-    profiled ``Torch-Compiled Region`` ranges stand in)."""
+def profile_calls(thunk: Callable[[], Any], document: dict[str, Any], cuda: bool,
+                  wall_ms: float | None, budget_s: float = 0.5) -> dict[str, Any]:
+    """``explore(profile=True)``: profile calls of ``thunk`` (the compiled function on its
+    inputs) after the timing samples. ``wall_ms``: the compiled call's median from those
+    samples, the step's wall time (None: the profiled compiled regions stand in)."""
     calls = PROFILED_CALLS[1] if not wall_ms else \
         max(PROFILED_CALLS[0], min(PROFILED_CALLS[1], int(budget_s * 1e3 / wall_ms)))
-    run = profile_run(thunk, document, calls, cuda)
-    rows = run["kernels"]
+    started = time.perf_counter()
+    with instrumented(document) as sites:
+        if cuda:
+            torch.cuda.synchronize()
+        # The profiler's own first steps are slow: they warm up outside the recorded ones.
+        with profile(activities=_activities(cuda), record_shapes=True, with_flops=True,
+                     schedule=schedule(wait=0, warmup=WARMUP_CALLS, active=calls, repeat=1),
+                     acc_events=True) as prof:
+            for _ in range(WARMUP_CALLS + calls):
+                thunk()
+                if cuda:
+                    torch.cuda.synchronize()
+                prof.step()
+    cost_s = time.perf_counter() - started
+    run = attribute(prof.events(), sites, document, calls, cuda)
     if wall_ms:
-        wall_us, wall_source = wall_ms * 1e3, "median of the timing samples"
-    elif run["region_us"]:
-        wall_us, wall_source = run["region_us"], "the profiled Torch-Compiled Region ranges"
+        wall = (wall_ms * 1e3, "median of the timing samples")
     else:
-        wall_us, wall_source = run["cost_s"] * 1e6 / calls, "the profiled calls' wall time"
+        wall = (run["region_us"] or cost_s * 1e6 / (calls + WARMUP_CALLS),
+                "the profiled compiled regions")
+    return finish(document, run, wall, scope="call", profiled_calls=calls, cost_s=cost_s)
+
+
+class RunProfile:
+    """``tcexplore run --profile``: the whole script under the profiler; each output module
+    is instrumented as soon as it is loaded (by the next trace event after its code)."""
+
+    def __init__(self) -> None:
+        self.cuda = torch.cuda.is_available()
+        self._instrument = Instrument()
+        self._pending: list[tuple[str, list[dict[str, Any]]]] = []
+        self._profiler: Any = None
+        self._started = 0.0
+
+    def on_event(self, event: Any) -> None:
+        if self._pending:
+            self._pending = [(p, k) for p, k in self._pending if not self._instrument.install(p, k)]
+        if event.kind == "inductor_output_code" and isinstance(event.data, dict):
+            path = event.data.get("filename")
+            if path:
+                self._pending.append((path, parse_output_code(event.payload or "")["kernels"]))
+
+    @contextlib.contextmanager
+    def recording(self) -> Iterator[None]:
+        self._started = time.perf_counter()
+        try:
+            with profile(activities=_activities(self.cuda), record_shapes=True,
+                         with_flops=True) as self._profiler:
+                yield
+        finally:
+            self._instrument.restore()
+
+    def section(self, document: dict[str, Any]) -> dict[str, Any]:
+        cost_s = time.perf_counter() - self._started
+        run = attribute(self._profiler.events(), self._instrument.sites, document, 1, self.cuda)
+        wall = (run["region_us"] or sum(r["time_us"] for r in run["kernels"]),
+                "the run's compiled regions and compiled graph calls (the backward's "
+                "included)")
+        return finish(document, run, wall, scope="run", profiled_calls=1, cost_s=cost_s)
+
+
+def finish(document: dict[str, Any], run: dict[str, Any], wall: tuple[float, str], *,
+           scope: str, profiled_calls: int, cost_s: float) -> dict[str, Any]:
+    """Kernels with their roofline, lines, peaks and the step verdict: the ``profile``."""
+    rows = run["kernels"]
+    wall_us, wall_source = wall
     dtypes = [d for d in (roofline.kernel_dtype(document, r) for r in rows
                           if r.get("compile") is not None) if d]
     peaks = measured_peaks(run["device"], dtypes or ["float32"])
@@ -188,4 +247,5 @@ def profile_section(thunk: Callable[[], Any], document: dict[str, Any], cuda: bo
     step = roofline.step_verdict(rows, wall_us, run["device"])
     step["wall_source"] = wall_source
     return {**run, **roll_up(document, rows, wall_us), "peaks": peaks, "step": step,
-            "how": HOW[run["device"]]}
+            "scope": scope, "profiled_calls": profiled_calls, "cost_s": cost_s,
+            "how": f"{HOW[run['device']]}; {SCOPE[scope]}"}
