@@ -91,10 +91,12 @@ def _store(cached: dict[str, float]) -> None:
         pass  # a read-only home: measured again next time, nothing lost
 
 
-def measured_peaks(device: str, dtypes: list[str]) -> dict[str, Any]:
+def measured_peaks(device: str, dtypes: list[str], refresh: bool = False) -> dict[str, Any]:
     """``{"bandwidth_gbps", "gflops": {dtype: ...}, "how", "device", "cached"}`` for
-    ``device`` ("cpu" or "cuda") and each dtype name (``float32``, ``bfloat16`` …)."""
-    cached = _load()
+    ``device`` ("cpu" or "cuda") and each dtype name (``float32``, ``bfloat16`` …).
+    ``refresh`` measures again (a kernel beat the cached figure: it was measured while the
+    machine was busy)."""
+    cached = {} if refresh else _load()
     fresh = False
 
     def figure(what: str, measure: Callable[[], float]) -> float:
@@ -112,7 +114,7 @@ def measured_peaks(device: str, dtypes: list[str]) -> dict[str, Any]:
         if isinstance(dtype, torch.dtype) and dtype.is_floating_point:
             gflops[name] = figure(f"matmul {name}", lambda d=dtype: _gflops(device, d))
     if fresh:
-        _store(cached)
+        _store({**_load(), **cached})
     copy_mib = COPY_BYTES[device] // 2**20
     n = MATMUL_N[device]
     return {

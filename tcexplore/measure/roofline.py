@@ -126,6 +126,16 @@ def annotate_kernels(document: dict[str, Any], rows: list[dict[str, Any]],
         row["bound"] = classify(row, peaks)
 
 
+def beats_peaks(rows: list[dict[str, Any]], peaks: dict[str, Any], margin: float = 1.1) -> bool:
+    """Whether a kernel went faster than a roof allows: the peaks are stale."""
+    for row in rows:
+        peak = (peaks.get("gflops") or {}).get(row.get("dtype") or "float32")
+        if (row.get("achieved_gbps") or 0) > margin * peaks["bandwidth_gbps"] or \
+                (peak and (row.get("achieved_gflops") or 0) > margin * peak):
+            return True
+    return False
+
+
 def _mb(nbytes: float) -> str:
     return f"{nbytes / 1e6:.3g} MB"
 
