@@ -10,10 +10,13 @@ Rules (documented in the README's "Why is it slow?"):
   attention); a generated kernel counts one operation per element of the largest tensor
   each fused node reads or writes (a transcendental counts as one).
 * **Bound**: a kernel whose measured time is over ``LATENCY_FACTOR`` times what the roofs
-  allow (``max(bytes / bandwidth, flops / peak)``) is held back by neither roof: it is
-  ``latency``-bound (launch, too little parallel work). Otherwise it is ``compute``-bound
-  when its arithmetic intensity (FLOPs per byte) reaches the ridge point
-  (peak FLOP/s ÷ bandwidth) and ``memory``-bound below it.
+  allow (``max(bytes / bandwidth, flops / peak)``) is held back by neither roof. If its
+  launches are short (under ``LATENCY_US``) it is ``latency``-bound: fixed costs (launch,
+  too little parallel work) dominate. If they are long it is ``compute``-bound: memory is
+  far from its limit, so the time goes into work the per-element count does not see
+  (transcendentals, index arithmetic). Otherwise it is ``compute``-bound when its
+  arithmetic intensity (FLOPs per byte) reaches the ridge point (peak FLOP/s ÷ bandwidth)
+  and ``memory``-bound below it.
 * **Step verdict**: a call's wall time is split into kernel time and the rest (Python,
   guards, launches, idle). ``overhead-bound`` when the rest plus latency-bound kernels make
   up at least half the wall time; otherwise ``compute-bound`` or ``memory-bound``, whichever
@@ -26,6 +29,7 @@ import re
 from typing import Any
 
 LATENCY_FACTOR = 10.0
+LATENCY_US = 50.0
 OVERHEAD_BOUND_SHARE = 0.5
 _DIM = re.compile(r"^\d+$")
 
@@ -101,7 +105,7 @@ def classify(row: dict[str, Any], peaks: dict[str, Any]) -> str | None:
     flops = row.get("flops") or 0.0
     ideal = max(row["bytes"] / (bandwidth * 1e9), flops / (peak * 1e9) if peak else 0.0)
     if ideal * LATENCY_FACTOR < time_s:
-        return "latency"
+        return "latency" if time_s * 1e6 < LATENCY_US else "compute"
     if peak and flops >= row["bytes"] * peak / bandwidth:
         return "compute"
     return "memory"
