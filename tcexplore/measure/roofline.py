@@ -9,14 +9,15 @@ Rules (documented in the README's "Why is it slow?"):
 * **FLOPs**: an extern call's are torch's estimate for its ATen op (matmul, convolution,
   attention); a generated kernel counts one operation per element of the largest tensor
   each fused node reads or writes (a transcendental counts as one).
-* **Bound**: a kernel whose measured time is over ``LATENCY_FACTOR`` times what the roofs
-  allow (``max(bytes / bandwidth, flops / peak)``) is held back by neither roof. If its
-  launches are short (under ``LATENCY_US``) it is ``latency``-bound: fixed costs (launch,
-  too little parallel work) dominate. If they are long it is ``compute``-bound: memory is
-  far from its limit, so the time goes into work the per-element count does not see
-  (transcendentals, index arithmetic). Otherwise it is ``compute``-bound when its
-  arithmetic intensity (FLOPs per byte) reaches the ridge point (peak FLOP/s ÷ bandwidth)
-  and ``memory``-bound below it.
+* **Bound**: ``compute``-bound when a kernel's arithmetic intensity (FLOPs per byte)
+  reaches the ridge point (peak FLOP/s ÷ bandwidth), ``memory``-bound below it: the
+  classic roofline reading. ``efficiency`` says how close it gets: the time the roofs
+  allow (``max(bytes / bandwidth, flops / peak)``) over its measured time. A kernel whose
+  launches are short (under ``LATENCY_US``) and far from the roofs (efficiency under
+  ``1 / LATENCY_FACTOR``) is ``latency``-bound instead: fixed costs (launch, too little
+  parallel work) dominate it. A long kernel far from the roofs keeps its class; its low
+  efficiency is the finding (work the per-element count does not see, such as
+  transcendentals, or a machine busy with something else).
 * **Step verdict**: a call's wall time is split into kernel time and the rest (Python,
   guards, launches, idle). ``overhead-bound`` when the rest plus latency-bound kernels make
   up at least half the wall time; otherwise ``compute-bound`` or ``memory-bound``, whichever
@@ -95,6 +96,17 @@ def kernel_dtype(document: dict[str, Any], row: dict[str, Any]) -> str | None:
                  if isinstance(n.get("meta"), dict) and n["meta"].get("dtype")), None)
 
 
+def efficiency(row: dict[str, Any], peaks: dict[str, Any]) -> float | None:
+    """The time the roofs allow one launch over its measured time (1: on a roof)."""
+    time_s = (row.get("mean_us") or 0) / 1e6
+    bandwidth = peaks.get("bandwidth_gbps") or 0
+    peak = (peaks.get("gflops") or {}).get(row.get("dtype") or "float32")
+    if not time_s or not bandwidth or row.get("bytes") is None:
+        return None
+    flops = row.get("flops") or 0.0
+    return max(row["bytes"] / (bandwidth * 1e9), flops / (peak * 1e9) if peak else 0.0) / time_s
+
+
 def classify(row: dict[str, Any], peaks: dict[str, Any]) -> str | None:
     """``memory`` / ``compute`` / ``latency``, or None when bytes or time are unknown."""
     time_s = (row.get("mean_us") or 0) / 1e6
@@ -103,9 +115,8 @@ def classify(row: dict[str, Any], peaks: dict[str, Any]) -> str | None:
     if not time_s or not bandwidth or row.get("bytes") is None:
         return None
     flops = row.get("flops") or 0.0
-    ideal = max(row["bytes"] / (bandwidth * 1e9), flops / (peak * 1e9) if peak else 0.0)
-    if ideal * LATENCY_FACTOR < time_s:
-        return "latency" if time_s * 1e6 < LATENCY_US else "compute"
+    if efficiency(row, peaks) * LATENCY_FACTOR < 1 and time_s * 1e6 < LATENCY_US:
+        return "latency"
     if peak and flops >= row["bytes"] * peak / bandwidth:
         return "compute"
     return "memory"
@@ -127,6 +138,7 @@ def annotate_kernels(document: dict[str, Any], rows: list[dict[str, Any]],
         row["achieved_gflops"] = row["flops"] / launch_s / 1e9 \
             if row.get("flops") and launch_s else None
         row["share"] = row["time_us"] / wall_us if wall_us else None
+        row["efficiency"] = efficiency(row, peaks)
         row["bound"] = classify(row, peaks)
 
 

@@ -99,10 +99,11 @@ def _kernels(data: Data, profile: Data) -> str:
              _e(time_us(r.get("mean_us"))), _e(_bytes(r.get("bytes"))),
              _e("—" if r.get("flops") is None else f"{r['flops']:.3g}"),
              _e(_rate(r.get("achieved_gbps"), "GB/s")), _e(_rate(r.get("achieved_gflops"), "GFLOP/s")),
-             _e(r.get("bound") or "—")]
+             _e(_share(r.get("efficiency"))), _e(r.get("bound") or "—")]
             for r in profile.get("kernels", [])]
     return _table(["kernel", "kind", "time", "share", "launches", "per launch", "bytes / launch",
-                   "FLOPs / launch", "achieved", "achieved", "bound"], rows, "tcx-time-kernels")
+                   "FLOPs / launch", "bandwidth", "compute", "of the roof", "bound"], rows,
+                  "tcx-time-kernels")
 
 
 def _log_scale(values: list[float], lo_px: float, hi_px: float):

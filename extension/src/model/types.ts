@@ -277,6 +277,8 @@ export interface ProfiledKernel {
   dtype?: string | null;
   achieved_gbps: number | null;
   achieved_gflops: number | null;
+  /** the time the roofs allow one launch over its measured time (1: on a roof) */
+  efficiency?: number | null;
   bound: Bound | null;
 }
 

@@ -93,10 +93,10 @@ function kernelRows(ctx: Context, profile: Profile): HTMLTableElement {
   const rows = profile.kernels.map(k => [
     name(k), k.kind, microseconds(k.time_us), percent(k.share), k.calls === null ? '—' : String(Number(k.calls.toPrecision(3))),
     microseconds(k.mean_us), bytes(k.bytes), k.flops === null ? '—' : k.flops.toPrecision(3),
-    rate(k.achieved_gbps, 'GB/s'), rate(k.achieved_gflops, 'GFLOP/s'),
+    rate(k.achieved_gbps, 'GB/s'), rate(k.achieved_gflops, 'GFLOP/s'), percent(k.efficiency),
     el('span', { class: `tcx-chip tcx-bound-${k.bound ?? 'unknown'}` }, k.bound ?? '—')
   ]);
-  const t = table(['kernel', 'kind', 'time', 'share', 'launches', 'per launch', 'bytes / launch', 'FLOPs / launch', 'bandwidth', 'compute', 'bound'], rows, 'tcx-kernel-times');
+  const t = table(['kernel', 'kind', 'time', 'share', 'launches', 'per launch', 'bytes / launch', 'FLOPs / launch', 'bandwidth', 'compute', 'of the roof', 'bound'], rows, 'tcx-kernel-times');
   t.querySelectorAll('tbody tr').forEach((tr, i) => tr.setAttribute('data-index', String(i)));
   return t;
 }
