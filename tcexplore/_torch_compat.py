@@ -218,6 +218,13 @@ def aten_ops_called(call: Any, tensors: list[torch.Tensor]) -> list[Any]:
     traced = make_fx(call)(*tensors)
     return [node.target for node in traced.graph.nodes
             if node.op == "call_function" and hasattr(node.target, "tags")]
+def loaded_output_module(path: str | None) -> Any:
+    """The Python module Inductor loaded from the output code at ``path`` (its kernels are
+    module globals that ``call()`` looks up at run time), or None if not loaded here."""
+    if not path:
+        return None
+    loaded = _resolve("torch._inductor.codecache.PyCodeCache").modules
+    return next((m for m in reversed(loaded) if getattr(m, "__file__", None) == path), None)
 
 
 LOG_ARTIFACTS = ("cudagraphs", "perf_hints")
@@ -298,6 +305,7 @@ def check() -> list[str]:
         lambda: aten_ops_called(lambda t: t.exp(), [torch.zeros(1)]),
         artifact_loggers,
         current_compile_id,
+        lambda: loaded_output_module("/nonexistent.py"),
     ):
         try:
             probe()

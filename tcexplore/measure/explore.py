@@ -14,7 +14,7 @@ from .divergence import find_first_divergence
 from .random_ops import explain_mismatch
 from ..document import error_record
 from .inputs import clone_tensors, rng_state
-from .profile import profile_kernels
+from .profile import profile_calls
 from .timing import first_call_seconds, measure, summarize, uses_cuda
 
 
@@ -45,12 +45,14 @@ def explore(fn: Callable, *args: Any, mode: str | None = None, backend: Any = "i
             dynamic: bool | None = None, fullgraph: bool = False,
             options: dict[str, Any] | None = None, time_budget_s: float = 1.0,
             reference: str | None = None, find_divergence: bool = True,
-            measure_timing: bool = True, profile_gpu: bool = False, **kwargs: Any) -> Exploration:
+            measure_timing: bool = True, profile: bool = False, profile_gpu: bool = False,
+            **kwargs: Any) -> Exploration:
     """Compile ``fn`` with these torch.compile arguments, capture it and compare with eager.
 
     ``time_budget_s`` bounds each side's timing; ``reference="fp64"`` also judges both
-    against a float64 eager run; ``profile_gpu`` (CUDA inputs) adds per-kernel device time
-    from torch.profiler. A compile or run that raises is kept in the result.
+    against a float64 eager run; ``profile`` (``profile_gpu`` is its old name) measures
+    every kernel's time after the timing samples, rolls it up to source lines and holds it
+    against this machine's peaks. A compile or run that raises is kept in the result.
     """
     compile_kwargs = compile_arguments(mode, backend, dynamic, fullgraph, options)
     cuda = uses_cuda((args, kwargs))
@@ -85,9 +87,10 @@ def explore(fn: Callable, *args: Any, mode: str | None = None, backend: Any = "i
         except Exception as exc:  # noqa: BLE001 - kept in the exploration, with the capture
             error = error_record(exc)
     document = session.document
-    if profile_gpu and cuda and error is None:
-        profiled = profile_kernels(lambda: fn(*e_args, **e_kwargs),
-                                   lambda: compiled_fn(*c_args, **c_kwargs), document.data)
+    if (profile or profile_gpu) and error is None:
+        profiled = profile_calls(lambda: compiled_fn(*c_args, **c_kwargs), document.data,
+                                 cuda, timing["compiled"]["median_ms"] if timing else None,
+                                 budget_s=time_budget_s / 2)
     if accuracy is not None:
         accuracy["first_divergence"] = None
         if reference == "fp64":

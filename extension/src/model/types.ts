@@ -259,6 +259,7 @@ export interface TcxDocument {
   accuracy?: Accuracy;
   comparison?: { rows?: ComparisonRow[] };
   runtime?: { cudagraphs?: CudaGraphInfo | null };
+  profile?: Profile;
 }
 
 /** Where a click can take the reader: a tab and the thing to show in it. */
@@ -271,7 +272,65 @@ export type Target =
   | { tab: 'guards'; compile: number }
   | { tab: 'cudagraphs' }
   | { tab: 'timing' }
+  | { tab: 'profile'; kernel?: number }
   | { tab: 'accuracy' }
   | { tab: 'compare' };
 
 export type TabId = Target['tab'];
+
+export type Bound = 'memory' | 'compute' | 'latency';
+
+/** One kernel of the profile: time and launches per step, bytes and FLOPs per launch. */
+export interface ProfiledKernel {
+  name: string;
+  compile?: number | null;
+  output?: number | null;
+  kind: string;
+  time_us: number;
+  calls: number | null;
+  mean_us?: number | null;
+  share: number | null;
+  bytes: number | null;
+  flops: number | null;
+  dtype?: string | null;
+  achieved_gbps: number | null;
+  achieved_gflops: number | null;
+  /** the time the roofs allow one launch over its measured time (1: on a roof) */
+  efficiency?: number | null;
+  bound: Bound | null;
+}
+
+export interface ProfiledLine {
+  file: string | null;
+  line: number | null;
+  function?: string | null;
+  code: string | null;
+  time_us: number;
+  share: number | null;
+  kernels?: string[];
+}
+
+/** Where the time goes (explore(profile=True), tcexplore run --profile). */
+export interface Profile {
+  device: 'cpu' | 'cuda';
+  scope: 'call' | 'run';
+  profiled_calls: number;
+  cost_s?: number;
+  how: string;
+  kernels: ProfiledKernel[];
+  lines: ProfiledLine[];
+  files?: Array<{ file: string | null; time_us: number; share: number | null }>;
+  peaks: { device?: string; bandwidth_gbps: number; gflops: Record<string, number>; how: string };
+  step: {
+    wall_us: number;
+    wall_source?: string;
+    timing_wall_us?: number | null;
+    kernel_us: number;
+    overhead_us?: number;
+    overhead_share: number;
+    bound_us?: Record<string, number>;
+    verdict: 'overhead-bound' | 'memory-bound' | 'compute-bound';
+    advice: string[];
+  };
+  cudagraph_share?: number | null;
+}
