@@ -39,7 +39,7 @@ def test_plain_cell_has_one_display_with_the_document_html_and_text(tour):
     assert document["timing"]["eager"]["samples"] > 0 and document["timing"]["compile_s"] > 0
     assert document["accuracy"]["ok"] is True
     paths = {leaf["path"] for leaf in document["accuracy"]["outputs"]}
-    assert paths == {"['last expression']", "['h']", "['s']"}
+    assert paths == {"last expression", "h", "s"}
     assert display["data"]["text/plain"].startswith("<tcexplore.Exploration graphs=1")
     (result,) = tour.outputs("plain", "execute_result")
     assert result["data"]["text/plain"].startswith("tensor([")

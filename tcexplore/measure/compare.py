@@ -49,8 +49,17 @@ def _row(config: dict[str, Any], exploration: Exploration | None,
                    speedup=timing["speedup"])
     if accuracy:
         row["max_abs_err"] = max_abs_error(accuracy)
-    row["status"] = "ok" if accuracy is None or accuracy["ok"] else "mismatch"
+    row["status"] = accuracy_status(accuracy)
     return row
+
+
+def accuracy_status(accuracy: dict[str, Any] | None) -> str:
+    """A row's status from its accuracy record: "ok" (outputs match, or were not compared),
+    "random" (they differ at a random op: eager and Inductor draw different random
+    numbers), else "mismatch"."""
+    if accuracy is None or accuracy["ok"]:
+        return "ok"
+    return "random" if accuracy.get("cause") == "random" else "mismatch"
 
 
 def _explore_in_subprocess(fn: Callable, args: tuple, kwargs: dict[str, Any],

@@ -64,7 +64,7 @@ def _speedup_bar(row: Data, best: int | None, i: int) -> Bar:
     interval = row.get("speedup_interval")
     remark = " (unclear)" if _uncertain(row) else " (noisy)" if row.get("noisy") else ""
     return Bar(row["label"], speedup, f"{fmt_num(speedup)}×{remark}",
-               colour="#0969da" if row.get("status") == "ok" else "#cf222e",
+               colour="#cf222e" if row.get("status") in ("mismatch", "error") else "#0969da",
                band=tuple(interval) if isinstance(interval, list) else None,
                off_scale=f"to {fmt_num(interval[1])}×" if isinstance(interval, list) else "",
                title=f"{row['label']}: {fmt_num(speedup)}× the speed of eager"
@@ -111,8 +111,9 @@ def table(rows: list[Data], linked: bool = False) -> str:
         label = _e(r["label"])
         if linked and r.get("document"):
             label = f'<a href="#tcx-row-{i}">{label}</a>'
-        look = "ok" if r.get("status") == "ok" else "failed"
-        cells = [label, f'<span class="tcx-status tcx-status-{look}">{_e(r.get("status"))}</span>',
+        look = {"ok": " tcx-status-ok", "mismatch": " tcx-status-failed",
+                "error": " tcx-status-failed"}.get(r.get("status"), "")
+        cells = [label, f'<span class="tcx-status{look}">{_e(r.get("status"))}</span>',
                  _value(r.get("compile_s")), _value(r.get("median_ms")),
                  _value(r.get("speedup"), ".3g"), _value(r.get("max_abs_err")),
                  _value(r.get("graphs")), _value(r.get("graph_breaks")), _value(r.get("kernels")),

@@ -23,6 +23,7 @@ from .markup import (MAX_CELL_ITEMS, SOURCE_LABELS, MAX_ROWS, MAX_TEXT_CHARS, Da
                      _link, _location, _location_with_code, _more_rows_note, _names, _note,
                      _page, _plural, _pre, _status, _table, _value)
 from .measurements import measurements
+from .profile import profile_section
 from .source import sources
 
 __all__ = ["render_html", "MAX_ROWS", "MAX_TEXT_CHARS", "MAX_CELL_ITEMS"]
@@ -104,6 +105,7 @@ def _report(data: Data, summary_only: bool = False) -> str:
         "<h1>torch.compile report</h1>",
         _overview(data),
         measurements(data),
+        profile_section(data),
         sources(data),
         compile_time(compiles),
         _graph_breaks(data.get("graph_breaks") or []),

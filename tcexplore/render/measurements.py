@@ -1,8 +1,9 @@
 """The "Eager vs compiled" section: what ``explore()`` or ``%%tcompile`` measured.
 
 Timing (medians with their spread, speedup, compile time, break-even), accuracy (one
-row per output leaf, the inputs after the call, the first diverging graph node with its
-user line and kernels) and a failure of the measurement itself.
+row per output leaf with its path, the inputs after the call, the first diverging graph
+node with its user line and kernels, random ops named as the cause where they are one)
+and a failure of the measurement itself.
 """
 
 from __future__ import annotations
@@ -104,6 +105,12 @@ def _runtime_chart(timing: Data) -> str:
     return axis_chart(axis, bars, "time per call, eager and compiled: medians with their IQR")
 
 
+def _verdict(leaf: Data) -> str:
+    if leaf.get("kind") == "not_compared":
+        return '<span class="tcx-status">not compared</span>'
+    return _ok(leaf.get("ok"))
+
+
 def _timing(timing: Data) -> str:
     verdict = timing_verdict(timing)
     pill = ('<span class="tcx-status tcx-status-ok">ok</span>' if verdict["severity"] == "ok"
@@ -144,12 +151,26 @@ def _timing(timing: Data) -> str:
     return _details("Timing", "\n".join(parts), cls="tcx-sub tcx-timing", open_=True)
 
 
+def _truncated(leaf: Data) -> str:
+    text = f"… {leaf.get('omitted') or 0} more leaves compared, not listed"
+    if leaf.get("omitted_mismatches"):
+        text += f" ({leaf['omitted_mismatches']} of them differ)"
+    if leaf.get("limit_reached"):
+        text += "; the comparison stopped at its leaf limit, the rest was not compared"
+    return _e(text + " (truncated)")
+
+
 def _leaf_rows(leaves: list[Any]) -> list[list[str]]:
     rows = []
     for leaf in leaves:
         if not isinstance(leaf, dict):
             continue
-        if leaf.get("kind") == "tensor":
+        kind = leaf.get("kind")
+        if kind == "truncated":
+            rows.append(['<span class="tcx-note">…</span>', _ok(leaf.get("ok")), "", "", "",
+                         f'<span class="tcx-note">{_truncated(leaf)}</span>'])
+            continue
+        if kind == "tensor":
             what = _c(f"{leaf.get('dtype')}[{', '.join(str(s) for s in leaf.get('shape') or [])}]")
             detail = (f"{_num(leaf.get('mismatched'))} of {_num(leaf.get('numel'))} elements "
                       f"off (rtol {_num(leaf.get('rtol'))}, atol {_num(leaf.get('atol'))})")
@@ -157,12 +178,25 @@ def _leaf_rows(leaves: list[Any]) -> list[list[str]]:
                 detail += f"; {_num(leaf['nan_inf_mismatch'])} NaN/inf differ"
             if not (leaf.get("shape_match", True) and leaf.get("dtype_match", True)):
                 detail = "shape or dtype differs"
+        elif kind == "not_compared":
+            what = _c(leaf.get("type"))
+            detail = _e(leaf.get("reason") or "not a tensor or a plain value")
+        elif kind == "structure_mismatch":
+            what = _e("structure")
+            detail = (f"missing in compiled: {_c(leaf.get('expected'))}; "
+                      f"only in compiled: {_c(leaf.get('actual'))}")
+        elif kind == "value" and leaf.get("ok"):
+            what, detail = _c(leaf.get("type")), _c(leaf.get("expected"))
         else:
-            what = _e(leaf.get("kind"))
+            what = _c(leaf.get("type")) if kind == "value" else _e(kind)
             detail = (f"expected {_c(leaf.get('expected'))}, got {_c(leaf.get('actual'))}"
                       if leaf.get("expected") is not None or leaf.get("actual") is not None else "")
-        rows.append([_c(leaf.get("path") or "(value)"), _ok(leaf.get("ok")), what,
-                     _num(leaf.get("max_abs_err")), _num(leaf.get("max_rel_err")), detail])
+        # A compared tensor without a relative error: it differs where eager is 0.
+        infinite = (kind == "tensor" and leaf.get("max_rel_err") is None
+                    and isinstance(leaf.get("mismatched"), int))
+        relative = "inf" if infinite else _num(leaf.get("max_rel_err"))
+        rows.append([_c(leaf.get("path") or "(output)"), _verdict(leaf), what,
+                     _num(leaf.get("max_abs_err")), relative, detail])
     return rows
 
 
@@ -175,6 +209,8 @@ def _divergence(found: Data) -> str:
             ["op / target", f"{_e(found.get('op'))} {_c(found.get('target'))}"],
             ["user line", _location_with_code(found.get("source"))],
             ["kernels", _names(found.get("kernels") or []) or '<span class="tcx-muted">—</span>'],
+            ["random ops", _names(found.get("random_ops") or [])
+             or '<span class="tcx-muted">none</span>'],
             ["max abs error", _num(found.get("max_abs_err"))],
             ["max rel error", _num(found.get("max_rel_err"))],
             ["compiled prefixes tried", _num(found.get("probes"))]]
@@ -192,10 +228,38 @@ def _reference(reference: Data) -> str:
         "tcx-reference-table")
 
 
+def _random_explanation(accuracy: Data) -> str | None:
+    """Why random ops make eager and compiled differ, and what to do (plain text); None
+    without a random cause."""
+    cause, found = accuracy.get("cause"), accuracy.get("first_divergence")
+    ops = ", ".join(accuracy.get("random_ops") or [])
+    if cause == "random" and isinstance(found, dict):
+        head = (f"Eager and Inductor draw different random numbers (node {found.get('node')} "
+                f"runs {ops}), so these values differ by design, not because of a compiler error.")
+    elif cause == "random_in_graph":
+        head = (f"No single diverging node was found, but the graphs hold random ops ({ops}), "
+                "and eager and Inductor draw different random numbers.")
+    else:
+        return None
+    option = accuracy.get("fallback_random_option")
+    fix = (f" To compare them, make Inductor use eager's random ops with {option}, or"
+           if option else " To compare them,")
+    return (head + fix + " create the random tensors outside the compiled code (seeded) and "
+            "pass them in.")
+
+
+_VERDICTS = {
+    "random": "Compiled outputs differ from eager at a random op.",
+    "random_in_graph": ("Compiled outputs differ from eager; random ops in the graphs may "
+                        "explain it."),
+}
+
+
 def _accuracy(accuracy: Data) -> str:
+    random = _random_explanation(accuracy)
     verdict = ("Compiled outputs match eager within tolerance." if accuracy.get("ok")
-               else "Compiled outputs differ from eager.")
-    parts = [f'<p class="tcx-findings">{_e(verdict)}</p>',
+               else _VERDICTS.get(accuracy.get("cause"), "Compiled outputs differ from eager."))
+    parts = [f'<p class="tcx-findings">{_e(verdict)}</p>', _note(random) if random else "",
              _table(_LEAF_HEADERS, _leaf_rows(accuracy.get("outputs") or []),
                     "tcx-accuracy-table")]
     inputs = accuracy.get("inputs_after_call") or []

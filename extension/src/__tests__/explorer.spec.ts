@@ -10,11 +10,11 @@ function panel(root: HTMLElement, id: string): HTMLElement {
 }
 
 describe('explorer', () => {
-  it('has ten tabs, each controlling its panel, built only when opened', () => {
+  it('has eleven tabs, each controlling its panel, built only when opened', () => {
     const root = createExplorer(fixture());
     expect(root.classList.contains('tcx-explorer')).toBe(true);
     const tabs = [...root.querySelectorAll('[role=tab]')];
-    expect(tabs.map(t => t.textContent)).toEqual(['Overview', 'Source', 'Graphs', 'Fusion', 'Code', 'Guards & recompiles', 'CUDA graphs', 'Timing', 'Accuracy', 'Compare']);
+    expect(tabs.map(t => t.textContent)).toEqual(['Overview', 'Source', 'Graphs', 'Fusion', 'Code', 'Guards & recompiles', 'CUDA graphs', 'Timing', 'Profile', 'Accuracy', 'Compare']);
     for (const t of tabs) {
       expect(root.querySelector(`#${t.getAttribute('aria-controls')}`)?.getAttribute('aria-labelledby')).toBe(t.id);
     }

@@ -108,6 +108,6 @@ describe('the compile-phase picker', () => {
     const tab = root.querySelector('[role=tabpanel][data-tab=timing]') as HTMLElement;
     expect((tab.querySelector('select') as HTMLSelectElement).value).toBe('1');
     expect(tab.textContent).toContain('Compile time: 1.60 s over 2 compiles');
-    expect(tab.querySelector('.tcx-verdict')?.textContent).toContain('Compiled is 2.00× faster than eager');
+    expect(tab.querySelector('.tcx-timing-verdict')?.textContent).toContain('Compiled is 2.00× faster than eager');
   });
 });

@@ -111,7 +111,7 @@ export function speedupChart(grid: Grid): GridChart {
   const axis = linearAxis(Math.max(1, ...speedups) * 1.1, 'speedup over eager (×)', '×');
   const bars = grid.rows.map((r, i): AxisBar => {
     const label = rowLabel(r);
-    const base = { label, className: r.status === 'ok' ? 'tcx-bar-config' : 'tcx-bar-mismatch', highlight: i === grid.current };
+    const base = { label, className: r.status === 'mismatch' || r.status === 'error' ? 'tcx-bar-mismatch' : 'tcx-bar-config', highlight: i === grid.current };
     if (typeof r.speedup !== 'number') {
       return { ...base, ...missing(r, 'not timed'), title: r.error ?? `${label}: not timed` };
     }

@@ -1,5 +1,6 @@
 /** The Overview tab: the stage pipeline and the findings that lead it. */
 
+import { accuracyFinding } from './accuracy';
 import { cudaGraphSections, cudaGraphWarning } from './cudagraphs';
 import { ms, plural, firstLine, where } from './format';
 import { timingVerdict } from './timing';
@@ -127,17 +128,9 @@ export function findings(doc: TcxDocument): Finding[] {
       });
     }
   });
-  const acc = doc.accuracy;
-  if (acc && !acc.ok) {
-    const d = acc.first_divergence;
-    out.push({
-      severity: 'error',
-      text: d
-        ? `Compiled output differs from eager; first divergence at node ${d.node} (${d.target})` +
-          (d.source ? ` — ${where(d.source)}` : '')
-        : 'Compiled output differs from eager.',
-      target: { tab: 'accuracy' }
-    });
+  const accuracy = accuracyFinding(doc);
+  if (accuracy && accuracy.severity !== 'ok') {
+    out.push(accuracy);
   }
   doc.graph_breaks.forEach(b => {
     out.push({
@@ -184,8 +177,8 @@ export function findings(doc: TcxDocument): Finding[] {
       target: { tab: 'timing' }
     });
   }
-  if (acc && acc.ok) {
-    out.push({ severity: 'ok', text: 'Compiled outputs match eager within tolerance.', target: { tab: 'accuracy' } });
+  if (accuracy?.severity === 'ok') {
+    out.push(accuracy);
   }
   if (!out.some(f => f.severity === 'error' || f.severity === 'warning')) {
     out.push({ severity: 'ok', text: 'No graph breaks, recompiles or failed compiles.' });

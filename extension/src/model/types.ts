@@ -180,8 +180,11 @@ export interface Timing {
 }
 
 export interface LeafDiff {
+  /** 'logits', 'past_key_values.layers[0].keys', '[0]', a cell's name; '' for the output itself. */
   path: string;
+  /** tensor | value | not_compared | type_mismatch | structure_mismatch | truncated */
   kind: string;
+  /** false only for a mismatch (a leaf not compared is ok). */
   ok: boolean;
   shape?: number[];
   dtype?: string;
@@ -191,6 +194,14 @@ export interface LeafDiff {
   numel?: number;
   expected?: string;
   actual?: string;
+  /** value, not_compared: the Python type. */
+  type?: string;
+  /** not_compared: why a container was not walked. */
+  reason?: string;
+  /** truncated: compared leaves not listed, how many of them differ, whether the walk stopped. */
+  omitted?: number;
+  omitted_mismatches?: number;
+  limit_reached?: boolean;
 }
 
 export interface Divergence {
@@ -201,6 +212,8 @@ export interface Divergence {
   source?: Location | null;
   kernels: string[];
   max_abs_err?: number | null;
+  /** Random operators (torch's nondeterministic_seeded tag) the node runs, e.g. aten.randn.default. */
+  random_ops?: string[];
 }
 
 export interface Accuracy {
@@ -209,6 +222,11 @@ export interface Accuracy {
   inputs_after_call: LeafDiff[];
   first_divergence: Divergence | null;
   divergence_error?: ErrorInfo;
+  /** random: the first divergence is at a random op; random_in_graph: no node found, the graphs hold random ops. */
+  cause?: 'random' | 'random_in_graph';
+  random_ops?: string[];
+  /** How to pass Inductor's fallback_random where this run was made; null when the backend is not Inductor. */
+  fallback_random_option?: string | null;
 }
 
 export interface ComparisonRow {
@@ -256,6 +274,7 @@ export interface TcxDocument {
   /** the grid of compare() this run is row `row` of */
   comparison?: { rows?: ComparisonRow[]; row?: number };
   runtime?: { cudagraphs?: CudaGraphInfo | null };
+  profile?: Profile;
 }
 
 /** Where a click can take the reader: a tab and the thing to show in it. */
@@ -268,7 +287,65 @@ export type Target =
   | { tab: 'guards'; compile: number }
   | { tab: 'cudagraphs' }
   | { tab: 'timing' }
+  | { tab: 'profile'; kernel?: number }
   | { tab: 'accuracy' }
   | { tab: 'compare' };
 
 export type TabId = Target['tab'];
+
+export type Bound = 'memory' | 'compute' | 'latency';
+
+/** One kernel of the profile: time and launches per step, bytes and FLOPs per launch. */
+export interface ProfiledKernel {
+  name: string;
+  compile?: number | null;
+  output?: number | null;
+  kind: string;
+  time_us: number;
+  calls: number | null;
+  mean_us?: number | null;
+  share: number | null;
+  bytes: number | null;
+  flops: number | null;
+  dtype?: string | null;
+  achieved_gbps: number | null;
+  achieved_gflops: number | null;
+  /** the time the roofs allow one launch over its measured time (1: on a roof) */
+  efficiency?: number | null;
+  bound: Bound | null;
+}
+
+export interface ProfiledLine {
+  file: string | null;
+  line: number | null;
+  function?: string | null;
+  code: string | null;
+  time_us: number;
+  share: number | null;
+  kernels?: string[];
+}
+
+/** Where the time goes (explore(profile=True), tcexplore run --profile). */
+export interface Profile {
+  device: 'cpu' | 'cuda';
+  scope: 'call' | 'run';
+  profiled_calls: number;
+  cost_s?: number;
+  how: string;
+  kernels: ProfiledKernel[];
+  lines: ProfiledLine[];
+  files?: Array<{ file: string | null; time_us: number; share: number | null }>;
+  peaks: { device?: string; bandwidth_gbps: number; gflops: Record<string, number>; how: string };
+  step: {
+    wall_us: number;
+    wall_source?: string;
+    timing_wall_us?: number | null;
+    kernel_us: number;
+    overhead_us?: number;
+    overhead_share: number;
+    bound_us?: Record<string, number>;
+    verdict: 'overhead-bound' | 'memory-bound' | 'compute-bound';
+    advice: string[];
+  };
+  cudagraph_share?: number | null;
+}

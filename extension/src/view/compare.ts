@@ -41,8 +41,10 @@ function errorCell(error: string | null | undefined): HTMLElement | string {
     : el('details', { class: 'tcx-row-error' }, el('summary', { class: 'tcx-error' }, first), el('pre', null, error));
 }
 
+/** ok green, mismatch and error red; another status (random: a cause, not a verdict) plain. */
 function statusCell(status: string): HTMLElement {
-  return el('span', { class: `tcx-status tcx-status-${status === 'ok' ? 'ok' : 'failed'}` }, status);
+  const look = status === 'ok' ? ' tcx-status-ok' : status === 'mismatch' || status === 'error' ? ' tcx-status-failed' : '';
+  return el('span', { class: `tcx-status${look}` }, status);
 }
 
 /** A row's document as the explorer reads it, its `comparison` section the whole grid. */

@@ -14,6 +14,7 @@ import { graphsTab } from './graphs';
 import { guardsTab } from './guards';
 import { DOC_ATTRIBUTE, GO_EVENT } from './links';
 import { overviewTab } from './overview';
+import { profileTab } from './profile';
 import { sourceTab } from './source';
 import { Tabs } from './tabs';
 import { timingTab } from './timing';
@@ -27,6 +28,7 @@ const TABS: Array<[TabId, string, TabFactory]> = [
   ['guards', 'Guards & recompiles', guardsTab],
   ['cudagraphs', 'CUDA graphs', cudaGraphsTab],
   ['timing', 'Timing', timingTab],
+  ['profile', 'Profile', profileTab],
   ['accuracy', 'Accuracy', accuracyTab],
   ['compare', 'Compare', compareTab]
 ];

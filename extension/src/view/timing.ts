@@ -12,7 +12,7 @@ function runtime(ctx: Context): Child[] {
   }
   const verdict = timingVerdict(t);
   return [
-    el('p', { class: `tcx-verdict tcx-finding tcx-${verdict.severity}` },
+    el('p', { class: `tcx-timing-verdict tcx-finding tcx-${verdict.severity}` },
       el('span', { class: 'tcx-badge' }, verdict.severity), ' ', verdict.headline),
     verdict.noise || verdict.advice
       ? el('div', { class: 'tcx-timing-warning', attrs: { role: 'note' } }, verdict.noise ? el('p', null, verdict.noise) : null, verdict.advice ? el('p', null, verdict.advice) : null)
