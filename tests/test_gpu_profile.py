@@ -74,11 +74,12 @@ def test_reduce_overhead_advice_holds_on_the_launch_bound_program(profiles):
     advice = " ".join(profiles["overhead"]["profile"]["step"]["advice"])
     assert 'mode="reduce-overhead"' in advice
     grid = tcexplore.compare(chained_pointwise, torch.randn(8, device="cuda"),
-                             modes=[None, "reduce-overhead"], time_budget_s=0.5)
+                             modes=[None, "reduce-overhead"], time_budget_s=0.5, profile=True)
     default, graphed = (row["median_ms"] for row in grid.rows)
     print(f"default {default * 1e3:.1f} us, reduce-overhead {graphed * 1e3:.1f} us "
-          f"({default / graphed:.2f}x)")
+          f"({default / graphed:.2f}x); {grid.advice_check['text']}")
     assert default / graphed >= 1.5
+    assert grid.advice_check["held"] and grid.advice_check["mode"] == "reduce-overhead"
 
 
 def test_gpt2_training_step_top_lines(tmp_path, monkeypatch):

@@ -128,3 +128,20 @@ def test_run_profile_times_forward_and_backward_kernels_of_a_script(tmp_path, mo
     assert all(r["calls"] == 2 for r in profile["kernels"] if r["kind"] == "cpp")
     assert all(r["calls"] % 2 == 0 for r in profile["kernels"])
     assert profile["step"]["kernel_us"] <= profile["step"]["wall_us"]
+
+
+def test_a_grid_says_whether_the_profiles_advice_held():
+    from tcexplore.measure.compare import advice_check
+
+    def row(mode, median_ms, verdict=None, advised=()):
+        return {"label": f"inductor / {mode or 'default'} / dynamic=None", "mode": mode,
+                "backend": "inductor", "dynamic": None, "median_ms": median_ms,
+                "verdict": verdict, "advised_modes": list(advised)}
+
+    graphed = [row(None, 0.09, "overhead-bound", ["reduce-overhead"]),
+               row("reduce-overhead", 0.03)]
+    check = advice_check(graphed)
+    assert check["held"] and check["ratio"] == pytest.approx(3.0)
+    assert 'mode="reduce-overhead"' in check["text"] and "held" in check["text"]
+    assert not advice_check([graphed[0], row("reduce-overhead", 0.088)])["held"]
+    assert advice_check([row(None, 1.0, "memory-bound")]) is None  # no mode to check

@@ -74,12 +74,39 @@ def row_label(row: dict[str, Any]) -> str:
 
 
 def _grid_row(row: dict[str, Any]) -> dict[str, Any]:
-    """A row as the grid shows it: its figures, the speedup's interval, no document."""
+    """A row as the grid shows it: its figures, the speedup's interval, the profile's
+    verdict (``compare(..., profile=True)``), no document."""
     exploration = row["exploration"]
     timing = exploration.timing if exploration is not None else None
+    profile = exploration.profile if exploration is not None else None
     return {"label": row_label(row), **{k: row[k] for k in ROW_KEYS},
             "speedup_interval": (timing or {}).get("speedup_interval"),
-            "noisy": (timing or {}).get("noisy")}
+            "noisy": (timing or {}).get("noisy"),
+            "verdict": (profile or {}).get("step", {}).get("verdict"),
+            "advised_modes": (profile or {}).get("step", {}).get("advised_modes") or []}
+
+
+HELD_RATIO = 1.1  # the advised row must be at least this much faster per call
+
+
+def advice_check(grid: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """Whether a profiled default row's advice held in this grid: the row with the mode
+    its verdict advises (same backend and ``dynamic``) against it, per call."""
+    for base in grid:
+        advised = base.get("advised_modes") or []
+        if base["mode"] not in (None, "default") or not advised or not base["median_ms"]:
+            continue
+        for row in grid:
+            if (row["mode"] in advised and row["backend"] == base["backend"]
+                    and row["dynamic"] == base["dynamic"] and row["median_ms"]):
+                ratio = base["median_ms"] / row["median_ms"]
+                return {"verdict": base["verdict"], "mode": row["mode"], "baseline": base["label"],
+                        "row": row["label"], "ratio": ratio, "held": ratio >= HELD_RATIO,
+                        "text": f"{base['label']} is {base['verdict']}, so the profile advised "
+                                f"mode=\"{row['mode']}\": {row['label']} is {ratio:.2f}× "
+                                f"{'faster' if ratio >= 1 else 'as fast'} per call, so the "
+                                f"advice {'held' if ratio >= HELD_RATIO else 'did not hold'}."}
+    return None
 
 
 class Comparison:
@@ -89,10 +116,11 @@ class Comparison:
 
     def __init__(self, rows: list[dict[str, Any]]):
         grid = [_grid_row(row) for row in rows]
+        self.advice_check = advice_check(grid)
         for i, row in enumerate(rows):
             if row["exploration"] is not None:
                 row["exploration"] = Exploration(row["exploration"].document.with_sections(
-                    comparison={"row": i, "rows": grid}))
+                    comparison={"row": i, "rows": grid, "advice_check": self.advice_check}))
         self.rows = rows
         self.id = uuid.uuid4().hex
         self.created = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
@@ -120,7 +148,7 @@ class Comparison:
                          "document_left_out": None})
         return {"schema": SCHEMA, "kind": "comparison", "id": self.id,
                 "tool": {"name": "tcexplore", "version": __version__}, "created": self.created,
-                "rows": rows}
+                "rows": rows, "advice_check": self.advice_check}
 
     def save(self, path: str | Path) -> Path:
         """``.html`` writes the grid with each row's report; anything else the JSON document."""

@@ -178,7 +178,17 @@ def step_verdict(rows: list[dict[str, Any]], wall_us: float, device: str) -> dic
         "bound_us": by_bound,
         "verdict": verdict,
         "advice": _advice(verdict, rows, device),
+        "advised_modes": advised_modes(verdict, device),
     }
+
+
+def advised_modes(verdict: str, device: str) -> list[str]:
+    """The torch.compile modes the advice names (what a compare() grid can check)."""
+    if verdict == "overhead-bound":
+        return ["reduce-overhead"] if device == "cuda" else []
+    if verdict == "compute-bound":
+        return ["max-autotune", "max-autotune-no-cudagraphs"]
+    return []
 
 
 def _advice(verdict: str, rows: list[dict[str, Any]], device: str) -> list[str]:

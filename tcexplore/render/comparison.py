@@ -140,6 +140,13 @@ def _row_reports(rows: list[Data]) -> str:
     return "\n".join(parts)
 
 
+def _advice(check: Any) -> str:
+    """Whether the profile's advice held here (``compare(..., profile=True)``)."""
+    if not isinstance(check, dict):
+        return ""
+    return f'<p class="tcx-{"ok" if check.get("held") else "note"}">{_e(check.get("text"))}</p>'
+
+
 def render_comparison_html(data: Data, *, full_page: bool = True,
                            summary_only: bool = False) -> str:
     """The grid; with each row's report below it unless ``summary_only``."""
@@ -148,6 +155,7 @@ def render_comparison_html(data: Data, *, full_page: bool = True,
              f"<style>{_CSS}{_COMPARISON_CSS}</style>",
              "<h1>torch.compile configurations compared</h1>",
              f'<p class="tcx-findings">{_e(headline(rows))}</p>',
+             _advice(data.get("advice_check")),
              charts(rows),
              table(rows, linked=not summary_only)]
     if summary_only:

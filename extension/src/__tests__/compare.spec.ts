@@ -1,6 +1,6 @@
-import { compileChart, comparisonGrid, gridHeadline, speedupChart } from '../model/compare';
+import { compileChart, comparisonGrid, documentGrid, gridHeadline, speedupChart } from '../model/compare';
 import { findExplorations } from '../model/notebook';
-import { ComparisonRow, MIME_TYPE } from '../model/types';
+import { ComparisonRow, MIME_TYPE, TcxDocument } from '../model/types';
 import { createComparisonView } from '../view/compare';
 import { createExplorer } from '../view/explorer';
 import { fixture } from './fixture';
@@ -99,5 +99,15 @@ describe('the comparison grid', () => {
   it('is listed in the sidebar as a comparison, not as an exploration without compiles', () => {
     const [found] = findExplorations([[{ data: { [MIME_TYPE]: output() } }]]);
     expect([found.label, found.detail]).toEqual(['4 configurations compared', '1 failed']);
+  });
+});
+
+describe('advice check', () => {
+  it('reads whether the profile advice held, from a grid and from a row document', () => {
+    const check = { verdict: 'overhead-bound', mode: 'reduce-overhead', held: true, ratio: 2.5, text: 'the advice held', baseline: 'a', row: 'b' };
+    expect(comparisonGrid({ schema: 'tcexplore/1', kind: 'comparison', rows: [], advice_check: check }).advice?.held).toBe(true);
+    expect(comparisonGrid({ schema: 'tcexplore/1', kind: 'comparison', rows: [], advice_check: null }).advice).toBeNull();
+    const doc = { ...fixture(), comparison: { row: 0, rows: [], advice_check: check } } as TcxDocument;
+    expect(documentGrid(doc).advice?.text).toBe('the advice held');
   });
 });

@@ -15,10 +15,25 @@ export const COLUMNS: Array<[keyof ComparisonRow, string]> = [
   ['kernels', 'kernels'], ['error', 'error']
 ];
 
+/** Whether a profiled default row's advice held in the grid (compare(..., profile=True)). */
+export interface AdviceCheck {
+  verdict: string;
+  mode: string;
+  held: boolean;
+  ratio: number;
+  text: string;
+}
+
 export interface Grid {
   rows: ComparisonRow[];
   /** the row whose explorer shows this grid, or null for the grid on its own */
   current: number | null;
+  advice?: AdviceCheck | null;
+}
+
+function adviceOf(value: unknown): AdviceCheck | null {
+  const check = object(value);
+  return typeof check.text === 'string' && typeof check.held === 'boolean' ? (check as unknown as AdviceCheck) : null;
 }
 
 function object(value: unknown): Record<string, unknown> {
@@ -36,13 +51,13 @@ export function isComparisonDocument(data: unknown): boolean {
 
 /** The grid of a comparison output. */
 export function comparisonGrid(data: unknown): Grid {
-  return { rows: rowsOf(object(data).rows), current: null };
+  return { rows: rowsOf(object(data).rows), current: null, advice: adviceOf(object(data).advice_check) };
 }
 
 /** The grid a row's document belongs to (its `comparison` section), that row current. */
 export function documentGrid(doc: TcxDocument): Grid {
   const section = object(doc.comparison);
-  return { rows: rowsOf(section.rows), current: typeof section.row === 'number' ? section.row : null };
+  return { rows: rowsOf(section.rows), current: typeof section.row === 'number' ? section.row : null, advice: adviceOf(section.advice_check) };
 }
 
 export function comparisonRows(doc: TcxDocument): ComparisonRow[] {
