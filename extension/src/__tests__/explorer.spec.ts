@@ -99,7 +99,7 @@ describe('explorer', () => {
     expect(root.querySelector('[role=alert]')?.textContent).toContain('newer tcexplore');
   });
 
-  it('opens a big graph collapsed', () => {
+  it('opens a big graph collapsed, at its start, its buttons outside the drawing', () => {
     const doc = fixture();
     const nodes = Array.from({ length: 900 }, (_, i) => ({ name: `n${i}`, op: 'call_function', target: 't', args: i ? [`n${i - 1}`] : [], users: [] }));
     doc.compiles[0].dynamo_graph = { text: '', nodes };
@@ -107,6 +107,7 @@ describe('explorer', () => {
     tab(root, 'graphs').click();
     const boxes = panel(root, 'graphs').querySelectorAll('.tcx-node');
     expect(boxes.length).toBe(40);
-    expect(panel(root, 'graphs').textContent).toContain('900 nodes: opened collapsed');
+    expect(panel(root, 'graphs').textContent).toContain('40 boxes for 900 nodes. Too big to read whole: this is its start at 100%');
+    expect(panel(root, 'graphs').querySelector('.tcx-canvas .tcx-zoom-tools, .tcx-canvas button')).toBeNull();
   });
 });
