@@ -1,4 +1,5 @@
 import { createExplorer } from '../view/explorer';
+import { GO_EVENT } from '../view/links';
 import { fixture } from './fixture';
 
 function tab(root: HTMLElement, id: string): HTMLButtonElement {
@@ -28,6 +29,24 @@ describe('explorer', () => {
       expect(p.childElementCount).toBeGreaterThan(0);
     }
     expect(panel(root, 'cudagraphs').textContent).toContain('No CUDA-graph data in this document');
+  });
+
+  it('hides tabs with nothing to show, says on the Overview what is missing, and still opens them from a link', () => {
+    const doc = fixture();
+    delete doc.accuracy;
+    delete (doc as { comparison?: unknown }).comparison;
+    const root = createExplorer(doc);
+    const shown = [...root.querySelectorAll('[role=tab]')].filter(t => !(t as HTMLElement).hidden).map(t => t.getAttribute('data-tab'));
+    expect(shown).toEqual(['overview', 'source', 'graphs', 'fusion', 'code', 'guards', 'timing']);
+    expect(panel(root, 'overview').querySelector('.tcx-absent')?.textContent).toBe('Not in this document: an accuracy check (tcexplore.explore() compares compiled outputs with eager); ' +
+      'CUDA-graph data (CUDA graphs exist on GPU runs with mode="reduce-overhead" or "max-autotune"); a comparison grid (tcexplore.compare() makes one).');
+    tab(root, 'guards').dispatchEvent(new KeyboardEvent('keydown', { key: 'ArrowRight' }));
+    expect(tab(root, 'timing').getAttribute('aria-selected')).toBe('true');
+    root.dispatchEvent(new CustomEvent(GO_EVENT, { detail: { tab: 'cudagraphs' } }));
+    expect(tab(root, 'cudagraphs').hidden).toBe(false);
+    expect(panel(root, 'cudagraphs').hidden).toBe(false);
+    expect(panel(root, 'cudagraphs').textContent).toContain('No CUDA-graph data in this document');
+    expect(createExplorer(fixture()).querySelector('.tcx-absent')?.textContent).toContain('Not in this document: CUDA-graph data');
   });
 
   it('shows CUDA-graph partitions, their ops and a skip with its user line', () => {
@@ -67,6 +86,26 @@ describe('explorer', () => {
     fusion.querySelector('.tcx-node[data-name=arg0_1]')!.dispatchEvent(new MouseEvent('click', { bubbles: true }));
     expect(fusion.querySelectorAll('.tcx-nodeinfo').length).toBe(1);
     expect(fusion.querySelector('.tcx-kernelinfo')).toBeNull();
+  });
+
+  it('puts recompile reasons first and the guard tables after them, folded, with counts', () => {
+    const root = createExplorer(fixture());
+    tab(root, 'guards').click();
+    const guards = panel(root, 'guards');
+    expect([...guards.querySelectorAll('h3')].map(h => h.textContent)).toEqual(['Recompiles (1)', 'Guards (2 in 2 compiles)']);
+    const recompile = guards.querySelector('.tcx-recompile')!;
+    expect(recompile.querySelector('h4')?.textContent).toBe("Recompile 0/1 of forward(): tensor 'x' size mismatch at index 0. expected 8, actual 16");
+    expect([...recompile.querySelectorAll('td')].map(td => td.textContent)).toEqual(['0/0', "tensor 'x' size mismatch at index 0. expected 8, actual 16", '8', '16', '']);
+    const folds = [...guards.querySelectorAll('details.tcx-compile-guards')] as HTMLDetailsElement[];
+    expect(recompile.compareDocumentPosition(folds[0]) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    expect(folds.map(f => [f.open, f.querySelector('summary')?.textContent])).toEqual([
+      [false, 'Compile 0/0 · forward (model.py:10) ok 2 guards: TENSOR_MATCH ×1, LAMBDA_GUARD ×1'],
+      [false, 'Compile 0/1 · forward (model.py:10) okrecompile 0 guards']
+    ]);
+    expect(guards.querySelector('.tcx-guard-table')).toBeNull();
+    (recompile.querySelector('.tcx-link') as HTMLButtonElement).click();
+    expect(folds[0].open).toBe(true);
+    expect(folds[0].querySelectorAll('.tcx-guard-table tbody tr').length).toBe(2);
   });
 
   it('follows the first divergence to its graph node', () => {

@@ -111,8 +111,10 @@ describe('graph model', () => {
       '(output) | 1 nodes — click to open'
     ]);
     const open = visibleGraph(model, grouping, () => true);
-    expect(open.containers.map(c => c.label)).toEqual(['<cell>() · 692831079.py', 'head() · 1420159023.py', 'scale() · 1420159023.py', 'tail() · 1420159023.py', 'scale() · 1420159023.py', '<cell>() · 692831079.py', 'line 3', 'line 4']);
-    expect(open.nodes.find(v => v.label === 'add')?.home).toBe(6);
+    // open, groups of two or more nodes are framed (a frame around one node says nothing more)
+    expect(open.containers.map(c => c.label)).toEqual(['scale() · 1420159023.py', 'scale() · 1420159023.py', '<cell>() · 692831079.py']);
+    expect(open.nodes.find(v => v.label === 'add')?.home).toBe(2);
+    expect(open.nodes.find(v => v.label === 'relu')?.home).toBe(-1);
   });
 
   it('groups graphs with neither modules nor source into runs of nodes', () => {

@@ -316,8 +316,8 @@ export function visibleGraph(model: GraphModel, grouping: Grouping, expanded: (k
     let home = -1;
     for (let j = 0; j < k; j++) {
       const key = chain[j];
-      if (!isContainer(key)) {
-        continue;
+      if (!isContainer(key) || (grouping.members.get(key)?.length ?? 0) < 2) {
+        continue; // a frame around one node says no more than the node
       }
       let at = containerOf.get(key);
       if (at === undefined) {

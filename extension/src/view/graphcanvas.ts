@@ -71,6 +71,7 @@ export class GraphCanvas {
     const { graph, widths, placed } = drawn;
     const { x, y } = placed;
     const frames = svg('g', { class: 'tcx-containers' });
+    const heads = svg('g', { class: 'tcx-container-heads' });
     graph.containers.forEach((c, i) => {
       const box = placed.boxes[i];
       const head = svg('g', { class: 'tcx-container-head', 'data-group': c.group },
@@ -82,7 +83,8 @@ export class GraphCanvas {
         event.stopPropagation();
         this.options.onContainer?.(c.group);
       });
-      frames.append(svg('rect', { class: 'tcx-container', x: box.x, y: box.y, width: box.w, height: box.h, rx: 6 }), head);
+      frames.append(svg('rect', { class: 'tcx-container', x: box.x, y: box.y, width: box.w, height: box.h, rx: 6 }));
+      heads.append(head);
     });
     const edges = svg('g', { class: 'tcx-edges' });
     for (const [a, b] of graph.edges) {
@@ -112,7 +114,7 @@ export class GraphCanvas {
       nodes.appendChild(g);
       return g;
     });
-    this.viewport.replaceChildren(frames, edges, nodes);
+    this.viewport.replaceChildren(frames, edges, heads, nodes);
     this.drawMinimap();
     if (fit) {
       this.k = fit.zoom;
