@@ -4,7 +4,9 @@
  * highlight classes, and an overview of the whole drawing beside it showing where the view
  * is. Node boxes are sized from their label length, not measured, so drawing thousands of
  * nodes needs no layout reads from the browser. Nothing is drawn over the graph: the
- * zoom buttons belong to the owner's toolbar.
+ * zoom buttons belong to the owner's toolbar. Pan and zoom move the whole <svg> by a CSS
+ * transform: scaling inside the SVG would lay out every label again at each zoom step
+ * (~0.4 s for 3,000 nodes), a transform of the element only repaints.
  */
 
 import { clip, detailChars, NODE_HEIGHT, Rect } from '../model/layout';
@@ -38,7 +40,7 @@ export class GraphCanvas {
 
   constructor(private options: CanvasOptions = {}) {
     this.viewport = svg('g', { class: 'tcx-viewport' });
-    this.root = svg('svg', { class: 'tcx-graph-svg', role: 'img', 'aria-label': 'graph' }, this.viewport);
+    this.root = svg('svg', { class: 'tcx-graph-svg', role: 'img', 'aria-label': 'graph', width: 1, height: 1 }, this.viewport);
     this.stage = el('div', { class: 'tcx-canvas' }, this.root);
     this.overviewFrame = svg('rect', { class: 'tcx-minimap-view' });
     this.minimap = svg('svg', { class: 'tcx-minimap', role: 'img', 'aria-label': 'overview of the whole graph; click to go there' });
@@ -115,6 +117,8 @@ export class GraphCanvas {
       return g;
     });
     this.viewport.replaceChildren(frames, edges, heads, nodes);
+    this.root.setAttribute('width', String(Math.ceil(placed.width) + 2));
+    this.root.setAttribute('height', String(Math.ceil(placed.height) + 2));
     this.drawMinimap();
     if (fit) {
       this.k = fit.zoom;
@@ -207,7 +211,7 @@ export class GraphCanvas {
 
   private apply(): void {
     this.clamp();
-    this.viewport.setAttribute('transform', `translate(${this.tx},${this.ty}) scale(${this.k})`);
+    this.root.style.transform = `translate(${this.tx}px,${this.ty}px) scale(${this.k})`;
     this.updateMinimap();
     this.options.onZoom?.(this.k);
   }
@@ -218,6 +222,7 @@ export class GraphCanvas {
     const s = this.mapScale;
     const boxes = this.drawn!.widths.map((wd, i) => `M${(placed.x[i] * s).toFixed(1)},${(placed.y[i] * s).toFixed(1)}h${Math.max(1, wd * s).toFixed(1)}v${Math.max(1, NODE_HEIGHT * s).toFixed(1)}h${(-Math.max(1, wd * s)).toFixed(1)}z`).join('');
     this.minimap.replaceChildren(
+      svg('title', {}, 'The whole graph; the frame is what the view shows. Click or drag to move the view.'),
       svg('g', { class: 'tcx-minimap-content' },
         ...placed.boxes.map(b => svg('rect', { class: 'tcx-minimap-container', x: b.x * s, y: b.y * s, width: b.w * s, height: b.h * s })),
         svg('path', { class: 'tcx-minimap-nodes', d: boxes })),
@@ -242,7 +247,7 @@ export class GraphCanvas {
     // Scroll the overview itself when the drawing is taller than it, keeping the frame inside.
     const top = -this.ty / this.k;
     const shift = Math.max(0, Math.min(height * s - mapH, top * s - mapH / 3));
-    this.minimap.firstElementChild?.setAttribute('transform', `translate(0,${-shift})`);
+    this.minimap.querySelector('.tcx-minimap-content')?.setAttribute('transform', `translate(0,${-shift})`);
     this.overviewFrame.setAttribute('x', String((-this.tx / this.k) * s));
     this.overviewFrame.setAttribute('y', String(top * s - shift));
     this.overviewFrame.setAttribute('width', String((w / this.k) * s));
@@ -273,8 +278,8 @@ export class GraphCanvas {
   }
 
   private bindPanZoom(): void {
-    this.root.addEventListener('wheel', event => {
-      const box = this.root.getBoundingClientRect();
+    this.stage.addEventListener('wheel', event => {
+      const box = this.stage.getBoundingClientRect();
       if (event.ctrlKey || event.metaKey) {
         event.preventDefault();
         this.zoomAt(Math.exp(-event.deltaY * 0.002), event.clientX - box.left, event.clientY - box.top);
@@ -290,14 +295,14 @@ export class GraphCanvas {
       }
     }, { passive: false });
     let drag: { x: number; y: number; tx: number; ty: number } | null = null;
-    this.root.addEventListener('pointerdown', event => {
+    this.stage.addEventListener('pointerdown', event => {
       if ((event.target as Element).closest?.('.tcx-node, .tcx-container-head')) {
         return;
       }
       drag = { x: event.clientX, y: event.clientY, tx: this.tx, ty: this.ty };
-      this.root.setPointerCapture?.(event.pointerId);
+      this.stage.setPointerCapture?.(event.pointerId);
     });
-    this.root.addEventListener('pointermove', event => {
+    this.stage.addEventListener('pointermove', event => {
       if (drag) {
         this.tx = drag.tx + event.clientX - drag.x;
         this.ty = drag.ty + event.clientY - drag.y;
@@ -305,7 +310,7 @@ export class GraphCanvas {
       }
     });
     const stop = () => (drag = null);
-    this.root.addEventListener('pointerup', stop);
-    this.root.addEventListener('pointercancel', stop);
+    this.stage.addEventListener('pointerup', stop);
+    this.stage.addEventListener('pointercancel', stop);
   }
 }
