@@ -111,9 +111,13 @@ const plugin: JupyterFrontEndPlugin<void> = {
     let pending = 0;
     let generation = 0;
     const picks = new Map<string, Picked>();
+    // Listed only while shown (and again on showing): labels may inflate big documents, work
+    // that should not compete with a notebook being opened.
     const refresh = () => {
       window.clearTimeout(pending);
-      pending = window.setTimeout(() => void list(++generation), 200);
+      if (sidebar.isVisible) {
+        pending = window.setTimeout(() => void list(++generation), 200);
+      }
     };
     const list = async (mine: number) => {
       const panels: NotebookPanel[] = [];
