@@ -88,6 +88,15 @@ describe('explorer', () => {
     expect(fusion.querySelector('.tcx-kernelinfo')).toBeNull();
   });
 
+  it('shows kernel names whole: wrapping after "_", with the full name as a tooltip', () => {
+    const root = createExplorer(fixture());
+    tab(root, 'code').click();
+    const name = panel(root, 'code').querySelector('[data-kernel=cpp_fused_relu_0] .tcx-wrappable') as HTMLElement;
+    expect(name.textContent).toBe('cpp_fused_relu_0');
+    expect(name.title).toBe('cpp_fused_relu_0');
+    expect(name.querySelectorAll('wbr').length).toBe(3);
+  });
+
   it('puts recompile reasons first and the guard tables after them, folded, with counts', () => {
     const root = createExplorer(fixture());
     tab(root, 'guards').click();

@@ -1,6 +1,6 @@
 import { buildGraph, groupNodes, modulePath, search, visibleGraph } from '../model/graph';
-import { compoundLayout, layout, NODE_HEIGHT } from '../model/layout';
-import { chooseOpening, drawing, fitIn, LEGIBLE_ZOOM, MARGIN, parentGroup, textPx } from '../model/viewport';
+import { compoundLayout, LABEL_PX, layout, NODE_HEIGHT, SUB_PX } from '../model/layout';
+import { chooseOpening, drawing, fitIn, LEGIBLE_ZOOM, MARGIN, parentGroup } from '../model/viewport';
 import { Graph, GraphNode } from '../model/types';
 
 const node = (name: string, op: string, args: string[] = []): GraphNode => ({ name, op, target: name, args, users: [] });
@@ -140,7 +140,7 @@ describe('opening a graph', () => {
     const opening = chooseOpening(model, grouping, { width: 1400, maxHeight: 680 });
     expect(opening.drawing.graph.nodes.every(v => v.node >= 0)).toBe(true);
     expect(opening.fit.legible).toBe(true);
-    expect(textPx(opening.fit.zoom).sub).toBeGreaterThanOrEqual(9.9);
+    expect(SUB_PX * opening.fit.zoom).toBeGreaterThanOrEqual(9.9); // on screen, px
     expect(opening.fit.height).toBeLessThanOrEqual(opening.drawing.placed.height * opening.fit.zoom + 2 * MARGIN);
   });
 
@@ -150,7 +150,7 @@ describe('opening a graph', () => {
     const opening = chooseOpening(model, grouping, pane);
     expect(opening.fit.legible).toBe(true);
     expect(opening.fit.zoom).toBeGreaterThanOrEqual(LEGIBLE_ZOOM);
-    expect(textPx(opening.fit.zoom).label).toBeGreaterThanOrEqual(10.8);
+    expect(LABEL_PX * opening.fit.zoom).toBeGreaterThanOrEqual(10.8);
     const { width, height } = opening.drawing.placed;
     expect(width * opening.fit.zoom).toBeLessThanOrEqual(pane.width);
     expect(height * opening.fit.zoom).toBeLessThanOrEqual(pane.maxHeight);

@@ -31,8 +31,6 @@ export interface GraphModel {
   edges: Array<[number, number]>;
   byName: Map<string, number>;
   groupBy: GroupBy;
-  /** the deepest grouping level (module path length; function, then line) */
-  depths: number;
 }
 
 const PARAM = /^l_+self_+(?:modules_)?(.*?)_(?:parameters|buffers)_/;
@@ -127,7 +125,6 @@ export function buildGraph(graph: Graph): GraphModel {
   const own = raw.map(n => (n.op === 'placeholder' || n.op === 'get_attr' ? modulePath(String(n.name)) : null));
   let groupBy: GroupBy = own.some(m => m !== null) ? 'module' : raw.some(n => !isEnd(n) && n.source?.function) ? 'source' : 'runs';
   const paths = groupBy === 'module' ? modulePaths(raw, edges, own) : groupBy === 'source' ? sourcePaths(raw) : raw.map(() => null);
-  const depths = groupBy === 'module' ? Math.max(1, ...paths.map(p => p?.length ?? 0)) : groupBy === 'source' ? 2 : 1;
   if (groupBy === 'source' && !paths.some(p => p)) {
     groupBy = 'runs';
   }
@@ -135,8 +132,7 @@ export function buildGraph(graph: Graph): GraphModel {
     nodes: raw.map((node, index) => ({ index, node, path: paths[index] })),
     edges,
     byName,
-    groupBy,
-    depths
+    groupBy
   };
 }
 
@@ -230,16 +226,18 @@ export function groupNodes(model: GraphModel, fileLabel: (file: string) => strin
   let chains = chainsOf(model, fileLabel, labels, details);
   const count = new Map<string, number>();
   const parent = new Map<string, string>();
+  const level = new Map<string, number>();
   for (const chain of chains) {
     chain.forEach((key, k) => {
       count.set(key, (count.get(key) ?? 0) + 1);
+      level.set(key, k);
       if (k) {
         parent.set(key, chain[k - 1]);
       }
     });
   }
   const folded = new Set<string>();
-  const deepestFirst = [...parent.keys()].sort((a, b) => b.split('.').length - a.split('.').length || b.length - a.length);
+  const deepestFirst = [...parent.keys()].sort((a, b) => level.get(b)! - level.get(a)!);
   for (const key of deepestFirst) {
     const up = parent.get(key)!;
     if (count.get(key) === count.get(up)) {

@@ -6,7 +6,7 @@
  */
 
 import { COLLAPSE_OVER, GraphModel, Grouping, VGraph, visibleGraph } from './graph';
-import { boxWidth, compoundLayout, CompoundLayout, LABEL_PX, SUB_PX, titleWidth } from './layout';
+import { boxWidth, compoundLayout, CompoundLayout, titleWidth } from './layout';
 
 /** Below this zoom a node's text is under ~10 px on screen (names 12 px, ops 11 px at 1). */
 export const LEGIBLE_ZOOM = 0.9;
@@ -38,11 +38,6 @@ export function fitIn(size: { width: number; height: number }, pane: Pane): Fit 
   const legible = whole >= LEGIBLE_ZOOM;
   const zoom = legible ? whole : 1;
   return { whole, legible, zoom, height: paneHeight(size.height, zoom, pane) };
-}
-
-/** The on-screen size of node text at a zoom. */
-export function textPx(zoom: number): { label: number; sub: number } {
-  return { label: LABEL_PX * zoom, sub: SUB_PX * zoom };
 }
 
 export interface Drawing {
