@@ -83,6 +83,8 @@ def measure(notebook: Path, dynamo_nodes: int, shots: Path | None, work: Path) -
         expanded = timed(page, "[...document.querySelectorAll('.tcx-explorer [role=tabpanel]:not([hidden]) button')]"
                                ".find(b => b.textContent === 'open all').click();",
                          ".tcx-explorer .tcx-graph-svg .tcx-node", dynamo_nodes)
+        if shots:
+            page.locator(".tcx-explorer").first.screenshot(path=str(shots / "big-graphs-expanded.png"))
         steps = {kind: page.evaluate(f"""async () => {{
           const svg = document.querySelector('.tcx-explorer [role=tabpanel]:not([hidden]) .tcx-graph-svg');
           const box = svg.getBoundingClientRect();
@@ -94,8 +96,6 @@ def measure(notebook: Path, dynamo_nodes: int, shots: Path | None, work: Path) -
           }}
           return (performance.now() - t0) / 10;
         }}""") / 1000 for kind, delta, ctrl in (("zoom_step_s", -100, "true"), ("pan_step_s", 120, "false"))}
-        if shots:
-            page.locator(".tcx-explorer").first.screenshot(path=str(shots / "big-graphs-expanded.png"))
         errors = list(page.errors)
     if errors:
         raise SystemExit(f"page errors: {errors}")
