@@ -66,7 +66,7 @@ export function guardsTab(ctx: Context): TabView {
   const total = compiles.reduce((n, c) => n + c.guards.length, 0);
   element.appendChild(el('h3', null, `Guards (${total} in ${plural(compiles.length, 'compile')})`));
   compiles.forEach((c, i) => {
-    const fold = el('details', { class: 'tcx-compile-guards', attrs: { 'data-compile': c.id } },
+    const fold = el('details', { class: 'tcx-compile-guards', attrs: { 'data-guards-of': c.id } },
       el('summary', null,
         el('strong', null, `Compile ${c.id} · ${c.frame?.function ?? '?'} (${where(c.frame)}) `),
         el('span', { class: `tcx-status tcx-status-${c.status}` }, c.status),
