@@ -24,7 +24,7 @@ from .notebook.cell import CellFunction, compile_cell
 from .notebook.labels import cell_sections, running_cell
 from .notebook.progress import Progress
 from .notebook.run import cell_uses_cuda, run_cell
-from .workbench import WorkbenchError, find_kernel
+from .workbench import AmbiguousKernel, WorkbenchError, find_kernel
 from .workbench.cli import kernel_table
 
 
@@ -135,6 +135,8 @@ class TcompileMagics(Magics):
             return
         try:
             text = find_kernel(data, args.name).reproducer(args.launch)
+        except AmbiguousKernel as exc:
+            raise UsageError("%tkernel: " + exc.message(f"(e.g. %tkernel {exc.candidates[0]})")) from None
         except WorkbenchError as exc:
             raise UsageError(str(exc)) from None
         self.shell.set_next_input(text, replace=False)

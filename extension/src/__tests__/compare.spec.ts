@@ -96,8 +96,8 @@ describe('the comparison grid', () => {
     expect(tab.querySelector('.tcx-compare-detail')?.textContent).toBe('inductor / default / dynamic=None: this output does not hold its document');
   });
 
-  it('is listed in the sidebar as a comparison, not as an exploration without compiles', () => {
-    const [found] = findExplorations([[{ data: { [MIME_TYPE]: output() } }]]);
+  it('is listed in the sidebar as a comparison, not as an exploration without compiles', async () => {
+    const [found] = await findExplorations([[{ data: { [MIME_TYPE]: output() } }]]);
     expect([found.label, found.detail]).toEqual(['4 configurations compared', '1 failed']);
   });
 });

@@ -2,7 +2,7 @@ import { diffRows, divergenceLinks } from '../model/accuracy';
 import { bestRow, cell, comparisonRows } from '../model/compare';
 import { cudaGraphSections, cudaGraphWarning } from '../model/cudagraphs';
 import { fusionModel, kernelColour, EXTERN_COLOUR } from '../model/fusion';
-import { recompileRows } from '../model/guards';
+import { guardSummary, recompileRows, recompiles } from '../model/guards';
 import { findings, pipeline } from '../model/overview';
 import { checkDocument } from '../model/schema';
 import { sourceFiles } from '../model/source';
@@ -98,8 +98,16 @@ describe('fusion', () => {
 
 describe('guards', () => {
   it('reads expected and actual from the reason when the fields are empty', () => {
-    const [[row]] = recompileRows(fixture().compiles[1]);
-    expect(row).toEqual({ cached: '0/0', guard: expect.stringContaining('size mismatch'), expected: '8', actual: '16' });
+    const doc = fixture();
+    const [row] = recompileRows(doc.compiles[1], doc.compiles);
+    expect(row).toEqual(expect.objectContaining({ cached: '0/0', cachedIndex: 0, guard: expect.stringContaining('size mismatch'), expected: '8', actual: '16' }));
+  });
+
+  it('names each recompile by the compile it caused, its function and the guard that failed', () => {
+    expect(recompiles(fixture().compiles).map(r => [r.compile, r.title])).toEqual([
+      [1, "Recompile 0/1 of forward(): tensor 'x' size mismatch at index 0. expected 8, actual 16"]
+    ]);
+    expect(guardSummary(fixture().compiles[0])).toBe('2 guards: TENSOR_MATCH ×1, LAMBDA_GUARD ×1');
   });
 });
 

@@ -1,5 +1,6 @@
 /** The explorer: a checked document, its tabs, and navigation between them. */
 
+import { absentTabs } from '../model/absent';
 import { documentKey } from '../model/identity';
 import { checkDocument } from '../model/schema';
 import { TabId, Target } from '../model/types';
@@ -55,10 +56,12 @@ export function createExplorer(data: unknown, { start = { tab: 'overview' }, hos
       views.get(target.tab)?.reveal?.(target);
     }
   };
+  const absent = new Set(absentTabs(checked.doc).map(a => a.tab));
   const tabs = new Tabs(
     TABS.map(([id, label, factory]) => ({
       id,
       label,
+      hidden: absent.has(id),
       build: () => {
         const view = factory(ctx);
         views.set(id, view);

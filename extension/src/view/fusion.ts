@@ -1,7 +1,8 @@
 import { fusionModel, FusionKernel, FusionModel, kernelColour } from '../model/fusion';
 import { where } from '../model/format';
 import { Context, TabView } from './context';
-import { code, el, link, note } from './dom';
+import { code, el, link, note, wrappable } from './dom';
+import { fileLabeller } from './graphs';
 import { GraphView } from './graphview';
 import { nodeInfo } from './nodeinfo';
 import { OutputRef, outputPicker, outputRefs, refKey } from './outputs';
@@ -49,7 +50,7 @@ function pane(ctx: Context, ref: OutputRef): Pane {
   for (const fk of model.kernels) {
     const item = el('li', { class: 'tcx-kernel-item', attrs: { 'data-kernel': fk.kernel.name } },
       el('button', { class: 'tcx-kernel-button', attrs: { type: 'button' }, onclick: () => selectKernel(fk.kernel.name) },
-        el('span', { class: 'tcx-swatch', attrs: { style: `background:${fk.colour}` } }), ' ', fk.kernel.name,
+        el('span', { class: 'tcx-swatch', attrs: { style: `background:${fk.colour}` } }), ' ', wrappable(fk.kernel.name),
         el('span', { class: 'tcx-muted' }, ` ${fk.kernel.kind} · ${fk.nodes.length}`)));
     items.set(fk.kernel.name, item);
     list.appendChild(item);
@@ -58,6 +59,7 @@ function pane(ctx: Context, ref: OutputRef): Pane {
   if (model.graph) {
     const graph = model.graph;
     view = new GraphView(graph, {
+      fileLabel: fileLabeller(ctx.doc),
       colourOf: name => kernelColour(model, name),
       onNode: i => {
         const node = graph.nodes[i];
@@ -77,7 +79,9 @@ function pane(ctx: Context, ref: OutputRef): Pane {
   } else {
     canvas = note('The post-grad graph of this output code is not in the document.');
   }
-  const element = el('div', { class: 'tcx-split tcx-fusion-pane' }, el('div', { class: 'tcx-kernels' }, list), el('div', { class: 'tcx-main' }, canvas), side);
+  // The details go under the kernel list: beside the list a reader clicks, leaving the graph its width.
+  const element = el('div', { class: 'tcx-split tcx-fusion-pane' },
+    el('div', { class: 'tcx-kernel-column' }, el('div', { class: 'tcx-kernels' }, list), side), el('div', { class: 'tcx-main' }, canvas));
   return { model, element, selectKernel };
 }
 

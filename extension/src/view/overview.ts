@@ -1,7 +1,14 @@
+import { absentTabs } from '../model/absent';
 import { findings, origin, pipeline } from '../model/overview';
 import { where } from '../model/format';
 import { Context, TabView } from './context';
 import { el, link, table } from './dom';
+
+/** What the document does not hold, for the tabs hidden because of it. */
+function absentLine(doc: Context['doc']): HTMLElement | null {
+  const absent = absentTabs(doc);
+  return absent.length ? el('p', { class: 'tcx-muted tcx-absent' }, `Not in this document: ${absent.map(a => a.what).join('; ')}.`) : null;
+}
 
 export function overviewTab(ctx: Context): TabView {
   const { doc } = ctx;
@@ -39,6 +46,7 @@ export function overviewTab(ctx: Context): TabView {
       missing,
       el('h3', null, 'Pipeline'), stages,
       el('h3', null, `Compiles (${doc.compiles.length})`), compiles,
+      absentLine(doc),
       el('p', { class: 'tcx-muted tcx-origin' }, from.line))
   };
 }
