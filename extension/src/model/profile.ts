@@ -174,3 +174,19 @@ export function verdictLine(profile: Profile): string {
   const per = profile.scope === 'run' ? 'over the run' : 'per call';
   return `${step.verdict}: ${microseconds(step.wall_us)} ${per}, ${percent(1 - step.overhead_share)} in kernels`;
 }
+
+/** The profiled kernels of one output code, by name (empty without a profile). */
+export function kernelTimes(doc: TcxDocument, compile: number, output: number): Map<string, ProfiledKernel> {
+  const out = new Map<string, ProfiledKernel>();
+  for (const k of doc.profile?.kernels ?? []) {
+    if (k.compile === compile && k.output === output) {
+      out.set(k.name, k);
+    }
+  }
+  return out;
+}
+
+/** "12.3 µs · 40.1%": a kernel's time per step and its share, for kernel lists. */
+export function timeLabel(k: ProfiledKernel | undefined): string {
+  return k ? `${microseconds(k.time_us)} · ${percent(k.share)}` : '';
+}

@@ -1,5 +1,6 @@
 import { fusionModel, FusionKernel, FusionModel, kernelColour } from '../model/fusion';
 import { where } from '../model/format';
+import { kernelTimes, timeLabel } from '../model/profile';
 import { Context, TabView } from './context';
 import { code, el, link, note, wrappable } from './dom';
 import { fileLabeller } from './graphs';
@@ -47,11 +48,13 @@ function pane(ctx: Context, ref: OutputRef): Pane {
     }
     side.replaceChildren(kernelPanel(ctx, ref, fk));
   };
+  const times = kernelTimes(ctx.doc, ref.compile, ref.output);
   for (const fk of model.kernels) {
     const item = el('li', { class: 'tcx-kernel-item', attrs: { 'data-kernel': fk.kernel.name } },
       el('button', { class: 'tcx-kernel-button', attrs: { type: 'button' }, onclick: () => selectKernel(fk.kernel.name) },
         el('span', { class: 'tcx-swatch', attrs: { style: `background:${fk.colour}` } }), ' ', wrappable(fk.kernel.name),
-        el('span', { class: 'tcx-muted' }, ` ${fk.kernel.kind} · ${fk.nodes.length}`)));
+        el('span', { class: 'tcx-muted' }, ` ${fk.kernel.kind} · ${fk.nodes.length}`),
+        times.has(fk.kernel.name) ? el('span', { class: 'tcx-kernel-time', title: 'measured time per step and share of the step (Profile tab)' }, timeLabel(times.get(fk.kernel.name))) : null));
     items.set(fk.kernel.name, item);
     list.appendChild(item);
   }
