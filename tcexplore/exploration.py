@@ -52,6 +52,10 @@ class Exploration:
             result["error"] = f"{self.error['type']}: {self.error['message']}"
         return result
 
+    def graph_break_audit(self) -> list[dict[str, Any]]:
+        """``Document.graph_break_audit``: the graph breaks grouped by site, most first."""
+        return self.document.graph_break_audit()
+
     def kernel(self, name: str, *, compile: str | None = None, output: str | None = None) -> Any:
         """``Document.kernel``: one kernel, with its ``reproducer()``."""
         return self.document.kernel(name, compile=compile, output=output)
