@@ -101,10 +101,43 @@ def _write_outputs(document, json_out: str | None, html_out: str | None,
 
     summary = ", ".join(f"{k} {v}" for k, v in document.summary.items())
     print(f"tcexplore: {'' if rank is None else f'rank {rank}: '}{summary}", file=sys.stderr)
+    for line in graph_break_lines(document.graph_break_audit()):
+        print(line, file=sys.stderr)
     for path in (json_out, html_out):
         if path:
             written = document.save(path if rank is None else per_rank_path(path, rank))
             print(f"tcexplore: wrote {written}", file=sys.stderr)
+
+
+def graph_break_lines(sites: list[dict], shown: int = 5) -> list[str]:
+    """The graph-break audit as the run's summary prints it: each site (the line that broke)
+    with its count, torch's reason, first hint and link, and one path that reached it."""
+    if not sites:
+        return []
+    total = sum(site["count"] for site in sites)
+    lines = [(f"tcexplore: graph breaks by site ({total} break events at {len(sites)} "
+              f"site{'' if len(sites) == 1 else 's'}; torch reports one per compile reaching "
+              "a line, recompiles included):")]
+    for rank, site in enumerate(sites[:shown], start=1):
+        reason = site["reasons"][0] if site["reasons"] else {}
+        function = f" in {site['function']}" if site.get("function") else ""
+        lines.append(f"  #{rank} {site['count']}x {site['where']}{function}: "
+                     f"{reason.get('message') or '?'}")
+        for hint in (reason.get("hints") or [])[:1]:
+            lines.append(f"      hint: {hint}")
+        if reason.get("link"):
+            lines.append(f"      more: {reason['link']}")
+        path = [f for f in site["paths"][0]["stack"] if not f["library"]] if site["paths"] else []
+        if len(path) > 1:
+            others = len(site["paths"]) - 1
+            steps = (f"{f['function']} (" + (f"line {f['line']}" if f["file"] == site["file"]
+                                             else f["where"]) + ")" for f in path[:-1])
+            lines.append("      via: " + " -> ".join(steps)
+                         + (f" (+{others} other call path{'' if others == 1 else 's'})"
+                            if others else ""))
+    if len(sites) > shown:
+        lines.append(f"  ... {len(sites) - shown} more sites in the report (--html)")
+    return lines
 
 
 def import_traces(path: str, json_out: str | None, html_out: str | None) -> int:

@@ -131,7 +131,7 @@ def test_notebook_without_extension_shows_the_reports(tour, browser, shots):
     assert page.locator("img[src=x]").count() == 0, "hostile markup stays text"
     breaks = reports.nth(1)
     assert breaks.locator("table.tcx-source-table").is_visible()
-    assert "graph break #0" in breaks.locator("table.tcx-source-table").inner_text()
+    assert "1 graph break (#1)" in breaks.locator("table.tcx-source-table").inner_text()
     _toggle(breaks.locator("details.tcx-graph-breaks"), "details.tcx-graph-break")
     failing = reports.nth(3)
     assert failing.locator(".tcx-error").first.is_visible()
