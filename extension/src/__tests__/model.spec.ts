@@ -57,7 +57,7 @@ describe('overview', () => {
     expect(found[0].text).toContain('first divergence at node relu');
     const brk = found.find(f => f.text.startsWith('Graph break'))!;
     expect(brk.target).toEqual({ tab: 'source', file: '/home/me/model.py', line: 12 });
-    expect(found.find(f => f.text.startsWith('Recompile'))!.target).toEqual({ tab: 'guards', compile: 1 });
+    expect(found.find(f => f.recompiled)!.target).toEqual({ tab: 'guards', compile: 1 });
     expect(found.some(f => f.text.includes('2.00× faster'))).toBe(true);
   });
 });
@@ -67,12 +67,13 @@ describe('sourceFiles', () => {
     const [file, ...rest] = sourceFiles(fixture());
     expect(rest).toEqual([]);
     expect(file.file).toBe('/home/me/model.py');
-    expect(file.lines.map(l => l.line)).toEqual([11, 12]);
-    const line11 = file.lines[0];
+    expect(file.lines.map(l => l.line)).toEqual([10, 11, 12]);
+    expect(file.lines[0].marks.map(m => m.kind)).toEqual(['recompile']);
+    const line11 = file.lines[1];
     expect(line11.code).toBe('h = self.lin(x)');
     expect(new Set(line11.marks.map(m => m.kind))).toEqual(new Set(['node', 'kernel', 'guard', 'divergence']));
-    expect(file.lines[1].code).toBe('if h.sum() > 0:');
-    expect(file.lines[1].marks[0].kind).toBe('break');
+    expect(file.lines[2].code).toBe('if h.sum() > 0:');
+    expect(file.lines[2].marks[0].kind).toBe('break');
   });
 });
 

@@ -1,6 +1,6 @@
 /** The Accuracy tab: per-output errors and the first diverging node, linked. */
 
-import { num, where } from './format';
+import { num, SourceLabels, sourceLabels, where } from './format';
 import type { Finding } from './overview';
 import { Accuracy, LeafDiff, Target, TcxDocument } from './types';
 
@@ -79,13 +79,16 @@ export interface AccuracyVerdict {
   hint?: string;
 }
 
-/** The headline: a match, a difference at random ops (a warning with its fix), or a mismatch. */
-export function accuracyVerdict(acc: Accuracy): AccuracyVerdict {
+/**
+ * The headline: a match, a difference at random ops (a warning with its fix), or a mismatch;
+ * `labels` name notebook cells ("cell [5], line 3").
+ */
+export function accuracyVerdict(acc: Accuracy, labels: SourceLabels = {}): AccuracyVerdict {
   if (acc.ok) {
     return { severity: 'ok', headline: 'Compiled outputs match eager within tolerance.' };
   }
   const d = acc.first_divergence;
-  const node = d ? `node ${d.node} (${d.target})${d.source ? ` — ${where(d.source)}` : ''}` : '';
+  const node = d ? `node ${d.node} (${d.target})${d.source ? ` — ${where(d.source, labels)}` : ''}` : '';
   const ops = (acc.random_ops ?? []).join(', ');
   const option = acc.fallback_random_option;
   const outside = 'create the random tensors outside the compiled code (seeded) and pass them in';
@@ -115,7 +118,7 @@ export function accuracyFinding(doc: TcxDocument): Finding | null {
   if (!doc.accuracy) {
     return null;
   }
-  const v = accuracyVerdict(doc.accuracy);
+  const v = accuracyVerdict(doc.accuracy, sourceLabels(doc));
   return { severity: v.severity, text: v.hint ? `${v.headline} ${v.hint}` : v.headline, target: { tab: 'accuracy' } };
 }
 

@@ -149,8 +149,18 @@ export interface GraphBreak {
   line?: number | null;
   explanation?: string | null;
   hints: string[];
+  link?: string | null;
+  /** torch's "Developer debug context" line */
+  developer_context?: string | null;
   user_stack: Location[];
   compile_id?: string | null;
+  attempt?: number;
+}
+
+/** What explore() and %%tcompile add: how the views name files (a cell: "cell [5]"). */
+export interface ExploreInfo {
+  source_labels?: Record<string, string>;
+  sources?: Record<string, string>;
 }
 
 export interface TimingStats {
@@ -268,6 +278,7 @@ export interface TcxDocument {
   summary: Record<string, number>;
   compiles: Compile[];
   graph_breaks: GraphBreak[];
+  explore?: ExploreInfo | null;
   error?: ErrorInfo | null;
   timing?: Timing;
   accuracy?: Accuracy;

@@ -1,5 +1,5 @@
 import { accuracyVerdict, diffRows, divergenceLinks, LeafState } from '../model/accuracy';
-import { num, where } from '../model/format';
+import { num, sourceLabels, where, whereTitle } from '../model/format';
 import { LeafDiff } from '../model/types';
 import { Context, TabView } from './context';
 import { append, code, el, link, note, table } from './dom';
@@ -21,7 +21,7 @@ export function accuracyTab(ctx: Context): TabView {
     element.appendChild(note('No accuracy check in this document: tcexplore.explore() compares compiled outputs with eager.'));
     return { element };
   }
-  const verdict = accuracyVerdict(acc);
+  const verdict = accuracyVerdict(acc, sourceLabels(ctx.doc));
   append(
     element,
     el('p', { class: SEVERITY_CLASS[verdict.severity] }, verdict.headline),
@@ -38,7 +38,7 @@ export function accuracyTab(ctx: Context): TabView {
       el('div', null, 'node: ', links.node ? link(d.node, () => ctx.go(links.node!)) : code(d.node), ` (${d.op} `, code(d.target), `) · max abs err ${num(d.max_abs_err)}`),
       el('div', null, 'kernels: ', ...(links.kernels.length ? links.kernels.flatMap((k, i) => [i ? ', ' : '', link(k.name, () => ctx.go(k.target))]) : ['none recorded'])),
       d.random_ops?.length ? el('div', null, 'random ops: ', ...d.random_ops.flatMap((op, i) => [i ? ', ' : '', code(op)])) : null,
-      d.source ? el('div', null, 'line: ', links.line ? link(where(d.source), () => ctx.go(links.line!)) : where(d.source), ' ', code(d.source.code ?? '')) : null));
+      d.source ? el('div', null, 'line: ', links.line ? link(where(d.source, sourceLabels(ctx.doc)), () => ctx.go(links.line!), whereTitle(d.source)) : where(d.source, sourceLabels(ctx.doc)), ' ', code(d.source.code ?? '')) : null));
   } else if (!acc.ok) {
     element.appendChild(note(acc.divergence_error ? `The divergence search failed: ${acc.divergence_error.type ?? ''} ${acc.divergence_error.message ?? ''}` : 'No diverging graph node was found.'));
   }

@@ -1,5 +1,5 @@
 import { fusionModel, FusionKernel, FusionModel, kernelColour } from '../model/fusion';
-import { where } from '../model/format';
+import { sourceLabels, where, whereTitle } from '../model/format';
 import { kernelTimes, timeLabel } from '../model/profile';
 import { Context, TabView } from './context';
 import { code, el, link, note, wrappable } from './dom';
@@ -25,7 +25,7 @@ function kernelPanel(ctx: Context, ref: OutputRef, fk: FusionKernel): HTMLElemen
       openAsCell(ctx, ref, ctx.doc.compiles[ref.compile].output_codes[ref.output].kernels.indexOf(k))),
     k.user_lines?.length ? el('div', { class: 'tcx-userlines' }, el('div', null, 'user lines:'),
       ...k.user_lines.map(loc => el('div', { class: 'tcx-userline' },
-        loc.file && typeof loc.line === 'number' ? link(where(loc), () => ctx.go({ tab: 'source', file: loc.file as string, line: loc.line as number })) : where(loc),
+        loc.file && typeof loc.line === 'number' ? link(where(loc, sourceLabels(ctx.doc)), () => ctx.go({ tab: 'source', file: loc.file as string, line: loc.line as number }), whereTitle(loc)) : where(loc, sourceLabels(ctx.doc)),
         ' ', code(loc.code ?? '')))) : note('no user lines recorded', 'tcx-muted'));
 }
 

@@ -1,4 +1,4 @@
-import { plural, where } from '../model/format';
+import { plural, SourceLabels, sourceLabels, where } from '../model/format';
 import { guardSummary, recompiles } from '../model/guards';
 import { Compile } from '../model/types';
 import { Context, TabView } from './context';
@@ -6,10 +6,10 @@ import { code, el, link, note, table } from './dom';
 
 const GUARD_ROWS = 300;
 
-function guardTable(c: Compile): HTMLElement {
+function guardTable(c: Compile, labels: SourceLabels): HTMLElement {
   const rows = (limit: number) => c.guards.slice(0, limit).map(g => [
     g.type, code(g.source ?? ''), code(g.expression),
-    el('span', null, g.user_code ? code(g.user_code) : '', g.user_location ? ` ${where(g.user_location)}` : '')
+    el('span', null, g.user_code ? code(g.user_code) : '', g.user_location ? ` ${where(g.user_location, labels)}` : '')
   ]);
   const headers = ['type', 'source', 'expression', 'user code'];
   const holder = el('div', null, table(headers, rows(GUARD_ROWS), 'tcx-guard-table'));
@@ -21,6 +21,7 @@ function guardTable(c: Compile): HTMLElement {
 
 export function guardsTab(ctx: Context): TabView {
   const compiles = ctx.doc.compiles;
+  const labels = sourceLabels(ctx.doc);
   const element = el('div', { class: 'tcx-guards' });
   if (!compiles.length) {
     element.appendChild(note('No compiles in this document.'));
@@ -32,7 +33,7 @@ export function guardsTab(ctx: Context): TabView {
   const fill = (i: number) => {
     const fold = folds[i];
     if (fold && compiles[i].guards.length && !fold.querySelector('.tcx-guard-table')) {
-      fold.appendChild(guardTable(compiles[i]));
+      fold.appendChild(guardTable(compiles[i], labels));
     }
   };
   const openGuards = (i: number) => {
@@ -57,7 +58,7 @@ export function guardsTab(ctx: Context): TabView {
         code(row.guard),
         el('span', { class: 'tcx-expected' }, row.expected),
         el('span', { class: 'tcx-actual' }, row.actual),
-        el('span', null, row.userCode ? code(row.userCode) : '', row.userLocation ? ` ${where(row.userLocation)}` : '')
+        el('span', null, row.userCode ? code(row.userCode) : '', row.userLocation ? ` ${where(row.userLocation, labels)}` : '')
       ]), 'tcx-recompile-table'),
       link(`its own ${plural(compiles[r.compile].guards.length, 'guard')}`, () => openGuards(r.compile)));
     blocks.set(r.compile, block);
@@ -68,7 +69,7 @@ export function guardsTab(ctx: Context): TabView {
   compiles.forEach((c, i) => {
     const fold = el('details', { class: 'tcx-compile-guards', attrs: { 'data-guards-of': c.id } },
       el('summary', null,
-        el('strong', null, `Compile ${c.id} · ${c.frame?.function ?? '?'} (${where(c.frame)}) `),
+        el('strong', { title: c.frame?.file ?? '' }, `Compile ${c.id} · ${c.frame?.function ?? '?'} (${where(c.frame, labels)}) `),
         el('span', { class: `tcx-status tcx-status-${c.status}` }, c.status),
         blocks.has(i) ? el('span', { class: 'tcx-chip tcx-mark-recompile' }, 'recompile') : null,
         el('span', { class: 'tcx-muted' }, ` ${guardSummary(c)}`)));
