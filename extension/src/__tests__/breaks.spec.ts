@@ -11,7 +11,7 @@ import { foldStack, graphBreakAudit, isLibraryFile, splitReason } from '../model
 import { sourceLabels, where, whereTitle } from '../model/format';
 import { findings } from '../model/overview';
 import { checkDocument } from '../model/schema';
-import { lineChips, sourceFiles } from '../model/source';
+import { folded, foldedSummary, lineChips, sourceFiles } from '../model/source';
 import { TcxDocument } from '../model/types';
 import { Context } from '../view/context';
 import { overviewTab } from '../view/overview';
@@ -123,8 +123,12 @@ describe('Source order and chips', () => {
     const doc = fixture();
     doc.compiles[0].guards.push({ type: 'LAMBDA_GUARD', expression: 'lib', user_code: 'return F.linear(x)',
       user_location: { file: '/venv/lib/python3.11/site-packages/transformers/lin.py', line: 5, code: 'return F.linear(x)' } });
+    doc.compiles[0].guards.push({ type: 'LAMBDA_GUARD', expression: 'cut', user_code: 'return input',
+      user_location: { file: 'nn/modules/linear.py', line: 9, code: 'return input' } });
     const files = sourceFiles({ ...doc, graph_breaks: [] });
-    expect(files.map(f => [f.label, f.library])).toEqual([['/home/me/model.py', false], ['transformers/lin.py', true]]);
+    expect(files.map(f => [f.label, folded(f)])).toEqual([
+      ['/home/me/model.py', false], ['transformers/lin.py', true], ['nn/modules/linear.py', true]]);
+    expect(foldedSummary(files.filter(folded))).toBe('1 library file (transformers) · 1 file only guards point to (torch shortens their paths)');
     const cells = sourceFiles(scenario());
     expect(cells.map(f => f.label)).toEqual(['cell [2]', 'cell [3]']);
   });

@@ -11,7 +11,8 @@ import { Compile, GraphBreak, Location, TcxDocument } from './types';
 
 export const GENERIC_PREFIX = 'Encountered graph break when attempting to trace';
 const RESUME_PREFIX = 'torch_dynamo_resume_in_';
-const RESUME_NAME = /^torch_dynamo_resume_in_(.+)_at_\d+$/;
+/** torch_dynamo_resume_in_<function>_at_<line>: the code after a graph break, as Dynamo names it */
+export const RESUME_NAME = /^torch_dynamo_resume_in_(.+)_at_\d+$/;
 // <frozen runpy>, the standard library, installed packages, torch's and tcexplore's own files
 const LIBRARY = /^<frozen |[\\/](?:site-packages|dist-packages)[\\/]|[\\/]lib[\\/]python\d+(?:\.\d+)?[\\/]|[\\/](?:torch|tcexplore)[\\/]/;
 

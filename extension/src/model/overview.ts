@@ -1,7 +1,7 @@
 /** The Overview tab: the stage pipeline and the findings that lead it. */
 
 import { accuracyFinding } from './accuracy';
-import { BreakSite, graphBreakAudit } from './breaks';
+import { BreakSite, graphBreakAudit, RESUME_NAME } from './breaks';
 import { cudaGraphSections, cudaGraphWarning } from './cudagraphs';
 import { ms, plural, firstLine, sourceLabels, where } from './format';
 import { recompileRows } from './guards';
@@ -188,7 +188,10 @@ export function findings(doc: TcxDocument): Finding[] {
     });
   }
   for (const r of recompiledFunctions(doc)) {
-    const at = r.frame ? ` (${where(r.frame, labels)})` : '';
+    const resumed = RESUME_NAME.exec(r.function);
+    const at = resumed
+      ? ` (the rest of ${resumed[1]} after its graph break${r.frame ? ` at ${where(r.frame, labels)}` : ''})`
+      : r.frame ? ` (${where(r.frame, labels)})` : '';
     out.push({
       severity: 'warning',
       text: `${r.function}${at} recompiled ×${r.count}: ${r.guards[0]?.guard ?? ''}`,

@@ -1,9 +1,10 @@
 /**
  * The Source tab: the user's code lines the document references (it has file, line and
  * code of those lines, not whole files), with what happened at each one. The user's own
- * files come first (notebook cells in execution order), library files (site-packages,
- * torch, the standard library) after them; on a line, graph breaks and recompiles come
- * first and guards are one count.
+ * files come first (notebook cells in execution order); library files (site-packages,
+ * torch, the standard library) and files named only by guards (torch shortens those paths,
+ * so where they live is unknown) are folded after them. On a line, graph breaks and
+ * recompiles come first and guards are one count.
  */
 
 import { graphBreakAudit, isLibraryFile } from './breaks';
@@ -15,7 +16,7 @@ export type MarkKind = 'break' | 'break-path' | 'recompile' | 'guard' | 'diverge
 export interface Mark {
   kind: MarkKind;
   label: string;
-  /** a longer text for the tooltip (torch's reason of a break) */
+  /** a longer text for the tooltip (torch's reason of a break; a guard's compile id) */
   title?: string;
   target?: Target;
 }
@@ -31,6 +32,8 @@ export interface SourceFile {
   /** how the views name it: "cell [5]", a path inside site-packages, or the path */
   label: string;
   library: boolean;
+  /** only guards point here: torch prints their paths cut to the last characters */
+  guardsOnly: boolean;
   lines: SourceLine[];
 }
 
@@ -50,6 +53,7 @@ const FIRST: MarkKind[] = ['break', 'break-path', 'recompile', 'divergence'];
 
 class Collector {
   private files = new Map<string, Map<number, SourceLine>>();
+  private beyondGuards = new Set<string>();
 
   /** `sources`: the texts the document carries (notebook cells), for lines it names without code */
   constructor(private sources: Record<string, string>) {}
@@ -77,7 +81,10 @@ class Collector {
     } else if (!entry.code && typeof text === 'string') {
       entry.code = text;
     }
-    if (mark && !entry.marks.some(m => m.kind === mark.kind && m.label === mark.label)) {
+    if (mark && mark.kind !== 'guard') {
+      this.beyondGuards.add(loc.file);
+    }
+    if (mark && !entry.marks.some(m => m.kind === mark.kind && m.label === mark.label && m.title === mark.title)) {
       entry.marks.push(mark);
     }
   }
@@ -87,6 +94,7 @@ class Collector {
       file,
       label: fileLabel(file, labels),
       library: isLibraryFile(file),
+      guardsOnly: !this.beyondGuards.has(file),
       lines: [...lines.values()].filter(l => l.code || l.marks.length).sort((a, b) => a.line - b.line)
     }));
     return files.map((f, i) => [f, i] as const)
@@ -100,9 +108,14 @@ function cellNumber(f: SourceFile, labels: SourceLabels): number {
   return found ? Number(found[1]) : 0;
 }
 
-/** labelled files (cells) first, then the user's other files, then libraries */
+/** labelled files (cells) first, then the user's other files, then the folded ones */
 function fileRank(f: SourceFile, labels: SourceLabels): number {
-  return labels[f.file] ? 0 : f.library ? 2 : 1;
+  return labels[f.file] ? 0 : f.guardsOnly ? 3 : f.library ? 2 : 1;
+}
+
+/** Whether the Source tab folds the file below the user's own. */
+export function folded(f: SourceFile): boolean {
+  return f.library || f.guardsOnly;
 }
 
 /** "cell [5]", "transformers/models/gpt2/modeling_gpt2.py" (inside site-packages), or the path. */
@@ -149,14 +162,20 @@ export function sourceFiles(doc: TcxDocument): SourceFile[] {
     });
     for (const g of comp.guards) {
       if (g.user_location) {
-        c.add(g.user_location, g.user_code, { kind: 'guard', label: `${comp.id}: ${g.expression}`, target: { tab: 'guards', compile: ci } });
+        c.add(g.user_location, g.user_code, { kind: 'guard', label: g.expression, title: comp.id, target: { tab: 'guards', compile: ci } });
       }
     }
-    for (const group of comp.recompile_reasons) {
-      for (const r of group) {
-        const mark: Mark = { kind: 'recompile', label: `recompiled (${comp.id})`, title: r.guard, target: { tab: 'guards', compile: ci } };
-        c.add(r.user_location ?? comp.frame, r.user_location ? r.user_code : undefined, mark);
-      }
+    // one mark per compile and line, its failed guards in the tooltip
+    const failed = new Map<string, { loc: Location | null | undefined; code?: string | null; guards: string[] }>();
+    for (const r of comp.recompile_reasons.flat()) {
+      const loc = r.user_location ?? comp.frame;
+      const key = JSON.stringify([loc?.file, loc?.line]);
+      const entry = failed.get(key) ?? { loc, code: r.user_location ? r.user_code : undefined, guards: [] };
+      entry.guards.push(r.guard);
+      failed.set(key, entry);
+    }
+    for (const { loc, code, guards } of failed.values()) {
+      c.add(loc, code, { kind: 'recompile', label: `recompiled (${comp.id})`, title: guards.join('\n'), target: { tab: 'guards', compile: ci } });
     }
   });
   graphBreakAudit(doc).forEach((site, i) => {
@@ -178,9 +197,15 @@ export function sourceFiles(doc: TcxDocument): SourceFile[] {
   return c.result(sourceLabels(doc));
 }
 
-/** "3 library files (transformers, torch)": what the folded library section holds. */
-export function librarySummary(files: SourceFile[]): string {
-  const packages = [...new Set(files.map(f => f.label.split(/[\\/]/)[0]).filter(Boolean))];
-  const named = files.every(f => f.label !== f.file) && packages.length <= 4 ? ` (${packages.join(', ')})` : '';
-  return `${plural(files.length, 'library file')}${named}`;
+/** "3 library files (transformers, torch) · 2 files only guards point to": the folded section. */
+export function foldedSummary(files: SourceFile[]): string {
+  const libraries = files.filter(f => f.library);
+  const packages = [...new Set(libraries.filter(f => f.label !== f.file).map(f => f.label.split(/[\\/]/)[0]))];
+  const named = packages.length && packages.length <= 4 ? ` (${packages.join(', ')})` : '';
+  const parts = libraries.length ? [`${plural(libraries.length, 'library file')}${named}`] : [];
+  const guarded = files.length - libraries.length;
+  if (guarded) {
+    parts.push(`${plural(guarded, 'file')} only guards point to (torch shortens their paths)`);
+  }
+  return parts.join(' · ');
 }

@@ -80,7 +80,7 @@ function siteSummary(site: BreakSite): HTMLElement[] {
 
 function recompileDetail(ctx: Context, r: RecompiledFunction): HTMLElement {
   return el('div', { class: 'tcx-recompile-guards' },
-    table(['failed guard', 'times'], r.guards.map(g => [code(g.guard), String(g.count)]), 'tcx-recompile-summary'),
+    r.guards.length > 1 ? el('div', null, 'Failed guards: ', ...r.guards.flatMap((g, i) => [i ? '; ' : '', code(g.guard), ` ×${g.count}`])) : null,
     el('div', { class: 'tcx-muted' }, 'Recompiles: ', compileLinks(ctx, r.compiles.map(c => c.id))));
 }
 
@@ -88,10 +88,10 @@ function findingItem(ctx: Context, f: Finding): HTMLElement {
   const title = f.site ? whereTitle({ file: f.site.file, line: f.site.line, code: f.site.code }) : undefined;
   return el('li', { class: `tcx-finding tcx-${f.severity}${f.site ? ' tcx-finding-break' : ''}` },
     el('span', { class: 'tcx-badge' }, f.severity),
-    ' ',
-    f.target ? link(f.text, () => ctx.go(f.target!), title) : f.text,
-    ...(f.site ? [...siteSummary(f.site), siteDetail(ctx, f.site)] : []),
-    f.recompiled ? recompileDetail(ctx, f.recompiled) : null);
+    el('div', { class: 'tcx-finding-body' },
+      f.target ? link(f.text, () => ctx.go(f.target!), title) : f.text,
+      ...(f.site ? [...siteSummary(f.site), siteDetail(ctx, f.site)] : []),
+      f.recompiled ? recompileDetail(ctx, f.recompiled) : null));
 }
 
 /** What the document does not hold, for the tabs hidden because of it. */

@@ -1,8 +1,8 @@
 import { plural, whereTitle } from '../model/format';
-import { librarySummary, lineChips, Mark, SourceFile, sourceFiles } from '../model/source';
+import { folded, foldedSummary, lineChips, Mark, SourceFile, sourceFiles } from '../model/source';
 import { Target } from '../model/types';
 import { Context, TabView } from './context';
-import { el, note } from './dom';
+import { code, el, link, note } from './dom';
 
 const SHOWN_KERNELS = 4;
 
@@ -20,7 +20,7 @@ function guardChip(ctx: Context, guards: Mark[], list: HTMLElement): HTMLElement
       const button = event.currentTarget as HTMLElement;
       const open = list.hidden;
       if (open && !list.childElementCount) {
-        list.append(...guards.map(g => el('li', null, el('button', { class: 'tcx-link', attrs: { type: 'button' }, onclick: () => g.target && ctx.go(g.target) }, g.label))));
+        list.append(...guards.map(g => el('li', null, link(g.title ?? '', () => g.target && ctx.go(g.target), 'this compile in Guards & recompiles'), ' ', code(g.label))));
       }
       list.hidden = !open;
       button.setAttribute('aria-expanded', String(open));
@@ -78,18 +78,18 @@ export function sourceTab(ctx: Context): TabView {
   if (!files.length) {
     element.appendChild(note('The document references no lines of user code.'));
   }
-  const own = files.filter(f => !f.library);
-  const libraries = files.filter(f => f.library);
+  const own = files.filter(f => !folded(f));
+  const others = files.filter(folded);
   for (const f of own) {
     element.appendChild(fileSection(ctx, f, rows));
   }
-  const folded = libraries.length
+  const fold = others.length
     ? el('details', { class: 'tcx-library-files', attrs: own.length ? {} : { open: '' } },
-      el('summary', null, librarySummary(libraries)),
-      ...libraries.map(f => fileSection(ctx, f, rows)))
+      el('summary', null, foldedSummary(others)),
+      ...others.map(f => fileSection(ctx, f, rows)))
     : null;
-  if (folded) {
-    element.appendChild(folded);
+  if (fold) {
+    element.appendChild(fold);
   }
   return {
     element,
@@ -102,8 +102,8 @@ export function sourceTab(ctx: Context): TabView {
         r.classList.remove('tcx-focus');
       }
       if (row) {
-        if (folded && folded.contains(row)) {
-          folded.open = true;
+        if (fold && fold.contains(row)) {
+          fold.open = true;
         }
         row.classList.add('tcx-focus');
         row.scrollIntoView?.({ block: 'center' });
