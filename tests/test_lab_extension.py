@@ -80,7 +80,9 @@ def test_saved_notebook_renders_every_tab_without_a_kernel(lab, page, shots):
         assert "could not be drawn" not in panel.inner_text()
         assert panel.evaluate("p => p.scrollHeight <= p.clientHeight + 1"), f"the {name} tab scrolls inside the page"
         explorer.screenshot(path=str(shots / f"tab-{name}.png"))
-    assert "Graph break at" in explorer.locator("[data-tab=overview][role=tabpanel]").inner_text()
+    overview = explorer.locator("[data-tab=overview][role=tabpanel]").inner_text()
+    assert "Graph break ×1 at test_lab_extension.py:" in overview
+    assert "in layer: Data-dependent branching" in overview
     assert explorer.locator(".tcx-graph-svg .tcx-node").count() > 0
     assert explorer.locator(".tcx-canvas button").count() == 0  # the zoom buttons sit above the drawing
     assert int(explorer.locator(".tcx-zoom-level").first.inner_text().rstrip("%")) >= 90  # legible text
