@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from ..graph_break_audit import graph_break_audit
 from .compile_time import compile_time
 from .graph_breaks import audit_table, graph_breaks
 from .graph_svg import MAX_SVG_NODES, dynamo_graph_svg
@@ -137,8 +138,7 @@ def _findings(data: Data) -> str:
         if count:
             found.append(_plural(count, word))
             if key == "graph_breaks":
-                sites = {(b.get("file"), b.get("line")) for b in data.get("graph_breaks") or []}
-                found[-1] += f" at {_plural(len(sites), 'site')}"
+                found[-1] += f" at {_plural(len(graph_break_audit(data)), 'site')}"
     if isinstance(data.get("error"), dict):
         found.append("the captured code raised " + str(data["error"].get("type") or "an error"))
     text = ", ".join(found) if found else "No graph breaks, recompiles or failed compiles."
