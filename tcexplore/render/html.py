@@ -70,6 +70,7 @@ _CSS = """
 .tcx-report .tcx-mark-break, .tcx-report .tcx-mark-recompile { background: #ffebe9;
   color: #cf222e; }
 .tcx-report .tcx-mark-kernel { background: #ddf4ff; }
+.tcx-report .tcx-mark-time { background: #ffebe9; color: #a40e26; }
 .tcx-report .tcx-mark-break-path { background: #fff; color: #cf222e; border: 1px solid #ffcecb; }
 .tcx-report details.tcx-mark-list { display: inline-block; vertical-align: top; margin: 0; }
 .tcx-report details.tcx-mark-list > summary { list-style: none; font-weight: 400; }

@@ -11,6 +11,7 @@ from .markup import (Data, _c, _compile_anchor, _details, _e, _location_with_cod
                      _table)
 
 TOP_LINES = 15
+PROFILE_ANCHOR = "tcx-profile"
 CHART = {"width": 560, "height": 300, "left": 56, "bottom": 36, "top": 10, "right": 16}
 BOUND_COLOURS = {"memory": "#0969da", "compute": "#cf222e", "latency": "#9a6700", None: "#656d76"}
 
@@ -25,7 +26,8 @@ def time_us(value: Any) -> str:
     return f"{value:.3g} µs"
 
 
-def _share(value: Any) -> str:
+def share(value: Any) -> str:
+    """A fraction as a percentage with one decimal."""
     return f"{value:.1%}" if isinstance(value, (int, float)) else "—"
 
 
@@ -66,9 +68,9 @@ def _verdict(profile: Data) -> str:
     figures = [
         ["wall time " + scope, _e(time_us(step["wall_us"])) + f' <span class="tcx-muted">'
          f'({_e(step.get("wall_source", ""))})</span>'],
-        ["in kernels", _e(f"{time_us(step['kernel_us'])} ({_share(1 - step['overhead_share'])})")],
+        ["in kernels", _e(f"{time_us(step['kernel_us'])} ({share(1 - step['overhead_share'])})")],
         ["outside kernels (Python, guards, launches, idle)",
-         _e(f"{time_us(step.get('overhead_us'))} ({_share(step['overhead_share'])})")],
+         _e(f"{time_us(step.get('overhead_us'))} ({share(step['overhead_share'])})")],
     ]
     if step.get("timing_wall_us"):
         figures.append(["the same call without the profiler",
@@ -86,7 +88,7 @@ def _lines(data: Data, profile: Data) -> str:
     for line in profile.get("lines", [])[:TOP_LINES]:
         where = _location_with_code(line) if line.get("file") else \
             '<span class="tcx-muted">no source line (nodes torch recorded no stack for)</span>'
-        rows.append([where, _e(time_us(line["time_us"])), _e(_share(line.get("share"))),
+        rows.append([where, _e(time_us(line["time_us"])), _e(share(line.get("share"))),
                      ", ".join(_c(k) for k in line.get("kernels", [])[:4])])
     hidden = len(profile.get("lines", [])) - TOP_LINES
     note = _note(f"… {hidden} more lines not shown (truncated)") if hidden > 0 else ""
@@ -95,11 +97,11 @@ def _lines(data: Data, profile: Data) -> str:
 
 def _kernels(data: Data, profile: Data) -> str:
     rows = [[_kernel_name(data, r), _e(r.get("kind")), _e(time_us(r["time_us"])),
-             _e(_share(r.get("share"))), _e("—" if r.get("calls") is None else f"{r['calls']:.3g}"),
+             _e(share(r.get("share"))), _e("—" if r.get("calls") is None else f"{r['calls']:.3g}"),
              _e(time_us(r.get("mean_us"))), _e(_bytes(r.get("bytes"))),
              _e("—" if r.get("flops") is None else f"{r['flops']:.3g}"),
              _e(_rate(r.get("achieved_gbps"), "GB/s")), _e(_rate(r.get("achieved_gflops"), "GFLOP/s")),
-             _e(_share(r.get("efficiency"))), _e(r.get("bound") or "—")]
+             _e(share(r.get("efficiency"))), _e(r.get("bound") or "—")]
             for r in profile.get("kernels", [])]
     return _table(["kernel", "kind", "time", "share", "launches", "per launch", "bytes / launch",
                    "FLOPs / launch", "bandwidth", "compute", "of the roof", "bound"], rows,
@@ -192,4 +194,5 @@ def profile_section(data: Data) -> str:
         _details("Kernels against the roofline", _peaks(profile) + roofline_svg(data, profile)
                  + _kernels(data, profile), open_=True),
     ])
-    return _details("Where the time goes", body, cls="tcx-section tcx-profile", open_=True)
+    return _details("Where the time goes", body, cls="tcx-section tcx-profile", open_=True,
+                    id_=PROFILE_ANCHOR)

@@ -17,8 +17,9 @@ from typing import Any
 from ..graph_break_audit import graph_break_audit
 from .graph_breaks import site_anchor
 from .markup import Data, _compile_anchor, _compile_link, _details, _e, _note, _plural, _table
+from .profile import PROFILE_ANCHOR, share, time_us
 
-_MARK_CLASSES = ("break", "break-path", "recompile", "guard", "op", "kernel")
+_MARK_CLASSES = ("break", "break-path", "recompile", "time", "guard", "op", "kernel")
 MAX_LINE_CHARS = 1000  # characters of one source line
 
 
@@ -83,6 +84,13 @@ def _marks(data: Data, files: set[str]) -> dict[tuple[str, int], list[tuple[str,
                 for spot in {at(loc) for loc in kernel.get("user_lines") or []} - {None}:
                     found[spot].append(("kernel", _mark("kernel", str(kernel.get("name")),
                                                         anchor)))
+    profile = data.get("profile") if isinstance(data.get("profile"), dict) else {}
+    for line in profile.get("lines") or []:
+        spot = at(line)
+        if spot:
+            found[spot].append(("time", _mark(
+                "time", f"{time_us(line.get('time_us'))} · {share(line.get('share'))}",
+                PROFILE_ANCHOR)))
     for spot, per_compile in guards.items():
         found[spot].append(("guard", _counted("guard", "guard", per_compile)))
     for spot, per_compile in ops.items():

@@ -1,6 +1,7 @@
 /** The Overview tab: the stage pipeline and the findings that lead it. */
 
 import { accuracyFinding } from './accuracy';
+import { verdictLine } from './profile';
 import { BreakSite, graphBreakAudit, RESUME_NAME } from './breaks';
 import { cudaGraphSections, cudaGraphWarning } from './cudagraphs';
 import { ms, plural, firstLine, sourceLabels, where } from './format';
@@ -156,6 +157,10 @@ function sourceTarget(file: string | null | undefined, line: number | null | und
  * Errors first, then warnings, then the good news: what a reader should look at. Graph
  * breaks come one per site of the audit (most events first), recompiles one per function.
  */
+function adviceSentence(advice: string | undefined): string {
+  return advice ? ` ${advice.charAt(0).toUpperCase()}${advice.slice(1)}.` : '';
+}
+
 export function findings(doc: TcxDocument): Finding[] {
   const labels = sourceLabels(doc);
   const out: Finding[] = [];
@@ -224,6 +229,13 @@ export function findings(doc: TcxDocument): Finding[] {
       severity: v.severity,
       text: [`${v.headline}; ${payback}.`, v.noise, v.advice].filter(Boolean).join(' '),
       target: { tab: 'timing' }
+    });
+  }
+  if (doc.profile) {
+    out.push({
+      severity: 'info',
+      text: `Where the time goes: ${verdictLine(doc.profile)}.${adviceSentence(doc.profile.step.advice[0])}`,
+      target: { tab: 'profile' }
     });
   }
   if (accuracy?.severity === 'ok') {

@@ -9,9 +9,10 @@
 
 import { graphBreakAudit, isLibraryFile } from './breaks';
 import { plural, SourceLabels, sourceLabels } from './format';
+import { microseconds, percent } from './profile';
 import { Location, Target, TcxDocument } from './types';
 
-export type MarkKind = 'break' | 'break-path' | 'recompile' | 'guard' | 'divergence' | 'node' | 'kernel';
+export type MarkKind = 'break' | 'break-path' | 'recompile' | 'guard' | 'divergence' | 'node' | 'kernel' | 'time';
 
 export interface Mark {
   kind: MarkKind;
@@ -19,6 +20,8 @@ export interface Mark {
   /** a longer text for the tooltip (torch's reason of a break; a guard's compile id) */
   title?: string;
   target?: Target;
+  /** a 'time' mark: the line's kernel time as a fraction of the heaviest line's (the heat) */
+  heat?: number;
 }
 
 export interface SourceLine {
@@ -47,6 +50,8 @@ export interface LineChips {
   guards: Mark[];
   /** one chip for the graph nodes of the line */
   nodes: Mark[];
+  /** the line's measured kernel time (profile), if any */
+  time: Mark | null;
 }
 
 const FIRST: MarkKind[] = ['break', 'break-path', 'recompile', 'divergence'];
@@ -135,7 +140,8 @@ export function lineChips(line: SourceLine): LineChips {
     first,
     others: line.marks.filter(m => m.kind === 'kernel'),
     guards: line.marks.filter(m => m.kind === 'guard'),
-    nodes: line.marks.filter(m => m.kind === 'node')
+    nodes: line.marks.filter(m => m.kind === 'node'),
+    time: line.marks.find(m => m.kind === 'time') ?? null
   };
 }
 
@@ -190,11 +196,27 @@ export function sourceFiles(doc: TcxDocument): SourceFile[] {
       }
     }
   });
+  for (const t of timedLines(doc)) {
+    c.add(t.loc, t.loc.code, { kind: 'time', label: t.label, title: t.title, heat: t.heat, target: { tab: 'profile' } });
+  }
   const d = doc.accuracy?.first_divergence;
   if (d?.source) {
     c.add(d.source, undefined, { kind: 'divergence', label: `first divergence: ${d.node}`, target: { tab: 'accuracy' } });
   }
   return c.result(sourceLabels(doc));
+}
+
+/** The profile's lines: time, share and heat (relative to the heaviest line). */
+function timedLines(doc: TcxDocument): Array<{ loc: Location; label: string; title: string; heat: number }> {
+  const lines = (doc.profile?.lines ?? []).filter(l => l.file && typeof l.line === 'number');
+  const heaviest = Math.max(...lines.map(l => l.time_us), 1e-9);
+  const per = doc.profile?.scope === 'run' ? 'over the run' : 'per call';
+  return lines.map(l => ({
+    loc: { file: l.file, line: l.line, code: l.code },
+    label: `${microseconds(l.time_us)} · ${percent(l.share)}`,
+    title: `kernel time ${per} from this line: ${microseconds(l.time_us)} (${percent(l.share)} of the step) in ${(l.kernels ?? []).join(', ')}`,
+    heat: l.time_us / heaviest
+  }));
 }
 
 /** "3 library files (transformers, torch) · 2 files only guards point to": the folded section. */

@@ -2,6 +2,7 @@ import { absentTabs } from '../model/absent';
 import { BreakSite, CallPath, countNote, foldStack, StackFrame } from '../model/breaks';
 import { Finding, findings, origin, pipeline, RecompiledFunction } from '../model/overview';
 import { plural, relabel, SourceLabels, sourceLabels, where, whereTitle } from '../model/format';
+import { microseconds, percent, topLines } from '../model/profile';
 import { Context, TabView } from './context';
 import { code, el, link, table } from './dom';
 
@@ -100,6 +101,22 @@ function absentLine(doc: Context['doc']): HTMLElement | null {
   return absent.length ? el('p', { class: 'tcx-muted tcx-absent' }, `Not in this document: ${absent.map(a => a.what).join('; ')}.`) : null;
 }
 
+/** The heaviest source lines of the profile, each linked to its place in Source. */
+function timeLines(ctx: Context): HTMLElement | null {
+  const lines = topLines(ctx.doc, 3);
+  if (!lines.length) {
+    return null;
+  }
+  return el('div', { class: 'tcx-overview-time' },
+    el('h3', null, 'Where the time goes: the heaviest lines'),
+    el('ol', { class: 'tcx-time-lines' }, ...lines.map(l => el('li', null,
+      el('span', { class: 'tcx-time-bar', attrs: { style: `width: ${(l.relative * 100).toFixed(1)}%` } }),
+      el('span', { class: 'tcx-time-value' }, `${microseconds(l.us)} · ${percent(l.share)}`), ' ',
+      l.target ? link(l.label, () => ctx.go(l.target!)) : el('span', { class: 'tcx-muted' }, l.label), ' ',
+      code(l.code)))),
+    link('All lines and every kernel against the roofline →', () => ctx.go({ tab: 'profile' })));
+}
+
 export function overviewTab(ctx: Context): TabView {
   const { doc } = ctx;
   const labels = sourceLabels(doc);
@@ -129,6 +146,7 @@ export function overviewTab(ctx: Context): TabView {
     element: el('div', { class: 'tcx-overview' },
       from.partial ? el('p', { class: 'tcx-error', attrs: { role: 'alert' } }, `Partial document: ${from.partial}`) : null,
       el('h3', null, 'Findings'), list,
+      timeLines(ctx),
       missing,
       el('h3', null, 'Pipeline'), stages,
       el('h3', null, `Compiles (${doc.compiles.length})`), compiles,

@@ -126,7 +126,7 @@ export function profileTab(ctx: Context): TabView {
   const element = el('div', { class: 'tcx-profile' },
     el('h3', { class: `tcx-verdict tcx-verdict-${step.verdict}` }, verdictLine(profile)),
     stepBar(profile),
-    el('dl', { class: 'tcx-facts' }, ...figures.flatMap(([k, v]) => [el('dt', null, k), el('dd', null, v)])),
+    el('table', { class: 'tcx-table tcx-facts' }, el('tbody', null, ...figures.map(([k, v]) => el('tr', null, el('th', { attrs: { scope: 'row' } }, k), el('td', null, v))))),
     el('ul', { class: 'tcx-advice' }, ...step.advice.map(a => el('li', null, a))),
     el('h4', null, 'Source lines by time'),
     lines.length

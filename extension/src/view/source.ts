@@ -34,6 +34,9 @@ function lineRow(ctx: Context, file: SourceFile, line: SourceFile['lines'][numbe
   for (const m of chips.first) {
     box.appendChild(chip(ctx, m.kind, m.label, m.title ?? m.label, m.target));
   }
+  if (chips.time) {
+    box.appendChild(chip(ctx, 'time', chips.time.label, chips.time.title ?? chips.time.label, chips.time.target));
+  }
   for (const m of chips.others.slice(0, SHOWN_KERNELS)) {
     box.appendChild(chip(ctx, m.kind, m.label, m.title ?? m.label, m.target));
   }
@@ -49,7 +52,9 @@ function lineRow(ctx: Context, file: SourceFile, line: SourceFile['lines'][numbe
     box.appendChild(chip(ctx, 'node', nodes.length === 1 ? nodes[0].label : `${nodes.length} graph nodes`, nodes.map(n => n.label).slice(0, 30).join(', '), nodes[0].target));
   }
   const flagged = chips.first.some(m => m.kind !== 'break-path');
-  const row = el('div', { class: `tcx-line${flagged ? ' tcx-line-flagged' : ''}`, title: whereTitle({ file: file.file, line: line.line, code: line.code }), attrs: { 'data-line': String(line.line) } },
+  const time = chips.time;
+  const row = el('div', { class: `tcx-line${flagged ? ' tcx-line-flagged' : ''}${time ? ' tcx-line-timed' : ''}`, title: whereTitle({ file: file.file, line: line.line, code: line.code }), attrs: { 'data-line': String(line.line) } },
+    time ? el('span', { class: 'tcx-heat', attrs: { style: `width: ${((time.heat ?? 0) * 100).toFixed(1)}%`, 'aria-hidden': 'true' } }) : null,
     el('span', { class: 'tcx-lineno' }, String(line.line)),
     el('code', { class: 'tcx-line-code' }, line.code),
     box);
