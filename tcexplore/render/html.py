@@ -492,7 +492,8 @@ def _compiles_not_shown(compiles: list[Data], chosen: bool) -> str:
     why = ("Not chosen for this report" if chosen else
            f"This report shows compiles in full up to {MAX_FULL_COMPILES} of them or "
            f"{MAX_COMPILES_CHARS // 1_000_000} MB of page")
-    how = (f"{why}; these {len(compiles)} are listed only. See one in full with "
+    listed = "this one is" if len(compiles) == 1 else f"these {len(compiles)} are"
+    how = (f"{why}; {listed} listed only. See one in full with "
            "<code>tcexplore import LOG --compile ID --html OUT.html</code>, in Python with "
            "<code>tcexplore.load(DOC).save(\"OUT.html\", compiles=[\"ID\"])</code>, or open "
            "the document in JupyterLab, whose explorer shows every compile.")
