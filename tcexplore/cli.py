@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 from . import __version__
+from .output_files import OutputError, unwritable
 
 RUN_USAGE = "tcexplore run SCRIPT [script args] --json OUT [--html OUT] [--use-caches]"
 
@@ -44,6 +45,9 @@ def run_script(script: str, script_args: list[str], json_out: str | None,
     if not Path(script).is_file():
         print(f"tcexplore run: no such script: {script}", file=sys.stderr)
         return 2
+    if problem := unwritable(json_out, html_out):  # before the script runs, not after
+        print(f"tcexplore run: {problem}", file=sys.stderr)
+        return 2
     saved_argv, saved_path = sys.argv, list(sys.path)
     sys.argv = [script, *script_args]
     sys.path.insert(0, str(Path(script).resolve().parent))
@@ -66,23 +70,33 @@ def run_script(script: str, script_args: list[str], json_out: str | None,
             session.error = None  # a clean SystemExit(0) is not an error
         document = session.document
         distributed = document.data["distributed"] or {}
-        _write_outputs(document, json_out, html_out,
-                       distributed["rank"] if (distributed.get("world_size") or 0) > 1 else None)
+        if not _write_outputs(document, json_out, html_out,
+                              distributed["rank"] if (distributed.get("world_size") or 0) > 1
+                              else None):
+            exit_code = 2
     return exit_code
 
 
 def _write_outputs(document, json_out: str | None, html_out: str | None,
-                   rank: int | None = None) -> None:
+                   rank: int | None = None) -> bool:
     """Write the document; with a ``rank`` as ``out.rank<N>.json`` (and ``.html``), so the
-    ranks of a job never overwrite each other."""
+    ranks of a job never overwrite each other. One that cannot be written is named in one
+    line and the others are still written; False if any failed."""
     from .ranks.files import per_rank_path  # noqa: PLC0415
 
+    written_all = True
     summary = ", ".join(f"{k} {v}" for k, v in document.summary.items())
     print(f"tcexplore: {'' if rank is None else f'rank {rank}: '}{summary}", file=sys.stderr)
     for path in (json_out, html_out):
         if path:
-            written = document.save(path if rank is None else per_rank_path(path, rank))
+            try:
+                written = document.save(path if rank is None else per_rank_path(path, rank))
+            except OutputError as exc:
+                print(f"tcexplore: {exc}", file=sys.stderr)
+                written_all = False
+                continue
             print(f"tcexplore: wrote {written}", file=sys.stderr)
+    return written_all
 
 
 def import_traces(path: str, json_out: str | None, html_out: str | None) -> int:
@@ -90,6 +104,9 @@ def import_traces(path: str, json_out: str | None, html_out: str | None) -> int:
     from .traces import TraceError, document_from_log, trace_logs  # noqa: PLC0415
     from .traces.log_file import read_trace_log  # noqa: PLC0415
 
+    if problem := unwritable(json_out, html_out):
+        print(f"tcexplore import: {problem}", file=sys.stderr)
+        return 2
     try:
         logs = trace_logs(Path(path)) if Path(path).is_dir() else [Path(path)]
         documents = [document_from_log(read_trace_log(log)) for log in logs]
@@ -100,13 +117,15 @@ def import_traces(path: str, json_out: str | None, html_out: str | None) -> int:
         print(f"tcexplore import: {path} holds {len(documents)} logs, not all with a rank; "
               "import them one by one", file=sys.stderr)
         return 1
+    written_all = True
     for document in documents:
         if document.data["capture"]["partial"]:
             print(f"tcexplore import: {document.data['capture']['path']} is partial: "
                   f"{document.data['capture']['partial']}", file=sys.stderr)
-        _write_outputs(document, json_out, html_out,
-                       document.data["distributed"]["rank"] if len(documents) > 1 else None)
-    return 0
+        written_all &= _write_outputs(
+            document, json_out, html_out,
+            document.data["distributed"]["rank"] if len(documents) > 1 else None)
+    return 0 if written_all else 2
 
 
 def compare_ranks(sources: list[str], json_out: str | None, html_out: str | None,
@@ -114,6 +133,9 @@ def compare_ranks(sources: list[str], json_out: str | None, html_out: str | None
     """``tcexplore ranks``: the multi-rank document of rank documents or logs."""
     from .ranks import ranks  # noqa: PLC0415
 
+    if problem := unwritable(json_out, html_out):
+        print(f"tcexplore ranks: {problem}", file=sys.stderr)
+        return 2
     try:
         view = ranks(*sources, embed_limit=int(embed_limit_mb * 1_000_000))
     except ValueError as exc:
@@ -126,10 +148,15 @@ def compare_ranks(sources: list[str], json_out: str | None, html_out: str | None
         for item in finding["evidence"][:3]:
             who = "" if item["rank"] is None else f"rank {item['rank']}: "
             print(f"      {who}{item['text']}", file=sys.stderr)
+    written_all = True
     for out in (json_out, html_out):
         if out:
-            print(f"tcexplore: wrote {view.save(out)}", file=sys.stderr)
-    return 0
+            try:
+                print(f"tcexplore: wrote {view.save(out)}", file=sys.stderr)
+            except OutputError as exc:
+                print(f"tcexplore ranks: {exc}", file=sys.stderr)
+                written_all = False
+    return 0 if written_all else 2
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -21,6 +21,7 @@ from typing import Any
 import jsonschema
 
 from . import __version__, _torch_compat
+from .output_files import write_text
 
 SCHEMA = "tcexplore/1"
 SUMMARY_KEYS = ("graphs", "graph_breaks", "recompiles", "output_codes", "kernels", "guards",
@@ -146,15 +147,14 @@ class Document:
         return json.dumps(self.data, indent=indent, ensure_ascii=False)
 
     def save(self, path: str | Path) -> Path:
-        """``.html`` writes the self-contained report; anything else the JSON document."""
+        """``.html`` writes the self-contained report; anything else the JSON document.
+        Written whole or not at all; :class:`OutputError` (an OSError) names the file."""
         path = Path(path)
         if path.suffix.lower() in (".html", ".htm"):
             from .render.html import render_html  # noqa: PLC0415 - optional rendering layer
 
-            path.write_text(render_html(self), encoding="utf-8")
-        else:
-            path.write_text(self.to_json(), encoding="utf-8")
-        return path
+            return write_text(path, render_html(self))
+        return write_text(path, self.to_json())
 
     @classmethod
     def load(cls, path: str | Path) -> Document:

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from ..document import Document, validate
+from ..output_files import write_text
 from .build import EMBED_LIMIT, build_ranks_document
 from .inputs import collect
 
@@ -63,10 +64,8 @@ class Ranks:
         if path.suffix.lower() in (".html", ".htm"):
             from ..render.ranks_html import render_ranks_html  # noqa: PLC0415
 
-            path.write_text(render_ranks_html(self.data, self.document), encoding="utf-8")
-        else:
-            path.write_text(json.dumps(self.data, ensure_ascii=False), encoding="utf-8")
-        return path
+            return write_text(path, render_ranks_html(self.data, self.document))
+        return write_text(path, json.dumps(self.data, ensure_ascii=False))
 
     def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, Any]:
         from ..render.ranks_bundle import ranks_mime_bundle  # noqa: PLC0415
