@@ -30,14 +30,16 @@ ISSUE_KEYS = {"compiles_added", "compiles_removed", "compiles_changed", "nodes_a
 
 @pytest.fixture(scope="module")
 def runs(tmp_path_factory) -> dict[str, Path]:
-    """activation.py with relu, with gelu, and with relu again from another directory
-    (another path, another Inductor cache): each a `tcexplore run` in a fresh process."""
+    """activation.py with relu, with gelu, with relu again from another directory
+    (another path, another Inductor cache), and with gelu kept as train_v2.py: each a
+    `tcexplore run` in a fresh process."""
     root = tmp_path_factory.mktemp("docdiff")
     elsewhere = root / "elsewhere"
     elsewhere.mkdir()
     copied = shutil.copy(PROGRAM, elsewhere / PROGRAM.name)
+    renamed = shutil.copy(PROGRAM, elsewhere / "train_v2.py")
     jobs = {"relu": (str(PROGRAM), ["relu"]), "gelu": (str(PROGRAM), ["gelu"]),
-            "relu_again": (str(copied), ["relu"])}
+            "relu_again": (str(copied), ["relu"]), "gelu_v2": (str(renamed), ["gelu"])}
     with ThreadPoolExecutor(max_workers=2) as pool:
         done = {name: pool.submit(run_program, script, root / name, args)
                 for name, (script, args) in jobs.items()}
@@ -66,7 +68,20 @@ def _kernels_fusing_the_activation(document) -> set[tuple[str, str]]:
 
 
 def test_relu_to_gelu_names_exactly_that_node_and_the_kernels_fusing_it(runs):
-    result = tcexplore.diff(runs["relu"], runs["gelu"])
+    _names_exactly_the_activation(tcexplore.diff(runs["relu"], runs["gelu"]), runs)
+
+
+def test_two_scripts_pair_by_function_and_compile_number_and_say_so(runs):
+    # relu in activation.py, gelu in train_v2.py: one program kept in two files.
+    result = tcexplore.diff(runs["relu"], runs["gelu_v2"])
+    for entry in result.to_dict()["compiles"]:
+        assert entry["changes"][-1] == {"field": "file", "a": "activation.py",
+                                        "b": "train_v2.py"}
+    _names_exactly_the_activation(result, runs)
+    assert "file: activation.py -> train_v2.py" in result.to_text()
+
+
+def _names_exactly_the_activation(result, runs):
     data = result.to_dict()
     summary = result.summary
     assert set(summary) >= ISSUE_KEYS
@@ -132,6 +147,34 @@ def test_python_diff_of_the_shared_fixture_is_the_pinned_result():
 
 def _fixture(name: str) -> dict:
     return json.loads((FIXTURE / f"{name}.json").read_text())
+
+
+def test_a_compile_pairs_across_files_only_when_nothing_in_its_own_file_does():
+    """extension/src/__tests__/docdiff.spec.ts checks the TypeScript diff alike."""
+    a, b = _fixture("relu"), _fixture("gelu")
+    moved = json.loads(json.dumps(b).replace("tests/fixtures/docdiff/regenerate.py",
+                                             "elsewhere/train_v2.py"))
+    same_file, across = tcexplore.diff(a, b).to_dict(), tcexplore.diff(a, moved).to_dict()
+    for plain, paired in zip(same_file["compiles"], across["compiles"]):
+        assert paired["status"] == "changed"
+        assert paired["changes"] == [*plain["changes"], {"field": "file", "a": "regenerate.py",
+                                                         "b": "train_v2.py"}]
+        assert _shape(paired) == _shape(plain)
+    assert {**across["summary"], "compiles_changed": 0} == {**same_file["summary"],
+                                                            "compiles_changed": 0}
+    both = json.loads(json.dumps(moved))
+    both["compiles"].append(copy.deepcopy(b["compiles"][0]))  # `step` in its own file too
+    entries = tcexplore.diff(a, both).to_dict()["compiles"]
+    assert [(e["status"], [c["field"] for c in e["changes"]]) for e in entries] == [
+        ("changed", []), ("changed", ["file"]), ("added", [])]
+
+
+def _shape(entry):
+    """A compile entry's nodes and kernels as statuses, targets and names."""
+    return ([(g["graph"], n["status"], (n["a"] or {}).get("target"), (n["b"] or {}).get("target"),
+              n["changes"]) for g in entry["graphs"] for n in g["nodes"]],
+            [(o["output"], k["status"], (k["a"] or {}).get("name"), (k["b"] or {}).get("name"))
+             for o in entry["outputs"] for k in o["kernels"]])
 
 
 def test_moved_frames_and_per_process_guard_ids_are_not_differences():
