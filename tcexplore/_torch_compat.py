@@ -165,10 +165,14 @@ def fused_node_provenance() -> Iterator[None]:
     if original is None:
         raise TorchCompatError(f"torch._inductor.debug.{_PROVENANCE_RECORDER} is gone")
 
-    def record(node_schedule: Any, kernel_name: str, is_extern: bool = False) -> Any:
-        if not is_extern and isinstance(node_schedule, (list, tuple)):
-            node_schedule = [part for node in node_schedule for part in _scheduler_parts(node)]
-        return original(node_schedule, kernel_name, is_extern)
+    def record(node_schedule: Any, *args: Any, **kwargs: Any) -> Any:
+        try:  # a list of scheduler nodes (an extern kernel comes alone)
+            if isinstance(node_schedule, list):
+                node_schedule = [part for node in node_schedule
+                                 for part in _scheduler_parts(node)]
+        except Exception:  # noqa: BLE001 - never disturb the compile: torch's call as it came
+            pass
+        return original(node_schedule, *args, **kwargs)
 
     # Inductor's code generators import the recorder by name (some only once a compile
     # imports them): replace it wherever it is held, and put it back wherever it went.
