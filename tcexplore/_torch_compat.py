@@ -18,6 +18,9 @@ from typing import Any, Iterator
 import torch
 
 
+SUPPORTED_TORCH = "2.11-2.15"
+
+
 class TorchCompatError(RuntimeError):
     """A private torch API tcexplore relies on is missing or has changed."""
 
@@ -29,7 +32,7 @@ def _resolve(dotted: str) -> Any:
     except (ImportError, AttributeError) as exc:
         raise TorchCompatError(
             f"torch {torch.__version__} has no `{dotted}`; tcexplore needs it "
-            f"(supported: torch 2.11-2.15). Please report this with your torch version."
+            f"(supported: torch {SUPPORTED_TORCH}). Please report this with your torch version."
         ) from exc
 
 

@@ -54,14 +54,29 @@ def _node_entries(data):
 
 
 def _kernels_fusing_the_activation(document) -> set[tuple[str, str]]:
-    """(output code kind, kernel) of each kernel fusing a post-grad node that torch
-    attributes to the activation's line."""
+    """(output code kind, kernel) of each kernel fusing a post-grad node of the activation:
+    one torch attributes to the activation's line, one computed from those alone only to be
+    saved for the backward (torch 2.15 gives relu's mask `le(relu)` the next line), or, in
+    the backward, a node without
+    a user line reading a tensor the forward's activation nodes saved (torch 2.15 records
+    no user lines there)."""
     found = set()
     for record in document["compiles"]:
-        for output in record["output_codes"]:
+        saved: set[str] = set()
+        for output in sorted(record["output_codes"], key=lambda o: o["kind"] != "forward"):
             graph = record["post_grad_graphs"][output["post_grad_graph"]]
-            activation = {node["name"] for node in graph["nodes"]
-                          if "activation(" in ((node.get("source") or {}).get("code") or "")}
+            activation: set[str] = set()
+            for node in graph["nodes"]:
+                source = node.get("source") or {}
+                if ("activation(" in (source.get("code") or "")
+                        or (node["op"] == "placeholder" and node["name"] in saved)
+                        or (node["op"] == "call_function" and node["args"]
+                            and all(arg in activation for arg in node["args"])
+                            and node["users"] == ["output"])
+                        or (node["op"] == "call_function" and not source
+                            and any(arg in saved for arg in node["args"]))):
+                    activation.add(node["name"])
+            saved |= activation
             found |= {(output["kind"], k["name"]) for k in output["kernels"]
                       if activation & set(k["post_grad_nodes"])}
     return found
@@ -92,14 +107,20 @@ def _names_exactly_the_activation(result, runs):
     assert [(n["status"], n["a"]["target"], n["b"]["target"], n["changes"]) for n in dynamo] == [
         ("changed", "torch.relu", "torch._C._nn.gelu", ["target"])]
     # AOT and post-grad graphs, forward and backward: every difference is the activation
-    # (gelu decomposes into several ops) or the tensors saved for backward.
+    # (gelu decomposes into several ops), the tensors saved for backward, or a node that
+    # consumes a difference: torch 2.15 records no user line for gelu's backward nodes and
+    # gives relu's backward mask, `le(relu)`, the next line.
     graphs = {graph for graph, _ in _node_entries(data)}
     assert {"aot:forward", "aot:backward", "post:forward", "post:backward"} <= graphs
+    differing = {(graph, side, node[side]["name"]) for graph, node in _node_entries(data)
+                 for side in ("a", "b") if node[side]}
     for graph, node in _node_entries(data):
-        side = node["b"] or node["a"]
-        from_activation = "activation(" in ((side["source"] or {}).get("code") or "")
-        assert from_activation or side["op"] in ("placeholder", "output"), (graph, node)
-
+        side = "b" if node["b"] else "a"
+        view = node[side]
+        from_activation = "activation(" in ((view["source"] or {}).get("code") or "")
+        consumes_it = any((graph, side, arg) in differing for arg in view["args"])
+        assert from_activation or consumes_it or view["op"] in ("placeholder", "output"), (
+            graph, node)
     fusing = _kernels_fusing_the_activation(json.loads(runs["relu"].read_text()))
     changed = [(output["output"], k) for entry in data["compiles"] for output in entry["outputs"]
                for k in output["kernels"]]
