@@ -82,14 +82,14 @@ def main() -> int:
             torch.compiler.reset()
             with torch.no_grad():
                 exploration = tcexplore.explore(model, *inputs, mode=mode,
-                                                time_budget_s=args.budget, profile_gpu=True)
+                                                time_budget_s=args.budget, profile=True)
             data, summary = exploration.document.data, exploration.summary()
             if exploration.error:
                 print(f"| {name} | {mode or 'default'} | error: {summary['error'][:80]} |")
                 continue
             share = data["profile"]["cudagraph_share"]
-            top = ", ".join(f"{r['label'][:40]} {r['per_call_us']:.1f}"
-                            for r in data["profile"]["compiled"][:3])
+            top = ", ".join(f"{r['name'][:40]} {r['time_us']:.1f}"
+                            for r in data["profile"]["kernels"][:3])
             print(f"| {name} | {mode or 'default'} | {summary['compile_s']:.1f} | "
                   f"{summary['eager_ms']:.3f} | {summary['compiled_ms']:.3f} | "
                   f"{summary['speedup']:.2f} | {summary['max_abs_err']:.1e} | "

@@ -212,7 +212,7 @@ def settings_snapshot() -> dict[str, Any]:
     return snapshot
 
 
-def _op_overload(target: str) -> Any:
+def op_overload(target: str) -> Any:
     """``torch.ops.aten.exp.default`` -> the OpOverload, or None for anything else."""
     prefix = "torch.ops."
     if not target.startswith(prefix):
@@ -234,7 +234,7 @@ def is_view_op(target: str) -> bool:
     Inductor lowers views to pointer arithmetic (``reinterpret_tensor``), so no kernel
     contains them; they must not be counted as unmapped compute.
     """
-    op = _op_overload(target)
+    op = op_overload(target)
     if op is None:
         return False
     returns = op._schema.returns
@@ -251,7 +251,7 @@ def has_side_effects(target: str) -> bool:
     functions) counts as having side effects, except ``operator.getitem``."""
     if target == "operator.getitem":
         return False
-    op = _op_overload(target)
+    op = op_overload(target)
     if op is None:
         return True
     side_effectful = _resolve("torch.fx.node._side_effectful_functions")
@@ -268,6 +268,47 @@ def tree_flatten_with_paths(tree: Any) -> tuple[list[tuple[str, Any]], Any]:
 def tree_map_tensors(fn: Any, tree: Any) -> Any:
     """Apply ``fn`` to every tensor leaf of a pytree."""
     return _module("torch.utils._pytree").tree_map_only(torch.Tensor, fn, tree)
+
+
+def pytree_children(tree: Any) -> list[tuple[str, Any, Any]] | None:
+    """One level of a node of torch's pytree: ``(kind, key, child)`` per child, ``kind``
+    one of "index", "key", "attr" (how the child is reached), or "other" (``key`` is then
+    torch's text for it); None when pytree treats ``tree`` as a leaf (an unregistered type)."""
+    pytree = _module("torch.utils._pytree")
+    if pytree.tree_is_leaf(tree):
+        return None
+    try:
+        with_path, _ = pytree.tree_flatten_with_path(tree, is_leaf=lambda x: x is not tree)
+    except ValueError:  # registered without a flatten_with_keys_fn: children by position
+        return [("index", i, child) for i, child in
+                enumerate(pytree.tree_leaves(tree, is_leaf=lambda x: x is not tree))]
+    children = []
+    for (entry, *_), child in with_path:
+        if isinstance(entry, pytree.SequenceKey):
+            children.append(("index", entry.idx, child))
+        elif isinstance(entry, pytree.MappingKey):
+            children.append(("key", entry.key, child))
+        elif isinstance(entry, pytree.GetAttrKey):
+            children.append(("attr", entry.name, child))
+        else:
+            children.append(("other", pytree.keystr((entry,)), child))
+    return children
+
+
+def aten_ops_called(call: Any, tensors: list[torch.Tensor]) -> list[Any]:
+    """The ATen/prims operator overloads ``call(*tensors)`` runs, traced by make_fx
+    (on the real tensors: ``call`` runs once)."""
+    make_fx = _resolve("torch.fx.experimental.proxy_tensor.make_fx")
+    traced = make_fx(call)(*tensors)
+    return [node.target for node in traced.graph.nodes
+            if node.op == "call_function" and hasattr(node.target, "tags")]
+def loaded_output_module(path: str | None) -> Any:
+    """The Python module Inductor loaded from the output code at ``path`` (its kernels are
+    module globals that ``call()`` looks up at run time), or None if not loaded here."""
+    if not path:
+        return None
+    loaded = _resolve("torch._inductor.codecache.PyCodeCache").modules
+    return next((m for m in reversed(loaded) if getattr(m, "__file__", None) == path), None)
 
 
 LOG_ARTIFACTS = ("cudagraphs", "perf_hints")
@@ -346,8 +387,11 @@ def check() -> list[str]:
         compile_modes,
         lambda: tree_flatten_with_paths({"a": [torch.zeros(1)]}),
         lambda: tree_map_tensors(lambda t: t, (torch.zeros(1),)),
+        lambda: pytree_children({"a": [torch.zeros(1)]}),
+        lambda: aten_ops_called(lambda t: t.exp(), [torch.zeros(1)]),
         artifact_loggers,
         current_compile_id,
+        lambda: loaded_output_module("/nonexistent.py"),
     ):
         try:
             probe()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import runpy
 import sys
 from pathlib import Path
@@ -10,7 +11,8 @@ from pathlib import Path
 from . import __version__
 from .output_files import OutputError, unwritable
 
-RUN_USAGE = "tcexplore run SCRIPT [script args] --json OUT [--html OUT] [--use-caches]"
+RUN_USAGE = ("tcexplore run SCRIPT [script args] --json OUT [--html OUT] [--use-caches] "
+             "[--profile]")
 
 
 def _split_run_args(argv: list[str]) -> tuple[argparse.Namespace, list[str]]:
@@ -20,6 +22,9 @@ def _split_run_args(argv: list[str]) -> tuple[argparse.Namespace, list[str]]:
     own.add_argument("--html", dest="html_out")
     own.add_argument("--use-caches", action="store_true",
                      help="let compiles hit the FX/AOT caches (hits are recorded as such)")
+    own.add_argument("--profile", action="store_true",
+                     help="profile the run: every kernel's time, by source line, against "
+                          "this machine's peaks")
     own.add_argument("-h", "--help", action="store_true")
     head, sep, tail = _partition(argv, "--")
     opts, rest = own.parse_known_args(head)
@@ -38,9 +43,11 @@ def _partition(argv: list[str], marker: str) -> tuple[list[str], bool, list[str]
 
 
 def run_script(script: str, script_args: list[str], json_out: str | None,
-               html_out: str | None, use_caches: bool = False) -> int:
-    """Run ``script`` as ``__main__`` under capture; write the document even if it raises."""
+               html_out: str | None, use_caches: bool = False, profile: bool = False) -> int:
+    """Run ``script`` as ``__main__`` under capture; write the document even if it raises.
+    ``profile``: the whole run under torch.profiler, kernels timed (measure/profile.py)."""
     from .capture import capture  # noqa: PLC0415 - keep `tcexplore --help` fast
+    from .measure.profile import RunProfile  # noqa: PLC0415
 
     if not Path(script).is_file():
         print(f"tcexplore run: no such script: {script}", file=sys.stderr)
@@ -53,8 +60,11 @@ def run_script(script: str, script_args: list[str], json_out: str | None,
     sys.path.insert(0, str(Path(script).resolve().parent))
     exit_code = 0
     session = None
+    profiler = RunProfile() if profile else None
     try:
-        with capture(bypass_caches=not use_caches) as session:
+        with capture(bypass_caches=not use_caches,
+                     on_event=profiler.on_event if profiler else None) as session, \
+                profiler.recording() if profiler else contextlib.nullcontext():
             runpy.run_path(script, run_name="__main__")
     except SystemExit as exc:
         exit_code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
@@ -69,12 +79,24 @@ def run_script(script: str, script_args: list[str], json_out: str | None,
         if exit_code == 0:
             session.error = None  # a clean SystemExit(0) is not an error
         document = session.document
+        if profiler is not None:
+            document = _with_profile(document, profiler)
         distributed = document.data["distributed"] or {}
         if not _write_outputs(document, json_out, html_out,
                               distributed["rank"] if (distributed.get("world_size") or 0) > 1
                               else None):
             exit_code = 2
     return exit_code
+
+
+def _with_profile(document, profiler):
+    """The document with the run's profile; a profile that fails costs only itself."""
+    try:
+        return document.with_sections(profile=profiler.section(document.data))
+    except Exception as exc:  # noqa: BLE001 - the capture is kept either way
+        print(f"tcexplore run: the profile failed ({type(exc).__name__}: {exc}); "
+              "the document is written without it", file=sys.stderr)
+        return document
 
 
 def _write_outputs(document, json_out: str | None, html_out: str | None,
@@ -87,6 +109,8 @@ def _write_outputs(document, json_out: str | None, html_out: str | None,
     written_all = True
     summary = ", ".join(f"{k} {v}" for k, v in document.summary.items())
     print(f"tcexplore: {'' if rank is None else f'rank {rank}: '}{summary}", file=sys.stderr)
+    for line in graph_break_lines(document.graph_break_audit()):
+        print(line, file=sys.stderr)
     for path in (json_out, html_out):
         if path:
             try:
@@ -97,6 +121,37 @@ def _write_outputs(document, json_out: str | None, html_out: str | None,
                 continue
             print(f"tcexplore: wrote {written}", file=sys.stderr)
     return written_all
+
+
+def graph_break_lines(sites: list[dict], shown: int = 5) -> list[str]:
+    """The graph-break audit as the run's summary prints it: each site (the line that broke)
+    with its count, torch's reason, first hint and link, and one path that reached it."""
+    if not sites:
+        return []
+    total = sum(site["count"] for site in sites)
+    lines = [(f"tcexplore: graph breaks by site ({total} break events at {len(sites)} "
+              f"site{'' if len(sites) == 1 else 's'}; torch reports one per compile reaching "
+              "a line, recompiles included):")]
+    for rank, site in enumerate(sites[:shown], start=1):
+        reason = site["reasons"][0] if site["reasons"] else {}
+        function = f" in {site['function']}" if site.get("function") else ""
+        lines.append(f"  #{rank} {site['count']}x {site['where']}{function}: "
+                     f"{reason.get('message') or '?'}")
+        for hint in (reason.get("hints") or [])[:1]:
+            lines.append(f"      hint: {hint}")
+        if reason.get("link"):
+            lines.append(f"      more: {reason['link']}")
+        path = [f for f in site["paths"][0]["stack"] if not f["library"]] if site["paths"] else []
+        if len(path) > 1:
+            others = len(site["paths"]) - 1
+            steps = (f"{f['function']} (" + (f"line {f['line']}" if f["file"] == site["file"]
+                                             else f["where"]) + ")" for f in path[:-1])
+            lines.append("      via: " + " -> ".join(steps)
+                         + (f" (+{others} other call path{'' if others == 1 else 's'})"
+                            if others else ""))
+    if len(sites) > shown:
+        lines.append(f"  ... {len(sites) - shown} more sites in the report (--html)")
+    return lines
 
 
 def import_traces(path: str, json_out: str | None, html_out: str | None) -> int:
@@ -215,7 +270,7 @@ def main(argv: list[str] | None = None) -> int:
             print("tcexplore run: give --json OUT and/or --html OUT", file=sys.stderr)
             return 2
         return run_script(script_and_args[0], script_and_args[1:], opts.json_out,
-                          opts.html_out, opts.use_caches)
+                          opts.html_out, opts.use_caches, opts.profile)
     args = parser.parse_args(argv)
     if args.command == "demo":
         from .demo import run_demo  # noqa: PLC0415

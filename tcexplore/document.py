@@ -21,6 +21,7 @@ from typing import Any
 import jsonschema
 
 from . import __version__, _torch_compat
+from .graph_break_audit import graph_break_audit
 from .output_files import write_text
 
 SCHEMA = "tcexplore/1"
@@ -118,6 +119,12 @@ class Document:
     @property
     def compiles(self) -> list[dict[str, Any]]:
         return self.data["compiles"]
+
+    def graph_break_audit(self) -> list[dict[str, Any]]:
+        """The graph breaks grouped by the line that broke, most break events first: each
+        site's count, torch's reason (message, explanation, hints, link), the user stacks
+        that reached it and the resume functions it made (module ``graph_break_audit``)."""
+        return graph_break_audit(self.data)
 
     def kernel(self, name: str, *, compile: str | None = None, output: str | None = None) -> Any:
         """The kernel (or extern call) ``name`` names, as a ``tcexplore.workbench.Kernel``:

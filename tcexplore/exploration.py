@@ -23,6 +23,12 @@ class Exploration:
         return self.document.data.get("accuracy")
 
     @property
+    def profile(self) -> dict[str, Any] | None:
+        """Where the time goes (``explore(..., profile=True)``): ``kernels``, ``lines``,
+        ``files``, ``peaks`` and the ``step`` with its verdict and advice."""
+        return self.document.data.get("profile")
+
+    @property
     def error(self) -> dict[str, Any] | None:
         return (self.document.data.get("explore") or {}).get("error")
 
@@ -40,9 +46,15 @@ class Exploration:
         if self.accuracy:
             result["accurate"] = self.accuracy["ok"]
             result["max_abs_err"] = max_abs_error(self.accuracy)
+            if self.accuracy.get("cause"):
+                result["accuracy_cause"] = self.accuracy["cause"]
         if self.error:
             result["error"] = f"{self.error['type']}: {self.error['message']}"
         return result
+
+    def graph_break_audit(self) -> list[dict[str, Any]]:
+        """``Document.graph_break_audit``: the graph breaks grouped by site, most first."""
+        return self.document.graph_break_audit()
 
     def kernel(self, name: str, *, compile: str | None = None, output: str | None = None) -> Any:
         """``Document.kernel``: one kernel, with its ``reproducer()``."""

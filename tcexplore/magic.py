@@ -8,6 +8,7 @@ running it in ``notebook/run.py``.
 
 from __future__ import annotations
 
+import itertools
 import linecache
 from typing import Any, Callable
 
@@ -23,7 +24,7 @@ from .notebook.cell import CellFunction, compile_cell
 from .notebook.labels import cell_sections, running_cell
 from .notebook.progress import Progress
 from .notebook.run import cell_uses_cuda, run_cell
-from .workbench import WorkbenchError, find_kernel
+from .workbench import AmbiguousKernel, WorkbenchError, find_kernel
 from .workbench.cli import kernel_table
 
 
@@ -43,7 +44,7 @@ class TcompileMagics(Magics):
     @argument("--options", metavar="JSON", help="Inductor options as a quoted JSON object, e.g. "
                                                 "--options '{\"max_autotune\": true}'")
     @argument("--compare", nargs="+", metavar="KEY=V1,V2",
-              help="compare configurations in a panel instead (syntax above)")
+              help="compare configurations instead: their progress, then the grid (syntax above)")
     @argument("--no-eager", action="store_true", help="skip the eager comparison: no timing and "
                                                       "no numeric diff (with --compare: no timing)")
     @argument("--out", metavar="NAME", help="bind the result in the notebook: the Exploration "
@@ -70,8 +71,9 @@ class TcompileMagics(Magics):
             %%tcompile --compare modes=default,reduce-overhead backends=inductor,eager dynamic=none,true
 
         The cell is explored under each configuration (on copies, one
-        torch.compiler.reset() each) in a panel, then runs once eagerly for the names it
-        assigns.
+        torch.compiler.reset() each), its progress shown, then the grid (each row opens its
+        exploration; a saved notebook keeps it), and then the cell runs once eagerly for the
+        names it assigns.
         """
         __tracebackhide__ = True  # noqa: F841 - IPython hides this frame in tracebacks
         args = parse_argstring(self.tcompile, line)
@@ -133,6 +135,8 @@ class TcompileMagics(Magics):
             return
         try:
             text = find_kernel(data, args.name).reproducer(args.launch)
+        except AmbiguousKernel as exc:
+            raise UsageError("%tkernel: " + exc.message(f"(e.g. %tkernel {exc.candidates[0]})")) from None
         except WorkbenchError as exc:
             raise UsageError(str(exc)) from None
         self.shell.set_next_input(text, replace=False)
@@ -157,22 +161,21 @@ class TcompileMagics(Magics):
 
     def _compare(self, args: Any, config: dict[str, Any], cell_fn: CellFunction,
                  sections: Callable[[dict[str, Any]], dict[str, Any]]) -> Any:
-        from IPython.display import display  # noqa: PLC0415
-
-        from .notebook.panel import ComparePanel  # noqa: PLC0415 - needs ipywidgets
+        from .notebook.panel import GridDisplay, run_grid  # noqa: PLC0415
 
         __tracebackhide__ = True  # noqa: F841
         grid = opts.parse_compare(args.compare, config.get("mode"), config["backend"],
                                   config.get("dynamic"), config.get("options"))
         rest = {k: v for k, v in config.items() if k in ("fullgraph", "options")}
         values = cell_fn.arguments(self.shell.user_ns)
-        panel = ComparePanel(cell_fn.fn, *clone_tensors(values), modes=tuple(grid.modes),
-                             backends=tuple(grid.backends), dynamic=tuple(grid.dynamic),
-                             time_budget_s=args.time_budget, explore_sections=sections,
-                             measure_timing=not args.no_eager, **rest)
-        display(panel)
+        configs = list(itertools.product(grid.modes, grid.backends, grid.dynamic))
+        shown = GridDisplay()
+        shown.show()
         with rng_state(cell_uses_cuda(values)) as rewind:
-            comparison = panel.run()
+            comparison = run_grid(cell_fn.fn, clone_tensors(values),
+                                  {"measure_timing": not args.no_eager, **rest}, configs,
+                                  time_budget_s=args.time_budget, shown=shown,
+                                  explore_sections=sections)
             rewind()  # the cell's own run draws the random numbers it would have drawn
         if args.out:
             self.shell.user_ns[args.out] = comparison

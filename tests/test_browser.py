@@ -126,18 +126,19 @@ def test_notebook_without_extension_shows_the_reports(tour, browser, shots):
     # nbconvert's template asks for require.js, MathJax and the widget manager from CDNs;
     # they are refused, and the reports need none of them.
     assert visit.errors == [] and visit.dialogs == []
-    reports = page.locator("div.tcx-report")
+    reports = page.locator("div.tcx-report:not(.tcx-comparison)")
     assert reports.count() == 4  # plain, graph break, recompile, raising cell
     assert page.locator("img[src=x]").count() == 0, "hostile markup stays text"
     breaks = reports.nth(1)
     assert breaks.locator("table.tcx-source-table").is_visible()
-    assert "graph break #0" in breaks.locator("table.tcx-source-table").inner_text()
+    assert "1 graph break (#1)" in breaks.locator("table.tcx-source-table").inner_text()
     _toggle(breaks.locator("details.tcx-graph-breaks"), "details.tcx-graph-break")
     failing = reports.nth(3)
     assert failing.locator(".tcx-error").first.is_visible()
     assert "ValueError" in failing.locator(".tcx-error").first.inner_text()
     breaks.screenshot(path=str(shots / "notebook-graph-break.png"))
-    # The comparison panel's widgets need JavaScript; its static results table does not.
-    results = page.locator("table.tcx-panel-results")
-    assert results.is_visible() and results.locator("tr").count() == 3
-    results.screenshot(path=str(shots / "notebook-compare.png"))
+    # The --compare grid is plain HTML here: its charts and its table.
+    grid = page.locator("div.tcx-comparison")
+    assert grid.locator("svg.tcx-axis-chart").count() == 2
+    assert grid.locator("table.tcx-comparison-table tr").count() == 3
+    grid.screenshot(path=str(shots / "notebook-compare.png"))

@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 import torch
 
 import tcexplore
+from tcexplore.document import validate
+from tcexplore.exploration import MIME_TYPE
+from tcexplore.measure.compare import row_label
+from tcexplore.render.comparison import comparison_mime_bundle
 
 MODES = [None, "reduce-overhead", "max-autotune-no-cudagraphs"]
 BACKENDS = ["inductor", "aot_eager", "eager"]
@@ -46,7 +52,7 @@ def test_markdown_lists_every_row(grid):
     assert "max-autotune-no-cudagraphs" in table
 
 
-def test_a_failing_configuration_is_a_row_with_its_error():
+def test_a_failing_configuration_is_a_row_with_its_error(tmp_path):
     def broken(gm, example_inputs):
         raise RuntimeError("no kernels for you")
 
@@ -55,6 +61,47 @@ def test_a_failing_configuration_is_a_row_with_its_error():
     failed, ok = comparison.rows
     assert failed["status"] == "error" and "no kernels for you" in failed["error"]
     assert ok["status"] == "ok"
+    grid = comparison._repr_mimebundle_()["text/html"]
+    table = grid.split('class="tcx-comparison-table"')[1].split("</table>")[0]
+    assert "no kernels for you" in table.split('class="tcx-row-error"')[1]
+    speedup_chart = grid.split('aria-label="speedup per configuration"')[1].split("</svg>")[0]
+    assert "failed</text>" in speedup_chart and "1× = eager" in speedup_chart
+    page = comparison.save(tmp_path / "grid.html").read_text()
+    assert page.startswith("<!DOCTYPE html>") and 'id="tcx-row-1"' in page
+    assert 'href="#tcx-row-1"' in page, "the grid links each row to its report below"
+
+
+def test_the_grid_displays_as_a_comparison_output_whose_rows_hold_their_documents(grid):
+    bundle = grid._repr_mimebundle_()
+    assert set(bundle) == {MIME_TYPE, "text/html", "text/plain"}
+    data = bundle[MIME_TYPE]
+    validate(data)
+    assert data["kind"] == "comparison" and len(data["rows"]) == len(grid.rows)
+    for i, (shown, row) in enumerate(zip(data["rows"], grid.rows)):
+        assert shown["label"] == row_label(row)
+        assert (shown["status"], shown["speedup"]) == (row["status"], row["speedup"])
+        assert shown["document"]["comparison"]["row"] == i
+    assert bundle["text/plain"].startswith(f"<tcexplore.Comparison {len(grid.rows)} rows")
+
+
+def test_each_rows_exploration_knows_the_grid_it_belongs_to(grid):
+    for i, row in enumerate(grid.rows):
+        section = row["exploration"].document.data["comparison"]
+        assert section["row"] == i and len(section["rows"]) == len(grid.rows)
+        assert "document" not in section["rows"][i]
+    validate(grid.rows[0]["exploration"].document.data)
+
+
+def test_rows_past_the_size_limit_are_left_out_with_the_reason(grid):
+    data = grid.to_dict()
+    first = len(json.dumps(grid._repr_mimebundle_()[MIME_TYPE]["rows"][0]["document"],
+                           separators=(",", ":"), ensure_ascii=False))
+    shown = comparison_mime_bundle(data, "grid", limit=first)[MIME_TYPE]
+    assert shown["rows"][0]["document"] is not None
+    left_out = shown["rows"][1]
+    assert left_out["document"] is None and left_out["document_left_out"]["bytes"] > 0
+    assert "would exceed" in left_out["document_left_out"]["reason"]
+    validate(shown)
 
 
 def test_process_isolation_runs_cold_in_a_subprocess():

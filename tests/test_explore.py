@@ -107,6 +107,18 @@ def test_timing_reports_medians_spread_and_break_even(correct):
         assert timing["break_even_calls"] is None
 
 
+def test_timing_keeps_quartiles_budget_and_an_interval_around_the_speedup(correct):
+    timing = correct.timing
+    for side in ("eager", "compiled"):
+        stats = timing[side]
+        assert stats["q1_ms"] <= stats["median_ms"] <= stats["q3_ms"]
+        assert stats["iqr_ms"] == pytest.approx(stats["q3_ms"] - stats["q1_ms"])
+        assert stats["noisy"] == (stats["iqr_ms"] > 0.1 * stats["median_ms"])
+    low, high = timing["speedup_interval"]
+    assert 0 < low <= high
+    assert timing["budget_s"] == 0.1
+
+
 def test_exploration_displays_as_a_mime_bundle(correct):
     bundle = correct._repr_mimebundle_()
     assert set(bundle) == {MIME_TYPE, "text/html", "text/plain"}

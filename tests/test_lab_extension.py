@@ -23,8 +23,8 @@ REASON = missing() or (None if INSTALLED.exists() else
                        f"the lab extension is not installed at {INSTALLED.parent} (pip install -e . builds it)")
 pytestmark = pytest.mark.skipif(REASON is not None, reason=REASON or "")
 
-TABS = ["overview", "source", "graphs", "fusion", "code", "guards", "cudagraphs", "timing",
-        "accuracy", "compare"]
+TABS = ["overview", "source", "graphs", "fusion", "code", "guards", "timing", "accuracy"]
+HIDDEN = ["cudagraphs", "compare"]  # nothing to show on a CPU run with no comparison
 
 
 def layer(x, y):
@@ -67,6 +67,8 @@ def page(lab):
 def test_saved_notebook_renders_every_tab_without_a_kernel(lab, page, shots):
     explorer = page.locator(".tcx-explorer").first
     page.screenshot(path=str(shots / "notebook.png"))
+    for name in HIDDEN:
+        assert explorer.locator(f"[role=tab][data-tab={name}]").is_hidden()
     for name in TABS:
         tab = explorer.locator(f"[role=tab][data-tab={name}]")
         tab.click()
@@ -76,11 +78,17 @@ def test_saved_notebook_renders_every_tab_without_a_kernel(lab, page, shots):
         assert panel.get_attribute("role") == "tabpanel"
         assert panel.inner_text().strip(), f"the {name} tab is empty"
         assert "could not be drawn" not in panel.inner_text()
+        assert panel.evaluate("p => p.scrollHeight <= p.clientHeight + 1"), f"the {name} tab scrolls inside the page"
         explorer.screenshot(path=str(shots / f"tab-{name}.png"))
-    assert "Graph break at" in explorer.locator("[data-tab=overview][role=tabpanel]").inner_text()
+    overview = explorer.locator("[data-tab=overview][role=tabpanel]").inner_text()
+    assert "Graph break ×1 at test_lab_extension.py:" in overview
+    assert "in layer: Data-dependent branching" in overview
     assert explorer.locator(".tcx-graph-svg .tcx-node").count() > 0
-    assert "No CUDA-graph data in this document" in explorer.locator(
-        "[data-tab=cudagraphs][role=tabpanel]").inner_text()
+    assert explorer.locator(".tcx-canvas button").count() == 0  # the zoom buttons sit above the drawing
+    assert int(explorer.locator(".tcx-zoom-level").first.inner_text().rstrip("%")) >= 90  # legible text
+    overview = explorer.locator("[data-tab=overview][role=tabpanel]").inner_text()
+    assert "Not in this document:" in overview and "CUDA-graph data" in overview
+    assert "a comparison grid" in overview
     newer = page.locator(".tcx-explorer").nth(1)
     assert "newer tcexplore" in newer.inner_text()
     assert lab.running_kernels() == []

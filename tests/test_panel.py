@@ -23,7 +23,9 @@ def test_panel_runs_each_configuration_and_opens_any_row():
     comparison = panel.run()
     assert [(r["backend"], r["status"]) for r in comparison.rows] == [("eager", "ok"),
                                                                       ("aot_eager", "ok")]
-    assert 'class="tcx-panel-results"' in panel.status_html
+    grid = panel.grid.bundle["application/vnd.tcexplore.v1+json"]
+    assert grid["kind"] == "comparison" and len(grid["rows"]) == 2
+    assert 'class="tcx-comparison-table"' in panel.grid.bundle["text/html"]
     assert [label for label, _ in panel.row_picker.options] == [
         "eager / default / dynamic=None", "aot_eager / default / dynamic=None"]
     figure = comparison.figure()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import html
+import re
 from pathlib import Path
 
 import pytest
@@ -92,7 +93,7 @@ def test_dynamo_graph_is_drawn_as_escaped_svg(diverging):
 def test_without_dot_the_graph_is_a_table(diverging, monkeypatch):
     monkeypatch.setattr(graph_svg.shutil, "which", lambda name: None)
     page = render_html(_hostile(diverging))
-    assert "<svg" not in page and 'class="tcx-graph-table"' in page
+    assert 'class="tcx-graph-svg"' not in page and 'class="tcx-graph-table"' in page
     assert HOSTILE not in page and html.escape(HOSTILE) in page
 
 
@@ -100,3 +101,32 @@ def test_too_big_a_graph_is_not_drawn(diverging):
     graph = copy.deepcopy(diverging["compiles"][0]["dynamo_graph"])
     graph["nodes"] = graph["nodes"] * (graph_svg.MAX_SVG_NODES // len(graph["nodes"]) + 1)
     assert graph_svg.dynamo_graph_svg(graph) is None
+
+
+def _timing_section(page: str) -> str:
+    return page.split('class="tcx-sub tcx-timing"')[1].split("</details>")[0]
+
+
+def test_timing_draws_the_medians_to_scale_on_an_axis_from_zero(diverging):
+    data = copy.deepcopy(diverging)
+    data["timing"]["compiled"]["max_ms"] = 1000 * data["timing"]["compiled"]["median_ms"]
+    section = _timing_section(render_html(data))
+    chart = section.split('<svg class="tcx-axis-chart"')[1].split("</svg>")[0]
+    assert ">0</text>" in chart and "time per call (" in chart
+    widths = [float(w) for w in re.findall(r'<rect x="90" y="\d+" width="([\d.]+)"', chart)]
+    medians = [data["timing"][side]["median_ms"] for side in ("eager", "compiled")]
+    assert widths[0] / widths[1] == pytest.approx(medians[0] / medians[1], rel=0.01)
+    assert "max " in chart, "the outlier max is marked past the axis, not drawn to scale"
+
+
+def test_a_noisy_timing_is_a_warning_that_says_what_to_do(diverging):
+    data = copy.deepcopy(diverging)
+    eager, compiled = data["timing"]["eager"], data["timing"]["compiled"]
+    eager["iqr_ms"], eager["noisy"] = 0.01 * eager["median_ms"], False
+    compiled["iqr_ms"], compiled["noisy"] = 6 * compiled["median_ms"], True
+    data["timing"]["noisy"] = True
+    section = _timing_section(render_html(data))
+    verdict = section.split('class="tcx-findings tcx-timing-verdict">')[1].split("</p>")[0]
+    assert "warning</span>" in verdict and "tcx-status-ok" not in verdict
+    assert "Noisy: compiled&#x27;s IQR is" in section and "(600%)" in section
+    assert "--time-budget" in section and "a quieter machine" in section

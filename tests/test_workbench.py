@@ -197,6 +197,7 @@ def test_a_kernel_carries_its_source_fused_nodes_ops_user_lines_and_output(docum
 def test_an_ambiguous_name_lists_the_candidates_and_each_full_name_works(document):
     with pytest.raises(WorkbenchError) as info:
         document.kernel("extern_kernels.mm")
+    assert "(or compile=..., output=...)" in str(info.value).splitlines()[0]
     candidates = [f"0/0:backward:extern_kernels.mm#{i}" for i in (1, 2, 3)]
     assert str(info.value).splitlines()[1:] == [f"  {c}" for c in candidates]
     assert [document.kernel(c).calls for c in candidates] == [
@@ -225,7 +226,9 @@ def test_cli_repro_lists_kernels_and_writes_one_reproducer(program_runs, tmp_pat
     assert cli_main(["repro", doc, "cpp_fused_gelu_0", "-o", str(out)]) == 0
     assert out.read_text() == Document.load(doc).kernel(GELU).reproducer()
     assert cli_main(["repro", doc, "extern_kernels.mm"]) == 2
-    assert "0/0:backward:extern_kernels.mm#3" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "0/0:backward:extern_kernels.mm#3" in err and "compile=" not in err
+    assert f"(e.g. tcexplore repro {doc} 0/0:backward:extern_kernels.mm#1)" in err
 
 
 def test_tkernel_puts_the_reproducer_in_the_next_cell(document, capsys):
@@ -244,8 +247,10 @@ def test_tkernel_puts_the_reproducer_in_the_next_cell(document, capsys):
     magics.last_exploration = None
     with pytest.raises(UsageError, match="no %%tcompile result yet"):
         magics.tkernel("cpp_fused_gelu_0")
-    with pytest.raises(UsageError, match="names 3 kernels"):
+    with pytest.raises(UsageError, match="names 3 kernels") as info:
         magics.tkernel("extern_kernels.mm --from run")
+    assert "(e.g. %tkernel 0/0:backward:extern_kernels.mm#1)" in str(info.value)
+    assert "compile=" not in str(info.value)
 
 
 def test_the_notebook_output_carries_what_open_as_cell_needs(program_runs, capsys):

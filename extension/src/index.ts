@@ -109,33 +109,45 @@ const plugin: JupyterFrontEndPlugin<void> = {
     sidebar.title.icon = ICON;
     sidebar.title.caption = 'tcexplore: explorations in open notebooks';
     let pending = 0;
+    let generation = 0;
     const picks = new Map<string, Picked>();
+    // Listed only while shown (and again on showing): labels may inflate big documents, work
+    // that should not compete with a notebook being opened.
     const refresh = () => {
       window.clearTimeout(pending);
-      pending = window.setTimeout(() => {
-        const notebooks: NotebookEntries[] = [];
-        const seen = new Set<string>();
-        tracker.forEach(panel => {
-          const entries = findExplorations(outputsOf(panel));
-          const key = (entry: ExplorationEntry) => `${panel.id}|${entry.cell}|${entry.output}`;
-          entries.forEach(entry => seen.add(key(entry)));
-          notebooks.push({
-            title: panel.title.label, entries, jump: entry => void jump(app, panel, entry),
-            picked: entry => picks.has(key(entry)),
-            pick: (entry, on) => {
-              if (on) {
-                picks.set(key(entry), { panel, entry });
-              } else {
-                picks.delete(key(entry));
-              }
-              refresh();
+      if (sidebar.isVisible) {
+        pending = window.setTimeout(() => void list(++generation), 200);
+      }
+    };
+    const list = async (mine: number) => {
+      const panels: NotebookPanel[] = [];
+      tracker.forEach(panel => void panels.push(panel));
+      const found = await Promise.all(panels.map(panel => findExplorations(outputsOf(panel))));
+      if (mine !== generation) {
+        return; // a newer listing is on its way
+      }
+      const notebooks: NotebookEntries[] = [];
+      const seen = new Set<string>();
+      panels.forEach((panel, p) => {
+        const entries = found[p];
+        const key = (entry: ExplorationEntry) => `${panel.id}|${entry.cell}|${entry.output}`;
+        entries.forEach(entry => seen.add(key(entry)));
+        notebooks.push({
+          title: panel.title.label, entries, jump: entry => void jump(app, panel, entry),
+          picked: entry => picks.has(key(entry)),
+          pick: (entry, on) => {
+            if (on) {
+              picks.set(key(entry), { panel, entry });
+            } else {
+              picks.delete(key(entry));
             }
-          });
+            refresh();
+          }
         });
-        [...picks.keys()].filter(k => !seen.has(k)).forEach(k => picks.delete(k));
-        const diff = { picked: picks.size, run: () => { const [first, second] = [...picks.values()]; void openDiff(app, first, second); } };
-        sidebar.node.replaceChildren(el('h3', { class: 'tcx-sidebar-title' }, 'tcexplore'), sidebarContent(notebooks, diff));
-      }, 200);
+      });
+      [...picks.keys()].filter(k => !seen.has(k)).forEach(k => picks.delete(k));
+      const diff = { picked: picks.size, run: () => { const [first, second] = [...picks.values()]; void openDiff(app, first, second); } };
+      sidebar.node.replaceChildren(el('h3', { class: 'tcx-sidebar-title' }, 'tcexplore'), sidebarContent(notebooks, diff));
     };
     // A diff's link into an explorer: bring the notebook holding it to the front.
     document.addEventListener(GO_EVENT, event => {

@@ -1,13 +1,15 @@
-/** The MIME renderer plugins: draw tcexplore documents (explorer) and diffs (diff view). */
+/** The MIME renderer plugins: draw tcexplore documents (explorer, ranks, comparison grid) and diffs (diff view). */
 
 import { IRenderMime } from '@jupyterlab/rendermime-interfaces';
 import { Widget } from '@lumino/widgets';
 import { commands } from './commandbridge';
+import { isComparisonDocument } from './model/compare';
 import { DIFF_MIME_TYPE } from './model/docdiff';
 import { isRanksDocument } from './model/ranks';
 import { MIME_TYPE } from './model/types';
 import { unpack } from './model/unpack';
 import { OPEN_AS_CELL } from './model/workbench';
+import { createComparisonView } from './view/compare';
 import { Host } from './view/context';
 import { createDiffView } from './view/docdiff';
 import { el } from './view/dom';
@@ -42,7 +44,11 @@ class ExplorerRenderer extends Widget implements IRenderMime.IRenderer {
     try {
       const data = model.data[MIME_TYPE];
       const host = this.host();
-      view = isRanksDocument(data) ? createRanksView(data, host) : createExplorer(await unpack(data), { host });
+      view = isRanksDocument(data)
+        ? createRanksView(data, host)
+        : isComparisonDocument(data)
+          ? createComparisonView(data, host)
+          : createExplorer(await unpack(data), { host });
     } catch (error) {
       view = el('div', { class: 'tcx-explorer tcx-unreadable' }, el('p', { class: 'tcx-error', attrs: { role: 'alert' } }, `This tcexplore output could not be read: ${String(error)}`));
     }

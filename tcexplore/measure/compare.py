@@ -1,17 +1,27 @@
-"""``compare()``: one isolated exploration per configuration; a failing one is a row, not a crash."""
+"""``compare()``: one isolated exploration per configuration; a failing one is a row, not a crash.
+
+A :class:`Comparison` displays as the grid (the tcexplore MIME type with ``"kind":
+"comparison"``, like ``"kind": "ranks"``), and each row's document carries the grid it
+belongs to in its ``comparison`` section, so the explorer of a row has a filled Compare tab.
+"""
 
 from __future__ import annotations
 
+import datetime
 import itertools
+import json
 import multiprocessing
 import os
 import tempfile
+import uuid
 from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
 from typing import Any, Callable, Iterable
 
 import torch
 
-from ..document import Document
+from .. import __version__
+from ..document import SCHEMA, Document
 from ..exploration import Exploration, max_abs_error
 from .explore import explore
 
@@ -39,8 +49,17 @@ def _row(config: dict[str, Any], exploration: Exploration | None,
                    speedup=timing["speedup"])
     if accuracy:
         row["max_abs_err"] = max_abs_error(accuracy)
-    row["status"] = "ok" if accuracy is None or accuracy["ok"] else "mismatch"
+    row["status"] = accuracy_status(accuracy)
     return row
+
+
+def accuracy_status(accuracy: dict[str, Any] | None) -> str:
+    """A row's status from its accuracy record: "ok" (outputs match, or were not compared),
+    "random" (they differ at a random op: eager and Inductor draw different random
+    numbers), else "mismatch"."""
+    if accuracy is None or accuracy["ok"]:
+        return "ok"
+    return "random" if accuracy.get("cause") == "random" else "mismatch"
 
 
 def _explore_in_subprocess(fn: Callable, args: tuple, kwargs: dict[str, Any],
@@ -50,11 +69,61 @@ def _explore_in_subprocess(fn: Callable, args: tuple, kwargs: dict[str, Any],
     return exploration.document.data
 
 
+def row_label(row: dict[str, Any]) -> str:
+    return f"{row['backend']} / {row['mode'] or 'default'} / dynamic={row['dynamic']}"
+
+
+def _grid_row(row: dict[str, Any]) -> dict[str, Any]:
+    """A row as the grid shows it: its figures, the speedup's interval, the profile's
+    verdict (``compare(..., profile=True)``), no document."""
+    exploration = row["exploration"]
+    timing = exploration.timing if exploration is not None else None
+    profile = exploration.profile if exploration is not None else None
+    return {"label": row_label(row), **{k: row[k] for k in ROW_KEYS},
+            "speedup_interval": (timing or {}).get("speedup_interval"),
+            "noisy": (timing or {}).get("noisy"),
+            "verdict": (profile or {}).get("step", {}).get("verdict"),
+            "advised_modes": (profile or {}).get("step", {}).get("advised_modes") or []}
+
+
+HELD_RATIO = 1.1  # the advised row must be at least this much faster per call
+
+
+def advice_check(grid: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """Whether a profiled default row's advice held in this grid: the row with the mode
+    its verdict advises (same backend and ``dynamic``) against it, per call."""
+    for base in grid:
+        advised = base.get("advised_modes") or []
+        if base["mode"] not in (None, "default") or not advised or not base["median_ms"]:
+            continue
+        for row in grid:
+            if (row["mode"] in advised and row["backend"] == base["backend"]
+                    and row["dynamic"] == base["dynamic"] and row["median_ms"]):
+                ratio = base["median_ms"] / row["median_ms"]
+                return {"verdict": base["verdict"], "mode": row["mode"], "baseline": base["label"],
+                        "row": row["label"], "ratio": ratio, "held": ratio >= HELD_RATIO,
+                        "text": f"{base['label']} is {base['verdict']}, so the profile advised "
+                                f"mode=\"{row['mode']}\": {row['label']} is {ratio:.2f}× "
+                                f"{'faster' if ratio >= 1 else 'as fast'} per call, so the "
+                                f"advice {'held' if ratio >= HELD_RATIO else 'did not hold'}."}
+    return None
+
+
 class Comparison:
-    """The grid: ``.rows`` (dicts), ``.to_markdown()``, ``.figure()`` (plotly)."""
+    """The grid: ``.rows`` (dicts, each with its ``exploration``), ``.to_markdown()``,
+    ``.figure()`` (plotly), ``.save()``; in a notebook it displays as the grid, each row
+    opening its own explorer."""
 
     def __init__(self, rows: list[dict[str, Any]]):
+        grid = [_grid_row(row) for row in rows]
+        self.advice_check = advice_check(grid)
+        for i, row in enumerate(rows):
+            if row["exploration"] is not None:
+                row["exploration"] = Exploration(row["exploration"].document.with_sections(
+                    comparison={"row": i, "rows": grid, "advice_check": self.advice_check}))
         self.rows = rows
+        self.id = uuid.uuid4().hex
+        self.created = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
 
     def to_markdown(self) -> str:
         def cell(value: Any) -> str:
@@ -69,27 +138,53 @@ class Comparison:
         return "\n".join(lines)
 
     def to_dict(self) -> dict[str, Any]:
-        """The grid as JSON (each row's exploration document inline)."""
-        return {"rows": [{**{k: row[k] for k in ROW_KEYS},
-                          "document": row["exploration"].document.data if row["exploration"] else None}
-                         for row in self.rows]}
+        """The grid as a tcexplore document (``"kind": "comparison"``), each row's whole
+        exploration document inline."""
+        rows = []
+        for row in self.rows:
+            exploration = row["exploration"]
+            rows.append({**_grid_row(row),
+                         "document": exploration.document.data if exploration else None,
+                         "document_left_out": None})
+        return {"schema": SCHEMA, "kind": "comparison", "id": self.id,
+                "tool": {"name": "tcexplore", "version": __version__}, "created": self.created,
+                "rows": rows, "advice_check": self.advice_check}
+
+    def save(self, path: str | Path) -> Path:
+        """``.html`` writes the grid with each row's report; anything else the JSON document."""
+        path = Path(path)
+        data = self.to_dict()
+        if path.suffix.lower() in (".html", ".htm"):
+            from ..render.comparison import render_comparison_html  # noqa: PLC0415
+
+            path.write_text(render_comparison_html(data), encoding="utf-8")
+        else:
+            path.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+        return path
+
+    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, Any]:
+        from ..render.comparison import comparison_mime_bundle  # noqa: PLC0415
+
+        return comparison_mime_bundle(self.to_dict(), repr(self))
+
+    def __repr__(self) -> str:
+        rows = ", ".join(f"{row_label(r)}: {r['status']}"
+                         + (f" {r['speedup']:.3g}x" if isinstance(r["speedup"], float) else "")
+                         for r in self.rows)
+        return f"<tcexplore.Comparison {len(self.rows)} rows: {rows}>"
 
     def figure(self) -> Any:
         """Compile time, runtime, speedup and max abs error per configuration (plotly)."""
         from plotly.subplots import make_subplots  # noqa: PLC0415 - optional dependency
         import plotly.graph_objects as go  # noqa: PLC0415
 
-        labels = [f"{r['backend']} / {r['mode'] or 'default'} / dynamic={r['dynamic']}"
-                  for r in self.rows]
+        labels = [row_label(r) for r in self.rows]
         fig = make_subplots(rows=1, cols=4, subplot_titles=("compile (s)", "runtime (ms)",
                                                              "speedup", "max abs error"))
         for col, key in enumerate(("compile_s", "median_ms", "speedup", "max_abs_err"), start=1):
             fig.add_trace(go.Bar(x=labels, y=[r[key] for r in self.rows], name=key), row=1, col=col)
         fig.update_layout(showlegend=False)
         return fig
-
-    def _repr_markdown_(self) -> str:
-        return self.to_markdown()
 
 
 def compare(fn: Callable, *args: Any, modes: Iterable[str | None] = (None,),

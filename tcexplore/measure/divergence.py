@@ -6,7 +6,9 @@ for reference values, then compile *prefixes* of the graph with the user's own
 ``torch.compile`` settings and compare every value live at the cut. A binary search over
 the cut finds the first node whose compiled value is out of tolerance. Works for any
 backend, a user's backend callable included, because the prefixes go through the same
-``torch.compile`` call the user made.
+``torch.compile`` call the user made. Each graph's reference and every compiled prefix
+start from the random-number state the graph met in the recorded run, so random ops
+compare fairly (and the node found says which random operators it runs).
 """
 
 from __future__ import annotations
@@ -18,24 +20,28 @@ import torch
 import torch.fx
 
 from .diff import diff_leaf
-from .inputs import clone_tensors
+from .inputs import clone_tensors, rng_snapshot
+from .random_ops import node_random_ops
 
 _STACK_LINE = re.compile(r'File "(?P<file>[^"]+)", line (?P<line>\d+), in (?P<fn>\S+)\n\s*(?P<code>[^\n]*)')
 
 
 class _Recorder:
-    """A backend that keeps each graph Dynamo hands it, and the inputs of its first call."""
+    """A backend that keeps each graph Dynamo hands it, with the inputs and the RNG state
+    of its first call."""
 
-    def __init__(self) -> None:
+    def __init__(self, cuda: bool) -> None:
         self.graphs: list[dict[str, Any]] = []
+        self.cuda = cuda
 
     def __call__(self, gm: torch.fx.GraphModule, example_inputs: list[Any]) -> Callable:
-        entry: dict[str, Any] = {"gm": gm, "inputs": None}
+        entry: dict[str, Any] = {"gm": gm, "inputs": None, "rewind": None}
         self.graphs.append(entry)
 
         def run(*args: Any) -> Any:
             if entry["inputs"] is None:
                 entry["inputs"] = clone_tensors(list(args))
+                entry["rewind"] = rng_snapshot(self.cuda)
             return gm(*args)
 
         return run
@@ -72,11 +78,15 @@ def _prefix_module(gm: torch.fx.GraphModule, cut: int, values: dict[str, Any]
 
 
 def _diverges(gm: torch.fx.GraphModule, cut: int, inputs: list[Any], values: dict[str, Any],
-              compile_fn: Callable[[Callable], Callable]) -> dict[str, Any] | None:
+              compile_fn: Callable[[Callable], Callable], rewind: Callable[[], None]
+              ) -> dict[str, Any] | None:
     prefix, live = _prefix_module(gm, cut, values)
     if not live:
         return None
-    outputs = compile_fn(prefix)(*clone_tensors(inputs))
+    compiled = compile_fn(prefix)
+    compiled(*clone_tensors(inputs))  # compiles: compiling may draw random numbers too
+    rewind()
+    outputs = compiled(*clone_tensors(inputs))
     worst = None
     for name, value in zip(live, outputs):
         result = diff_leaf(values[name], value)
@@ -108,19 +118,31 @@ def _kernels_of(document: dict[str, Any], node_name: str) -> list[str]:
     return list(dict.fromkeys(found))
 
 
-def _graph_source(document: dict[str, Any], node_name: str) -> dict[str, Any] | None:
-    for record in document["compiles"]:
-        for node in (record["dynamo_graph"] or {}).get("nodes", []):
-            if node["name"] == node_name and node.get("source"):
-                return node["source"]
-    return None
+def _graph_node(document: dict[str, Any], node_name: str) -> dict[str, Any]:
+    """The captured Dynamo graph node of this name (its readable target and user line),
+    one with a user line first; {} when none is named so."""
+    named = [node for record in document["compiles"]
+             for node in (record["dynamo_graph"] or {}).get("nodes", [])
+             if node["name"] == node_name]
+    return next((node for node in named if node.get("source")), named[0] if named else {})
 
 
 def find_first_divergence(fn: Callable, args: tuple, kwargs: dict[str, Any],
                           compile_kwargs: dict[str, Any], document: dict[str, Any]
                           ) -> dict[str, Any] | None:
-    """The first diverging node of the first diverging graph, or None if all graphs agree."""
-    recorder = _Recorder()
+    """The first diverging node of the first diverging graph, or None if all graphs agree.
+    The random-number state is left as it was found."""
+    cuda = torch.cuda.is_available() and torch.cuda.is_initialized()
+    leave_rng_as_found = rng_snapshot(cuda)
+    try:
+        return _search(fn, args, kwargs, compile_kwargs, document, cuda)
+    finally:
+        leave_rng_as_found()
+
+
+def _search(fn: Callable, args: tuple, kwargs: dict[str, Any], compile_kwargs: dict[str, Any],
+            document: dict[str, Any], cuda: bool) -> dict[str, Any] | None:
+    recorder = _Recorder(cuda)
     record_kwargs = {k: v for k, v in compile_kwargs.items() if k in ("dynamic", "fullgraph")}
     torch.compile(fn, backend=recorder, **record_kwargs)(*clone_tensors(args), **clone_tensors(kwargs))
 
@@ -129,35 +151,39 @@ def find_first_divergence(fn: Callable, args: tuple, kwargs: dict[str, Any],
 
     probes = 0
     for index, entry in enumerate(recorder.graphs):
-        gm, inputs = entry["gm"], entry["inputs"]
+        gm, inputs, rewind = entry["gm"], entry["inputs"], entry["rewind"]
         if inputs is None:
             continue
         interpreter = _ValueRecorder(gm)
+        rewind()
         interpreter.run(*clone_tensors(inputs))
+        values = interpreter.values
         nodes = [n for n in gm.graph.nodes if n.op != "output"]
         last = len(nodes) - 1
         probes += 1
-        if _diverges(gm, last, inputs, interpreter.values, compile_fn) is None:
+        if _diverges(gm, last, inputs, values, compile_fn, rewind) is None:
             continue
         low, high = 0, last  # invariant: the cut at `high` diverges
         while low < high:
             mid = (low + high) // 2
             probes += 1
-            if _diverges(gm, mid, inputs, interpreter.values, compile_fn) is not None:
+            if _diverges(gm, mid, inputs, values, compile_fn, rewind) is not None:
                 high = mid
             else:
                 low = mid + 1
-        worst = _diverges(gm, high, inputs, interpreter.values, compile_fn)
+        worst = _diverges(gm, high, inputs, values, compile_fn, rewind)
         node = nodes[high]
+        captured = _graph_node(document, node.name)
         return {
             "graph_index": index,
             "node": node.name,
             "op": node.op,
-            "target": str(node.target),
-            "source": _graph_source(document, node.name) or _source_from_meta(node),
+            "target": captured.get("target") or str(node.target),
+            "source": captured.get("source") or _source_from_meta(node),
             "kernels": _kernels_of(document, node.name),
             "max_abs_err": worst["max_abs_err"] if worst else None,
             "max_rel_err": worst["max_rel_err"] if worst else None,
             "probes": probes + 1,
+            "random_ops": node_random_ops(gm, node, values),
         }
     return None

@@ -9,11 +9,12 @@ import torch
 from .. import _torch_compat
 from ..capture import capture
 from ..exploration import Exploration
-from .diff import closeness_to_reference, diff_outputs
+from .diff import closeness_to_reference, diff_named, diff_outputs
 from .divergence import find_first_divergence
+from .random_ops import explain_mismatch
 from ..document import error_record
 from .inputs import clone_tensors, rng_state
-from .profile import profile_kernels
+from .profile import profile_calls
 from .timing import first_call_seconds, measure, summarize, uses_cuda
 
 
@@ -28,6 +29,10 @@ def _to_fp64(fn: Callable, args: tuple, kwargs: dict[str, Any]) -> tuple[Callabl
     return fn, _torch_compat.tree_map_tensors(cast, args), _torch_compat.tree_map_tensors(cast, kwargs)
 
 
+# How explore() takes Inductor's option to draw random numbers as eager does.
+FALLBACK_RANDOM_OPTION = 'options={"fallback_random": True}'
+
+
 def compile_arguments(mode: str | None, backend: Any, dynamic: bool | None, fullgraph: bool,
                       options: dict[str, Any] | None) -> dict[str, Any]:
     """Exactly the torch.compile arguments the user gave (None ones left out)."""
@@ -40,12 +45,14 @@ def explore(fn: Callable, *args: Any, mode: str | None = None, backend: Any = "i
             dynamic: bool | None = None, fullgraph: bool = False,
             options: dict[str, Any] | None = None, time_budget_s: float = 1.0,
             reference: str | None = None, find_divergence: bool = True,
-            measure_timing: bool = True, profile_gpu: bool = False, **kwargs: Any) -> Exploration:
+            measure_timing: bool = True, profile: bool = False, profile_gpu: bool = False,
+            **kwargs: Any) -> Exploration:
     """Compile ``fn`` with these torch.compile arguments, capture it and compare with eager.
 
     ``time_budget_s`` bounds each side's timing; ``reference="fp64"`` also judges both
-    against a float64 eager run; ``profile_gpu`` (CUDA inputs) adds per-kernel device time
-    from torch.profiler. A compile or run that raises is kept in the result.
+    against a float64 eager run; ``profile`` (``profile_gpu`` is its old name) measures
+    every kernel's time after the timing samples, rolls it up to source lines and holds it
+    against this machine's peaks. A compile or run that raises is kept in the result.
     """
     compile_kwargs = compile_arguments(mode, backend, dynamic, fullgraph, options)
     cuda = uses_cuda((args, kwargs))
@@ -67,7 +74,8 @@ def explore(fn: Callable, *args: Any, mode: str | None = None, backend: Any = "i
                 eager_out = fn(*e_args, **e_kwargs)
             accuracy = {
                 "outputs": diff_outputs(eager_out, compiled_out),
-                "inputs_after_call": diff_outputs((e_args, e_kwargs), (c_args, c_kwargs)),
+                "inputs_after_call": diff_named({"args": e_args, "kwargs": e_kwargs},
+                                                {"args": c_args, "kwargs": c_kwargs}),
             }
             accuracy["ok"] = all(r["ok"] for r in accuracy["outputs"] + accuracy["inputs_after_call"])
             if measure_timing:
@@ -75,13 +83,14 @@ def explore(fn: Callable, *args: Any, mode: str | None = None, backend: Any = "i
                     lambda: fn(*e_args, **e_kwargs), lambda: compiled_fn(*c_args, **c_kwargs),
                     cuda=cuda, budget_s=time_budget_s)
                 timing = summarize(eager_stats, compiled_stats, compile_s,
-                                   "cuda" if cuda else "cpu")
+                                   "cuda" if cuda else "cpu", time_budget_s)
         except Exception as exc:  # noqa: BLE001 - kept in the exploration, with the capture
             error = error_record(exc)
     document = session.document
-    if profile_gpu and cuda and error is None:
-        profiled = profile_kernels(lambda: fn(*e_args, **e_kwargs),
-                                   lambda: compiled_fn(*c_args, **c_kwargs), document.data)
+    if (profile or profile_gpu) and error is None:
+        profiled = profile_calls(lambda: compiled_fn(*c_args, **c_kwargs), document.data,
+                                 cuda, timing["compiled"]["median_ms"] if timing else None,
+                                 budget_s=time_budget_s / 2)
     if accuracy is not None:
         accuracy["first_divergence"] = None
         if reference == "fp64":
@@ -92,6 +101,8 @@ def explore(fn: Callable, *args: Any, mode: str | None = None, backend: Any = "i
                     fn, args, kwargs, compile_kwargs, document.data)
             except Exception as exc:  # noqa: BLE001 - the search is best effort; say why
                 accuracy["divergence_error"] = error_record(exc)
+        explain_mismatch(accuracy, document.data, FALLBACK_RANDOM_OPTION
+                         if compile_kwargs.get("backend") == "inductor" else None)
     return Exploration(document.with_sections(
         explore={"compile_kwargs": {k: repr(v) if k == "backend" and not isinstance(v, str)
                                     else v for k, v in compile_kwargs.items()},

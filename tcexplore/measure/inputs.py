@@ -15,9 +15,8 @@ def clone_tensors(tree: Any) -> Any:
     return _torch_compat.tree_map_tensors(lambda t: t.detach().clone(), tree)
 
 
-@contextlib.contextmanager
-def rng_state(cuda: bool) -> Iterator[Callable[[], None]]:
-    """Yields a function that rewinds the RNG to the state at entry (CPU and CUDA)."""
+def rng_snapshot(cuda: bool) -> Callable[[], None]:
+    """A function that sets the RNG (CPU, and CUDA if asked) back to its state now."""
     cpu_state = torch.get_rng_state()
     cuda_state = torch.cuda.get_rng_state_all() if cuda else None
 
@@ -26,4 +25,10 @@ def rng_state(cuda: bool) -> Iterator[Callable[[], None]]:
         if cuda_state is not None:
             torch.cuda.set_rng_state_all(cuda_state)
 
-    yield rewind
+    return rewind
+
+
+@contextlib.contextmanager
+def rng_state(cuda: bool) -> Iterator[Callable[[], None]]:
+    """Yields a function that rewinds the RNG to the state at entry (CPU and CUDA)."""
+    yield rng_snapshot(cuda)

@@ -1,109 +1,257 @@
-"""Where the GPU time goes: per-kernel device time from ``torch.profiler``, attributed to the
-generated kernels (and extern calls) of the captured graphs — with the ATen ops each kernel
-replaced — and, for the eager run, per ATen op.
+"""Measured time of every kernel of a compiled run, from ``torch.profiler``.
 
-A device kernel is attributed by walking up the CPU events that launched it: Inductor
-wraps each Triton launch in a profiler range named after the kernel, so the first
-ancestor named like a kernel of the document is its generated kernel; otherwise the
-closest ``aten::`` op (an extern call such as ``aten::mm`` in compiled code, or the eager
-op in eager code) names it; otherwise the device kernel's own name is kept. Kernels a CUDA
-graph replays have no launch range of their own (the profiler hangs them on the compiled
-graph's call range): they are labelled as replayed, and their share of the compiled device
-time is ``cudagraph_share``.
+The run's kernels are named in the timeline by ``instrument`` (a range per launch of each
+generated kernel and extern call, qualified by its output module: kernel names repeat
+across modules). On CPU a kernel's time is its range's wall time (Inductor's C++ kernels
+and extern calls run synchronously); on CUDA it is the device time of the GPU kernels
+launched inside the range. Kernels a CUDA graph replays have no launch of their own: the
+profiler hangs them on the compiled graph's call range, so they are labelled as replayed
+(and matched to a generated kernel by name when exactly one has it); their share of the
+device time is ``cudagraph_share``. An extern call's FLOPs are torch's own estimate
+(``with_flops``) for the ATen ops inside its range.
+
+Two scopes: ``explore(profile=True)`` profiles a few calls of the compiled function after
+its timing samples (times per call); ``tcexplore run --profile`` profiles the whole script
+(times summed over the run's compiled regions).
 """
 
 from __future__ import annotations
 
+import contextlib
+import time
 from collections import defaultdict
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 import torch
-from torch.profiler import ProfilerActivity, profile
+from torch.profiler import ProfilerActivity, profile, schedule
 
+from ..capture.parsers.output_code import parse_output_code
+from . import roofline
+from .instrument import RANGE_PREFIX, Instrument, KernelSite, instrumented
+from .lines import roll_up
+from .peaks import measured_peaks
 
 CUDA_GRAPH_REPLAY = "CUDA graph replay: "
 # The profiler range around a compiled graph's call. A kernel launched straight from it, with
-# no kernel or op range of its own, was replayed by a CUDA graph (when torch recorded any).
+# no kernel range of its own, was replayed by a CUDA graph (when torch recorded any).
 COMPILED_GRAPH_CALL = "## Call CompiledFxGraph"
+COMPILED_REGION = "Torch-Compiled Region"  # ": <compile id>" follows
+PROFILED_CALLS = (3, 50)
+WARMUP_CALLS = 2
+HOW = {
+    "cpu": "torch.profiler; each kernel launch and extern call runs inside a profiler range "
+           "of its own, and its time is that range's wall time (CPU kernels run "
+           "synchronously)",
+    "cuda": "torch.profiler (CUPTI); each GPU kernel's device time goes to the generated "
+            "kernel or extern call whose profiler range launched it",
+}
+SCOPE = {
+    "call": "per call of the compiled function, over calls profiled after the timing samples",
+    "run": "summed over the whole run of the script, every compiled region it entered",
+}
 
 
-def _kind_of_label(label: str) -> str:
-    if label.startswith(CUDA_GRAPH_REPLAY):
-        return "cudagraph"
-    return "extern" if label.startswith("extern ") else "other"
+def _activities(cuda: bool) -> list[Any]:
+    return [ProfilerActivity.CPU] + ([ProfilerActivity.CUDA] if cuda else [])
 
 
-def _aten_name(target: str) -> str:
-    """``torch.ops.aten.addmm.default`` -> ``aten::addmm`` (the profiler's spelling)."""
-    parts = target.split(".")
-    if len(parts) >= 4 and parts[:2] == ["torch", "ops"]:
-        return f"{parts[2]}::{parts[3]}"
-    return target
+def _site_index(name: str) -> int | None:
+    if name.startswith(RANGE_PREFIX):
+        try:
+            return int(name[len(RANGE_PREFIX):])
+        except ValueError:
+            return None
+    return None
 
 
-def _document_kernels(document: dict[str, Any]) -> dict[str, dict[str, Any]]:
-    return {k["name"]: k for c in document["compiles"] for o in c["output_codes"]
-            for k in o["kernels"] if k["kind"] != "extern"}
+def _ancestors(event: Any) -> list[Any]:
+    chain = []
+    while event is not None:
+        chain.append(event)
+        event = event.cpu_parent
+    return chain
 
 
-def _device_time_by_label(thunk: Callable[[], Any], calls: int,
-                          label_of: Callable[[list[str], str], str]) -> dict[str, float]:
-    """Total device microseconds per label over ``calls`` calls."""
-    torch.cuda.synchronize()
-    with profile(activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA]) as prof:
-        for _ in range(calls):
-            thunk()
-        torch.cuda.synchronize()
-    totals: dict[str, float] = defaultdict(float)
-    for event in prof.events():
+def _is_compiled(event: Any) -> bool:
+    """A range of compiled code: a Dynamo-compiled region, or a compiled graph's call
+    (the backward's runs from autograd, outside any region)."""
+    return event.name.startswith((COMPILED_REGION, COMPILED_GRAPH_CALL))
+
+
+def _flops_inside(event: Any) -> float:
+    """torch's FLOP estimate for the ATen ops under ``event`` (outermost ops only)."""
+    total = 0.0
+    for child in event.cpu_children:
+        flops = getattr(child, "flops", 0) or 0
+        total += flops if flops else _flops_inside(child)
+    return total
+
+
+def _output_locations(document: dict[str, Any]) -> dict[str, tuple[int, int]]:
+    """Output module path -> (compile index, output index)."""
+    return {o["path"]: (ci, oi) for ci, c in enumerate(document.get("compiles", []))
+            for oi, o in enumerate(c.get("output_codes", [])) if o.get("path")}
+
+
+def attribute(events: list[Any], sites: list[KernelSite], document: dict[str, Any],
+              steps: int, cuda: bool) -> dict[str, Any]:
+    """The profiler's events as kernel rows, with time per step (``steps`` profiled)."""
+    graphs_recorded = any(c.get("cudagraphs", {}).get("recordings")
+                          for c in document.get("compiles", []))
+    time_us: dict[int, float] = defaultdict(float)
+    flops: dict[int, float] = defaultdict(float)
+    launches: dict[int, int] = defaultdict(int)
+    replayed: dict[str, float] = defaultdict(float)
+    other_device_us = region_us = 0.0
+    for event in events:
+        if _is_compiled(event) and not any(_is_compiled(a) for a in _ancestors(event.cpu_parent)):
+            region_us += event.cpu_time_total
+        index = _site_index(event.name)
+        if index is not None:
+            launches[index] += 1
+            flops[index] += _flops_inside(event)
+            if not cuda:
+                time_us[index] += event.cpu_time_total
+        if not cuda:
+            continue
         for kernel in getattr(event, "kernels", []) or []:
-            ancestors, parent = [], event
-            while parent is not None:
-                ancestors.append(parent.name)
-                parent = parent.cpu_parent
-            totals[label_of(ancestors, kernel.name)] += kernel.duration
-    return dict(totals)
-
-
-def profile_kernels(eager: Callable[[], Any], compiled: Callable[[], Any],
-                    document: dict[str, Any], calls: int = 20) -> dict[str, Any]:
-    """Per call device time of each compiled kernel and of each eager ATen op."""
-    known = _document_kernels(document)
-    graphs_recorded = any(c["cudagraphs"]["recordings"] for c in document["compiles"])
-
-    def compiled_label(ancestors: list[str], device_name: str) -> str:
-        if graphs_recorded and ancestors[0].startswith(COMPILED_GRAPH_CALL):
-            return f"{CUDA_GRAPH_REPLAY}{device_name}"
-        for name in ancestors:
-            if name in known:
-                return name
-        aten = next((n for n in ancestors if n.startswith("aten::")), None)
-        return f"extern {aten}" if aten else device_name
-
-    def eager_label(ancestors: list[str], device_name: str) -> str:
-        aten = [n for n in ancestors if n.startswith("aten::")]
-        return aten[-1] if aten else device_name  # the outermost op the user called
-
-    compiled_us = _device_time_by_label(compiled, calls, compiled_label)
-    eager_us = _device_time_by_label(eager, calls, eager_label)
+            chain = _ancestors(event)
+            owner = next((i for i in (_site_index(a.name) for a in chain) if i is not None), None)
+            if owner is not None:
+                time_us[owner] += kernel.duration
+            elif graphs_recorded and any(a.name.startswith(COMPILED_GRAPH_CALL) for a in chain):
+                replayed[kernel.name] += kernel.duration
+            else:
+                other_device_us += kernel.duration
+    where = _output_locations(document)
     rows = []
-    for label, total in sorted(compiled_us.items(), key=lambda item: -item[1]):
-        kernel = known.get(label)
-        replaced = sorted({_aten_name(t) for t in kernel["aten_ops"]}) if kernel else []
-        rows.append({
-            "label": label,
-            "kind": kernel["kind"] if kernel else _kind_of_label(label),
-            "per_call_us": total / calls,
-            "aten_ops": replaced,
-        })
+    for i, site in enumerate(sites):
+        if launches[i] and site.path in where:
+            ci, oi = where[site.path]
+            rows.append({
+                "name": site.name, "compile": ci, "output": oi, "kind": site.kind,
+                "time_us": time_us[i] / steps,  # per step
+                "calls": launches[i] / steps,  # launches per step
+                "bytes": site.bytes,  # per launch
+                # per launch: torch's estimate for an extern call; a generated kernel's
+                # are counted from its nodes (roofline.kernel_flops)
+                "flops": flops[i] / launches[i] if site.kind == "extern" and flops[i] else None,
+            })
+    rows += _replay_rows(replayed, document, steps)
+    device_total = sum(r["time_us"] for r in rows) + other_device_us / steps
     return {
-        "calls": calls,
-        "compiled": rows,
-        "eager": [{"op": op, "per_call_us": total / calls}
-                  for op, total in sorted(eager_us.items(), key=lambda item: -item[1])],
-        "compiled_total_us": sum(compiled_us.values()) / calls,
-        "cudagraph_share": (sum(t for label, t in compiled_us.items()
-                                if label.startswith(CUDA_GRAPH_REPLAY)) / sum(compiled_us.values()))
-        if compiled_us else None,
-        "eager_total_us": sum(eager_us.values()) / calls,
+        "device": "cuda" if cuda else "cpu",
+        "region_us": region_us / steps if region_us else None,
+        "kernels": sorted(rows, key=lambda r: -r["time_us"]),
+        "other_us": other_device_us / steps,
+        "cudagraph_share": (sum(r["time_us"] for r in rows if r["kind"] == "cudagraph")
+                            / device_total) if cuda and device_total else None,
     }
+
+
+def _replay_rows(replayed: dict[str, float], document: dict[str, Any],
+                 steps: int) -> list[dict[str, Any]]:
+    owners: dict[str, list[tuple[int, int]]] = defaultdict(list)
+    for ci, c in enumerate(document.get("compiles", [])):
+        for oi, o in enumerate(c.get("output_codes", [])):
+            for k in o.get("kernels", []):
+                if k["kind"] != "extern":
+                    owners[k["name"]].append((ci, oi))
+    rows = []
+    for name, total in replayed.items():
+        owner = owners.get(name, [])
+        ci, oi = owner[0] if len(owner) == 1 else (None, None)
+        rows.append({"name": name if ci is not None else f"{CUDA_GRAPH_REPLAY}{name}",
+                     "compile": ci, "output": oi, "kind": "cudagraph",
+                     "time_us": total / steps, "calls": None, "bytes": None, "flops": None})
+    return rows
+
+
+def profile_calls(thunk: Callable[[], Any], document: dict[str, Any], cuda: bool,
+                  wall_ms: float | None, budget_s: float = 0.5) -> dict[str, Any]:
+    """``explore(profile=True)``: profile calls of ``thunk`` (the compiled function on its
+    inputs) after the timing samples. The step's wall time is the profiled calls' own (to
+    completion, in the same period and with the profiler's overhead, so the kernels' share
+    of it is consistent); ``wall_ms``, the timing samples' median, is kept beside it."""
+    calls = PROFILED_CALLS[1] if not wall_ms else \
+        max(PROFILED_CALLS[0], min(PROFILED_CALLS[1], int(budget_s * 1e3 / wall_ms)))
+    started = time.perf_counter()
+    walls: list[float] = []
+    with instrumented(document) as sites:
+        if cuda:
+            torch.cuda.synchronize()
+        # The profiler's own first steps are slow: they warm up outside the recorded ones.
+        with profile(activities=_activities(cuda), record_shapes=True, with_flops=True,
+                     schedule=schedule(wait=0, warmup=WARMUP_CALLS, active=calls, repeat=1),
+                     acc_events=True) as prof:
+            for _ in range(WARMUP_CALLS + calls):
+                began = time.perf_counter()
+                thunk()
+                if cuda:
+                    torch.cuda.synchronize()
+                walls.append(time.perf_counter() - began)
+                prof.step()
+    cost_s = time.perf_counter() - started
+    run = attribute(prof.events(), sites, document, calls, cuda)
+    wall_us = sum(walls[WARMUP_CALLS:]) / calls * 1e6
+    section = finish(document, run, (wall_us, "the profiled calls, each timed to completion"),
+                     scope="call", profiled_calls=calls, cost_s=cost_s)
+    section["step"]["timing_wall_us"] = wall_ms * 1e3 if wall_ms else None
+    return section
+
+
+class RunProfile:
+    """``tcexplore run --profile``: the whole script under the profiler; each output module
+    is instrumented as soon as it is loaded (by the next trace event after its code)."""
+
+    def __init__(self) -> None:
+        self.cuda = torch.cuda.is_available()
+        self._instrument = Instrument()
+        self._pending: list[tuple[str, list[dict[str, Any]]]] = []
+        self._profiler: Any = None
+        self._started = 0.0
+
+    def on_event(self, event: Any) -> None:
+        if self._pending:
+            self._pending = [(p, k) for p, k in self._pending if not self._instrument.install(p, k)]
+        if event.kind == "inductor_output_code" and isinstance(event.data, dict):
+            path = event.data.get("filename")
+            if path:
+                self._pending.append((path, parse_output_code(event.payload or "")["kernels"]))
+
+    @contextlib.contextmanager
+    def recording(self) -> Iterator[None]:
+        self._started = time.perf_counter()
+        try:
+            with profile(activities=_activities(self.cuda), record_shapes=True,
+                         with_flops=True) as self._profiler:
+                yield
+        finally:
+            self._instrument.restore()
+
+    def section(self, document: dict[str, Any]) -> dict[str, Any]:
+        cost_s = time.perf_counter() - self._started
+        run = attribute(self._profiler.events(), self._instrument.sites, document, 1, self.cuda)
+        wall = (run["region_us"] or sum(r["time_us"] for r in run["kernels"]),
+                "the run's compiled regions and compiled graph calls (the backward's "
+                "included)")
+        return finish(document, run, wall, scope="run", profiled_calls=1, cost_s=cost_s)
+
+
+def finish(document: dict[str, Any], run: dict[str, Any], wall: tuple[float, str], *,
+           scope: str, profiled_calls: int, cost_s: float) -> dict[str, Any]:
+    """Kernels with their roofline, lines, peaks and the step verdict: the ``profile``."""
+    rows = run["kernels"]
+    wall_us, wall_source = wall
+    dtypes = [d for d in (roofline.kernel_dtype(document, r) for r in rows
+                          if r.get("compile") is not None) if d]
+    peaks = measured_peaks(run["device"], dtypes or ["float32"])
+    roofline.annotate_kernels(document, rows, peaks, wall_us)
+    if peaks["cached"] and roofline.beats_peaks(rows, peaks):
+        peaks = measured_peaks(run["device"], dtypes or ["float32"], refresh=True)
+        roofline.annotate_kernels(document, rows, peaks, wall_us)
+    step = roofline.step_verdict(rows, wall_us, run["device"])
+    step["wall_source"] = wall_source
+    return {**run, **roll_up(document, rows, wall_us), "peaks": peaks, "step": step,
+            "scope": scope, "profiled_calls": profiled_calls, "cost_s": cost_s,
+            "how": f"{HOW[run['device']]}; {SCOPE[scope]}"}

@@ -5,15 +5,31 @@ sample is bracketed by CUDA events around ``inner`` back-to-back calls after a d
 sync (so CPU launch overhead counts, which is what ``reduce-overhead`` removes); on CPU by
 ``time.perf_counter``. Calls too short for the clock are batched (``inner`` per sample).
 On CUDA ``device_median_ms`` is also measured the way ``triton.testing.do_bench`` does:
-events around single calls queued behind an L2 flush, i.e. GPU execution time only. Everything runs within an explicit time budget so a
-notebook is never blocked for minutes.
+events around single calls queued behind an L2 flush, i.e. GPU execution time only.
+Everything runs within an explicit time budget so a notebook is never blocked for minutes.
+
+How far to trust the numbers, two separate questions:
+
+* **Noisy**: a side whose interquartile range is over 10% of its median
+  (:data:`NOISY_IQR_FRACTION`). The IQR is the spread of single calls: it measures the
+  machine (other processes, frequency scaling, a busy GPU), not how well the median is
+  known, so more samples do not shrink it; a quieter machine does.
+* **Is it faster at all**: ``speedup_interval``, an interval of about 95% for the speedup
+  from the paired samples. Eager and compiled are timed in alternation, so the i-th sample
+  of each met the same machine load and their ratio cancels it; the interval of the
+  median of these ratios lies between two of them (the sign test's order statistics: no
+  assumption about the distribution) and narrows as samples grow, so a longer time budget
+  helps here. When it holds 1, the measurement cannot tell faster from slower. (Whether
+  the two IQRs overlap is no test of this: they overlap for two runs whose difference is
+  smaller than their spread, however many samples show that difference clearly.)
 """
 
 from __future__ import annotations
 
+import math
 import statistics
 import time
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass, field, fields
 from typing import Any, Callable
 
 import torch
@@ -24,12 +40,15 @@ L2_FLUSH_BYTES = 256 * 1024 * 1024  # what triton.testing.do_bench clears betwee
 DEVICE_SAMPLES = (50, 2000)  # bounds; within them, a quarter of the budget decides
 MIN_SAMPLE_S = 2e-4  # below this a perf_counter sample is mostly clock noise
 NOISY_IQR_FRACTION = 0.10
+INTERVAL_Z = 1.96  # the normal quantile of a two-sided 95% interval
 
 
 @dataclass
 class TimingStats:
     median_ms: float
     iqr_ms: float
+    q1_ms: float
+    q3_ms: float
     min_ms: float
     max_ms: float
     samples: int
@@ -37,9 +56,11 @@ class TimingStats:
     warmup_calls: int
     noisy: bool
     device_median_ms: float | None = None
+    #: seconds per call of each sample, in the order taken (not in the document)
+    per_call_s: list[float] = field(default_factory=list, repr=False)
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        return {f.name: getattr(self, f.name) for f in fields(self) if f.name != "per_call_s"}
 
 
 def uses_cuda(tree: Any) -> bool:
@@ -102,10 +123,23 @@ def _stats(samples: list[float], inner: int, warmup_calls: int) -> TimingStats:
     q1, q3 = _quartiles(samples)
     median = statistics.median(samples)
     return TimingStats(
-        median_ms=median * 1e3, iqr_ms=(q3 - q1) * 1e3, min_ms=min(samples) * 1e3,
-        max_ms=max(samples) * 1e3, samples=len(samples), inner=inner,
-        warmup_calls=warmup_calls, noisy=(q3 - q1) > NOISY_IQR_FRACTION * median,
+        median_ms=median * 1e3, iqr_ms=(q3 - q1) * 1e3, q1_ms=q1 * 1e3, q3_ms=q3 * 1e3,
+        min_ms=min(samples) * 1e3, max_ms=max(samples) * 1e3, samples=len(samples),
+        inner=inner, warmup_calls=warmup_calls, noisy=(q3 - q1) > NOISY_IQR_FRACTION * median,
+        per_call_s=list(samples),
     )
+
+
+def speedup_interval(eager_s: list[float], compiled_s: list[float]) -> list[float] | None:
+    """About 95% interval of the speedup: the sign-test interval of the median of the
+    paired ratios eager/compiled (samples taken in alternation; see the module docstring).
+    With few samples it is their whole range, which then covers more than 95%."""
+    ratios = sorted(e / c for e, c in zip(eager_s, compiled_s) if c > 0)
+    n = len(ratios)
+    if not n:
+        return None
+    k = max(0, math.floor((n - INTERVAL_Z * math.sqrt(n)) / 2))
+    return [ratios[k], ratios[n - 1 - k]]
 
 
 def device_times_ms(thunk: Callable[[], Any], samples: int, flush_l2: bool = True) -> list[float]:
@@ -160,15 +194,18 @@ def first_call_seconds(thunk: Callable[[], Any], *, cuda: bool) -> float:
 
 
 def summarize(eager: TimingStats, compiled: TimingStats, compile_s: float,
-              device: str) -> dict[str, Any]:
-    """Speedup and break-even: how many calls pay back the compile time (None: never)."""
+              device: str, budget_s: float | None = None) -> dict[str, Any]:
+    """Speedup (with its interval) and break-even: how many calls pay back the compile
+    time (None: never); ``budget_s`` is the time budget each side was given."""
     saved_ms = eager.median_ms - compiled.median_ms
     return {
         "eager": eager.to_dict(),
         "compiled": compiled.to_dict(),
         "compile_s": compile_s,
         "speedup": eager.median_ms / compiled.median_ms if compiled.median_ms > 0 else None,
+        "speedup_interval": speedup_interval(eager.per_call_s, compiled.per_call_s),
         "break_even_calls": (compile_s * 1e3 / saved_ms) if saved_ms > 0 else None,
         "noisy": eager.noisy or compiled.noisy,
+        "budget_s": budget_s,
         "device": device,
     }

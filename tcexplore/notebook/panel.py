@@ -1,7 +1,12 @@
-"""``ComparePanel``: pick modes, backends and dynamic settings, run, compare, open a row.
+"""Comparing configurations in a notebook: the live progress, then the grid.
 
-Each configuration is one ``compare()`` row (its own ``torch.compiler.reset()``), run one
-after the other so that the panel can show which one is compiling and in which stage.
+:func:`run_grid` runs each configuration as one ``compare()`` row (its own
+``torch.compiler.reset()``), one after the other, so that :class:`GridDisplay` can show
+which one is compiling and in which stage. When they are done the same display becomes
+the :class:`~tcexplore.Comparison` itself: the grid, drawn by the JupyterLab extension from
+the output alone, so a saved notebook shows it with no kernel (HTML elsewhere).
+``%%tcompile --compare`` shows only that display; :class:`ComparePanel` adds ipywidgets
+controls to pick the configurations and run again, which need a live kernel.
 """
 
 from __future__ import annotations
@@ -12,7 +17,7 @@ from typing import Any, Callable
 
 from ..capture import capture
 from ..exploration import Exploration
-from ..measure.compare import ROW_KEYS, Comparison, compare
+from ..measure.compare import Comparison, compare, row_label
 from .progress import stage_of
 from .run import quiet
 
@@ -20,9 +25,7 @@ DEFAULT_MODES = ("default", "reduce-overhead", "max-autotune-no-cudagraphs", "ma
 DEFAULT_BACKENDS = ("inductor", "aot_eager", "eager")
 DYNAMIC = {"none": None, "true": True, "false": False}
 
-
-def _label(mode: str | None, backend: str, dynamic: bool | None) -> str:
-    return f"{backend} / {mode or 'default'} / dynamic={dynamic}"
+Config = tuple[str | None, str, bool | None]
 
 
 def _cell(value: Any) -> str:
@@ -32,14 +35,86 @@ def _cell(value: Any) -> str:
     return html.escape(text[:300])
 
 
+class GridDisplay:
+    """One notebook output, updated in place: progress while the grid runs, then the grid."""
+
+    def __init__(self) -> None:
+        self.bundle: dict[str, Any] = {
+            "text/html": '<div class="tcx-panel"><p>tcexplore: not run yet.</p></div>',
+            "text/plain": "tcexplore comparison: not run yet"}
+        self._handle: Any = None
+
+    def show(self) -> None:
+        from IPython.display import display  # noqa: PLC0415
+
+        self._handle = display(self.bundle, raw=True, display_id=True)
+
+    def progress(self, status: dict[Config, str]) -> None:
+        body = "".join(f"<tr><td>{_cell(row_label(_named(c)))}</td><td>{_cell(s)}</td></tr>"
+                       for c, s in status.items())
+        self._update({"text/html": '<div class="tcx-panel"><table class="tcx-panel-progress">'
+                                   f"<tr><th>configuration</th><th>status</th></tr>{body}"
+                                   "</table></div>",
+                      "text/plain": "\n".join(f"{row_label(_named(c))}: {s}"
+                                              for c, s in status.items())})
+
+    def result(self, comparison: Comparison) -> None:
+        self._update(comparison._repr_mimebundle_())
+
+    def _update(self, bundle: dict[str, Any]) -> None:
+        self.bundle = bundle
+        if self._handle is not None:
+            self._handle.update(bundle, raw=True)
+
+
+def _named(config: Config) -> dict[str, Any]:
+    mode, backend, dynamic = config
+    return {"mode": mode, "backend": backend, "dynamic": dynamic}
+
+
+def run_grid(fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any],
+             configs: list[Config], *, time_budget_s: float, shown: GridDisplay,
+             explore_sections: Callable[[dict[str, Any]], dict[str, Any]] | None = None
+             ) -> Comparison:
+    """Each configuration, its stage shown live; ``explore_sections(document data)``, if
+    given, adds fields to each row document's ``explore`` section (``%%tcompile`` adds the
+    cells' source labels and sources)."""
+    status = {c: "queued" for c in configs}
+    rows: list[dict[str, Any]] = []
+    for config in configs:
+        status[config] = "running"
+        shown.progress(status)
+
+        def on_event(event: Any, config: Config = config) -> None:
+            stage = stage_of(event)
+            if stage and status[config] != f"running: {stage}":
+                status[config] = f"running: {stage}"
+                shown.progress(status)
+
+        mode, backend, dyn = config
+        # An outer capture only to follow the stages live; each row keeps its own document.
+        with capture(on_event=on_event), quiet():
+            row = compare(fn, *args, modes=[mode], backends=[backend], dynamic=[dyn],
+                          time_budget_s=time_budget_s, **kwargs).rows[0]
+        if row["exploration"] is not None and explore_sections is not None:
+            data = row["exploration"].document.data
+            row["exploration"] = Exploration(row["exploration"].document.with_sections(
+                explore={**data["explore"], **explore_sections(data)}))
+        rows.append(row)
+        status[config] = row["status"] + (f" ({row['error']})" if row["error"] else "")
+        shown.progress(status)
+    comparison = Comparison(rows)
+    shown.result(comparison)
+    return comparison
+
+
 class ComparePanel:
     """A widget comparing torch.compile configurations of ``fn(*args, **kwargs)``.
 
     ``modes``/``backends``/``dynamic`` are the configurations selected at first;
     ``.run()`` (or the Run button) compares them; ``.comparison`` holds the latest
-    :class:`~tcexplore.Comparison`; ``.open(i)`` displays row ``i``'s exploration.
-    ``explore_sections(document data)``, if given, adds fields to each row document's
-    ``explore`` section (``%%tcompile`` adds the cells' source labels and sources).
+    :class:`~tcexplore.Comparison`, shown as the grid below the controls; ``.open(i)``
+    displays row ``i``'s exploration.
     """
 
     def __init__(self, fn: Callable[..., Any], *args: Any,
@@ -53,10 +128,9 @@ class ComparePanel:
         self.fn, self.args, self.kwargs = fn, args, kwargs
         self.explore_sections = explore_sections
         self.comparison: Comparison | None = None
-        # Progress and results are plain HTML in a display of their own, updated in place:
-        # they show (and stay, in a saved notebook) in front ends without widgets too.
-        self.status_html = "<p>tcexplore.ComparePanel: not run yet.</p>"
-        self._status: Any = None
+        # Progress and results are an output of their own, updated in place: they show
+        # (and stay, in a saved notebook) in front ends without widgets too.
+        self.grid = GridDisplay()
         mode_names = [m or "default" for m in modes]
         self.modes = w.SelectMultiple(options=list(dict.fromkeys([*DEFAULT_MODES, *mode_names])),
                                       value=mode_names, description="modes", rows=4)
@@ -70,59 +144,29 @@ class ComparePanel:
                                          description="time (s)")
         self.run_button = w.Button(description="Run", button_style="primary", icon="play")
         self.run_button.on_click(lambda _: self.run())
-        self.figure = w.Output()
         self.row_picker = w.Dropdown(options=[], description="row")
         self.open_button = w.Button(description="Open exploration")
         self.open_button.on_click(lambda _: self.open(self.row_picker.value))
         self.detail = w.Output()
         self.widget = w.VBox([
             w.HBox([self.modes, self.backends, self.dynamic, w.VBox([self.budget, self.run_button])]),
-            self.figure,
             w.HBox([self.row_picker, self.open_button]), self.detail])
 
-    def configurations(self) -> list[tuple[str | None, str, bool | None]]:
+    def configurations(self) -> list[Config]:
         modes = [None if m == "default" else m for m in self.modes.value]
         return list(itertools.product(modes, self.backends.value,
                                       [DYNAMIC[d] for d in self.dynamic.value]))
 
     def run(self) -> Comparison:
-        configs = self.configurations()
-        status = {c: "queued" for c in configs}
-        rows: list[dict[str, Any]] = []
         self.run_button.disabled = True
         try:
-            for config in configs:
-                status[config] = "running"
-                self._show_progress(status)
-
-                def on_event(event: Any, config: Any = config) -> None:
-                    stage = stage_of(event)
-                    if stage and status[config] != f"running: {stage}":
-                        status[config] = f"running: {stage}"
-                        self._show_progress(status)
-
-                rows.append(self._run_one(config, on_event))
-                row = rows[-1]
-                status[config] = row["status"] + (f" ({row['error']})" if row["error"] else "")
-                self._show_progress(status)
+            self.comparison = run_grid(self.fn, self.args, self.kwargs, self.configurations(),
+                                       time_budget_s=self.budget.value, shown=self.grid,
+                                       explore_sections=self.explore_sections)
         finally:
             self.run_button.disabled = False
-        self.comparison = Comparison(rows)
-        self._show_results()
+        self.row_picker.options = [(row_label(r), i) for i, r in enumerate(self.comparison.rows)]
         return self.comparison
-
-    def _run_one(self, config: tuple[str | None, str, bool | None],
-                 on_event: Callable[[Any], None]) -> dict[str, Any]:
-        mode, backend, dyn = config
-        # An outer capture only to follow the stages live; each row keeps its own document.
-        with capture(on_event=on_event), quiet():
-            row = compare(self.fn, *self.args, modes=[mode], backends=[backend], dynamic=[dyn],
-                          time_budget_s=self.budget.value, **self.kwargs).rows[0]
-        if row["exploration"] is not None and self.explore_sections is not None:
-            data = row["exploration"].document.data
-            row["exploration"] = Exploration(row["exploration"].document.with_sections(
-                explore={**data["explore"], **self.explore_sections(data)}))
-        return row
 
     def open(self, index: int | None) -> Exploration | None:
         """Show row ``index``'s full exploration under the panel (and return it)."""
@@ -139,39 +183,11 @@ class ComparePanel:
                 display(exploration)
         return exploration
 
-    def _show_progress(self, status: dict[tuple[Any, ...], str]) -> None:
-        body = "".join(f"<tr><td>{_cell(_label(*c))}</td><td>{_cell(s)}</td></tr>"
-                       for c, s in status.items())
-        self._show_status("<table class=\"tcx-panel-progress\"><tr><th>configuration</th>"
-                          f"<th>status</th></tr>{body}</table>")
-
-    def _show_status(self, markup: str) -> None:
-        self.status_html = f'<div class="tcx-panel">{markup}</div>'
-        if self._status is not None:
-            self._status.update({"text/html": self.status_html,
-                                 "text/plain": repr(self)}, raw=True)
-
-    def _show_results(self) -> None:
-        from IPython.display import display  # noqa: PLC0415
-
-        assert self.comparison is not None
-        rows = self.comparison.rows
-        head = "".join(f"<th>{html.escape(k)}</th>" for k in ROW_KEYS)
-        body = "".join("<tr>" + "".join(f"<td>{_cell(r[k])}</td>" for k in ROW_KEYS) + "</tr>"
-                       for r in rows)
-        self._show_status(f'<table class="tcx-panel-results"><tr>{head}</tr>{body}</table>')
-        self.row_picker.options = [(_label(r["mode"], r["backend"], r["dynamic"]), i)
-                                   for i, r in enumerate(rows)]
-        self.figure.clear_output()
-        with self.figure:
-            display(self.comparison.figure())
-
     def _ipython_display_(self) -> None:
         from IPython.display import display  # noqa: PLC0415
 
         display(self.widget)
-        self._status = display({"text/html": self.status_html, "text/plain": repr(self)},
-                               raw=True, display_id=True)
+        self.grid.show()
 
     def __repr__(self) -> str:
         n = len(self.comparison.rows) if self.comparison else 0

@@ -21,13 +21,16 @@ from ..capture import capture
 from ..capture.events import Event
 from ..document import error_record
 from ..exploration import Exploration
-from ..measure.diff import diff_outputs
+from ..measure.diff import diff_named
 from ..measure.divergence import find_first_divergence
+from ..measure.random_ops import explain_mismatch
 from ..measure.inputs import clone_tensors, rng_state
 from ..measure.timing import first_call_seconds, measure, summarize, uses_cuda
 from .cell import CellFunction, is_plain_data
 
 RESULT_KEY = "last expression"  # the cell's value, among the compared outputs
+# How %%tcompile takes Inductor's option to draw random numbers as eager does.
+FALLBACK_RANDOM_OPTION = """--options '{"fallback_random": true}'"""
 
 
 @dataclass
@@ -91,6 +94,8 @@ def run_cell(cell: CellFunction, namespace: dict[str, Any], compiled: Callable[.
     if measured.get("accuracy") is not None and not measured["accuracy"]["ok"]:
         on_stage("outputs differ: searching for the first diverging graph node")
         _first_divergence(cell, before, compile_kwargs, document.data, measured["accuracy"])
+        explain_mismatch(measured["accuracy"], document.data, FALLBACK_RANDOM_OPTION
+                         if compile_kwargs.get("backend") == "inductor" else None)
     exploration = Exploration(document.with_sections(
         explore={"compile_kwargs": _jsonable(compile_kwargs), "device": "cuda" if cuda else "cpu",
                  "error": measured.get("error"), **sections(document.data)},
@@ -111,9 +116,9 @@ def _measure(cell: CellFunction, compiled: Callable[..., Any], before: tuple[Any
         rewind_to_start()
         eager_out = cell.fn(*e_args)
         accuracy = {
-            "outputs": diff_outputs(_compared(cell, eager_out), _compared(cell, real)),
-            "inputs_after_call": diff_outputs(dict(zip(cell.params, e_args)),
-                                              dict(zip(cell.params, real_args))),
+            "outputs": diff_named(_compared(cell, eager_out), _compared(cell, real)),
+            "inputs_after_call": diff_named(dict(zip(cell.params, e_args)),
+                                            dict(zip(cell.params, real_args))),
             "first_divergence": None,
         }
         accuracy["ok"] = all(r["ok"] for r in accuracy["outputs"] + accuracy["inputs_after_call"])
@@ -122,7 +127,7 @@ def _measure(cell: CellFunction, compiled: Callable[..., Any], before: tuple[Any
         eager_stats, compiled_stats = measure(lambda: cell.fn(*e_args), lambda: compiled(*c_args),
                                               cuda=cuda, budget_s=budget_s)
         measured["timing"] = summarize(eager_stats, compiled_stats, compile_s,
-                                       "cuda" if cuda else "cpu")
+                                       "cuda" if cuda else "cpu", budget_s)
     except Exception as exc:  # noqa: BLE001
         measured["error"] = error_record(exc)
     return measured

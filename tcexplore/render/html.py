@@ -16,13 +16,16 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from ..graph_break_audit import graph_break_audit
 from .compile_time import compile_time
+from .graph_breaks import audit_table, graph_breaks
 from .graph_svg import MAX_SVG_NODES, dynamo_graph_svg
 from .markup import (MAX_CELL_ITEMS, SOURCE_LABELS, MAX_ROWS, MAX_TEXT_CHARS, Data, _c, _captured_note, _code,
                      _compile_anchor, _compile_link, _details, _dict_table, _e, _error_block,
-                     _link, _location, _location_with_code, _more_rows_note, _names, _note,
+                     _location, _location_with_code, _names, _note,
                      _page, _plural, _pre, _status, _table, _value)
 from .measurements import measurements
+from .profile import profile_section
 from .source import sources
 
 __all__ = ["render_html", "MAX_ROWS", "MAX_TEXT_CHARS", "MAX_CELL_ITEMS"]
@@ -67,6 +70,15 @@ _CSS = """
 .tcx-report .tcx-mark-break, .tcx-report .tcx-mark-recompile { background: #ffebe9;
   color: #cf222e; }
 .tcx-report .tcx-mark-kernel { background: #ddf4ff; }
+.tcx-report .tcx-mark-time { background: #ffebe9; color: #a40e26; }
+.tcx-report .tcx-mark-break-path { background: #fff; color: #cf222e; border: 1px solid #ffcecb; }
+.tcx-report details.tcx-mark-list { display: inline-block; vertical-align: top; margin: 0; }
+.tcx-report details.tcx-mark-list > summary { list-style: none; font-weight: 400; }
+.tcx-report details.tcx-mark-list > summary::-webkit-details-marker { display: none; }
+.tcx-report details.tcx-mark-list ul { margin: 2px 0; padding-left: 18px; font-size: 12px; }
+.tcx-report ul.tcx-stack { list-style: none; padding-left: 8px; }
+.tcx-report ul.tcx-stack > li { margin: 2px 0; }
+.tcx-report table.tcx-break-audit td:nth-child(4) { max-width: 60em; }
 .tcx-report .tcx-graph-svg { overflow: auto; max-height: 60em; }
 .tcx-report .tcx-graph-svg svg { max-width: none; height: auto; }
 """
@@ -104,9 +116,10 @@ def _report(data: Data, summary_only: bool = False) -> str:
         "<h1>torch.compile report</h1>",
         _overview(data),
         measurements(data),
+        profile_section(data),
         sources(data),
         compile_time(compiles),
-        _graph_breaks(data.get("graph_breaks") or []),
+        graph_breaks(data),
         detail,
         "</div>",
     ]
@@ -125,6 +138,8 @@ def _findings(data: Data) -> str:
         count = summary.get(key) or 0
         if count:
             found.append(_plural(count, word))
+            if key == "graph_breaks":
+                found[-1] += f" at {_plural(len(graph_break_audit(data)), 'site')}"
     if isinstance(data.get("error"), dict):
         found.append("the captured code raised " + str(data["error"].get("type") or "an error"))
     text = ", ".join(found) if found else "No graph breaks, recompiles or failed compiles."
@@ -203,6 +218,7 @@ def _overview(data: Data) -> str:
         _error_block(data.get("error"), "The captured code raised"),
         _not_available(data),
         _findings(data),
+        audit_table(data),
         _summary_table(data.get("summary") or {}),
         _environment(data),
         _compile_index(data.get("compiles") or []),
@@ -210,43 +226,6 @@ def _overview(data: Data) -> str:
     ]
     return _details("Overview", "\n".join(p for p in body if p),
                     cls="tcx-section tcx-overview", open_=True, id_="tcx-overview")
-
-
-# ---------------------------------------------------------------------------- graph breaks
-
-
-def _graph_break(index: int, brk: Data) -> str:
-    where = _location({"file": brk.get("file"), "line": brk.get("line")})
-    parts = [f"<p><strong>{_e(brk.get('reason'))}</strong></p>".replace("\n", "<br>"),
-             f"<p>at {where} · compile {_compile_link(brk.get('compile_id'))}</p>"]
-    if brk.get("explanation"):
-        parts.append(f"<p>{_e(brk['explanation'])}</p>")
-    hints = brk.get("hints") or []
-    if hints:
-        parts.append("<ul class=\"tcx-hints\">"
-                     + "".join(f"<li>{_e(h)}</li>" for h in hints[:MAX_ROWS]) + "</ul>")
-    if brk.get("link"):
-        parts.append(f"<p>More: {_link(brk['link'])}</p>")
-    stack = brk.get("user_stack") or []
-    if stack:
-        rows = [[_location_with_code(loc)] for loc in stack]
-        parts.append(_details("User stack", _table(["frame (outermost first)"], rows)))
-    first_line = str(brk.get("reason") or "").splitlines()[-1:] or [""]
-    summary = f"#{index}: {_e(first_line[0])} <span class=\"tcx-muted\">{where}</span>"
-    return _details(summary, "\n".join(parts), cls="tcx-sub tcx-graph-break",
-                    id_=f"tcx-graph-break-{index}")
-
-
-def _graph_breaks(breaks: list[Data]) -> str:
-    if breaks:
-        items = [_graph_break(i, b) for i, b in enumerate(breaks[:MAX_ROWS])]
-        if len(breaks) > MAX_ROWS:
-            items.append(_more_rows_note(len(breaks) - MAX_ROWS))
-        body = "\n".join(items)
-    else:
-        body = "<p>No graph breaks.</p>"
-    return _details(f"Graph breaks ({len(breaks)})", body,
-                    cls="tcx-section tcx-graph-breaks", id_="tcx-graph-breaks")
 
 
 # ---------------------------------------------------------------------------- compiles

@@ -2,22 +2,52 @@
 torch.compile did at each line — graph breaks, recompiles, guards, graph ops, kernels.
 
 Sources come from ``explore.sources`` (file name -> text); a location matches a line when
-it names that file. Every mark links to its section of the report.
+it names that file. Every mark links to its section of the report. Graph breaks come
+first on a line, one mark per site of the audit (the calls that led to it marked too);
+guards and graph ops are one count per line, opening to the count of each compile.
 """
 
 from __future__ import annotations
 
+import re
+import sys
 from collections import defaultdict
 from typing import Any
 
-from .markup import Data, _compile_anchor, _details, _e, _note, _plural, _table
+from ..graph_break_audit import graph_break_audit
+from .graph_breaks import site_anchor
+from .markup import Data, _compile_anchor, _compile_link, _details, _e, _note, _plural, _table
+from .profile import PROFILE_ANCHOR, share, time_us
 
-_MARK_CLASSES = ("break", "recompile", "guard", "op", "kernel")
+_MARK_CLASSES = ("break", "break-path", "recompile", "time", "guard", "op", "kernel")
 MAX_LINE_CHARS = 1000  # characters of one source line
 
 
 def _mark(kind: str, text: str, href: str) -> str:
     return (f'<a class="tcx-mark tcx-mark-{_e(kind)}" href="#{_e(href)}">{_e(text)}</a>')
+
+
+def _counted(kind: str, word: str, per_compile: dict[Any, int]) -> str:
+    """One mark for a line's guards (or ops) of every compile, opening to the list."""
+    total = sum(per_compile.values())
+    items = "".join(f"<li>{_compile_link(cid)}: {_plural(n, word)}</li>"
+                    for cid, n in per_compile.items())
+    summary = f'<span class="tcx-mark tcx-mark-{_e(kind)}">{_e(_plural(total, word))}</span>'
+    return _details(summary, f"<ul>{items}</ul>", cls=f"tcx-mark-list tcx-mark-list-{kind}")
+
+
+def _break_marks(data: Data, at: Any, found: dict) -> None:
+    """One mark per site on its line; the lines of the calls that led there say so."""
+    for index, site in enumerate(graph_break_audit(data)):
+        anchor = site_anchor(index)
+        place = at({"file": site["file"], "line": site["line"]})
+        if place:
+            found[place].append(("break", _mark(
+                "break", f"{_plural(site['count'], 'graph break')} (#{index + 1})", anchor)))
+        calls = {at(f) for path in site["paths"] for f in path["stack"]} - {None, place}
+        for spot in calls:
+            found[spot].append(("break-path", _mark(
+                "break-path", f"leads to graph break #{index + 1}", anchor)))
 
 
 def _marks(data: Data, files: set[str]) -> dict[tuple[str, int], list[tuple[str, str]]]:
@@ -29,12 +59,9 @@ def _marks(data: Data, files: set[str]) -> dict[tuple[str, int], list[tuple[str,
             return loc["file"], loc["line"]
         return None
 
-    for i, brk in enumerate(data.get("graph_breaks") or []):
-        places = {at({"file": brk.get("file"), "line": brk.get("line")})}
-        places.update(at(loc) for loc in brk.get("user_stack") or [])
-        for place in places - {None}:
-            found[place].append(("break", _mark("break", f"graph break #{i}",
-                                                f"tcx-graph-break-{i}")))
+    _break_marks(data, at, found)
+    guards: dict[tuple[str, int], dict[Any, int]] = defaultdict(lambda: defaultdict(int))
+    ops: dict[tuple[str, int], dict[Any, int]] = defaultdict(lambda: defaultdict(int))
     for compile_ in data.get("compiles") or []:
         cid = compile_.get("id")
         anchor = _compile_anchor(cid)
@@ -42,20 +69,14 @@ def _marks(data: Data, files: set[str]) -> dict[tuple[str, int], list[tuple[str,
         place = at(compile_.get("frame"))
         if reasons and place:
             found[place].append(("recompile", _mark("recompile", f"recompiled ({cid})", anchor)))
-        guards: dict[tuple[str, int], int] = defaultdict(int)
         for guard in compile_.get("guards") or []:
             spot = at(guard.get("user_location")) if isinstance(guard, dict) else None
             if spot:
-                guards[spot] += 1
-        for spot, n in guards.items():
-            found[spot].append(("guard", _mark("guard", f"{_plural(n, 'guard')} ({cid})", anchor)))
-        ops: dict[tuple[str, int], int] = defaultdict(int)
+                guards[spot][cid] += 1
         for node in (compile_.get("dynamo_graph") or {}).get("nodes") or []:
             spot = at(node.get("source")) if isinstance(node, dict) else None
             if spot and node.get("op") in ("call_function", "call_method", "call_module"):
-                ops[spot] += 1
-        for spot, n in ops.items():
-            found[spot].append(("op", _mark("op", f"{_plural(n, 'op')} in graph {cid}", anchor)))
+                ops[spot][cid] += 1
         for output in compile_.get("output_codes") or []:
             for kernel in output.get("kernels") or []:
                 if kernel.get("kind") == "extern":
@@ -63,6 +84,17 @@ def _marks(data: Data, files: set[str]) -> dict[tuple[str, int], list[tuple[str,
                 for spot in {at(loc) for loc in kernel.get("user_lines") or []} - {None}:
                     found[spot].append(("kernel", _mark("kernel", str(kernel.get("name")),
                                                         anchor)))
+    profile = data.get("profile") if isinstance(data.get("profile"), dict) else {}
+    for line in profile.get("lines") or []:
+        spot = at(line)
+        if spot:
+            found[spot].append(("time", _mark(
+                "time", f"{time_us(line.get('time_us'))} · {share(line.get('share'))}",
+                PROFILE_ANCHOR)))
+    for spot, per_compile in guards.items():
+        found[spot].append(("guard", _counted("guard", "guard", per_compile)))
+    for spot, per_compile in ops.items():
+        found[spot].append(("op", _counted("op", "graph op", per_compile)))
     for marks in found.values():
         marks.sort(key=lambda m: _MARK_CLASSES.index(m[0]))
     return found
@@ -83,6 +115,12 @@ def _source_table(file: str, text: str, marks: dict[tuple[str, int], list[tuple[
     return _table(["line", "code", "what torch.compile did here"], rows, "tcx-source-table")
 
 
+def _cell_order(labels: dict[str, str], file: str) -> tuple[int, str]:
+    """Cells in their execution order ("cell [3]" before "cell [12]"), then other files."""
+    found = re.search(r"\[(\d+)\]", labels.get(file) or "")
+    return (int(found.group(1)) if found else sys.maxsize, file)
+
+
 def sources(data: Data) -> str:
     explore = data.get("explore") if isinstance(data.get("explore"), dict) else {}
     texts = {f: t for f, t in (explore.get("sources") or {}).items() if isinstance(t, str)}
@@ -91,6 +129,6 @@ def sources(data: Data) -> str:
     labels = explore.get("source_labels") or {}
     marks = _marks(data, set(texts))
     parts = [f"<p><strong>{_e(labels.get(f) or f)}</strong></p>" + _source_table(f, t, marks)
-             for f, t in texts.items()]
+             for f, t in sorted(texts.items(), key=lambda item: _cell_order(labels, item[0]))]
     return _details("Source", "\n".join(parts), cls="tcx-section tcx-source", open_=True,
                     id_="tcx-source")

@@ -4,7 +4,7 @@
 ``reproducer()`` is a standalone program built from the output code Inductor generated.
 """
 
-from .kernel import Kernel, all_kernels, find_kernel
+from .kernel import AmbiguousKernel, Kernel, all_kernels, find_kernel
 from .wrapper import WorkbenchError
 
-__all__ = ["Kernel", "WorkbenchError", "all_kernels", "find_kernel"]
+__all__ = ["AmbiguousKernel", "Kernel", "WorkbenchError", "all_kernels", "find_kernel"]

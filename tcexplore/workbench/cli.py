@@ -6,7 +6,7 @@ import sys
 
 from ..document import DocumentError, load
 from ..output_files import OutputError, unwritable, write_text
-from .kernel import all_kernels, find_kernel
+from .kernel import AmbiguousKernel, all_kernels, find_kernel
 from .wrapper import WorkbenchError
 
 
@@ -30,6 +30,10 @@ def run_repro(document: str, name: str | None, out: str | None, launch: int) -> 
             print(kernel_table(data))
             return 0
         text = find_kernel(data, name).reproducer(launch)
+    except AmbiguousKernel as exc:
+        print(f"tcexplore repro: {exc.message(f'(e.g. tcexplore repro {document} {exc.candidates[0]})')}",
+              file=sys.stderr)
+        return 2
     except (OSError, DocumentError, WorkbenchError) as exc:
         print(f"tcexplore repro: {exc}", file=sys.stderr)
         return 2

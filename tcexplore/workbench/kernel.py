@@ -58,6 +58,21 @@ def _parse(name: str, compile_id: str | None, output: str | None) -> tuple[str |
     return compile_id, output, name
 
 
+class AmbiguousKernel(WorkbenchError):
+    """A name that fits several kernels. The message says how to name one in the caller's
+    own syntax: keyword arguments from Python, a full name from ``%tkernel`` or the CLI."""
+
+    def __init__(self, name: str, candidates: list[str]):
+        self.name = name
+        self.candidates = candidates
+        super().__init__(self.message("(or compile=..., output=...)"))
+
+    def message(self, how: str) -> str:
+        listed = "\n  ".join(self.candidates)
+        return (f"{self.name!r} names {len(self.candidates)} kernels; give one of these names "
+                f"{how}:\n  {listed}")
+
+
 def find_kernel(data: dict[str, Any], name: str, *, compile: str | None = None,
                 output: str | None = None) -> Kernel:
     """The one kernel ``name`` designates; a clear error naming the candidates otherwise."""
@@ -73,9 +88,7 @@ def find_kernel(data: dict[str, Any], name: str, *, compile: str | None = None,
         hint = f"; did you mean {', '.join(close)}?" if close else ""
         known = "" if places else " (this document has no kernels)"
         raise WorkbenchError(f"no kernel {name!r}{known}{hint}")
-    listed = "\n  ".join(p.qualified_name for p in matches)
-    raise WorkbenchError(f"{name!r} names {len(matches)} kernels; give one of these names "
-                         f"(or compile=..., output=...):\n  {listed}")
+    raise AmbiguousKernel(name, [p.qualified_name for p in matches])
 
 
 def kernel_at(data: dict[str, Any], compile_index: int, output_index: int,

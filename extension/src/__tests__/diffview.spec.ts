@@ -108,7 +108,7 @@ describe('splitRows', () => {
 });
 
 describe('picking two to diff', () => {
-  it('in the Compare tab: two picked rows give their diff', () => {
+  it('in the Compare tab: two picked rows give their diff', async () => {
     const host = { ...load('relu.json'), comparison: { rows: [
       { backend: 'inductor', mode: null, dynamic: null, status: 'ok', document: load('relu.json') },
       { backend: 'inductor', mode: 'x', dynamic: null, status: 'ok', document: load('gelu.json') }
@@ -124,6 +124,7 @@ describe('picking two to diff', () => {
     }
     expect(button.disabled).toBe(false);
     button.click();
+    await new Promise(resolve => setTimeout(resolve, 0)); // the rows' documents are unpacked first
     const view = root.querySelector('.tcx-compare-detail .tcx-diffview')!;
     expect(view.querySelector('[data-graph=dynamo]')?.textContent).toContain('torch._C._nn.gelu');
     (view.querySelector('[data-graph=dynamo] .tcx-link') as HTMLButtonElement).click();

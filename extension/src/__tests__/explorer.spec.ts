@@ -1,4 +1,5 @@
 import { createExplorer } from '../view/explorer';
+import { GO_EVENT } from '../view/links';
 import { fixture } from './fixture';
 
 function tab(root: HTMLElement, id: string): HTMLButtonElement {
@@ -10,11 +11,11 @@ function panel(root: HTMLElement, id: string): HTMLElement {
 }
 
 describe('explorer', () => {
-  it('has ten tabs, each controlling its panel, built only when opened', () => {
+  it('has eleven tabs, each controlling its panel, built only when opened', () => {
     const root = createExplorer(fixture());
     expect(root.classList.contains('tcx-explorer')).toBe(true);
     const tabs = [...root.querySelectorAll('[role=tab]')];
-    expect(tabs.map(t => t.textContent)).toEqual(['Overview', 'Source', 'Graphs', 'Fusion', 'Code', 'Guards & recompiles', 'CUDA graphs', 'Timing', 'Accuracy', 'Compare']);
+    expect(tabs.map(t => t.textContent)).toEqual(['Overview', 'Source', 'Graphs', 'Fusion', 'Code', 'Guards & recompiles', 'CUDA graphs', 'Timing', 'Profile', 'Accuracy', 'Compare']);
     for (const t of tabs) {
       expect(root.querySelector(`#${t.getAttribute('aria-controls')}`)?.getAttribute('aria-labelledby')).toBe(t.id);
     }
@@ -28,6 +29,24 @@ describe('explorer', () => {
       expect(p.childElementCount).toBeGreaterThan(0);
     }
     expect(panel(root, 'cudagraphs').textContent).toContain('No CUDA-graph data in this document');
+  });
+
+  it('hides tabs with nothing to show, says on the Overview what is missing, and still opens them from a link', () => {
+    const doc = fixture();
+    delete doc.accuracy;
+    delete (doc as { comparison?: unknown }).comparison;
+    const root = createExplorer(doc);
+    const shown = [...root.querySelectorAll('[role=tab]')].filter(t => !(t as HTMLElement).hidden).map(t => t.getAttribute('data-tab'));
+    expect(shown).toEqual(['overview', 'source', 'graphs', 'fusion', 'code', 'guards', 'timing']);
+    expect(panel(root, 'overview').querySelector('.tcx-absent')?.textContent).toBe('Not in this document: an accuracy check (tcexplore.explore() compares compiled outputs with eager); ' +
+      'a profile (explore(..., profile=True) or tcexplore run --profile times every kernel); CUDA-graph data (CUDA graphs exist on GPU runs with mode="reduce-overhead" or "max-autotune"); a comparison grid (tcexplore.compare() makes one).');
+    tab(root, 'guards').dispatchEvent(new KeyboardEvent('keydown', { key: 'ArrowRight' }));
+    expect(tab(root, 'timing').getAttribute('aria-selected')).toBe('true');
+    root.dispatchEvent(new CustomEvent(GO_EVENT, { detail: { tab: 'cudagraphs' } }));
+    expect(tab(root, 'cudagraphs').hidden).toBe(false);
+    expect(panel(root, 'cudagraphs').hidden).toBe(false);
+    expect(panel(root, 'cudagraphs').textContent).toContain('No CUDA-graph data in this document');
+    expect(createExplorer(fixture()).querySelector('.tcx-absent')?.textContent).toContain('; CUDA-graph data');
   });
 
   it('shows CUDA-graph partitions, their ops and a skip with its user line', () => {
@@ -69,6 +88,35 @@ describe('explorer', () => {
     expect(fusion.querySelector('.tcx-kernelinfo')).toBeNull();
   });
 
+  it('shows kernel names whole: wrapping after "_", with the full name as a tooltip', () => {
+    const root = createExplorer(fixture());
+    tab(root, 'code').click();
+    const name = panel(root, 'code').querySelector('[data-kernel=cpp_fused_relu_0] .tcx-wrappable') as HTMLElement;
+    expect(name.textContent).toBe('cpp_fused_relu_0');
+    expect(name.title).toBe('cpp_fused_relu_0');
+    expect(name.querySelectorAll('wbr').length).toBe(3);
+  });
+
+  it('puts recompile reasons first and the guard tables after them, folded, with counts', () => {
+    const root = createExplorer(fixture());
+    tab(root, 'guards').click();
+    const guards = panel(root, 'guards');
+    expect([...guards.querySelectorAll('h3')].map(h => h.textContent)).toEqual(['Recompiles (1)', 'Guards (2 in 2 compiles)']);
+    const recompile = guards.querySelector('.tcx-recompile')!;
+    expect(recompile.querySelector('h4')?.textContent).toBe("Recompile 0/1 of forward(): tensor 'x' size mismatch at index 0. expected 8, actual 16");
+    expect([...recompile.querySelectorAll('td')].map(td => td.textContent)).toEqual(['0/0', "tensor 'x' size mismatch at index 0. expected 8, actual 16", '8', '16', '']);
+    const folds = [...guards.querySelectorAll('details.tcx-compile-guards')] as HTMLDetailsElement[];
+    expect(recompile.compareDocumentPosition(folds[0]) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    expect(folds.map(f => [f.open, f.querySelector('summary')?.textContent])).toEqual([
+      [false, 'Compile 0/0 · forward (model.py:10) ok 2 guards: TENSOR_MATCH ×1, LAMBDA_GUARD ×1'],
+      [false, 'Compile 0/1 · forward (model.py:10) okrecompile 0 guards']
+    ]);
+    expect(guards.querySelector('.tcx-guard-table')).toBeNull();
+    (recompile.querySelector('.tcx-link') as HTMLButtonElement).click();
+    expect(folds[0].open).toBe(true);
+    expect(folds[0].querySelectorAll('.tcx-guard-table tbody tr').length).toBe(2);
+  });
+
   it('follows the first divergence to its graph node', () => {
     const root = createExplorer(fixture());
     tab(root, 'accuracy').click();
@@ -99,7 +147,7 @@ describe('explorer', () => {
     expect(root.querySelector('[role=alert]')?.textContent).toContain('newer tcexplore');
   });
 
-  it('opens a big graph collapsed', () => {
+  it('opens a big graph collapsed, at its start, its buttons outside the drawing', () => {
     const doc = fixture();
     const nodes = Array.from({ length: 900 }, (_, i) => ({ name: `n${i}`, op: 'call_function', target: 't', args: i ? [`n${i - 1}`] : [], users: [] }));
     doc.compiles[0].dynamo_graph = { text: '', nodes };
@@ -107,6 +155,7 @@ describe('explorer', () => {
     tab(root, 'graphs').click();
     const boxes = panel(root, 'graphs').querySelectorAll('.tcx-node');
     expect(boxes.length).toBe(40);
-    expect(panel(root, 'graphs').textContent).toContain('900 nodes: opened collapsed');
+    expect(panel(root, 'graphs').textContent).toContain('40 boxes for 900 nodes. Too big to read whole: this is its start at 100%');
+    expect(panel(root, 'graphs').querySelector('.tcx-canvas .tcx-zoom-tools, .tcx-canvas button')).toBeNull();
   });
 });

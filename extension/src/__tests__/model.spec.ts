@@ -2,11 +2,11 @@ import { diffRows, divergenceLinks } from '../model/accuracy';
 import { bestRow, cell, comparisonRows } from '../model/compare';
 import { cudaGraphSections, cudaGraphWarning } from '../model/cudagraphs';
 import { fusionModel, kernelColour, EXTERN_COLOUR } from '../model/fusion';
-import { recompileRows } from '../model/guards';
+import { guardSummary, recompileRows, recompiles } from '../model/guards';
 import { findings, pipeline } from '../model/overview';
 import { checkDocument } from '../model/schema';
 import { sourceFiles } from '../model/source';
-import { phaseBoxes, runtimeBars } from '../model/timing';
+import { phaseBoxes, runtimeChart } from '../model/timing';
 import { fixture } from './fixture';
 
 describe('checkDocument', () => {
@@ -57,7 +57,7 @@ describe('overview', () => {
     expect(found[0].text).toContain('first divergence at node relu');
     const brk = found.find(f => f.text.startsWith('Graph break'))!;
     expect(brk.target).toEqual({ tab: 'source', file: '/home/me/model.py', line: 12 });
-    expect(found.find(f => f.text.startsWith('Recompile'))!.target).toEqual({ tab: 'guards', compile: 1 });
+    expect(found.find(f => f.recompiled)!.target).toEqual({ tab: 'guards', compile: 1 });
     expect(found.some(f => f.text.includes('2.00× faster'))).toBe(true);
   });
 });
@@ -67,12 +67,13 @@ describe('sourceFiles', () => {
     const [file, ...rest] = sourceFiles(fixture());
     expect(rest).toEqual([]);
     expect(file.file).toBe('/home/me/model.py');
-    expect(file.lines.map(l => l.line)).toEqual([11, 12]);
-    const line11 = file.lines[0];
+    expect(file.lines.map(l => l.line)).toEqual([10, 11, 12]);
+    expect(file.lines[0].marks.map(m => m.kind)).toEqual(['recompile']);
+    const line11 = file.lines[1];
     expect(line11.code).toBe('h = self.lin(x)');
     expect(new Set(line11.marks.map(m => m.kind))).toEqual(new Set(['node', 'kernel', 'guard', 'divergence']));
-    expect(file.lines[1].code).toBe('if h.sum() > 0:');
-    expect(file.lines[1].marks[0].kind).toBe('break');
+    expect(file.lines[2].code).toBe('if h.sum() > 0:');
+    expect(file.lines[2].marks[0].kind).toBe('break');
   });
 });
 
@@ -98,14 +99,22 @@ describe('fusion', () => {
 
 describe('guards', () => {
   it('reads expected and actual from the reason when the fields are empty', () => {
-    const [[row]] = recompileRows(fixture().compiles[1]);
-    expect(row).toEqual({ cached: '0/0', guard: expect.stringContaining('size mismatch'), expected: '8', actual: '16' });
+    const doc = fixture();
+    const [row] = recompileRows(doc.compiles[1], doc.compiles);
+    expect(row).toEqual(expect.objectContaining({ cached: '0/0', cachedIndex: 0, guard: expect.stringContaining('size mismatch'), expected: '8', actual: '16' }));
+  });
+
+  it('names each recompile by the compile it caused, its function and the guard that failed', () => {
+    expect(recompiles(fixture().compiles).map(r => [r.compile, r.title])).toEqual([
+      [1, "Recompile 0/1 of forward(): tensor 'x' size mismatch at index 0. expected 8, actual 16"]
+    ]);
+    expect(guardSummary(fixture().compiles[0])).toBe('2 guards: TENSOR_MATCH ×1, LAMBDA_GUARD ×1');
   });
 });
 
 describe('timing', () => {
   it('gives a bar per side and phase boxes as fractions of the compile', () => {
-    expect(runtimeBars(fixture()).map(b => [b.label, b.median])).toEqual([['eager', 2], ['compiled', 1]]);
+    expect(runtimeChart(fixture())!.bars.map(b => [b.label, b.median])).toEqual([['eager', 2], ['compiled', 1]]);
     const boxes = phaseBoxes(fixture().compiles[0].phases);
     expect(boxes).toEqual([
       { name: 'entire_frame_compile', depth: 0, start: 0, width: 1, durationMs: 100 },

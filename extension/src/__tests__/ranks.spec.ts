@@ -90,8 +90,8 @@ describe('ranks model', () => {
     expect(headline(doc)).toContain('1 rank: no divergence');
   });
 
-  it('labels a multi-rank output in the sidebar', () => {
-    const [found] = findExplorations([[{ data: { [MIME_TYPE]: ranksFixture() } }]]);
+  it('labels a multi-rank output in the sidebar', async () => {
+    const [found] = await findExplorations([[{ data: { [MIME_TYPE]: ranksFixture() } }]]);
     expect(found.label).toBe('2 ranks side by side');
     expect(found.detail).toBe('1 divergence');
   });

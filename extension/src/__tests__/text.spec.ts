@@ -24,12 +24,25 @@ describe('highlight', () => {
 });
 
 describe('findExplorations', () => {
-  it('lists every tcexplore output with a label', () => {
-    const found = findExplorations([[{ data: { 'text/plain': 'x' } }], [], [{ data: { [MIME_TYPE]: fixture() } }, { data: { [MIME_TYPE]: { schema: 'tcexplore/2' } } }]]);
+  const inflate = async (bytes: Uint8Array) => gunzipSync(bytes).toString('utf-8');
+
+  it('lists every tcexplore output, labelled with its compiles, breaks, recompiles, speed and accuracy', async () => {
+    const found = await findExplorations([[{ data: { 'text/plain': 'x' } }], [], [{ data: { [MIME_TYPE]: fixture() } }, { data: { [MIME_TYPE]: { schema: 'tcexplore/2' } } }]], inflate);
     expect(found).toEqual([
-      { cell: 2, output: 0, label: 'forward', detail: '2 graphs · 1 break · 1 recompile · 2.00× · MISMATCH' },
+      { cell: 2, output: 0, label: 'forward', detail: '2 compiles · 1 break · 1 recompile · 2.00× faster · outputs DIFFER' },
       { cell: 2, output: 1, label: 'tcexplore output', detail: 'schema tcexplore/2' }
     ]);
+  });
+
+  it('labels a big output from its packed compiles, the user\'s functions before Dynamo\'s resume functions', async () => {
+    const doc = fixture();
+    doc.compiles[0].frame = { file: 'c.py', line: 1, function: 'torch_dynamo_resume_in_f_at_3' };
+    doc.timing!.speedup = 0.25;
+    doc.accuracy!.ok = true;
+    const packed = { ...doc, id: 'big-1', compiles: [], packed: { encoding: 'gzip+base64', data: gzipSync(JSON.stringify({ compiles: doc.compiles })).toString('base64') } };
+    const [entry] = await findExplorations([[{ data: { [MIME_TYPE]: packed } }]], inflate);
+    expect(entry.label).toBe('forward, torch_dynamo_resume_in_f_at_3');
+    expect(entry.detail).toBe('2 compiles · 1 break · 1 recompile · 4.00× slower · outputs match');
   });
 });
 

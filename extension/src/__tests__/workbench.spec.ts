@@ -65,6 +65,7 @@ describe('open as cell', () => {
     const doc = { ...fixture(), comparison: { rows: [{ backend: 'inductor', mode: null, dynamic: null, status: 'ok', document: row }] } };
     const root = createExplorer(doc, { host: { openAsCell: async request => { requests.push(request); } } });
     (open(root, 'compare').querySelector('tr.tcx-clickable') as HTMLElement).click();
+    await settle(); // the row's document is unpacked first
     const nested = root.querySelector('.tcx-compare-detail .tcx-explorer') as HTMLElement;
     (open(nested, 'code').querySelector('.tcx-open-cell') as HTMLButtonElement).click();
     await settle();

@@ -1,33 +1,125 @@
 /** The Accuracy tab: per-output errors and the first diverging node, linked. */
 
-import { num } from './format';
-import { LeafDiff, Target, TcxDocument } from './types';
+import { num, SourceLabels, sourceLabels, where } from './format';
+import type { Finding } from './overview';
+import { Accuracy, LeafDiff, Target, TcxDocument } from './types';
+
+/** match, mismatch, or neither: a leaf not compared, the note on rows left out. */
+export type LeafState = 'match' | 'mismatch' | 'other';
 
 export interface DiffRow {
   path: string;
   verdict: string;
-  ok: boolean;
+  state: LeafState;
   detail: string;
   maxAbs: string;
   maxRel: string;
   mismatched: string;
 }
 
+function truncatedDetail(d: LeafDiff): string {
+  const differ = d.omitted_mismatches ? ` (${d.omitted_mismatches} of them differ)` : '';
+  const stopped = d.limit_reached ? '; the comparison stopped at its leaf limit, the rest was not compared' : '';
+  return `${d.omitted ?? 0} more leaves compared, not listed${differ}${stopped} (truncated)`;
+}
+
+function detail(d: LeafDiff): string {
+  switch (d.kind) {
+    case 'tensor':
+      return `${d.dtype ?? ''}[${(d.shape ?? []).join(', ')}]`;
+    case 'value':
+      return d.ok ? `${d.type ?? 'value'} ${d.expected ?? ''}` : `${d.type ?? 'value'}: expected ${d.expected ?? ''}, actual ${d.actual ?? ''}`;
+    case 'not_compared':
+      return `${d.type ?? 'object'}: ${d.reason ?? 'not a tensor or a plain value'}`;
+    case 'structure_mismatch':
+      return `structure: missing in compiled ${d.expected ?? '—'}; only in compiled ${d.actual ?? '—'}`;
+    case 'truncated':
+      return truncatedDetail(d);
+    default:
+      return `${d.kind}: expected ${d.expected ?? ''}, actual ${d.actual ?? ''}`;
+  }
+}
+
+function verdict(d: LeafDiff): [string, LeafState] {
+  if (!d.ok) {
+    return ['MISMATCH', 'mismatch'];
+  }
+  if (d.kind === 'not_compared') {
+    return ['not compared', 'other'];
+  }
+  return d.kind === 'truncated' ? ['', 'other'] : ['match', 'match'];
+}
+
+/** A compared tensor leaf whose relative error is null: infinite (it differs where eager is 0). */
+function infiniteRelative(d: LeafDiff): boolean {
+  return d.kind === 'tensor' && d.max_rel_err === null && typeof d.mismatched === 'number';
+}
+
 export function diffRows(leaves: LeafDiff[]): DiffRow[] {
-  return leaves.map(d => ({
-    path: d.path || '(output)',
-    verdict: d.ok ? 'match' : 'MISMATCH',
-    ok: d.ok,
-    detail:
-      d.kind === 'tensor'
-        ? `${d.dtype ?? ''}[${(d.shape ?? []).join(', ')}]`
-        : d.kind === 'value'
-          ? `expected ${d.expected ?? ''}, actual ${d.actual ?? ''}`
-          : `${d.kind}: expected ${d.expected ?? ''}, actual ${d.actual ?? ''}`,
-    maxAbs: num(d.max_abs_err),
-    maxRel: num(d.max_rel_err),
-    mismatched: typeof d.mismatched === 'number' ? `${d.mismatched}${d.numel ? ` of ${d.numel}` : ''}` : '—'
-  }));
+  return leaves.map(d => {
+    const [text, state] = verdict(d);
+    return {
+      path: d.kind === 'truncated' ? '…' : d.path || '(output)',
+      verdict: text,
+      state,
+      detail: detail(d),
+      maxAbs: num(d.max_abs_err),
+      maxRel: infiniteRelative(d) ? '∞' : num(d.max_rel_err),
+      mismatched: typeof d.mismatched === 'number' ? `${d.mismatched}${d.numel ? ` of ${d.numel}` : ''}` : '—'
+    };
+  });
+}
+
+export interface AccuracyVerdict {
+  severity: 'error' | 'warning' | 'ok';
+  headline: string;
+  /** With random ops: why they explain the difference, and what to do (the Accuracy tab). */
+  explanation?: string;
+  /** With random ops: the same in one sentence (the Overview). */
+  hint?: string;
+}
+
+/**
+ * The headline: a match, a difference at random ops (a warning with its fix), or a mismatch;
+ * `labels` name notebook cells ("cell [5], line 3").
+ */
+export function accuracyVerdict(acc: Accuracy, labels: SourceLabels = {}): AccuracyVerdict {
+  if (acc.ok) {
+    return { severity: 'ok', headline: 'Compiled outputs match eager within tolerance.' };
+  }
+  const d = acc.first_divergence;
+  const node = d ? `node ${d.node} (${d.target})${d.source ? ` — ${where(d.source, labels)}` : ''}` : '';
+  const ops = (acc.random_ops ?? []).join(', ');
+  const option = acc.fallback_random_option;
+  const outside = 'create the random tensors outside the compiled code (seeded) and pass them in';
+  const fix = option ? `To compare them, make Inductor use eager's random ops with ${option}, or ${outside}.` : `To compare them, ${outside}.`;
+  const hint = `To compare, use ${option ? `${option} or ` : ''}random tensors made outside the compiled code.`;
+  if (acc.cause === 'random' && d) {
+    return {
+      severity: 'warning',
+      headline: `Compiled output differs from eager at a random op: ${node}.`,
+      explanation: `Eager and Inductor draw different random numbers (${d.node} runs ${ops}), so these values differ by design, not because of a compiler error. ${fix}`,
+      hint: `Eager and Inductor draw different random numbers: expected, not a compiler error. ${hint}`
+    };
+  }
+  if (acc.cause === 'random_in_graph') {
+    return {
+      severity: 'warning',
+      headline: 'Compiled output differs from eager; random ops in the graphs may explain it.',
+      explanation: `No single diverging node was found, but the graphs hold random ops (${ops}), and eager and Inductor draw different random numbers. ${fix}`,
+      hint: `Eager and Inductor draw different random numbers (${ops}). ${hint}`
+    };
+  }
+  return { severity: 'error', headline: d ? `Compiled output differs from eager; first divergence at ${node}` : 'Compiled output differs from eager.' };
+}
+
+/** The Overview's accuracy finding, if the document was compared with eager. */
+export function accuracyFinding(doc: TcxDocument): Finding | null {
+  if (!doc.accuracy) {
+    return null;
+  }
+  const v = accuracyVerdict(doc.accuracy, sourceLabels(doc));
+  return { severity: v.severity, text: v.hint ? `${v.headline} ${v.hint}` : v.headline, target: { tab: 'accuracy' } };
 }
 
 export interface DivergenceLinks {

@@ -1,18 +1,67 @@
-/** The Compare tab: the configuration grid of tcexplore.compare(). */
+/**
+ * The grid of tcexplore.compare(): a comparison output ("kind": "comparison", its rows
+ * carrying their documents) or the `comparison` section of one row's document (the grid
+ * that row belongs to). Speedup and compile time per configuration, drawn to scale.
+ */
 
+import { Axis, AxisBar, fraction, linearAxis } from './axis';
 import { num } from './format';
-import { ComparisonRow, TcxDocument } from './types';
+import { ComparisonRow, SCHEMA, TcxDocument } from './types';
 
+/** The table's columns after the configuration's label. */
 export const COLUMNS: Array<[keyof ComparisonRow, string]> = [
-  ['backend', 'backend'], ['mode', 'mode'], ['dynamic', 'dynamic'], ['status', 'status'],
-  ['compile_s', 'compile (s)'], ['median_ms', 'runtime (ms)'], ['speedup', 'speedup'],
+  ['status', 'status'], ['compile_s', 'compile (s)'], ['median_ms', 'runtime (ms)'], ['speedup', 'speedup'],
   ['max_abs_err', 'max abs err'], ['graphs', 'graphs'], ['graph_breaks', 'breaks'],
   ['kernels', 'kernels'], ['error', 'error']
 ];
 
+/** Whether a profiled default row's advice held in the grid (compare(..., profile=True)). */
+export interface AdviceCheck {
+  verdict: string;
+  mode: string;
+  held: boolean;
+  ratio: number;
+  text: string;
+}
+
+export interface Grid {
+  rows: ComparisonRow[];
+  /** the row whose explorer shows this grid, or null for the grid on its own */
+  current: number | null;
+  advice?: AdviceCheck | null;
+}
+
+function adviceOf(value: unknown): AdviceCheck | null {
+  const check = object(value);
+  return typeof check.text === 'string' && typeof check.held === 'boolean' ? (check as unknown as AdviceCheck) : null;
+}
+
+function object(value: unknown): Record<string, unknown> {
+  return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+}
+
+function rowsOf(value: unknown): ComparisonRow[] {
+  return Array.isArray(value) ? value.filter(r => r && typeof r === 'object') : [];
+}
+
+export function isComparisonDocument(data: unknown): boolean {
+  const raw = object(data);
+  return raw.schema === SCHEMA && raw.kind === 'comparison';
+}
+
+/** The grid of a comparison output. */
+export function comparisonGrid(data: unknown): Grid {
+  return { rows: rowsOf(object(data).rows), current: null, advice: adviceOf(object(data).advice_check) };
+}
+
+/** The grid a row's document belongs to (its `comparison` section), that row current. */
+export function documentGrid(doc: TcxDocument): Grid {
+  const section = object(doc.comparison);
+  return { rows: rowsOf(section.rows), current: typeof section.row === 'number' ? section.row : null, advice: adviceOf(section.advice_check) };
+}
+
 export function comparisonRows(doc: TcxDocument): ComparisonRow[] {
-  const rows = doc.comparison?.rows;
-  return Array.isArray(rows) ? rows : [];
+  return documentGrid(doc).rows;
 }
 
 export function cell(row: ComparisonRow, key: keyof ComparisonRow): string {
@@ -26,6 +75,10 @@ export function cell(row: ComparisonRow, key: keyof ComparisonRow): string {
   return typeof value === 'object' ? '' : String(value);
 }
 
+export function rowLabel(r: ComparisonRow): string {
+  return typeof r.label === 'string' ? r.label : `${cell(r, 'backend')} / ${cell(r, 'mode')} / dynamic=${cell(r, 'dynamic')}`;
+}
+
 /** The index of the fastest row that matched eager, for the reader's eye. */
 export function bestRow(rows: ComparisonRow[]): number {
   let best = -1;
@@ -35,4 +88,72 @@ export function bestRow(rows: ComparisonRow[]): number {
     }
   });
   return best;
+}
+
+function uncertain(r: ComparisonRow): boolean {
+  const interval = r.speedup_interval;
+  return Array.isArray(interval) && interval[0] <= 1 && interval[1] >= 1;
+}
+
+/** One line: how many configurations, the fastest matching eager, how many failed. */
+export function gridHeadline(rows: ComparisonRow[]): string {
+  const best = bestRow(rows);
+  const failed = rows.filter(r => r.status === 'error').length;
+  const said = [`${rows.length} configuration${rows.length === 1 ? '' : 's'}`];
+  said.push(best < 0
+    ? 'none both ran and matched eager'
+    : `fastest that matches eager: ${rowLabel(rows[best])} at ${num(rows[best].speedup)}× the speed of eager${uncertain(rows[best]) ? ' (within the noise)' : ''}`);
+  if (failed) {
+    said.push(`${failed} failed`);
+  }
+  return `${said.join('; ')}.`;
+}
+
+export interface GridChart {
+  axis: Axis;
+  bars: AxisBar[];
+  /** a value marked across the chart (1× = eager) */
+  reference?: { value: number; label: string };
+}
+
+function missing(r: ComparisonRow, otherwise: string): Pick<AxisBar, 'length' | 'value'> {
+  return { length: null, value: r.status === 'error' ? 'failed' : otherwise };
+}
+
+/** Speedup over eager per configuration, from 0, with its 95% interval and 1× marked. */
+export function speedupChart(grid: Grid): GridChart {
+  const speedups = grid.rows.map(r => r.speedup).filter((s): s is number => typeof s === 'number');
+  const axis = linearAxis(Math.max(1, ...speedups) * 1.1, 'speedup over eager (×)', '×');
+  const bars = grid.rows.map((r, i): AxisBar => {
+    const label = rowLabel(r);
+    const base = { label, className: r.status === 'mismatch' || r.status === 'error' ? 'tcx-bar-mismatch' : 'tcx-bar-config', highlight: i === grid.current };
+    if (typeof r.speedup !== 'number') {
+      return { ...base, ...missing(r, 'not timed'), title: r.error ?? `${label}: not timed` };
+    }
+    const interval = Array.isArray(r.speedup_interval) ? r.speedup_interval : null;
+    const remark = uncertain(r) ? ' (unclear)' : r.noisy ? ' (noisy)' : '';
+    return {
+      ...base,
+      length: fraction(axis, r.speedup),
+      band: interval ? [fraction(axis, interval[0]), fraction(axis, interval[1])] : null,
+      offScale: interval && interval[1] > axis.max ? `to ${num(interval[1])}×` : null,
+      value: `${num(r.speedup)}×${remark}`,
+      title: `${label}: ${num(r.speedup)}× the speed of eager` + (interval ? `, 95% interval ${num(interval[0])}–${num(interval[1])}×` : '')
+    };
+  });
+  return { axis, bars, reference: { value: 1, label: '1× = eager' } };
+}
+
+/** The first call (compile + one run) per configuration, from 0. */
+export function compileChart(grid: Grid): GridChart {
+  const seconds = grid.rows.map(r => r.compile_s).filter((s): s is number => typeof s === 'number');
+  const axis = linearAxis(Math.max(0, ...seconds) * 1.1, 'first call: compile + one run (s)', ' s');
+  const bars = grid.rows.map((r, i): AxisBar => {
+    const label = rowLabel(r);
+    const base = { label, className: 'tcx-bar-compile', highlight: i === grid.current };
+    return typeof r.compile_s === 'number'
+      ? { ...base, length: fraction(axis, r.compile_s), value: axis.format(r.compile_s), title: `${label}: first call ${num(r.compile_s)} s (compile + one run)` }
+      : { ...base, ...missing(r, '—'), title: r.error ?? label };
+  });
+  return { axis, bars };
 }

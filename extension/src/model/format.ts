@@ -28,13 +28,49 @@ export function baseName(file: string | null | undefined): string {
   return parts[parts.length - 1] || file;
 }
 
-/** "file.py:12" (base name) of a location. */
-export function where(loc: Location | null | undefined): string {
+/** file name -> how the views name it: a notebook cell's temporary file is "cell [5]". */
+export type SourceLabels = Record<string, string>;
+
+/** The document's `explore.source_labels` (only string labels). */
+export function sourceLabels(doc: { explore?: { source_labels?: Record<string, string> } | null }): SourceLabels {
+  const labels: SourceLabels = {};
+  for (const [file, label] of Object.entries(doc.explore?.source_labels ?? {})) {
+    if (typeof label === 'string') {
+      labels[file] = label;
+    }
+  }
+  return labels;
+}
+
+/** "cell [5], line 3" in a labelled file (a notebook cell), else "file.py:12" (base name). */
+export function where(loc: Location | null | undefined, labels: SourceLabels): string {
   if (!loc) {
     return '';
   }
+  const label = loc.file ? labels[loc.file] : undefined;
+  if (label) {
+    return typeof loc.line === 'number' ? `${label}, line ${loc.line}` : label;
+  }
   const line = typeof loc.line === 'number' ? `:${loc.line}` : '';
   return `${baseName(loc.file)}${line}`;
+}
+
+/** Labelled file names in a free text (torch's messages) as their labels, as the HTML report does. */
+export function relabel(text: string, labels: SourceLabels): string {
+  let out = text;
+  for (const [file, label] of Object.entries(labels)) {
+    out = out.split(`${file}:`).join(`${label}, line `).split(file).join(label);
+  }
+  return out;
+}
+
+/** A location's tooltip: the full path and line, then its code. */
+export function whereTitle(loc: Location | null | undefined): string {
+  if (!loc || !loc.file) {
+    return '';
+  }
+  const line = typeof loc.line === 'number' ? `:${loc.line}` : '';
+  return `${loc.file}${line}${loc.code ? `\n${loc.code}` : ''}`;
 }
 
 export function firstLine(text: string | null | undefined): string {

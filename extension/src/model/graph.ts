@@ -1,30 +1,36 @@
 /**
  * A graph of the document as the Graphs and Fusion tabs draw it: nodes, edges, and the
- * groups big graphs are collapsed into.
+ * groups it is shown in, each from what torch emitted:
  *
- * Groups come from module paths where the graph has them: Dynamo names parameter inputs
- * after their module (`l_self_modules_blocks_modules_0_modules_attn_..._parameters_weight_`),
- * and each compute node belongs to the module of the next parameter used in graph order
- * (a LayerNorm's mean runs before its weight is read). Graphs without module names
- * (AOT, post-grad) are grouped into consecutive runs of nodes.
+ * - by module, where Dynamo named parameter inputs after their module
+ *   (`l_self_modules_blocks_modules_0_modules_attn_..._parameters_weight_`): each compute node
+ *   belongs to the module of the next parameter used in graph order (a LayerNorm's mean runs
+ *   before its weight is read);
+ * - else by the user code each node was traced from (its `source`: function, then line), in
+ *   runs of consecutive nodes, e.g. a `%%tcompile` cell's graph or an AOT/post-grad graph;
+ * - else (no source at all) in consecutive runs of nodes.
  */
 
+import { baseName } from './format';
 import { Graph, GraphNode } from './types';
 
 export const COLLAPSE_OVER = 300;
 const RUN_GROUPS = 40;
 
+export type GroupBy = 'module' | 'source' | 'runs';
+
 export interface GNode {
   index: number;
   node: GraphNode;
-  module: string[] | null;
+  /** module path (by module) or [file + function, line] (by source); null: inputs, output */
+  path: string[] | null;
 }
 
 export interface GraphModel {
   nodes: GNode[];
   edges: Array<[number, number]>;
   byName: Map<string, number>;
-  hasModules: boolean;
+  groupBy: GroupBy;
 }
 
 const PARAM = /^l_+self_+(?:modules_)?(.*?)_(?:parameters|buffers)_/;
@@ -38,10 +44,7 @@ export function modulePath(name: string): string[] | null {
   return m[1] ? m[1].split('_modules_') : [];
 }
 
-export function buildGraph(graph: Graph): GraphModel {
-  const raw = Array.isArray(graph.nodes) ? graph.nodes : [];
-  const byName = new Map<string, number>();
-  raw.forEach((n, i) => byName.set(String(n.name), i));
+function edgesOf(raw: GraphNode[], byName: Map<string, number>): Array<[number, number]> {
   const edges: Array<[number, number]> = [];
   raw.forEach((n, i) => {
     const seen = new Set<number>();
@@ -53,8 +56,12 @@ export function buildGraph(graph: Graph): GraphModel {
       }
     }
   });
-  const own = raw.map(n => (n.op === 'placeholder' || n.op === 'get_attr' ? modulePath(String(n.name)) : null));
-  const hasModules = own.some(m => m !== null);
+  return edges;
+}
+
+const isEnd = (n: GraphNode) => n.op === 'placeholder' || n.op === 'output';
+
+function modulePaths(raw: GraphNode[], edges: Array<[number, number]>, own: Array<string[] | null>): Array<string[] | null> {
   const uses: Array<string[] | null> = raw.map(() => null);
   edges.forEach(([from, to]) => {
     if (own[from] && !uses[to]) {
@@ -64,12 +71,11 @@ export function buildGraph(graph: Graph): GraphModel {
   const modules: Array<string[] | null> = raw.map(() => null);
   let next: string[] | null = null;
   for (let i = raw.length - 1; i >= 0; i--) {
-    const n = raw[i];
     if (own[i]) {
       modules[i] = own[i];
       continue;
     }
-    if (n.op === 'placeholder' || n.op === 'output') {
+    if (isEnd(raw[i])) {
       continue;
     }
     if (uses[i]) {
@@ -81,57 +87,183 @@ export function buildGraph(graph: Graph): GraphModel {
   raw.forEach((n, i) => {
     if (modules[i]) {
       last = modules[i];
-    } else if (n.op !== 'placeholder' && n.op !== 'output') {
+    } else if (!isEnd(n)) {
       modules[i] = last;
     }
   });
+  return modules;
+}
+
+/** [file + function, line] of each node's user code; a node without one (a getitem) joins its neighbour. */
+function sourcePaths(raw: GraphNode[]): Array<string[] | null> {
+  const own = raw.map(n => {
+    const s = n.source;
+    return !isEnd(n) && s && s.file && s.function ? [`${s.file}\u0000${s.function}`, String(s.line ?? '?')] : null;
+  });
+  const paths: Array<string[] | null> = raw.map(() => null);
+  let last: string[] | null = null;
+  raw.forEach((n, i) => {
+    if (!isEnd(n)) {
+      last = own[i] ?? last;
+      paths[i] = last;
+    }
+  });
+  const first = paths.find(p => p !== null) ?? null;
+  raw.forEach((n, i) => {
+    if (!isEnd(n) && !paths[i]) {
+      paths[i] = first; // the nodes before the first one with a source
+    }
+  });
+  return paths;
+}
+
+export function buildGraph(graph: Graph): GraphModel {
+  const raw = Array.isArray(graph.nodes) ? graph.nodes : [];
+  const byName = new Map<string, number>();
+  raw.forEach((n, i) => byName.set(String(n.name), i));
+  const edges = edgesOf(raw, byName);
+  const own = raw.map(n => (n.op === 'placeholder' || n.op === 'get_attr' ? modulePath(String(n.name)) : null));
+  let groupBy: GroupBy = own.some(m => m !== null) ? 'module' : raw.some(n => !isEnd(n) && n.source?.function) ? 'source' : 'runs';
+  const paths = groupBy === 'module' ? modulePaths(raw, edges, own) : groupBy === 'source' ? sourcePaths(raw) : raw.map(() => null);
+  if (groupBy === 'source' && !paths.some(p => p)) {
+    groupBy = 'runs';
+  }
   return {
-    nodes: raw.map((node, index) => ({ index, node, module: hasModules ? modules[index] : null })),
+    nodes: raw.map((node, index) => ({ index, node, path: paths[index] })),
     edges,
     byName,
-    hasModules
+    groupBy
   };
 }
 
 export interface Grouping {
-  keys: string[];
+  /** per node: the groups it is in, outermost first (none: drawn on its own at the top) */
+  chains: string[][];
   labels: Map<string, string>;
+  /** a line under a group's label: its lines, or its code */
+  details: Map<string, string>;
+  /** every node under a group, at any depth, in graph order */
   members: Map<string, number[]>;
+  /** 1 for the outermost groups */
+  depth: Map<string, number>;
 }
 
-/** Group key of every node: its module path cut at `depth`, or its run of nodes. */
-export function groupNodes(model: GraphModel, depth: number): Grouping {
-  const keys: string[] = [];
-  const labels = new Map<string, string>();
-  const members = new Map<string, number[]>();
+/** Groups drawn as a box around their nodes when open: modules and user code, not the inputs, output or runs. */
+export function isContainer(key: string): boolean {
+  return key.startsWith('m:') || key.startsWith('s:');
+}
+
+function lineSpan(lines: number[]): string {
+  const known = lines.filter(n => !isNaN(n));
+  if (!known.length) {
+    return '';
+  }
+  const [low, high] = [Math.min(...known), Math.max(...known)];
+  return low === high ? `line ${low}` : `lines ${low}–${high}`;
+}
+
+/** The chain of groups of every node: module path prefixes, function then line runs, or runs of nodes. */
+function chainsOf(model: GraphModel, fileLabel: (file: string) => string, labels: Map<string, string>, details: Map<string, string>): string[][] {
   const size = Math.max(1, Math.ceil(model.nodes.length / RUN_GROUPS));
-  for (const g of model.nodes) {
-    let key: string;
-    let label: string;
-    if (g.node.op === 'placeholder' && !g.module) {
-      key = label = '(inputs)';
-    } else if (g.node.op === 'output') {
-      key = label = '(output)';
-    } else if (model.hasModules) {
-      const path = (g.module ?? []).slice(0, depth);
-      key = 'm:' + path.join('.');
-      label = path.length ? path.join('.') : '(top level)';
-    } else {
-      const start = Math.floor(g.index / size) * size;
-      const end = Math.min(model.nodes.length, start + size) - 1;
-      key = `r:${start}`;
-      label = `nodes ${start}–${end}`;
+  const lines = new Map<string, number[]>();
+  let fnRun = '';
+  let fnKey = '';
+  let lineRun = '';
+  let lineKey = '';
+  const chains = model.nodes.map(g => {
+    if (g.node.op === 'placeholder' && !g.path) {
+      labels.set('(inputs)', '(inputs)');
+      return ['(inputs)'];
     }
-    keys.push(key);
-    labels.set(key, label);
-    const list = members.get(key);
-    if (list) {
-      list.push(g.index);
-    } else {
-      members.set(key, [g.index]);
+    if (g.node.op === 'output') {
+      labels.set('(output)', '(output)');
+      return ['(output)'];
+    }
+    if (model.groupBy === 'module') {
+      const path = g.path ?? [];
+      return path.map((_, k) => {
+        const name = path.slice(0, k + 1).join('.');
+        labels.set('m:' + name, name);
+        return 'm:' + name;
+      });
+    }
+    if (model.groupBy === 'source' && g.path) {
+      const [fn, line] = g.path;
+      if (fn !== fnRun) {
+        fnRun = fn;
+        fnKey = `s:${g.index}`;
+        lineRun = '';
+        const [file, name] = fn.split('\u0000');
+        labels.set(fnKey, `${name}() · ${fileLabel(file)}`);
+        lines.set(fnKey, []);
+      }
+      if (line !== lineRun) {
+        lineRun = line;
+        lineKey = `${fnKey}:${g.index}`;
+        labels.set(lineKey, `line ${line}`);
+      }
+      lines.get(fnKey)!.push(Number(line));
+      if (!details.has(lineKey) && g.node.source?.code) {
+        details.set(lineKey, g.node.source.code);
+      }
+      return [fnKey, lineKey];
+    }
+    const start = Math.floor(g.index / size) * size;
+    labels.set(`r:${start}`, `nodes ${start}–${Math.min(model.nodes.length, start + size) - 1}`);
+    return [`r:${start}`];
+  });
+  lines.forEach((found, key) => details.set(key, lineSpan(found)));
+  return chains;
+}
+
+/**
+ * The groups of a graph, nested; a group holding exactly its parent's nodes is folded into
+ * it. `fileLabel` names a user file in group labels (a notebook cell as "cell [n]").
+ */
+export function groupNodes(model: GraphModel, fileLabel: (file: string) => string = baseName): Grouping {
+  const labels = new Map<string, string>();
+  const details = new Map<string, string>();
+  let chains = chainsOf(model, fileLabel, labels, details);
+  const count = new Map<string, number>();
+  const parent = new Map<string, string>();
+  const level = new Map<string, number>();
+  for (const chain of chains) {
+    chain.forEach((key, k) => {
+      count.set(key, (count.get(key) ?? 0) + 1);
+      level.set(key, k);
+      if (k) {
+        parent.set(key, chain[k - 1]);
+      }
+    });
+  }
+  const folded = new Set<string>();
+  const deepestFirst = [...parent.keys()].sort((a, b) => level.get(b)! - level.get(a)!);
+  for (const key of deepestFirst) {
+    const up = parent.get(key)!;
+    if (count.get(key) === count.get(up)) {
+      folded.add(key);
+      if (model.groupBy === 'module') {
+        labels.set(up, labels.get(key)!); // the inner name says more
+      } else if (!details.get(up) || /^line /.test(details.get(up)!)) {
+        details.set(up, details.get(key) ?? '');
+      }
     }
   }
-  return { keys, labels, members };
+  if (folded.size) {
+    chains = chains.map(chain => chain.filter(key => !folded.has(key)));
+  }
+  const members = new Map<string, number[]>();
+  const depth = new Map<string, number>();
+  chains.forEach((chain, i) => chain.forEach((key, k) => {
+    depth.set(key, k + 1);
+    const list = members.get(key);
+    if (list) {
+      list.push(i);
+    } else {
+      members.set(key, [i]);
+    }
+  }));
+  return { chains, labels, details, members, depth };
 }
 
 export interface VNode {
@@ -140,13 +272,26 @@ export interface VNode {
   sub: string;
   /** a graph node's index, or -1 for a collapsed group */
   node: number;
+  /** the group it stands for (collapsed) or its innermost group ('' for none) */
   group: string;
   count: number;
+  /** the open container it is drawn in: an index into VGraph.containers, or -1 */
+  home: number;
+}
+
+/** An open group drawn as a box around what it holds. */
+export interface VContainer {
+  group: string;
+  label: string;
+  detail: string;
+  /** the container it is drawn in, or -1 */
+  parent: number;
 }
 
 export interface VGraph {
   nodes: VNode[];
   edges: Array<[number, number]>;
+  containers: VContainer[];
 }
 
 function shapeOf(node: GraphNode): string {
@@ -157,37 +302,61 @@ function shapeOf(node: GraphNode): string {
   return '';
 }
 
-/** What is drawn: every node of an expanded group, one box per collapsed group. */
+/** What is drawn: a node whose groups are all open, else one box for its outermost closed group. */
 export function visibleGraph(model: GraphModel, grouping: Grouping, expanded: (key: string) => boolean): VGraph {
   const nodes: VNode[] = [];
+  const containers: VContainer[] = [];
+  const containerOf = new Map<string, number>();
   const slot = new Map<string, number>();
   const of: number[] = [];
+  /** The container drawn for the open groups chain[0..k), innermost; created outermost first. */
+  const homeOf = (chain: string[], k: number): number => {
+    let home = -1;
+    for (let j = 0; j < k; j++) {
+      const key = chain[j];
+      if (!isContainer(key) || (grouping.members.get(key)?.length ?? 0) < 2) {
+        continue; // a frame around one node says no more than the node
+      }
+      let at = containerOf.get(key);
+      if (at === undefined) {
+        at = containers.length;
+        containerOf.set(key, at);
+        containers.push({ group: key, label: grouping.labels.get(key) ?? key, detail: grouping.details.get(key) ?? '', parent: home });
+      }
+      home = at;
+    }
+    return home;
+  };
   for (const g of model.nodes) {
-    const key = grouping.keys[g.index];
-    if (expanded(key)) {
+    const chain = grouping.chains[g.index];
+    const closed = chain.findIndex(key => !expanded(key));
+    if (closed < 0) {
       of.push(nodes.length);
       nodes.push({
         id: `n${g.index}`,
         label: String(g.node.name),
         sub: `${g.node.op === 'call_function' || g.node.op === 'call_method' ? '' : g.node.op + ' '}${String(g.node.target)} ${shapeOf(g.node)}`.trim(),
         node: g.index,
-        group: key,
-        count: 1
+        group: chain[chain.length - 1] ?? '',
+        count: 1,
+        home: homeOf(chain, chain.length)
       });
-    } else {
-      let at = slot.get(key);
-      if (at === undefined) {
-        at = nodes.length;
-        slot.set(key, at);
-        nodes.push({ id: `g${key}`, label: grouping.labels.get(key) ?? key, sub: '', node: -1, group: key, count: 0 });
-      }
-      nodes[at].count += 1;
-      of.push(at);
+      continue;
     }
+    const key = chain[closed];
+    let at = slot.get(key);
+    if (at === undefined) {
+      at = nodes.length;
+      slot.set(key, at);
+      nodes.push({ id: `g${key}`, label: grouping.labels.get(key) ?? key, sub: '', node: -1, group: key, count: 0, home: homeOf(chain, closed) });
+    }
+    nodes[at].count += 1;
+    of.push(at);
   }
   for (const v of nodes) {
     if (v.node < 0) {
-      v.sub = `${v.count} nodes — click to expand`;
+      const detail = grouping.details.get(v.group);
+      v.sub = `${v.count} nodes${detail ? ` · ${detail}` : ' — click to open'}`;
     }
   }
   const seen = new Set<string>();
@@ -201,7 +370,7 @@ export function visibleGraph(model: GraphModel, grouping: Grouping, expanded: (k
       edges.push([from, to]);
     }
   }
-  return { nodes, edges };
+  return { nodes, edges, containers };
 }
 
 /** Nodes whose name, target or source code contains the query (case-insensitive). */

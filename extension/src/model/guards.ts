@@ -1,29 +1,61 @@
-/** The Guards & recompiles tab: per compile, its guards and why it was compiled again. */
+/**
+ * The Guards & recompiles tab: first each recompile, named by the compile it caused, with
+ * the guards of cached compiles that failed (expected, actual); then every compile's guards.
+ */
 
-import { Compile } from './types';
+import { plural } from './format';
+import { Compile, Location } from './types';
 
 export interface RecompileRow {
+  /** the cached compile whose guard failed, so that it could not be reused */
   cached: string;
+  /** its index in the document's compiles, or -1 */
+  cachedIndex: number;
   guard: string;
   expected: string;
   actual: string;
+  userCode: string;
+  userLocation: Location | null;
+}
+
+export interface RecompileEntry {
+  /** the index of the compile the recompile made */
+  compile: number;
+  /** "Recompile 5/1 of scale(): tensor 't' size mismatch at index 0. expected 8, actual 6" */
+  title: string;
+  rows: RecompileRow[];
 }
 
 const MISMATCH = /expected\s+(.+?),\s*actual\s+(.+)$/;
 
-/** expected/actual of a failed guard, read from the reason text where the fields are empty. */
-export function recompileRows(c: Compile): RecompileRow[][] {
-  return c.recompile_reasons.map(group =>
-    group.map(r => {
-      const parsed = MISMATCH.exec(r.guard ?? '');
-      return {
-        cached: r.failed_compile_id ?? '',
-        guard: r.guard ?? '',
-        expected: r.expected ?? parsed?.[1] ?? '',
-        actual: r.actual ?? parsed?.[2] ?? ''
-      };
-    })
-  );
+/** The failed guards behind a compile, expected/actual read from the reason text where the fields are empty. */
+export function recompileRows(c: Compile, compiles: Compile[] = []): RecompileRow[] {
+  return (Array.isArray(c.recompile_reasons) ? c.recompile_reasons : []).flat().map(r => {
+    const parsed = MISMATCH.exec(r.guard ?? '');
+    const cached = r.failed_compile_id ?? '';
+    return {
+      cached,
+      cachedIndex: compiles.findIndex(other => other.id === cached),
+      guard: r.guard ?? '',
+      expected: r.expected ?? parsed?.[1] ?? '',
+      actual: r.actual ?? parsed?.[2] ?? '',
+      userCode: r.user_code ?? '',
+      userLocation: r.user_location ?? null
+    };
+  });
+}
+
+/** Every recompile of the document, in the order the compiles happened. */
+export function recompiles(compiles: Compile[]): RecompileEntry[] {
+  const out: RecompileEntry[] = [];
+  compiles.forEach((c, compile) => {
+    const rows = recompileRows(c, compiles);
+    if (rows.length) {
+      const more = rows.length > 1 ? ` (and ${plural(rows.length - 1, 'more failed guard')})` : '';
+      out.push({ compile, title: `Recompile ${c.id} of ${c.frame?.function ?? '?'}(): ${rows[0].guard || 'a guard failed'}${more}`, rows });
+    }
+  });
+  return out;
 }
 
 export function guardTypes(c: Compile): Array<[string, number]> {
@@ -32,4 +64,10 @@ export function guardTypes(c: Compile): Array<[string, number]> {
     counts.set(g.type, (counts.get(g.type) ?? 0) + 1);
   }
   return [...counts.entries()].sort((a, b) => b[1] - a[1]);
+}
+
+/** "7 guards: ID_MATCH ×3, LAMBDA_GUARD ×1" */
+export function guardSummary(c: Compile): string {
+  const types = guardTypes(c);
+  return `${plural(c.guards.length, 'guard')}${types.length ? ': ' + types.map(([t, n]) => `${t} ×${n}`).join(', ') : ''}`;
 }

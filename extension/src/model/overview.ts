@@ -1,8 +1,13 @@
 /** The Overview tab: the stage pipeline and the findings that lead it. */
 
+import { accuracyFinding } from './accuracy';
+import { verdictLine } from './profile';
+import { BreakSite, graphBreakAudit, RESUME_NAME } from './breaks';
 import { cudaGraphSections, cudaGraphWarning } from './cudagraphs';
-import { ms, num, plural, firstLine, where } from './format';
-import { Target, TcxDocument } from './types';
+import { ms, plural, firstLine, sourceLabels, where } from './format';
+import { recompileRows } from './guards';
+import { timingVerdict } from './timing';
+import { Location, Target, TcxDocument } from './types';
 
 export type Severity = 'error' | 'warning' | 'info' | 'ok';
 
@@ -10,6 +15,46 @@ export interface Finding {
   severity: Severity;
   text: string;
   target?: Target;
+  /** a graph-break finding: its site of the audit, all of it */
+  site?: BreakSite;
+  /** a recompile finding: the function and the guards that failed */
+  recompiled?: RecompiledFunction;
+}
+
+/** One frame (function) compiled again, with every guard that failed and how often. */
+export interface RecompiledFunction {
+  function: string;
+  frame: Location | null;
+  count: number;
+  compiles: Array<{ id: string; index: number }>;
+  guards: Array<{ guard: string; count: number }>;
+}
+
+/** Recompiles grouped by frame (Dynamo's frame id), most recompiles first. */
+export function recompiledFunctions(doc: TcxDocument): RecompiledFunction[] {
+  const groups = new Map<string, RecompiledFunction & { first: number }>();
+  doc.compiles.forEach((c, index) => {
+    const rows = recompileRows(c);
+    if (!rows.length) {
+      return;
+    }
+    const frameId = c.id.split('/')[0];
+    const entry = groups.get(frameId) ?? { function: c.frame?.function ?? '?', frame: c.frame ?? null, count: 0, compiles: [], guards: [], first: index };
+    entry.count += c.recompile_reasons.length; // one group of failed guards per recompile
+    entry.compiles.push({ id: c.id, index });
+    for (const r of rows) {
+      const seen = entry.guards.find(g => g.guard === r.guard);
+      if (seen) {
+        seen.count += 1;
+      } else {
+        entry.guards.push({ guard: r.guard, count: 1 });
+      }
+    }
+    groups.set(frameId, entry);
+  });
+  return [...groups.values()]
+    .sort((a, b) => b.count - a.count || a.first - b.first)
+    .map(({ first: _first, ...g }) => ({ ...g, guards: g.guards.sort((a, b) => b.count - a.count) }));
 }
 
 export interface Stage {
@@ -108,8 +153,16 @@ function sourceTarget(file: string | null | undefined, line: number | null | und
   return file && typeof line === 'number' ? ({ tab: 'source', file, line } as Target) : undefined;
 }
 
-/** Errors first, then warnings, then the good news: what a reader should look at. */
+/**
+ * Errors first, then warnings, then the good news: what a reader should look at. Graph
+ * breaks come one per site of the audit (most events first), recompiles one per function.
+ */
+function adviceSentence(advice: string | undefined): string {
+  return advice ? ` ${advice.charAt(0).toUpperCase()}${advice.slice(1)}.` : '';
+}
+
 export function findings(doc: TcxDocument): Finding[] {
+  const labels = sourceLabels(doc);
   const out: Finding[] = [];
   if (doc.error) {
     out.push({
@@ -126,36 +179,31 @@ export function findings(doc: TcxDocument): Finding[] {
       });
     }
   });
-  const acc = doc.accuracy;
-  if (acc && !acc.ok) {
-    const d = acc.first_divergence;
-    out.push({
-      severity: 'error',
-      text: d
-        ? `Compiled output differs from eager; first divergence at node ${d.node} (${d.target})` +
-          (d.source ? ` — ${where(d.source)}` : '')
-        : 'Compiled output differs from eager.',
-      target: { tab: 'accuracy' }
-    });
+  const accuracy = accuracyFinding(doc);
+  if (accuracy && accuracy.severity !== 'ok') {
+    out.push(accuracy);
   }
-  doc.graph_breaks.forEach(b => {
+  for (const site of graphBreakAudit(doc)) {
+    const fn = site.function ? ` in ${site.function}` : '';
     out.push({
       severity: 'warning',
-      text: `Graph break at ${where(b)}: ${firstLine(b.reason)}`,
-      target: sourceTarget(b.file, b.line)
+      text: `Graph break ×${site.count} at ${where(site, labels)}${fn}: ${site.reasons[0]?.message ?? ''}`,
+      target: sourceTarget(site.file, site.line),
+      site
     });
-  });
-  doc.compiles.forEach((c, i) => {
-    for (const group of c.recompile_reasons) {
-      for (const r of group) {
-        out.push({
-          severity: 'warning',
-          text: `Recompile ${c.id}: ${r.guard}`,
-          target: { tab: 'guards', compile: i }
-        });
-      }
-    }
-  });
+  }
+  for (const r of recompiledFunctions(doc)) {
+    const resumed = RESUME_NAME.exec(r.function);
+    const at = resumed
+      ? ` (the rest of ${resumed[1]} after its graph break${r.frame ? ` at ${where(r.frame, labels)}` : ''})`
+      : r.frame ? ` (${where(r.frame, labels)})` : '';
+    out.push({
+      severity: 'warning',
+      text: `${r.function}${at} recompiled ×${r.count}: ${r.guards[0]?.guard ?? ''}`,
+      target: { tab: 'guards', compile: r.compiles[0].index },
+      recompiled: r
+    });
+  }
   const unmapped = doc.summary.unmapped_nodes ?? 0;
   if (unmapped > 0) {
     out.push({ severity: 'warning', text: `${plural(unmapped, 'post-grad node')} mapped to no kernel` });
@@ -172,25 +220,26 @@ export function findings(doc: TcxDocument): Finding[] {
   }
   const t = doc.timing;
   if (t) {
-    const speed =
-      t.speedup === null
-        ? 'speedup unknown'
-        : t.speedup >= 1
-          ? `${num(t.speedup)}× faster than eager`
-          : `${num(1 / t.speedup)}× slower than eager`;
+    const v = timingVerdict(t);
     const payback =
       t.break_even_calls === null
         ? 'compile time never pays back'
         : `compile time pays back after ${Math.ceil(t.break_even_calls)} calls`;
     out.push({
-      severity: t.speedup !== null && t.speedup >= 1 ? 'ok' : 'warning',
-      text: `Compiled: ${speed} (${ms(t.compiled.median_ms)} vs ${ms(t.eager.median_ms)}); ${payback}` +
-        (t.noisy ? ' (noisy measurement)' : ''),
+      severity: v.severity,
+      text: [`${v.headline}; ${payback}.`, v.noise, v.advice].filter(Boolean).join(' '),
       target: { tab: 'timing' }
     });
   }
-  if (acc && acc.ok) {
-    out.push({ severity: 'ok', text: 'Compiled outputs match eager within tolerance.', target: { tab: 'accuracy' } });
+  if (doc.profile) {
+    out.push({
+      severity: 'info',
+      text: `Where the time goes: ${verdictLine(doc.profile)}.${adviceSentence(doc.profile.step.advice[0])}`,
+      target: { tab: 'profile' }
+    });
+  }
+  if (accuracy?.severity === 'ok') {
+    out.push(accuracy);
   }
   if (!out.some(f => f.severity === 'error' || f.severity === 'warning')) {
     out.push({ severity: 'ok', text: 'No graph breaks, recompiles or failed compiles.' });

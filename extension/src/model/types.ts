@@ -149,16 +149,30 @@ export interface GraphBreak {
   line?: number | null;
   explanation?: string | null;
   hints: string[];
+  link?: string | null;
+  /** torch's "Developer debug context" line */
+  developer_context?: string | null;
   user_stack: Location[];
   compile_id?: string | null;
+  attempt?: number;
+}
+
+/** What explore() and %%tcompile add: how the views name files (a cell: "cell [5]"). */
+export interface ExploreInfo {
+  source_labels?: Record<string, string>;
+  sources?: Record<string, string>;
 }
 
 export interface TimingStats {
   median_ms: number;
   iqr_ms: number;
+  /** quartiles (absent in documents written before them) */
+  q1_ms?: number;
+  q3_ms?: number;
   min_ms: number;
   max_ms?: number;
   samples: number;
+  noisy?: boolean;
 }
 
 export interface Timing {
@@ -166,14 +180,21 @@ export interface Timing {
   compiled: TimingStats;
   compile_s: number;
   speedup: number | null;
+  /** about 95% interval of the speedup, from the paired samples (tcexplore/measure/timing.py) */
+  speedup_interval?: [number, number] | null;
   break_even_calls: number | null;
   noisy: boolean;
+  /** seconds of timing each side was given */
+  budget_s?: number | null;
   device: string;
 }
 
 export interface LeafDiff {
+  /** 'logits', 'past_key_values.layers[0].keys', '[0]', a cell's name; '' for the output itself. */
   path: string;
+  /** tensor | value | not_compared | type_mismatch | structure_mismatch | truncated */
   kind: string;
+  /** false only for a mismatch (a leaf not compared is ok). */
   ok: boolean;
   shape?: number[];
   dtype?: string;
@@ -183,6 +204,14 @@ export interface LeafDiff {
   numel?: number;
   expected?: string;
   actual?: string;
+  /** value, not_compared: the Python type. */
+  type?: string;
+  /** not_compared: why a container was not walked. */
+  reason?: string;
+  /** truncated: compared leaves not listed, how many of them differ, whether the walk stopped. */
+  omitted?: number;
+  omitted_mismatches?: number;
+  limit_reached?: boolean;
 }
 
 export interface Divergence {
@@ -193,6 +222,8 @@ export interface Divergence {
   source?: Location | null;
   kernels: string[];
   max_abs_err?: number | null;
+  /** Random operators (torch's nondeterministic_seeded tag) the node runs, e.g. aten.randn.default. */
+  random_ops?: string[];
 }
 
 export interface Accuracy {
@@ -201,9 +232,16 @@ export interface Accuracy {
   inputs_after_call: LeafDiff[];
   first_divergence: Divergence | null;
   divergence_error?: ErrorInfo;
+  /** random: the first divergence is at a random op; random_in_graph: no node found, the graphs hold random ops. */
+  cause?: 'random' | 'random_in_graph';
+  random_ops?: string[];
+  /** How to pass Inductor's fallback_random where this run was made; null when the backend is not Inductor. */
+  fallback_random_option?: string | null;
 }
 
 export interface ComparisonRow {
+  /** "backend / mode / dynamic=..." (absent in documents written before it) */
+  label?: string;
   mode?: string | null;
   backend?: string | null;
   dynamic?: boolean | null;
@@ -216,7 +254,11 @@ export interface ComparisonRow {
   graphs?: number | null;
   graph_breaks?: number | null;
   kernels?: number | null;
+  speedup_interval?: [number, number] | null;
+  noisy?: boolean | null;
+  /** the row's document: in a comparison output, as the views read it (maybe packed) */
   document?: unknown;
+  document_left_out?: { reason: string; bytes: number } | null;
 }
 
 /** How the document was made: live in-process, or read from a TORCH_TRACE log (which lacks some data). */
@@ -236,11 +278,14 @@ export interface TcxDocument {
   summary: Record<string, number>;
   compiles: Compile[];
   graph_breaks: GraphBreak[];
+  explore?: ExploreInfo | null;
   error?: ErrorInfo | null;
   timing?: Timing;
   accuracy?: Accuracy;
-  comparison?: { rows?: ComparisonRow[] };
+  /** the grid of compare() this run is row `row` of */
+  comparison?: { rows?: ComparisonRow[]; row?: number };
   runtime?: { cudagraphs?: CudaGraphInfo | null };
+  profile?: Profile;
 }
 
 /** Where a click can take the reader: a tab and the thing to show in it. */
@@ -253,7 +298,65 @@ export type Target =
   | { tab: 'guards'; compile: number }
   | { tab: 'cudagraphs' }
   | { tab: 'timing' }
+  | { tab: 'profile'; kernel?: number }
   | { tab: 'accuracy' }
   | { tab: 'compare' };
 
 export type TabId = Target['tab'];
+
+export type Bound = 'memory' | 'compute' | 'latency';
+
+/** One kernel of the profile: time and launches per step, bytes and FLOPs per launch. */
+export interface ProfiledKernel {
+  name: string;
+  compile?: number | null;
+  output?: number | null;
+  kind: string;
+  time_us: number;
+  calls: number | null;
+  mean_us?: number | null;
+  share: number | null;
+  bytes: number | null;
+  flops: number | null;
+  dtype?: string | null;
+  achieved_gbps: number | null;
+  achieved_gflops: number | null;
+  /** the time the roofs allow one launch over its measured time (1: on a roof) */
+  efficiency?: number | null;
+  bound: Bound | null;
+}
+
+export interface ProfiledLine {
+  file: string | null;
+  line: number | null;
+  function?: string | null;
+  code: string | null;
+  time_us: number;
+  share: number | null;
+  kernels?: string[];
+}
+
+/** Where the time goes (explore(profile=True), tcexplore run --profile). */
+export interface Profile {
+  device: 'cpu' | 'cuda';
+  scope: 'call' | 'run';
+  profiled_calls: number;
+  cost_s?: number;
+  how: string;
+  kernels: ProfiledKernel[];
+  lines: ProfiledLine[];
+  files?: Array<{ file: string | null; time_us: number; share: number | null }>;
+  peaks: { device?: string; bandwidth_gbps: number; gflops: Record<string, number>; how: string };
+  step: {
+    wall_us: number;
+    wall_source?: string;
+    timing_wall_us?: number | null;
+    kernel_us: number;
+    overhead_us?: number;
+    overhead_share: number;
+    bound_us?: Record<string, number>;
+    verdict: 'overhead-bound' | 'memory-bound' | 'compute-bound';
+    advice: string[];
+  };
+  cudagraph_share?: number | null;
+}

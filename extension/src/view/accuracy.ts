@@ -1,14 +1,18 @@
-import { diffRows, divergenceLinks } from '../model/accuracy';
-import { num, where } from '../model/format';
+import { accuracyVerdict, diffRows, divergenceLinks, LeafState } from '../model/accuracy';
+import { num, sourceLabels, where, whereTitle } from '../model/format';
 import { LeafDiff } from '../model/types';
 import { Context, TabView } from './context';
-import { code, el, link, note, table } from './dom';
+import { append, code, el, link, note, table } from './dom';
+
+const STATE_CLASS: Record<LeafState, string> = { match: 'tcx-ok', mismatch: 'tcx-bad', other: 'tcx-muted' };
 
 function diffTable(leaves: LeafDiff[]): HTMLElement {
   return table(['output', 'verdict', 'value', 'max abs err', 'max rel err', 'mismatched'], diffRows(leaves).map(r => [
-    code(r.path), el('span', { class: r.ok ? 'tcx-ok' : 'tcx-bad' }, r.verdict), r.detail, r.maxAbs, r.maxRel, r.mismatched
+    code(r.path), el('span', { class: STATE_CLASS[r.state] }, r.verdict), r.detail, r.maxAbs, r.maxRel, r.mismatched
   ]));
 }
+
+const SEVERITY_CLASS = { ok: 'tcx-ok', warning: 'tcx-warning', error: 'tcx-bad' };
 
 export function accuracyTab(ctx: Context): TabView {
   const acc = ctx.doc.accuracy;
@@ -17,8 +21,11 @@ export function accuracyTab(ctx: Context): TabView {
     element.appendChild(note('No accuracy check in this document: tcexplore.explore() compares compiled outputs with eager.'));
     return { element };
   }
-  element.append(
-    el('p', { class: acc.ok ? 'tcx-ok' : 'tcx-bad' }, acc.ok ? 'Compiled outputs match eager within tolerance.' : 'Compiled outputs differ from eager.'),
+  const verdict = accuracyVerdict(acc, sourceLabels(ctx.doc));
+  append(
+    element,
+    el('p', { class: SEVERITY_CLASS[verdict.severity] }, verdict.headline),
+    verdict.explanation ? el('p', { class: 'tcx-accuracy-cause' }, verdict.explanation) : null,
     el('h4', null, 'Outputs'), diffTable(acc.outputs ?? []));
   if (acc.inputs_after_call?.length) {
     element.append(el('h4', null, 'Inputs after the call (mutations)'), diffTable(acc.inputs_after_call));
@@ -30,7 +37,8 @@ export function accuracyTab(ctx: Context): TabView {
       el('h4', null, 'First divergence'),
       el('div', null, 'node: ', links.node ? link(d.node, () => ctx.go(links.node!)) : code(d.node), ` (${d.op} `, code(d.target), `) · max abs err ${num(d.max_abs_err)}`),
       el('div', null, 'kernels: ', ...(links.kernels.length ? links.kernels.flatMap((k, i) => [i ? ', ' : '', link(k.name, () => ctx.go(k.target))]) : ['none recorded'])),
-      d.source ? el('div', null, 'line: ', links.line ? link(where(d.source), () => ctx.go(links.line!)) : where(d.source), ' ', code(d.source.code ?? '')) : null));
+      d.random_ops?.length ? el('div', null, 'random ops: ', ...d.random_ops.flatMap((op, i) => [i ? ', ' : '', code(op)])) : null,
+      d.source ? el('div', null, 'line: ', links.line ? link(where(d.source, sourceLabels(ctx.doc)), () => ctx.go(links.line!), whereTitle(d.source)) : where(d.source, sourceLabels(ctx.doc)), ' ', code(d.source.code ?? '')) : null));
   } else if (!acc.ok) {
     element.appendChild(note(acc.divergence_error ? `The divergence search failed: ${acc.divergence_error.type ?? ''} ${acc.divergence_error.message ?? ''}` : 'No diverging graph node was found.'));
   }

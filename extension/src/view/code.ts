@@ -1,6 +1,7 @@
 import { languageOf } from '../model/highlight';
+import { kernelTimes, timeLabel } from '../model/profile';
 import { Context, TabView } from './context';
-import { el, note } from './dom';
+import { el, note, wrappable } from './dom';
 import { codeBlock } from './codeblock';
 import { OutputRef, outputPicker, outputRefs, refKey } from './outputs';
 import { openAsCell } from './workbench';
@@ -25,7 +26,7 @@ export function codeTab(ctx: Context): TabView {
       item.classList.toggle('tcx-active', item.getAttribute('data-kernel') === name);
     }
     if (kernel) {
-      pane.replaceChildren(el('h4', null, `${kernel.name} (${kernel.kind}) `, openAsCell(ctx, ref, index)), codeBlock(kernel.source ?? '', languageOf(kernel.kind)));
+      pane.replaceChildren(el('h4', null, wrappable(kernel.name), ` (${kernel.kind}) `, openAsCell(ctx, ref, index)), codeBlock(kernel.source ?? '', languageOf(kernel.kind)));
     } else {
       pane.replaceChildren(el('h4', null, `Wrapper: ${out.path ?? out.kind}`), codeBlock(out.text ?? '', 'python'));
     }
@@ -35,8 +36,10 @@ export function codeTab(ctx: Context): TabView {
     picker.value = refKey(ref);
     const out = ctx.doc.compiles[ref.compile].output_codes[ref.output];
     const names = [WRAPPER, ...out.kernels.filter(k => k.kind !== 'extern' && k.source).map(k => k.name)];
+    const times = kernelTimes(ctx.doc, ref.compile, ref.output);
     list.replaceChildren(...names.map(name => el('li', { class: 'tcx-kernel-item', attrs: { 'data-kernel': name } },
-      el('button', { class: 'tcx-kernel-button', attrs: { type: 'button' }, onclick: () => show(name) }, name))));
+      el('button', { class: 'tcx-kernel-button', attrs: { type: 'button' }, onclick: () => show(name) }, wrappable(name),
+        times.has(name) ? el('span', { class: 'tcx-kernel-time', title: 'measured time per step and share of the step (Profile tab)' }, timeLabel(times.get(name))) : null))));
     show(kernel ?? (names[1] ?? WRAPPER));
   };
   const picker = outputPicker(ctx.doc, refs, r => open(r));

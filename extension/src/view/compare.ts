@@ -1,50 +1,113 @@
-import { bestRow, cell, COLUMNS, comparisonRows } from '../model/compare';
+/**
+ * The grid of tcexplore.compare(): a headline, speedup and compile time per configuration
+ * drawn to scale, and the table. A row opens its own explorer below the grid, whose Compare
+ * tab shows the same grid with that row highlighted; two picked rows open their diff. The
+ * grid is a notebook output of its own ("kind": "comparison") and the Compare tab of every
+ * row's explorer.
+ */
+
+import { firstLine } from '../model/format';
+import { bestRow, cell, comparisonGrid, compileChart, COLUMNS, documentGrid, Grid, GridChart, gridHeadline, rowLabel, speedupChart } from '../model/compare';
 import { computeDiff } from '../model/docdiff';
 import { checkDocument } from '../model/schema';
 import { ComparisonRow } from '../model/types';
+import { Inflate, inflateGzip, unpack } from '../model/unpack';
+import { axisChart } from './charts';
 import { Context, Host, TabView } from './context';
 import { createDiffView } from './docdiff';
 import { el, note } from './dom';
 import { createExplorer } from './explorer';
 import { go } from './links';
 
-function rowLabel(r: ComparisonRow): string {
-  return `${cell(r, 'backend')} / ${cell(r, 'mode')} / dynamic=${cell(r, 'dynamic')}`;
+const CHART = { width: 780, labelWidth: 230 };
+
+interface GridOptions {
+  host?: Host;
+  inflate?: Inflate;
+}
+
+function chart(c: GridChart, label: string): SVGSVGElement {
+  return axisChart(c.axis, c.bars, { label, ...CHART, reference: c.reference });
+}
+
+/** A failed row's error: its first paragraph, the whole of it behind a disclosure. */
+function errorCell(error: string | null | undefined): HTMLElement | string {
+  if (!error) {
+    return '';
+  }
+  const first = error.trim().split(/\n\s*\n/)[0].replace(/\s*\n\s*/g, ' ');
+  return first === error
+    ? el('span', { class: 'tcx-error' }, error)
+    : el('details', { class: 'tcx-row-error' }, el('summary', { class: 'tcx-error' }, first), el('pre', null, error));
+}
+
+/** ok green, mismatch and error red; another status (random: a cause, not a verdict) plain. */
+function statusCell(status: string): HTMLElement {
+  const look = status === 'ok' ? ' tcx-status-ok' : status === 'mismatch' || status === 'error' ? ' tcx-status-failed' : '';
+  return el('span', { class: `tcx-status${look}` }, status);
+}
+
+/** A row's document as the explorer reads it, its `comparison` section the whole grid. */
+async function rowDocument(grid: Grid, index: number, inflate: Inflate): Promise<unknown> {
+  const doc = (await unpack(grid.rows[index].document, inflate)) as Record<string, unknown>;
+  return { ...doc, comparison: { rows: grid.rows, row: index } };
+}
+
+function whyNot(r: ComparisonRow): string {
+  if (r.document_left_out) {
+    return `${rowLabel(r)}: its document is not in this output (${r.document_left_out.bytes.toLocaleString()} bytes): ${r.document_left_out.reason}`;
+  }
+  return `${rowLabel(r)}: this output does not hold its document${r.error ? ` (${firstLine(r.error)})` : ''}`;
 }
 
 /** The diff of two rows' documents, its links opening that row's explorer below it. */
-function rowDiff(a: ComparisonRow, b: ComparisonRow, host?: Host): HTMLElement {
-  const docA = checkDocument(a.document);
-  const docB = checkDocument(b.document);
+async function rowDiff(grid: Grid, a: number, b: number, { host, inflate = inflateGzip }: GridOptions): Promise<HTMLElement> {
+  const [docA, docB] = (await Promise.all([rowDocument(grid, a, inflate), rowDocument(grid, b, inflate)])).map(checkDocument);
   if (!docA.ok || !docB.ok) {
     return note(`These rows cannot be compared: ${!docA.ok ? docA.message : ''} ${!docB.ok ? docB.message : ''}`, 'tcx-error');
   }
   const linked = el('div', { class: 'tcx-compare-linked' });
-  const view = createDiffView(computeDiff(docA.doc, docB.doc, rowLabel(a), rowLabel(b)), (side, target) => {
-    const row = side === 'a' ? a : b;
-    const explorer = createExplorer(row.document, { host });
-    linked.replaceChildren(el('h4', null, `${side.toUpperCase()}: ${rowLabel(row)}`), explorer);
+  const [labelA, labelB] = [rowLabel(grid.rows[a]), rowLabel(grid.rows[b])];
+  const view = createDiffView(computeDiff(docA.doc, docB.doc, labelA, labelB), (side, target) => {
+    const explorer = createExplorer(side === 'a' ? docA.doc : docB.doc, { host });
+    linked.replaceChildren(el('h4', null, `${side.toUpperCase()}: ${side === 'a' ? labelA : labelB}`), explorer);
     go(explorer, target);
     return true;
   });
   return el('div', null, view, linked);
 }
 
-export function compareTab(ctx: Context): TabView {
-  const rows = comparisonRows(ctx.doc);
+/** The grid; `grid.current` is the row whose explorer it sits in (highlighted, not reopened). */
+export function gridView(grid: Grid, options: GridOptions = {}): HTMLElement {
+  const { rows, current } = grid;
+  const { host, inflate = inflateGzip } = options;
   const element = el('div', { class: 'tcx-compare' });
   if (!rows.length) {
     element.appendChild(note('No comparison grid in this document: tcexplore.compare() makes one.'));
-    return { element };
+    return element;
   }
   const best = bestRow(rows);
   const detail = el('div', { class: 'tcx-compare-detail' });
+  const show = (heading: string, content: Promise<unknown>, build: (value: unknown) => HTMLElement) => {
+    detail.replaceChildren(note(`Opening ${heading}…`, 'tcx-muted'));
+    content.then(
+      value => detail.replaceChildren(el('h4', null, heading), build(value)),
+      error => detail.replaceChildren(el('p', { class: 'tcx-error' }, `${heading} could not be opened: ${String(error)}`)));
+  };
+  const open = (i: number) => {
+    const r = rows[i];
+    if (!r.document) {
+      detail.replaceChildren(note(whyNot(r)));
+      return;
+    }
+    show(rowLabel(r), rowDocument(grid, i, inflate), doc => createExplorer(doc, { host }));
+  };
   const picked: number[] = [];
   const diffButton = el('button', { class: 'tcx-button', attrs: { type: 'button', disabled: '' } }, 'Diff the two picked rows');
   diffButton.addEventListener('click', () => {
     if (picked.length === 2) {
       const [a, b] = [...picked].sort((x, y) => x - y);
-      detail.replaceChildren(el('h4', null, `Diff: ${rowLabel(rows[a])} → ${rowLabel(rows[b])}`), rowDiff(rows[a], rows[b], ctx.host));
+      show(`Diff: ${rowLabel(rows[a])} → ${rowLabel(rows[b])}`, rowDiff(grid, a, b, options), view => view as HTMLElement);
     }
   });
   const body = el('tbody', null, ...rows.map((r, i) => {
@@ -60,17 +123,40 @@ export function compareTab(ctx: Context): TabView {
       }
       diffButton.disabled = picked.length !== 2;
     });
-    const tr = el('tr', { class: `${i === best ? 'tcx-best' : ''} tcx-status-${cell(r, 'status')}` }, el('td', null, pick), ...COLUMNS.map(([key]) => el('td', null, cell(r, key))));
-    if (r.document) {
+    const classes = [i === best ? 'tcx-best' : '', i === current ? 'tcx-current' : ''];
+    const label = i === current ? el('span', null, el('strong', null, rowLabel(r)), el('span', { class: 'tcx-muted' }, ' (this explorer)')) : rowLabel(r);
+    const tr = el('tr', { class: classes.filter(Boolean).join(' '), attrs: { 'data-row': String(i), 'data-status': cell(r, 'status') } },
+      el('td', null, pick), el('td', null, label),
+      ...COLUMNS.map(([key]) => el('td', null, key === 'error' ? errorCell(r.error) : key === 'status' ? statusCell(cell(r, key)) : cell(r, key))));
+    if (i !== current) {
       tr.classList.add('tcx-clickable');
-      tr.title = 'open this configuration';
-      tr.addEventListener('click', () => detail.replaceChildren(el('h4', null, rowLabel(r)), createExplorer(r.document, { host: ctx.host })));
+      tr.title = r.document ? 'open this configuration\'s explorer' : whyNot(r);
+      tr.addEventListener('click', () => open(i));
     }
     return tr;
   }));
   element.append(
-    el('table', { class: 'tcx-table' }, el('thead', null, el('tr', null, el('th', null, 'diff'), ...COLUMNS.map(([, label]) => el('th', null, label)))), body),
-    el('div', { class: 'tcx-toolbar' }, el('span', { class: 'tcx-muted' }, 'Click a row to explore that configuration, or pick two to diff them.'), diffButton),
+    el('p', { class: 'tcx-compare-headline' }, gridHeadline(rows)),
+    ...(grid.advice ? [el('p', { class: grid.advice.held ? 'tcx-ok tcx-advice-check' : 'tcx-note tcx-advice-check' }, grid.advice.text)] : []),
+    chart(speedupChart(grid), 'speedup per configuration'),
+    chart(compileChart(grid), 'compile time per configuration'),
+    el('table', { class: 'tcx-table tcx-compare-table' },
+      el('thead', null, el('tr', null, el('th', null, 'diff'), el('th', null, 'configuration'), ...COLUMNS.map(([, label]) => el('th', null, label)))),
+      body),
+    el('div', { class: 'tcx-toolbar' },
+      el('span', { class: 'tcx-muted' }, current === null ? 'Click a row to open its explorer, or pick two to diff them.' : 'Click another row to open its explorer, or pick two to diff them.'),
+      diffButton),
     detail);
-  return { element };
+  return element;
+}
+
+export function compareTab(ctx: Context): TabView {
+  return { element: gridView(documentGrid(ctx.doc), { host: ctx.host }) };
+}
+
+/** A comparison output on its own (mime.ts picks it for "kind": "comparison"). */
+export function createComparisonView(data: unknown, host?: Host, inflate: Inflate = inflateGzip): HTMLElement {
+  const grid = comparisonGrid(data);
+  return el('div', { class: 'tcx-explorer tcx-comparison-view', attrs: { 'aria-label': `tcexplore: ${grid.rows.length} torch.compile configurations compared` } },
+    el('div', { class: 'tcx-comparison-body' }, el('h3', null, 'torch.compile configurations compared'), gridView(grid, { host, inflate })));
 }

@@ -1,5 +1,5 @@
 import { cudaGraphSections, CudaGraphSection } from '../model/cudagraphs';
-import { where } from '../model/format';
+import { sourceLabels, where, whereTitle } from '../model/format';
 import { Location } from '../model/types';
 import { Context, TabView } from './context';
 import { code, el, link, note, table } from './dom';
@@ -10,8 +10,8 @@ function userLine(ctx: Context, stack: Location[]): HTMLElement | string {
     return '';
   }
   const line = loc.file && typeof loc.line === 'number'
-    ? link(where(loc), () => ctx.go({ tab: 'source', file: loc.file as string, line: loc.line as number }))
-    : where(loc);
+    ? link(where(loc, sourceLabels(ctx.doc)), () => ctx.go({ tab: 'source', file: loc.file as string, line: loc.line as number }), whereTitle(loc))
+    : where(loc, sourceLabels(ctx.doc));
   return el('span', null, line, ' ', code(loc.code ?? ''));
 }
 

@@ -15,6 +15,8 @@ import { OpenSide, pageLinks } from './links';
 export const MAX_NODE_ROWS = 300;
 
 const MARK: Record<string, string> = { added: '+', removed: '−', changed: '~', same: '=' };
+// A diff holds no source labels of its documents: files show by base name.
+const NO_LABELS = {};
 
 interface View {
   diff: DocDiff;
@@ -67,7 +69,7 @@ function measurements(diff: DocDiff): HTMLElement | null {
 function compileTitle(entry: CompileDiff): string {
   const ref = (entry.a ?? entry.b)!;
   const ids = entry.a && entry.b && entry.a.id !== entry.b.id ? `${entry.a.id} → ${entry.b.id}` : ref.id;
-  return `${ids} ${ref.frame?.function ?? '?'} (${where(ref.frame)})`;
+  return `${ids} ${ref.frame?.function ?? '?'} (${where(ref.frame, NO_LABELS)})`;
 }
 
 function nodeCell(view: View, entry: CompileDiff, graph: GraphDiff, side: Side, node: NodeView | null): HTMLElement | null {
@@ -100,7 +102,7 @@ function graphSection(view: View, entry: CompileDiff, graph: GraphDiff, open: bo
       el('td', null, nodeCell(view, entry, graph, 'a', node.a)),
       el('td', null, nodeCell(view, entry, graph, 'b', node.b)),
       el('td', null, changeText(node)),
-      el('td', null, source ? el('span', null, where(source), ' ', code(source.code ?? '')) : null));
+      el('td', null, source ? el('span', null, where(source, NO_LABELS), ' ', code(source.code ?? '')) : null));
   }));
   const tally = (['changed', 'added', 'removed'] as const).map(s => [s, graph.nodes.filter(n => n.status === s).length] as const).filter(([, n]) => n).map(([s, n]) => `${n} ${s}`).join(', ');
   return el('details', { class: 'tcx-diff-graph', attrs: { 'data-graph': graph.graph, ...(open ? { open: '' } : {}) } },

@@ -90,3 +90,10 @@ export function select(options: Array<[string, string]>, chosen: string, onChang
   node.addEventListener('change', () => onChange(node.value));
   return node;
 }
+
+/** A long name (a kernel's) that may wrap after each "_" or ".", whole in its tooltip. */
+export function wrappable(text: string): HTMLSpanElement {
+  const span = el('span', { class: 'tcx-wrappable', title: text });
+  text.split(/(?<=[_.])/).forEach((part, i) => append(span, i ? el('wbr') : null, part));
+  return span;
+}

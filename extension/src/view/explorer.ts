@@ -1,5 +1,6 @@
 /** The explorer: a checked document, its tabs, and navigation between them. */
 
+import { absentTabs } from '../model/absent';
 import { documentKey } from '../model/identity';
 import { checkDocument } from '../model/schema';
 import { TabId, Target } from '../model/types';
@@ -14,6 +15,7 @@ import { graphsTab } from './graphs';
 import { guardsTab } from './guards';
 import { DOC_ATTRIBUTE, GO_EVENT } from './links';
 import { overviewTab } from './overview';
+import { profileTab } from './profile';
 import { sourceTab } from './source';
 import { Tabs } from './tabs';
 import { timingTab } from './timing';
@@ -27,6 +29,7 @@ const TABS: Array<[TabId, string, TabFactory]> = [
   ['guards', 'Guards & recompiles', guardsTab],
   ['cudagraphs', 'CUDA graphs', cudaGraphsTab],
   ['timing', 'Timing', timingTab],
+  ['profile', 'Profile', profileTab],
   ['accuracy', 'Accuracy', accuracyTab],
   ['compare', 'Compare', compareTab]
 ];
@@ -53,10 +56,12 @@ export function createExplorer(data: unknown, { start = { tab: 'overview' }, hos
       views.get(target.tab)?.reveal?.(target);
     }
   };
+  const absent = new Set(absentTabs(checked.doc).map(a => a.tab));
   const tabs = new Tabs(
     TABS.map(([id, label, factory]) => ({
       id,
       label,
+      hidden: absent.has(id),
       build: () => {
         const view = factory(ctx);
         views.set(id, view);

@@ -1,7 +1,9 @@
 import { fusionModel, FusionKernel, FusionModel, kernelColour } from '../model/fusion';
-import { where } from '../model/format';
+import { sourceLabels, where, whereTitle } from '../model/format';
+import { kernelTimes, timeLabel } from '../model/profile';
 import { Context, TabView } from './context';
-import { code, el, link, note } from './dom';
+import { code, el, link, note, wrappable } from './dom';
+import { fileLabeller } from './graphs';
 import { GraphView } from './graphview';
 import { nodeInfo } from './nodeinfo';
 import { OutputRef, outputPicker, outputRefs, refKey } from './outputs';
@@ -23,7 +25,7 @@ function kernelPanel(ctx: Context, ref: OutputRef, fk: FusionKernel): HTMLElemen
       openAsCell(ctx, ref, ctx.doc.compiles[ref.compile].output_codes[ref.output].kernels.indexOf(k))),
     k.user_lines?.length ? el('div', { class: 'tcx-userlines' }, el('div', null, 'user lines:'),
       ...k.user_lines.map(loc => el('div', { class: 'tcx-userline' },
-        loc.file && typeof loc.line === 'number' ? link(where(loc), () => ctx.go({ tab: 'source', file: loc.file as string, line: loc.line as number })) : where(loc),
+        loc.file && typeof loc.line === 'number' ? link(where(loc, sourceLabels(ctx.doc)), () => ctx.go({ tab: 'source', file: loc.file as string, line: loc.line as number }), whereTitle(loc)) : where(loc, sourceLabels(ctx.doc)),
         ' ', code(loc.code ?? '')))) : note('no user lines recorded', 'tcx-muted'));
 }
 
@@ -46,11 +48,13 @@ function pane(ctx: Context, ref: OutputRef): Pane {
     }
     side.replaceChildren(kernelPanel(ctx, ref, fk));
   };
+  const times = kernelTimes(ctx.doc, ref.compile, ref.output);
   for (const fk of model.kernels) {
     const item = el('li', { class: 'tcx-kernel-item', attrs: { 'data-kernel': fk.kernel.name } },
       el('button', { class: 'tcx-kernel-button', attrs: { type: 'button' }, onclick: () => selectKernel(fk.kernel.name) },
-        el('span', { class: 'tcx-swatch', attrs: { style: `background:${fk.colour}` } }), ' ', fk.kernel.name,
-        el('span', { class: 'tcx-muted' }, ` ${fk.kernel.kind} · ${fk.nodes.length}`)));
+        el('span', { class: 'tcx-swatch', attrs: { style: `background:${fk.colour}` } }), ' ', wrappable(fk.kernel.name),
+        el('span', { class: 'tcx-muted' }, ` ${fk.kernel.kind} · ${fk.nodes.length}`),
+        times.has(fk.kernel.name) ? el('span', { class: 'tcx-kernel-time', title: 'measured time per step and share of the step (Profile tab)' }, timeLabel(times.get(fk.kernel.name))) : null));
     items.set(fk.kernel.name, item);
     list.appendChild(item);
   }
@@ -58,6 +62,7 @@ function pane(ctx: Context, ref: OutputRef): Pane {
   if (model.graph) {
     const graph = model.graph;
     view = new GraphView(graph, {
+      fileLabel: fileLabeller(ctx.doc),
       colourOf: name => kernelColour(model, name),
       onNode: i => {
         const node = graph.nodes[i];
@@ -77,7 +82,9 @@ function pane(ctx: Context, ref: OutputRef): Pane {
   } else {
     canvas = note('The post-grad graph of this output code is not in the document.');
   }
-  const element = el('div', { class: 'tcx-split tcx-fusion-pane' }, el('div', { class: 'tcx-kernels' }, list), el('div', { class: 'tcx-main' }, canvas), side);
+  // The details go under the kernel list: beside the list a reader clicks, leaving the graph its width.
+  const element = el('div', { class: 'tcx-split tcx-fusion-pane' },
+    el('div', { class: 'tcx-kernel-column' }, el('div', { class: 'tcx-kernels' }, list), side), el('div', { class: 'tcx-main' }, canvas));
   return { model, element, selectKernel };
 }
 

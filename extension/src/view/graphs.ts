@@ -1,4 +1,5 @@
-import { Compile, Graph, Target } from '../model/types';
+import { baseName } from '../model/format';
+import { Compile, Graph, Target, TcxDocument } from '../model/types';
 import { Context, TabView } from './context';
 import { el, note, select } from './dom';
 import { GraphView } from './graphview';
@@ -25,6 +26,12 @@ function choices(compiles: Compile[]): GraphChoice[] {
     c.post_grad_graphs.forEach((g, i) => out.push({ key: `${ci}|post:${i}`, label: `${c.id} · post-grad #${i}`, compile: ci, graph: g }));
   });
   return out;
+}
+
+/** A user file as the document labels it (a notebook cell: "cell [4]"), else its base name. */
+export function fileLabeller(doc: TcxDocument): (file: string) => string {
+  const labels = (doc as { explore?: { source_labels?: Record<string, unknown> } }).explore?.source_labels ?? {};
+  return file => (typeof labels[file] === 'string' ? (labels[file] as string) : baseName(file));
 }
 
 /** Kernels (with their Fusion targets) that a node of a compile's graph went into. */
@@ -63,6 +70,7 @@ export function graphsTab(ctx: Context): TabView {
     if (!view) {
       const choice = current;
       view = new GraphView(choice.graph, {
+        fileLabel: fileLabeller(ctx.doc),
         onNode: i => {
           view!.show([i], 'tcx-selected', false);
           describe(choice, i);

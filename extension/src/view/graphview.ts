@@ -1,11 +1,13 @@
 /**
- * One graph, interactive: grouping (collapsed over COLLAPSE_OVER nodes), expand/collapse,
- * search, and marking nodes for the tab that owns it (Graphs or Fusion).
+ * One graph, interactive: opened legible (model/viewport.ts chooses which groups are open),
+ * groups opened and closed by clicking, search, zoom from a toolbar above the drawing, and
+ * marking nodes for the tab that owns it (Graphs or Fusion).
  */
 
-import { buildGraph, COLLAPSE_OVER, GraphModel, groupNodes, Grouping, search, VGraph, visibleGraph } from '../model/graph';
+import { buildGraph, GraphModel, groupNodes, Grouping, search, VGraph } from '../model/graph';
 import { Graph } from '../model/types';
-import { el, select } from './dom';
+import { chooseOpening, Drawing, drawing, Fit, Pane, paneHeight } from '../model/viewport';
+import { el } from './dom';
 import { GraphCanvas } from './graphcanvas';
 
 export interface GraphViewOptions {
@@ -13,34 +15,44 @@ export interface GraphViewOptions {
   colourOf?: (name: string) => string | null;
   /** a graph node (by index in the document graph) was clicked */
   onNode?: (index: number) => void;
+  /** how a user file is named in group labels (default: its base name) */
+  fileLabel?: (file: string) => string;
+}
+
+/** The tallest a graph's pane grows before it pans: most of the window, never a second page. */
+function maxPaneHeight(): number {
+  return Math.max(320, Math.min(680, Math.round((window.innerHeight || 800) * 0.75)));
 }
 
 export class GraphView {
   readonly element: HTMLElement;
   readonly model: GraphModel;
   private grouping: Grouping;
-  private depth = 2;
   private expanded = new Set<string>();
-  private all: boolean;
   private canvas: GraphCanvas;
-  private shown: VGraph = { nodes: [], edges: [] };
+  private shown: VGraph = { nodes: [], edges: [], containers: [] };
   private marks = new Map<string, number[]>();
   private hits: number[] = [];
   private hit = -1;
   private status: HTMLElement;
+  private zoomText: HTMLElement;
+  private openedAt = 0;
+  private touched = false;
 
   constructor(graph: Graph, private options: GraphViewOptions = {}) {
     this.model = buildGraph(graph);
-    this.grouping = groupNodes(this.model, this.depth);
-    this.all = this.model.nodes.length <= COLLAPSE_OVER;
+    this.grouping = groupNodes(this.model, options.fileLabel);
     this.canvas = new GraphCanvas({
       colour: i => {
         const v = this.shown.nodes[i];
         return v.node >= 0 ? this.options.colourOf?.(String(this.model.nodes[v.node].node.name)) ?? null : null;
       },
-      onNode: i => this.clicked(i)
+      onNode: i => this.clicked(i),
+      onContainer: group => this.close(group),
+      onZoom: k => (this.zoomText.textContent = `${Math.round(k * 100)}%`)
     });
     this.status = el('span', { class: 'tcx-muted tcx-graph-status' });
+    this.zoomText = el('span', { class: 'tcx-zoom-level', attrs: { 'aria-live': 'polite' } }, '100%');
     const query = el('input', { class: 'tcx-search', attrs: { type: 'search', placeholder: 'search nodes', 'aria-label': 'search nodes' } });
     query.addEventListener('input', () => this.search(query.value));
     query.addEventListener('keydown', event => {
@@ -48,33 +60,72 @@ export class GraphView {
         this.step(event.shiftKey ? -1 : 1);
       }
     });
-    const tools = el('div', { class: 'tcx-toolbar' },
-      this.model.hasModules ? select([['1', 'group by module, depth 1'], ['2', 'depth 2'], ['3', 'depth 3'], ['4', 'depth 4']], String(this.depth), v => this.regroup(Number(v)), 'group depth') : null,
-      el('button', { attrs: { type: 'button' }, onclick: () => this.setAll(true) }, 'expand all'),
-      el('button', { attrs: { type: 'button' }, onclick: () => this.setAll(false) }, 'collapse all'),
-      query,
-      el('button', { attrs: { type: 'button', 'aria-label': 'previous match' }, onclick: () => this.step(-1) }, '↑'),
-      el('button', { attrs: { type: 'button', 'aria-label': 'next match' }, onclick: () => this.step(1) }, '↓'),
-      this.status);
-    const notice = this.all ? null : el('p', { class: 'tcx-note' }, `${this.model.nodes.length} nodes: opened collapsed into groups; click a group to expand it.`);
-    this.element = el('div', { class: 'tcx-graphview' }, tools, notice, this.canvas.element);
-    this.redraw();
+    const button = (text: string, label: string, action: () => void) =>
+      el('button', { attrs: { type: 'button', 'aria-label': label, title: label }, onclick: () => { this.touched = true; action(); } }, text);
+    const grouped = this.grouping.depth.size > 0;
+    const tools = el('div', { class: 'tcx-toolbar tcx-graph-tools' },
+      grouped ? el('span', { class: 'tcx-tool-group' },
+        button('open all', 'open every group', () => this.setAll(true)),
+        button('close all', 'close every group', () => this.setAll(false))) : null,
+      el('span', { class: 'tcx-tool-group' }, query,
+        button('↑', 'previous match', () => this.step(-1)),
+        button('↓', 'next match', () => this.step(1))),
+      el('span', { class: 'tcx-tool-group tcx-zoom-tools' },
+        button('−', 'zoom out', () => this.canvas.zoomBy(0.8)),
+        this.zoomText,
+        button('+', 'zoom in', () => this.canvas.zoomBy(1.25)),
+        button('fit', 'fit the whole graph in view', () => this.canvas.fit()),
+        button('1:1', 'zoom to 100%', () => this.canvas.zoomBy(1 / this.canvas.zoom))));
+    const by = { module: 'module', source: 'user code (function, then line)', runs: 'runs of nodes' }[this.model.groupBy];
+    const help = el('div', { class: 'tcx-muted tcx-graph-help' }, this.status, el('br'),
+      grouped ? `Grouped by ${by}: click a group to open it, its title to close it. ` : '', 'Drag or wheel to pan, Ctrl+wheel to zoom.');
+    this.element = el('div', { class: 'tcx-graphview' }, tools, help, this.canvas.element);
+    this.open();
+    if (typeof ResizeObserver !== 'undefined') {
+      // The pane's real width is known once it is in the page: open again for it, unless the reader has moved.
+      new ResizeObserver(() => {
+        const { w } = this.canvas.size();
+        if (!this.touched && Math.abs(w - this.openedAt) > 40) {
+          this.open();
+        }
+      }).observe(this.canvas.element);
+    }
   }
 
-  private isExpanded = (key: string) => this.all || this.expanded.has(key);
+  private pane(): Pane {
+    return { width: this.canvas.size().w, maxHeight: maxPaneHeight() };
+  }
+
+  /** Opens as model/viewport.ts chooses for the pane's size. */
+  private open(): void {
+    const pane = this.pane();
+    this.openedAt = pane.width;
+    const opening = chooseOpening(this.model, this.grouping, pane);
+    this.expanded = opening.expanded;
+    this.canvas.setHeight(opening.fit.height);
+    this.render(opening.drawing, opening.fit);
+  }
 
   private redraw(): void {
-    this.shown = visibleGraph(this.model, this.grouping, this.isExpanded);
-    this.canvas.draw(this.shown);
+    const drawn = drawing(this.model, this.grouping, key => this.expanded.has(key));
+    this.canvas.setHeight(paneHeight(drawn.placed.height, this.canvas.zoom, this.pane()));
+    this.render(drawn);
+  }
+
+  private render(drawn: Drawing, fit?: Fit): void {
+    this.shown = drawn.graph;
+    this.canvas.draw(drawn, fit);
     for (const [cls, nodes] of this.marks) {
       this.canvas.mark(this.slots(nodes), cls);
     }
-    this.status.textContent = `${this.shown.nodes.length} boxes for ${this.model.nodes.length} nodes`;
+    const boxes = this.shown.nodes.length;
+    const whole = fit && !fit.legible ? ' Too big to read whole: this is its start at 100%; the overview on the right shows where; "fit" shows it all.' : '';
+    this.status.textContent = `${boxes} ${boxes === 1 ? 'box' : 'boxes'} for ${this.model.nodes.length} nodes.${whole}`;
   }
 
   private slots(nodes: number[]): number[] {
     const wanted = new Set(nodes);
-    const groups = new Set(nodes.map(n => this.grouping.keys[n]));
+    const groups = new Set(nodes.flatMap(n => this.grouping.chains[n]));
     const out: number[] = [];
     this.shown.nodes.forEach((v, i) => {
       if (v.node >= 0 ? wanted.has(v.node) : groups.has(v.group)) {
@@ -85,41 +136,59 @@ export class GraphView {
   }
 
   private clicked(i: number): void {
+    this.touched = true;
     const v = this.shown.nodes[i];
     if (v.node < 0) {
       this.expanded.add(v.group);
       this.redraw();
-      const first = this.shown.nodes.findIndex(s => s.group === v.group);
-      this.canvas.centre(first);
+      const area = this.canvas.containerArea(v.group);
+      if (area) {
+        this.canvas.reveal(area);
+      } else {
+        this.canvas.centre(this.shown.nodes.findIndex(s => this.grouping.chains[s.node]?.includes(v.group)));
+      }
       return;
     }
     this.options.onNode?.(v.node);
   }
 
-  private regroup(depth: number): void {
-    this.depth = depth;
-    this.grouping = groupNodes(this.model, depth);
-    this.expanded.clear();
+  /** Closes an open group and every group inside it. */
+  private close(group: string): void {
+    this.touched = true;
+    const inside = new Set(this.grouping.members.get(group) ?? []);
+    for (const key of [...this.expanded]) {
+      const first = this.grouping.members.get(key)?.[0];
+      if (key === group || (first !== undefined && inside.has(first) && this.grouping.chains[first].indexOf(key) > this.grouping.chains[first].indexOf(group))) {
+        this.expanded.delete(key);
+      }
+    }
     this.redraw();
+    this.canvas.centre(this.shown.nodes.findIndex(v => v.node < 0 && v.group === group));
   }
 
   private setAll(on: boolean): void {
-    this.all = on;
-    this.expanded.clear();
+    this.expanded = on ? new Set(this.grouping.depth.keys()) : new Set();
     this.redraw();
   }
 
-  /** Marks graph nodes (document indices) with `cls`, expanding their groups; centres the first. */
+  /** Opens the groups holding these nodes. */
+  private openFor(nodes: number[]): boolean {
+    const closed = nodes.flatMap(n => this.grouping.chains[n]).filter(k => !this.expanded.has(k));
+    closed.forEach(k => this.expanded.add(k));
+    return closed.length > 0;
+  }
+
+  /** Marks graph nodes (document indices) with `cls`, opening their groups; centres the first. */
   show(nodes: number[], cls: string, centre = true): void {
     this.marks.set(cls, nodes);
-    const closed = nodes.map(n => this.grouping.keys[n]).filter(k => !this.isExpanded(k));
-    if (closed.length) {
-      closed.forEach(k => this.expanded.add(k));
+    if (this.openFor(nodes)) {
+      this.touched = true;
       this.redraw();
     } else {
       this.canvas.mark(this.slots(nodes), cls);
     }
     if (centre && nodes.length) {
+      this.touched = true;
       this.canvas.centre(this.slots([nodes[0]])[0] ?? -1);
     }
   }
@@ -143,10 +212,10 @@ export class GraphView {
     if (!this.hits.length) {
       return;
     }
+    this.touched = true;
     this.hit = (this.hit + direction + this.hits.length) % this.hits.length;
     const node = this.hits[this.hit];
-    if (!this.isExpanded(this.grouping.keys[node])) {
-      this.expanded.add(this.grouping.keys[node]);
+    if (this.openFor([node])) {
       this.redraw();
     }
     this.marks.set('tcx-match', this.hits);

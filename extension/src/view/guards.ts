@@ -1,50 +1,102 @@
-import { where } from '../model/format';
-import { guardTypes, recompileRows } from '../model/guards';
+import { plural, SourceLabels, sourceLabels, where } from '../model/format';
+import { guardSummary, recompiles } from '../model/guards';
+import { Compile } from '../model/types';
 import { Context, TabView } from './context';
-import { code, el, note, table } from './dom';
+import { code, el, link, note, table } from './dom';
 
 const GUARD_ROWS = 300;
 
-export function guardsTab(ctx: Context): TabView {
-  const element = el('div', { class: 'tcx-guards' });
-  const sections: HTMLElement[] = [];
-  if (!ctx.doc.compiles.length) {
-    element.appendChild(note('No compiles in this document.'));
+function guardTable(c: Compile, labels: SourceLabels): HTMLElement {
+  const rows = (limit: number) => c.guards.slice(0, limit).map(g => [
+    g.type, code(g.source ?? ''), code(g.expression),
+    el('span', null, g.user_code ? code(g.user_code) : '', g.user_location ? ` ${where(g.user_location, labels)}` : '')
+  ]);
+  const headers = ['type', 'source', 'expression', 'user code'];
+  const holder = el('div', null, table(headers, rows(GUARD_ROWS), 'tcx-guard-table'));
+  if (c.guards.length > GUARD_ROWS) {
+    holder.appendChild(el('button', { attrs: { type: 'button' }, onclick: () => holder.replaceChildren(table(headers, rows(c.guards.length), 'tcx-guard-table')) }, `show all ${c.guards.length} guards`));
   }
-  ctx.doc.compiles.forEach(c => {
-    const section = el('section', { class: 'tcx-compile-guards', attrs: { 'data-compile': c.id } },
-      el('h4', null, `Compile ${c.id} · ${c.frame?.function ?? '?'} (${where(c.frame)}) `, el('span', { class: `tcx-status tcx-status-${c.status}` }, c.status)));
+  return holder;
+}
+
+export function guardsTab(ctx: Context): TabView {
+  const compiles = ctx.doc.compiles;
+  const labels = sourceLabels(ctx.doc);
+  const element = el('div', { class: 'tcx-guards' });
+  if (!compiles.length) {
+    element.appendChild(note('No compiles in this document.'));
+    return { element };
+  }
+  const folds: HTMLDetailsElement[] = [];
+  const blocks = new Map<number, HTMLElement>();
+  /** A compile's guard table (hundreds of rows) is built when first unfolded. */
+  const fill = (i: number) => {
+    const fold = folds[i];
+    if (fold && compiles[i].guards.length && !fold.querySelector('.tcx-guard-table')) {
+      fold.appendChild(guardTable(compiles[i], labels));
+    }
+  };
+  const openGuards = (i: number) => {
+    const fold = folds[i];
+    if (fold) {
+      fill(i);
+      fold.open = true;
+      fold.scrollIntoView?.({ block: 'start' });
+    }
+  };
+  const found = recompiles(compiles);
+  element.appendChild(el('h3', null, `Recompiles (${found.length})`));
+  if (!found.length) {
+    element.appendChild(note('No recompiles: every compile was the first of its frame.', 'tcx-muted'));
+  }
+  for (const r of found) {
+    const block = el('section', { class: 'tcx-recompile', attrs: { 'data-compile': compiles[r.compile].id } },
+      el('h4', { class: 'tcx-recompile-title' }, r.title),
+      el('p', { class: 'tcx-muted' }, `Compile ${compiles[r.compile].id} was made because no cached compile of this frame passed its guards:`),
+      table(['cached compile', 'its guard that failed', 'expected', 'actual', 'user code'], r.rows.map(row => [
+        row.cachedIndex >= 0 ? link(row.cached, () => openGuards(row.cachedIndex), `the guards of compile ${row.cached}`) : code(row.cached),
+        code(row.guard),
+        el('span', { class: 'tcx-expected' }, row.expected),
+        el('span', { class: 'tcx-actual' }, row.actual),
+        el('span', null, row.userCode ? code(row.userCode) : '', row.userLocation ? ` ${where(row.userLocation, labels)}` : '')
+      ]), 'tcx-recompile-table'),
+      link(`its own ${plural(compiles[r.compile].guards.length, 'guard')}`, () => openGuards(r.compile)));
+    blocks.set(r.compile, block);
+    element.appendChild(block);
+  }
+  const total = compiles.reduce((n, c) => n + c.guards.length, 0);
+  element.appendChild(el('h3', null, `Guards (${total} in ${plural(compiles.length, 'compile')})`));
+  compiles.forEach((c, i) => {
+    const fold = el('details', { class: 'tcx-compile-guards', attrs: { 'data-guards-of': c.id } },
+      el('summary', null,
+        el('strong', { title: c.frame?.file ?? '' }, `Compile ${c.id} · ${c.frame?.function ?? '?'} (${where(c.frame, labels)}) `),
+        el('span', { class: `tcx-status tcx-status-${c.status}` }, c.status),
+        blocks.has(i) ? el('span', { class: 'tcx-chip tcx-mark-recompile' }, 'recompile') : null,
+        el('span', { class: 'tcx-muted' }, ` ${guardSummary(c)}`)));
     if (c.error) {
-      section.appendChild(el('p', { class: 'tcx-error' }, `${c.error.type ?? 'error'}: ${c.error.message ?? ''}`));
+      fold.open = true;
+      fold.appendChild(el('p', { class: 'tcx-error' }, `${c.error.type ?? 'error'}: ${c.error.message ?? ''}`));
     }
-    recompileRows(c).forEach((group, i) => {
-      section.appendChild(el('p', { class: 'tcx-recompile-title' }, `Recompiled (#${i}) because a guard of a cached compile failed:`));
-      section.appendChild(table(['cached compile', 'failed guard', 'expected', 'actual'], group.map(r => [
-        code(r.cached), code(r.guard), el('span', { class: 'tcx-expected' }, r.expected), el('span', { class: 'tcx-actual' }, r.actual)
-      ]), 'tcx-recompile-table'));
-    });
-    const types = guardTypes(c);
-    section.appendChild(el('p', { class: 'tcx-muted' }, `${c.guards.length} guards${types.length ? ': ' + types.map(([t, n]) => `${t} ×${n}`).join(', ') : ''}`));
-    const rows = (limit: number) => c.guards.slice(0, limit).map(g => [
-      g.type, code(g.source ?? ''), code(g.expression),
-      el('span', null, g.user_code ? code(g.user_code) : '', g.user_location ? ` ${where(g.user_location)}` : '')
-    ]);
-    const headers = ['type', 'source', 'expression', 'user code'];
-    const guardTable = el('div', null, table(headers, rows(GUARD_ROWS), 'tcx-guard-table'));
-    if (c.guards.length > GUARD_ROWS) {
-      guardTable.appendChild(el('button', { attrs: { type: 'button' }, onclick: () => guardTable.replaceChildren(table(headers, rows(c.guards.length), 'tcx-guard-table')) }, `show all ${c.guards.length} guards`));
+    folds.push(fold);
+    fold.addEventListener('toggle', () => fill(i));
+    if (fold.open) {
+      fill(i);
     }
-    if (c.guards.length) {
-      section.appendChild(guardTable);
-    }
-    sections.push(section);
-    element.appendChild(section);
+    element.appendChild(fold);
   });
   return {
     element,
     reveal(target) {
-      if (target.tab === 'guards') {
-        sections[target.compile]?.scrollIntoView?.({ block: 'start' });
+      if (target.tab !== 'guards') {
+        return;
+      }
+      const block = blocks.get(target.compile);
+      if (block) {
+        block.scrollIntoView?.({ block: 'start' });
+        block.classList.add('tcx-focus');
+        window.setTimeout(() => block.classList.remove('tcx-focus'), 1500);
+      } else {
+        openGuards(target.compile);
       }
     }
   };

@@ -1,6 +1,6 @@
 /** The details panel of one graph node: what it is, where it came from, where it went. */
 
-import { where } from '../model/format';
+import { sourceLabels, where, whereTitle } from '../model/format';
 import { GraphNode, Target } from '../model/types';
 import { Context } from './context';
 import { code, el, link } from './dom';
@@ -16,7 +16,7 @@ export function nodeInfo(ctx: Context, node: GraphNode, kernels: Array<{ name: s
     node.args?.length ? el('div', null, `inputs: ${node.args.slice(0, 12).join(', ')}${node.args.length > 12 ? ' …' : ''}`) : null,
     node.users?.length ? el('div', null, `users: ${node.users.slice(0, 12).join(', ')}${node.users.length > 12 ? ' …' : ''}`) : null,
     src && src.file && typeof src.line === 'number'
-      ? el('div', null, 'user line: ', link(where(src), () => ctx.go({ tab: 'source', file: src.file as string, line: src.line as number })), src.code ? el('pre', { class: 'tcx-snippet' }, src.code) : null)
+      ? el('div', null, 'user line: ', link(where(src, sourceLabels(ctx.doc)), () => ctx.go({ tab: 'source', file: src.file as string, line: src.line as number }), whereTitle(src)), src.code ? el('pre', { class: 'tcx-snippet' }, src.code) : null)
       : null,
     kernels.length ? el('div', null, 'kernels: ', ...kernels.flatMap((k, i) => [i ? ', ' : '', link(k.name, () => ctx.go(k.target))])) : null);
 }

@@ -1,16 +1,126 @@
-import { findings, origin, pipeline } from '../model/overview';
-import { where } from '../model/format';
+import { absentTabs } from '../model/absent';
+import { BreakSite, CallPath, countNote, foldStack, StackFrame } from '../model/breaks';
+import { Finding, findings, origin, pipeline, RecompiledFunction } from '../model/overview';
+import { plural, relabel, SourceLabels, sourceLabels, where, whereTitle } from '../model/format';
+import { microseconds, percent, topLines } from '../model/profile';
 import { Context, TabView } from './context';
-import { el, link, table } from './dom';
+import { code, el, link, table } from './dom';
+
+function compileLinks(ctx: Context, ids: Array<string | null>): HTMLElement {
+  const box = el('span', { class: 'tcx-compile-links' });
+  ids.forEach((id, i) => {
+    const index = ctx.doc.compiles.findIndex(c => c.id === id);
+    box.appendChild(index >= 0 ? link(String(id), () => ctx.go({ tab: 'guards', compile: index }), `compile ${id} in Guards & recompiles`) : code(String(id ?? '?')));
+    if (i < ids.length - 1) {
+      box.appendChild(document.createTextNode(', '));
+    }
+  });
+  return box;
+}
+
+function frameLine(ctx: Context, f: StackFrame, labels: SourceLabels): HTMLElement {
+  const at = where(f, labels);
+  const place = f.file && typeof f.line === 'number'
+    ? link(at, () => ctx.go({ tab: 'source', file: f.file as string, line: f.line as number }), whereTitle(f))
+    : el('span', { title: whereTitle(f) }, at);
+  return el('li', { class: f.library ? 'tcx-frame tcx-library' : 'tcx-frame' },
+    place, f.function ? el('span', null, ' in ', code(f.function)) : null,
+    f.code ? el('div', null, code(f.code)) : null);
+}
+
+/** A stack, outermost first: the user's frames shown, each run of library frames folded. */
+function stackView(ctx: Context, path: CallPath, labels: SourceLabels): HTMLElement {
+  return el('ul', { class: 'tcx-stack' }, ...foldStack(path.stack).map(run => run.library
+    ? el('li', null, el('details', { class: 'tcx-library-frames' },
+      el('summary', null, plural(run.frames.length, 'library frame')),
+      el('ul', { class: 'tcx-stack' }, ...run.frames.map(f => frameLine(ctx, f, labels)))))
+    : frameLine(ctx, run.frame, labels)));
+}
+
+function siteDetail(ctx: Context, site: BreakSite): HTMLElement {
+  const labels = sourceLabels(ctx.doc);
+  const reasons = site.reasons.map(r => el('div', { class: 'tcx-break-reason' },
+    site.reasons.length > 1 ? el('p', null, el('strong', null, r.message), ` (${plural(r.count, 'break event')})`) : null,
+    r.explanation ? el('p', null, r.explanation) : null,
+    ...r.hints.slice(1).map(h => el('p', { class: 'tcx-hint' }, 'Hint: ', h)),
+    [r.generic, r.developer_context && `Developer debug context: ${r.developer_context}`, r.details].some(Boolean)
+      ? el('details', { class: 'tcx-dev-context' }, el('summary', null, "torch's developer context"),
+        el('pre', null, relabel([r.generic, r.developer_context && `Developer debug context: ${r.developer_context}`, r.details].filter(Boolean).join('\n'), labels)))
+      : null));
+  const resumes = site.resume_functions.length
+    ? el('div', null, 'Dynamo goes on after the break in ',
+      ...site.resume_functions.flatMap((r, i) => [i ? '; ' : '', code(r.name), ' (', compileLinks(ctx, r.compiles), ')']), '.')
+    : null;
+  const paths = site.paths.map(p => el('details', { class: 'tcx-call-path', attrs: site.paths.length === 1 ? { open: '' } : {} },
+    el('summary', null, p.stack.filter(f => !f.library).map(f => f.function ?? '?').join(' → ') || 'library code only',
+      el('span', { class: 'tcx-muted' }, ` (${plural(p.count, 'break event')})`)),
+    stackView(ctx, p, labels)));
+  return el('details', { class: 'tcx-finding-detail' },
+    el('summary', null, 'Why, and how it was reached'),
+    ...reasons,
+    el('p', { class: 'tcx-muted' }, countNote(site), ' Compiles: ', compileLinks(ctx, site.compiles)),
+    resumes,
+    el('p', null, `Reached from ${plural(site.paths.length, 'call path')} (outermost frame first; library frames folded):`),
+    ...paths);
+}
+
+function siteSummary(site: BreakSite): HTMLElement[] {
+  const reason = site.reasons[0];
+  if (!reason) {
+    return [];
+  }
+  const out: HTMLElement[] = [];
+  if (reason.hints.length) {
+    out.push(el('div', { class: 'tcx-hint' }, 'Hint: ', reason.hints[0]));
+  }
+  if (reason.link) {
+    out.push(el('div', { class: 'tcx-muted' }, "torch's page for this break: ", code(reason.link)));
+  }
+  return out;
+}
+
+function recompileDetail(ctx: Context, r: RecompiledFunction): HTMLElement {
+  return el('div', { class: 'tcx-recompile-guards' },
+    r.guards.length > 1 ? el('div', null, 'Failed guards: ', ...r.guards.flatMap((g, i) => [i ? '; ' : '', code(g.guard), ` ×${g.count}`])) : null,
+    el('div', { class: 'tcx-muted' }, 'Recompiles: ', compileLinks(ctx, r.compiles.map(c => c.id))));
+}
+
+function findingItem(ctx: Context, f: Finding): HTMLElement {
+  const title = f.site ? whereTitle({ file: f.site.file, line: f.site.line, code: f.site.code }) : undefined;
+  return el('li', { class: `tcx-finding tcx-${f.severity}${f.site ? ' tcx-finding-break' : ''}` },
+    el('span', { class: 'tcx-badge' }, f.severity),
+    el('div', { class: 'tcx-finding-body' },
+      f.target ? link(f.text, () => ctx.go(f.target!), title) : f.text,
+      ...(f.site ? [...siteSummary(f.site), siteDetail(ctx, f.site)] : []),
+      f.recompiled ? recompileDetail(ctx, f.recompiled) : null));
+}
+
+/** What the document does not hold, for the tabs hidden because of it. */
+function absentLine(doc: Context['doc']): HTMLElement | null {
+  const absent = absentTabs(doc);
+  return absent.length ? el('p', { class: 'tcx-muted tcx-absent' }, `Not in this document: ${absent.map(a => a.what).join('; ')}.`) : null;
+}
+
+/** The heaviest source lines of the profile, each linked to its place in Source. */
+function timeLines(ctx: Context): HTMLElement | null {
+  const lines = topLines(ctx.doc, 3);
+  if (!lines.length) {
+    return null;
+  }
+  return el('div', { class: 'tcx-overview-time' },
+    el('h3', null, 'Where the time goes: the heaviest lines'),
+    el('ol', { class: 'tcx-time-lines' }, ...lines.map(l => el('li', null,
+      el('span', { class: 'tcx-time-bar', attrs: { style: `width: ${(l.relative * 100).toFixed(1)}%` } }),
+      el('span', { class: 'tcx-time-value' }, `${microseconds(l.us)} · ${percent(l.share)}`), ' ',
+      l.target ? link(l.label, () => ctx.go(l.target!)) : el('span', { class: 'tcx-muted' }, l.label), ' ',
+      code(l.code)))),
+    link('All lines and every kernel against the roofline →', () => ctx.go({ tab: 'profile' })));
+}
 
 export function overviewTab(ctx: Context): TabView {
   const { doc } = ctx;
-  const list = el('ul', { class: 'tcx-findings' }, ...findings(doc).map(f =>
-    el('li', { class: `tcx-finding tcx-${f.severity}` },
-      el('span', { class: 'tcx-badge' }, f.severity),
-      ' ',
-      f.target ? link(f.text, () => ctx.go(f.target!)) : f.text)
-  ));
+  const labels = sourceLabels(doc);
+  const list = el('ul', { class: 'tcx-findings' }, ...findings(doc).map(f => findingItem(ctx, f)));
   const stages = el('div', { class: 'tcx-pipeline' });
   pipeline(doc).forEach((stage, i) => {
     if (i) {
@@ -30,15 +140,17 @@ export function overviewTab(ctx: Context): TabView {
   const compiles = el('ul', { class: 'tcx-compile-list' }, ...doc.compiles.map((c, i) =>
     el('li', null,
       link(`${c.id}`, () => ctx.go({ tab: 'guards', compile: i })),
-      ` ${c.frame?.function ?? '?'} — ${where(c.frame)} `,
+      ' ', el('span', { title: whereTitle(c.frame) }, `${c.frame?.function ?? '?'} — ${where(c.frame, labels)}`), ' ',
       el('span', { class: `tcx-status tcx-status-${c.status}` }, c.status))));
   return {
     element: el('div', { class: 'tcx-overview' },
       from.partial ? el('p', { class: 'tcx-error', attrs: { role: 'alert' } }, `Partial document: ${from.partial}`) : null,
       el('h3', null, 'Findings'), list,
+      timeLines(ctx),
       missing,
       el('h3', null, 'Pipeline'), stages,
       el('h3', null, `Compiles (${doc.compiles.length})`), compiles,
+      absentLine(doc),
       el('p', { class: 'tcx-muted tcx-origin' }, from.line))
   };
 }

@@ -1,26 +1,79 @@
-import { Mark, sourceFiles } from '../model/source';
+import { plural, whereTitle } from '../model/format';
+import { folded, foldedSummary, lineChips, Mark, SourceFile, sourceFiles } from '../model/source';
 import { Target } from '../model/types';
 import { Context, TabView } from './context';
-import { el, note } from './dom';
+import { code, el, link, note } from './dom';
 
-const SHOWN_MARKS = 6;
+const SHOWN_KERNELS = 4;
 
-function chips(ctx: Context, marks: Mark[]): HTMLElement {
+function chip(ctx: Context, kind: string, text: string, title: string, target?: Target): HTMLElement {
+  return el('button', { class: `tcx-chip tcx-mark-${kind}`, title, attrs: { type: 'button' }, onclick: () => target && ctx.go(target) }, text);
+}
+
+/** The guards of a line: one count chip; clicking it lists them below the line. */
+function guardChip(ctx: Context, guards: Mark[], list: HTMLElement): HTMLElement {
+  return el('button', {
+    class: 'tcx-chip tcx-mark-guard',
+    title: 'show the guards of this line',
+    attrs: { type: 'button', 'aria-expanded': 'false' },
+    onclick: event => {
+      const button = event.currentTarget as HTMLElement;
+      const open = list.hidden;
+      if (open && !list.childElementCount) {
+        list.append(...guards.map(g => el('li', null, link(g.title ?? '', () => g.target && ctx.go(g.target), 'this compile in Guards & recompiles'), ' ', code(g.label))));
+      }
+      list.hidden = !open;
+      button.setAttribute('aria-expanded', String(open));
+    }
+  }, plural(guards.length, 'guard'));
+}
+
+function lineRow(ctx: Context, file: SourceFile, line: SourceFile['lines'][number]): HTMLElement[] {
+  const chips = lineChips(line);
   const box = el('span', { class: 'tcx-marks' });
-  const nodes = marks.filter(m => m.kind === 'node');
-  const others = marks.filter(m => m.kind !== 'node');
-  const chip = (kind: string, text: string, title: string, target?: Target) =>
-    el('button', { class: `tcx-chip tcx-mark-${kind}`, title, attrs: { type: 'button' }, onclick: () => target && ctx.go(target) }, text);
-  for (const m of others.slice(0, SHOWN_MARKS)) {
-    box.appendChild(chip(m.kind, m.kind === 'kernel' ? m.label : m.kind, m.label, m.target));
+  for (const m of chips.first) {
+    box.appendChild(chip(ctx, m.kind, m.label, m.title ?? m.label, m.target));
   }
-  if (others.length > SHOWN_MARKS) {
-    box.appendChild(el('span', { class: 'tcx-muted' }, ` +${others.length - SHOWN_MARKS} more`));
+  if (chips.time) {
+    box.appendChild(chip(ctx, 'time', chips.time.label, chips.time.title ?? chips.time.label, chips.time.target));
   }
+  for (const m of chips.others.slice(0, SHOWN_KERNELS)) {
+    box.appendChild(chip(ctx, m.kind, m.label, m.title ?? m.label, m.target));
+  }
+  if (chips.others.length > SHOWN_KERNELS) {
+    box.appendChild(el('span', { class: 'tcx-muted' }, ` +${chips.others.length - SHOWN_KERNELS} more kernels`));
+  }
+  const guardList = el('ul', { class: 'tcx-guard-list', attrs: { hidden: '' } });
+  if (chips.guards.length) {
+    box.appendChild(guardChip(ctx, chips.guards, guardList));
+  }
+  const nodes = chips.nodes;
   if (nodes.length) {
-    box.appendChild(chip('node', nodes.length === 1 ? nodes[0].label : `${nodes.length} graph nodes`, nodes.map(n => n.label).slice(0, 30).join(', '), nodes[0].target));
+    box.appendChild(chip(ctx, 'node', nodes.length === 1 ? nodes[0].label : `${nodes.length} graph nodes`, nodes.map(n => n.label).slice(0, 30).join(', '), nodes[0].target));
   }
-  return box;
+  const flagged = chips.first.some(m => m.kind !== 'break-path');
+  const time = chips.time;
+  const row = el('div', { class: `tcx-line${flagged ? ' tcx-line-flagged' : ''}${time ? ' tcx-line-timed' : ''}`, title: whereTitle({ file: file.file, line: line.line, code: line.code }), attrs: { 'data-line': String(line.line) } },
+    time ? el('span', { class: 'tcx-heat', attrs: { style: `width: ${((time.heat ?? 0) * 100).toFixed(1)}%`, 'aria-hidden': 'true' } }) : null,
+    el('span', { class: 'tcx-lineno' }, String(line.line)),
+    el('code', { class: 'tcx-line-code' }, line.code),
+    box);
+  return [row, guardList];
+}
+
+function fileSection(ctx: Context, f: SourceFile, rows: Map<string, HTMLElement>): HTMLElement {
+  const body = el('div', { class: 'tcx-source-lines' });
+  let previous: number | null = null;
+  for (const line of f.lines) {
+    if (previous !== null && line.line > previous + 1) {
+      body.appendChild(el('div', { class: 'tcx-gap', attrs: { 'aria-hidden': 'true' } }, '⋯'));
+    }
+    previous = line.line;
+    const [row, guardList] = lineRow(ctx, f, line);
+    rows.set(`${f.file}:${line.line}`, row);
+    body.append(row, guardList);
+  }
+  return el('section', { class: 'tcx-source-file' }, el('h4', { class: 'tcx-file', title: f.file }, f.label), body);
 }
 
 export function sourceTab(ctx: Context): TabView {
@@ -30,23 +83,18 @@ export function sourceTab(ctx: Context): TabView {
   if (!files.length) {
     element.appendChild(note('The document references no lines of user code.'));
   }
-  for (const f of files) {
-    const body = el('div', { class: 'tcx-source-lines' });
-    let previous: number | null = null;
-    for (const line of f.lines) {
-      if (previous !== null && line.line > previous + 1) {
-        body.appendChild(el('div', { class: 'tcx-gap', attrs: { 'aria-hidden': 'true' } }, '⋯'));
-      }
-      previous = line.line;
-      const kinds = new Set(line.marks.map(m => m.kind));
-      const row = el('div', { class: `tcx-line${['break', 'recompile', 'divergence'].some(k => kinds.has(k as Mark['kind'])) ? ' tcx-line-flagged' : ''}`, attrs: { 'data-line': String(line.line) } },
-        el('span', { class: 'tcx-lineno' }, String(line.line)),
-        el('code', { class: 'tcx-line-code' }, line.code),
-        chips(ctx, line.marks));
-      rows.set(`${f.file}:${line.line}`, row);
-      body.appendChild(row);
-    }
-    element.appendChild(el('section', { class: 'tcx-source-file' }, el('h4', { class: 'tcx-file' }, f.file), body));
+  const own = files.filter(f => !folded(f));
+  const others = files.filter(folded);
+  for (const f of own) {
+    element.appendChild(fileSection(ctx, f, rows));
+  }
+  const fold = others.length
+    ? el('details', { class: 'tcx-library-files', attrs: own.length ? {} : { open: '' } },
+      el('summary', null, foldedSummary(others)),
+      ...others.map(f => fileSection(ctx, f, rows)))
+    : null;
+  if (fold) {
+    element.appendChild(fold);
   }
   return {
     element,
@@ -59,6 +107,9 @@ export function sourceTab(ctx: Context): TabView {
         r.classList.remove('tcx-focus');
       }
       if (row) {
+        if (fold && fold.contains(row)) {
+          fold.open = true;
+        }
         row.classList.add('tcx-focus');
         row.scrollIntoView?.({ block: 'center' });
       }

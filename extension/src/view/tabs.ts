@@ -1,7 +1,8 @@
 /**
  * A WAI-ARIA tab strip: `role="tab"` buttons controlling `role="tabpanel"` panes. A pane's
  * content is built the first time its tab is selected, so a big document costs only what
- * the reader opens.
+ * the reader opens. A hidden tab (nothing to show) is left out of the strip until something
+ * selects it.
  */
 
 import { el } from './dom';
@@ -10,6 +11,7 @@ export interface TabSpec {
   id: string;
   label: string;
   build: () => HTMLElement;
+  hidden?: boolean;
 }
 
 let instances = 0;
@@ -35,6 +37,7 @@ export class Tabs {
         }
       }, spec.label);
       button.addEventListener('keydown', event => this.onKey(event, spec.id));
+      button.hidden = spec.hidden ?? false;
       const panel = el('div', {
         class: 'tcx-panel',
         attrs: { role: 'tabpanel', id: `${prefix}-panel-${spec.id}`, 'aria-labelledby': button.id, 'data-tab': spec.id, tabindex: '0' }
@@ -64,6 +67,7 @@ export class Tabs {
       this.panels.get(other)!.hidden = !on;
     }
     this.current = id;
+    this.buttons.get(id)!.hidden = false; // reached by a link: in the strip from then on
     if (!this.built.has(id)) {
       this.built.add(id);
       const panel = this.panels.get(id)!;
@@ -76,7 +80,7 @@ export class Tabs {
   }
 
   private onKey(event: KeyboardEvent, id: string): void {
-    const ids = this.specs.map(s => s.id);
+    const ids = this.specs.map(s => s.id).filter(other => !this.buttons.get(other)!.hidden);
     const at = ids.indexOf(id);
     const next = event.key === 'ArrowRight' ? at + 1 : event.key === 'ArrowLeft' ? at - 1 : event.key === 'Home' ? 0 : event.key === 'End' ? ids.length - 1 : null;
     if (next === null) {

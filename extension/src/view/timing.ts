@@ -1,29 +1,51 @@
 import { plural } from '../model/format';
-import { compileSeconds, phaseBoxes, runtimeBars, timingSummary } from '../model/timing';
-import { barChart, icicle } from './charts';
+import { compilePicker, NOISY_IQR_FRACTION, phaseBoxes, runtimeChart, timingSummary, timingVerdict } from '../model/timing';
+import { icicle, runtimeBarChart } from './charts';
 import { Context, TabView } from './context';
-import { el, note, select, table } from './dom';
+import { Child, el, note, select, table } from './dom';
 
-export function timingTab(ctx: Context): TabView {
-  const { doc } = ctx;
-  const element = el('div', { class: 'tcx-timing' }, el('h3', null, 'Eager vs compiled, per call'));
-  if (doc.timing) {
-    element.append(barChart(runtimeBars(doc)), table(['measure', 'value'], timingSummary(doc)));
-  } else {
-    element.appendChild(note('No runtime measurement in this document: tcexplore.explore() measures eager against compiled.'));
+function runtime(ctx: Context): Child[] {
+  const t = ctx.doc.timing;
+  const chart = runtimeChart(ctx.doc);
+  if (!t || !chart) {
+    return [note('No runtime measurement in this document: tcexplore.explore() measures eager against compiled.')];
   }
-  element.appendChild(el('h3', null, 'Compile-time phases'));
-  const timed = doc.compiles.map((c, i) => ({ c, i })).filter(({ c }) => c.phases.length);
-  if (!timed.length) {
-    element.appendChild(note('No compile-time phases in this document.'));
-    return { element };
+  const verdict = timingVerdict(t);
+  return [
+    el('p', { class: `tcx-timing-verdict tcx-finding tcx-${verdict.severity}` },
+      el('span', { class: 'tcx-badge' }, verdict.severity), ' ', verdict.headline),
+    verdict.noise || verdict.advice
+      ? el('div', { class: 'tcx-timing-warning', attrs: { role: 'note' } }, verdict.noise ? el('p', null, verdict.noise) : null, verdict.advice ? el('p', null, verdict.advice) : null)
+      : null,
+    runtimeBarChart(chart),
+    el('p', { class: 'tcx-muted tcx-chart-key' }, `Bars: medians, from 0. Whiskers: the middle half of the samples (IQR). Thin line: min to max; a max past the axis is marked ▸, not drawn to scale. Noisy: an IQR over ${100 * NOISY_IQR_FRACTION}% of its median. The speedup's 95% interval comes from the paired samples (eager and compiled timed in alternation); when it holds 1×, the measurement cannot tell faster from slower.`),
+    table(['measure', 'value'], timingSummary(ctx.doc))
+  ];
+}
+
+function phases(ctx: Context): Child[] {
+  const { doc } = ctx;
+  const picker = compilePicker(doc);
+  if (!picker.picks.length) {
+    return [note('No compile-time phases in this document.')];
   }
   const holder = el('div');
   const show = (index: number) => {
     const c = doc.compiles[index];
-    holder.replaceChildren(el('p', { class: 'tcx-muted' }, `${c.id}: ${compileSeconds(c.phases).toFixed(2)} s in ${plural(c.phases.length, 'top-level phase')}; hover a box for its name and time`), icicle(phaseBoxes(c.phases)));
+    holder.replaceChildren(el('p', { class: 'tcx-muted' }, `${c.id}: ${plural(c.phases.length, 'top-level phase')}; hover a box for its name and time`), icicle(phaseBoxes(c.phases)));
   };
-  element.append(select(timed.map(({ c, i }) => [String(i), `${c.id} · ${c.frame?.function ?? '?'} (${compileSeconds(c.phases).toFixed(2)} s)`]), String(timed[0].i), v => show(Number(v)), 'compile'), holder);
-  show(timed[0].i);
+  const first = picker.picks[0].index;
+  show(first);
+  return [
+    el('p', { class: 'tcx-compile-total' }, `Compile time: ${picker.total}.`),
+    el('label', { class: 'tcx-muted' }, 'compile (slowest first) ', select(picker.picks.map(p => [String(p.index), p.label]), String(first), v => show(Number(v)), 'compile')),
+    holder
+  ];
+}
+
+export function timingTab(ctx: Context): TabView {
+  const element = el('div', { class: 'tcx-timing' },
+    el('h3', null, 'Eager vs compiled, per call'), ...runtime(ctx),
+    el('h3', null, 'Compile-time phases'), ...phases(ctx));
   return { element };
 }

@@ -1,8 +1,9 @@
 """Graph breaks from ``dynamo_graph_break_reason`` text.
 
 torch writes: ``Graph break in user code at FILE:LINE``, ``Graph Break Reason: ...``, an
-explanation with ``Explanation:``/``Hint:`` lines, ``User code traceback:`` frames, then
-torch's own traceback (dropped: it shows Dynamo internals, not the user's code).
+explanation with ``Explanation:``/``Hint:`` lines, a ``Developer debug context:`` line (what
+Dynamo was looking at, for torch's developers), ``User code traceback:`` frames, then torch's
+own traceback (dropped: it shows Dynamo internals, not the user's code).
 """
 
 from __future__ import annotations
@@ -18,7 +19,8 @@ _LINK = re.compile(r"https://\S+")
 def parse_graph_break(text: str) -> dict[str, Any]:
     lines = text.splitlines()
     record: dict[str, Any] = {"file": None, "line": None, "reason": "", "explanation": None,
-                              "hints": [], "link": None, "user_stack": []}
+                              "hints": [], "link": None, "developer_context": None,
+                              "user_stack": []}
     reason_lines: list[str] = []
     section = "head"
     for i, line in enumerate(lines):
@@ -37,8 +39,8 @@ def parse_graph_break(text: str) -> dict[str, Any]:
                 record["explanation"] = stripped[len("Explanation:"):].strip()
             elif stripped.startswith("Hint:"):
                 record["hints"].append(stripped[len("Hint:"):].strip())
-            elif "Developer debug context" in stripped:
-                continue
+            elif stripped.startswith("Developer debug context:"):
+                record["developer_context"] = stripped[len("Developer debug context:"):].strip()
             elif link := _LINK.search(stripped):
                 record["link"] = link.group(0)
             elif stripped:

@@ -1,0 +1,90 @@
+import { accuracyVerdict, diffRows } from '../model/accuracy';
+import { findings } from '../model/overview';
+import { LeafDiff, TcxDocument } from '../model/types';
+import { createExplorer } from '../view/explorer';
+import { fixture } from './fixture';
+
+const tensor = (path: string, max_abs_err = 0): LeafDiff => ({
+  path, kind: 'tensor', ok: true, shape: [1, 2, 8, 16], dtype: 'torch.float32', max_abs_err, max_rel_err: 0, mismatched: 0, numel: 256
+});
+
+/** The fixture's first divergence made a torch.randn node, as explore() records it. */
+function randomDoc(): TcxDocument {
+  const doc = fixture();
+  const acc = doc.accuracy!;
+  acc.first_divergence = { ...acc.first_divergence!, node: 'x', target: 'torch.randn', random_ops: ['aten.randn.default'] };
+  acc.cause = 'random';
+  acc.random_ops = ['aten.randn.default'];
+  acc.fallback_random_option = 'options={"fallback_random": True}';
+  return doc;
+}
+
+describe('structural accuracy rows', () => {
+  it('lists a cache tensor by its path, a value by its type and an object as not compared', () => {
+    const rows = diffRows([
+      tensor('logits', 4.8e-7),
+      tensor('past_key_values.layers[0].keys'),
+      { path: 'past_key_values.layers[0].is_initialized', kind: 'value', ok: true, type: 'bool', expected: 'True', actual: 'True' },
+      { path: '[1]', kind: 'not_compared', ok: true, type: 'builtin_function_or_method' },
+      { path: '', kind: 'truncated', ok: true, omitted: 1200, omitted_mismatches: 0, limit_reached: false },
+      { path: 'z', kind: 'tensor', ok: false, shape: [6, 4], dtype: 'torch.float32', max_abs_err: 17.5, max_rel_err: null, mismatched: 15, numel: 24 }
+    ]);
+    expect(rows.map(r => [r.path, r.verdict, r.state])).toEqual([
+      ['logits', 'match', 'match'],
+      ['past_key_values.layers[0].keys', 'match', 'match'],
+      ['past_key_values.layers[0].is_initialized', 'match', 'match'],
+      ['[1]', 'not compared', 'other'],
+      ['…', '', 'other'],
+      ['z', 'MISMATCH', 'mismatch']
+    ]);
+    expect(rows[2].detail).toBe('bool True');
+    expect(rows[3].detail).toContain('builtin_function_or_method');
+    expect(rows[4].detail).toBe('1200 more leaves compared, not listed (truncated)');
+    expect(rows[5].maxRel).toBe('∞');
+    expect(rows[0].maxRel).toBe('0.00');
+  });
+});
+
+describe('random ops', () => {
+  it('are a warning naming the random op and the fix, never a compiler error', () => {
+    const doc = randomDoc();
+    const verdict = accuracyVerdict(doc.accuracy!);
+    expect(verdict.severity).toBe('warning');
+    expect(verdict.headline).toContain('at a random op: node x (torch.randn)');
+    expect(verdict.explanation).toContain('Eager and Inductor draw different random numbers (x runs aten.randn.default)');
+    expect(verdict.explanation).toContain('options={"fallback_random": True}');
+    const found = findings(doc);
+    expect(found.some(f => f.severity === 'error')).toBe(false);
+    const finding = found.find(f => f.target?.tab === 'accuracy')!;
+    expect(finding.severity).toBe('warning');
+    expect(finding.text).not.toContain('first divergence at node');
+    expect(finding.text).toContain('expected, not a compiler error. To compare, use options={"fallback_random": True} or');
+  });
+
+  it('in the graphs, with no diverging node found, may explain a difference', () => {
+    const doc = fixture();
+    const acc = doc.accuracy!;
+    acc.first_divergence = null;
+    acc.cause = 'random_in_graph';
+    acc.random_ops = ['aten.native_dropout.default'];
+    acc.fallback_random_option = null;
+    const verdict = accuracyVerdict(acc);
+    expect(verdict.severity).toBe('warning');
+    expect(verdict.headline).toContain('may explain it');
+    expect(verdict.explanation).toContain('aten.native_dropout.default');
+    expect(verdict.explanation).not.toContain('fallback_random');
+  });
+
+  it('a difference with no random cause stays an error', () => {
+    expect(accuracyVerdict(fixture().accuracy!).severity).toBe('error');
+  });
+
+  it('the Accuracy tab shows the explanation and the node\'s random ops', () => {
+    const root = createExplorer(randomDoc());
+    (root.querySelector('[role=tab][data-tab=accuracy]') as HTMLButtonElement).click();
+    const text = (root.querySelector('[role=tabpanel][data-tab=accuracy]') as HTMLElement).textContent ?? '';
+    expect(text).toContain('draw different random numbers');
+    expect(text).toContain('random ops: aten.randn.default');
+    expect(text).not.toContain('Compiled outputs differ from eager.');
+  });
+});

@@ -1,0 +1,152 @@
+/**
+ * The graph-break audit, the grouped Overview findings, cell labels and the Source tab's
+ * order, on a real %%tcompile document (tests/fixtures/graph_break_audit; Python's audit of
+ * it is expected.json, so both implementations are pinned to the same result).
+ */
+
+import * as fs from 'fs';
+import * as path from 'path';
+
+import { foldStack, graphBreakAudit, isLibraryFile, splitReason } from '../model/breaks';
+import { sourceLabels, where, whereTitle } from '../model/format';
+import { findings } from '../model/overview';
+import { checkDocument } from '../model/schema';
+import { folded, foldedSummary, lineChips, sourceFiles } from '../model/source';
+import { TcxDocument } from '../model/types';
+import { Context } from '../view/context';
+import { overviewTab } from '../view/overview';
+import { sourceTab } from '../view/source';
+import { fixture } from './fixture';
+
+const FIXTURE = path.join(__dirname, '..', '..', '..', 'tests', 'fixtures', 'graph_break_audit');
+
+function load(name: string): unknown {
+  return JSON.parse(fs.readFileSync(path.join(FIXTURE, name), 'utf-8'));
+}
+
+function scenario(): TcxDocument {
+  const checked = checkDocument(load('document.json'));
+  if (!checked.ok) {
+    throw new Error(checked.message);
+  }
+  return checked.doc;
+}
+
+function ctx(doc: TcxDocument, went: unknown[] = []): Context {
+  return { doc, go: target => went.push(target) };
+}
+
+describe('graphBreakAudit', () => {
+  it('gives what the Python audit gives for the same document', () => {
+    expect(graphBreakAudit(scenario())).toEqual(load('expected.json'));
+  });
+
+  it('groups the events by site, most first, adding up to the document count', () => {
+    const doc = scenario();
+    const sites = graphBreakAudit(doc);
+    expect(sites.map(s => s.where)).toEqual(['cell [2], line 2', 'cell [3], line 4']);
+    expect(sites.reduce((n, s) => n + s.count, 0)).toBe(doc.summary.graph_breaks);
+    expect(sites[0].count).toBeGreaterThan(sites[1].count);
+    expect(sites[0].reasons[0].message).toBe('Unsupported Tensor.item() call with capture_scalar_outputs=False');
+    expect(sites[0].reasons[0].hints[0]).toContain('capture_scalar_outputs');
+    expect(sites[0].resume_functions.map(r => r.name)).toContain('torch_dynamo_resume_in_scale_at_2');
+  });
+
+  it('marks runpy, IPython, tcexplore and torch frames as library code, folded in runs', () => {
+    const [site] = graphBreakAudit(scenario());
+    const stack = site.paths[0].stack;
+    const shown = stack.filter(f => !f.library);
+    expect(shown.every(f => f.where.startsWith('cell ['))).toBe(true);
+    const runs = foldStack(stack);
+    expect(runs[0].library).toBe(true);
+    expect(runs.flatMap(r => (r.library ? r.frames : [r.frame])).length).toBe(stack.length);
+    expect(isLibraryFile('<frozen runpy>')).toBe(true);
+    expect(isLibraryFile('/repo/tcexplore/magic.py')).toBe(true);
+    expect(isLibraryFile('/home/me/train.py')).toBe(false);
+  });
+
+  it('leads with the specific line of the reason, not the generic one', () => {
+    expect(splitReason('Encountered graph break when attempting to trace CALL: x\nUnsupported thing\nmore')).toEqual(
+      ['Unsupported thing', 'Encountered graph break when attempting to trace CALL: x', 'more']);
+    expect(splitReason('Data-dependent branching\ndetail')).toEqual(['Data-dependent branching', null, 'detail']);
+  });
+});
+
+describe('grouped findings', () => {
+  it('gives one finding per break site and per recompiled function, each linked to its place', () => {
+    const doc = scenario();
+    const found = findings(doc);
+    const breaks = found.filter(f => f.site);
+    expect(breaks.map(f => f.text)).toEqual([
+      'Graph break ×8 at cell [2], line 2 in scale: Unsupported Tensor.item() call with capture_scalar_outputs=False',
+      'Graph break ×1 at cell [3], line 4 in torch_dynamo_resume_in_<cell>_at_3: Failed to trace builtin operator'
+    ]);
+    expect(breaks[0].target).toEqual({ tab: 'source', file: breaks[0].site!.file, line: 2 });
+    const recompiled = found.filter(f => f.recompiled);
+    const frames = new Set(doc.compiles.filter(c => c.recompile_reasons.length).map(c => c.id.split('/')[0]));
+    expect(recompiled.length).toBe(frames.size);
+    expect(recompiled.reduce((n, f) => n + f.recompiled!.count, 0)).toBe(doc.summary.recompiles);
+    for (const f of recompiled) {
+      expect(f.target).toEqual({ tab: 'guards', compile: f.recompiled!.compiles[0].index });
+    }
+    expect(found.findIndex(f => f.site)).toBeLessThan(found.findIndex(f => f.recompiled));
+  });
+
+  it('shows the reason and hint in the Overview, never a temporary file name', () => {
+    const went: unknown[] = [];
+    const { element } = overviewTab(ctx(scenario(), went));
+    const text = element.textContent ?? '';
+    expect(text).toContain('Unsupported Tensor.item() call with capture_scalar_outputs=False');
+    expect(text).toContain('Hint: Set `torch._dynamo.config.capture_scalar_outputs = True`');
+    expect(text).toContain('cell [2], line 2');
+    expect(text).not.toMatch(/ipykernel_\d+|\d{6,}\.py/);
+    expect(element.querySelectorAll('.tcx-finding-break').length).toBe(2);
+    expect(element.querySelector('.tcx-library-frames summary')!.textContent).toMatch(/^\d+ library frames$/);
+    (element.querySelector('.tcx-finding-break .tcx-link') as HTMLElement).click();
+    expect(went[0]).toMatchObject({ tab: 'source', line: 2 });
+  });
+});
+
+describe('cell labels', () => {
+  it('names cells "cell [n], line m" with the full path in the tooltip', () => {
+    const doc = scenario();
+    const labels = sourceLabels(doc);
+    const [file] = Object.keys(labels).filter(f => labels[f] === 'cell [2]');
+    expect(where({ file, line: 12 }, labels)).toBe('cell [2], line 12');
+    expect(where({ file: '/home/me/model.py', line: 3 }, labels)).toBe('model.py:3');
+    expect(whereTitle({ file, line: 12, code: 'x = 1' })).toBe(`${file}:12\nx = 1`);
+  });
+});
+
+describe('Source order and chips', () => {
+  it('puts the cells first in execution order and the library files last', () => {
+    const doc = fixture();
+    doc.compiles[0].guards.push({ type: 'LAMBDA_GUARD', expression: 'lib', user_code: 'return F.linear(x)',
+      user_location: { file: '/venv/lib/python3.11/site-packages/transformers/lin.py', line: 5, code: 'return F.linear(x)' } });
+    doc.compiles[0].guards.push({ type: 'LAMBDA_GUARD', expression: 'cut', user_code: 'return input',
+      user_location: { file: 'nn/modules/linear.py', line: 9, code: 'return input' } });
+    const files = sourceFiles({ ...doc, graph_breaks: [] });
+    expect(files.map(f => [f.label, folded(f)])).toEqual([
+      ['/home/me/model.py', false], ['transformers/lin.py', true], ['nn/modules/linear.py', true]]);
+    expect(foldedSummary(files.filter(folded))).toBe('1 library file (transformers) · 1 file only guards point to (torch shortens their paths)');
+    const cells = sourceFiles(scenario());
+    expect(cells.map(f => f.label)).toEqual(['cell [2]', 'cell [3]']);
+  });
+
+  it('shows breaks and recompiles first on a line and its guards as one count', () => {
+    const [cell2] = sourceFiles(scenario());
+    const line2 = cell2.lines.find(l => l.line === 2)!;
+    expect(line2.code).toBe('    return t * t.sum().item()');
+    const chips = lineChips(line2);
+    expect(chips.first[0]).toMatchObject({ kind: 'break', label: 'graph break ×8' });
+    expect(chips.first.some(m => m.kind === 'recompile')).toBe(true);
+    expect(chips.guards.length).toBeGreaterThan(5);
+    const { element } = sourceTab(ctx(scenario()));
+    const row = element.querySelector('[data-line="2"]') as HTMLElement;
+    const buttons = [...row.querySelectorAll('button')].map(b => b.textContent);
+    expect(buttons[0]).toBe('graph break ×8');
+    expect(buttons.filter(t => /guard/.test(t ?? ''))).toEqual([`${chips.guards.length} guards`]);
+    expect(row.title).toContain('.py:2');
+    expect(element.querySelector('h4.tcx-file')!.textContent).toBe('cell [2]');
+  });
+});

@@ -1,0 +1,70 @@
+import { kernelTarget, logAxis, microseconds, roofline, stepSegments, topLines } from '../model/profile';
+import { Profile, TcxDocument } from '../model/types';
+import { fixture } from './fixture';
+
+function profiled(): TcxDocument {
+  const doc = fixture();
+  const kernel = (name: string, kind: string, time_us: number, bound: 'memory' | 'compute' | 'latency', flops: number | null, nbytes: number) => ({
+    name, compile: 0, output: 0, kind, time_us, calls: 1, mean_us: time_us, share: time_us / 1000, bytes: nbytes, flops,
+    achieved_gbps: nbytes / time_us / 1e3, achieved_gflops: flops ? flops / time_us / 1e3 : null, bound
+  });
+  const profile: Profile = {
+    device: 'cpu', scope: 'call', profiled_calls: 10, how: 'torch.profiler',
+    kernels: [kernel('extern_kernels.mm', 'extern', 600, 'compute', 2e9, 1.2e7), kernel('cpp_fused_add_0', 'cpp', 300, 'memory', 1e6, 8e6),
+      kernel('cpp_fused_sum_1', 'cpp', 20, 'latency', null, 64)],
+    lines: [
+      { file: '/tmp/ipykernel_1/123.py', line: 3, code: 'y = x @ w', time_us: 600, share: 0.6, kernels: ['extern_kernels.mm'] },
+      { file: '/work/model.py', line: 9, code: 'z = y + 1', time_us: 300, share: 0.3 },
+      { file: null, line: null, code: null, time_us: 20, share: 0.02 }
+    ],
+    peaks: { bandwidth_gbps: 20, gflops: { float32: 100 }, how: 'measured' },
+    step: { wall_us: 1000, kernel_us: 920, overhead_us: 80, overhead_share: 0.08, bound_us: { compute: 600, memory: 300, latency: 20 }, verdict: 'compute-bound', advice: ['max-autotune'] }
+  };
+  return { ...doc, profile, explore: { source_labels: { '/tmp/ipykernel_1/123.py': 'cell [4]' } } } as TcxDocument;
+}
+
+describe('profile', () => {
+  it('splits the wall time to scale: segments add up to the wall time', () => {
+    const segments = stepSegments(profiled().profile!);
+    expect(segments.map(s => s.kind)).toEqual(['compute', 'memory', 'latency', 'overhead']);
+    expect(segments.reduce((sum, s) => sum + s.fraction, 0)).toBeCloseTo(1);
+    expect(segments[0].fraction).toBeCloseTo(0.6);
+  });
+
+  it('places kernels with FLOPs and bytes on the roofline, the ridge at peak / bandwidth', () => {
+    const r = roofline(profiled().profile!);
+    expect(r.points.map(p => p.kernel.name)).toEqual(['extern_kernels.mm', 'cpp_fused_add_0']);
+    expect(r.missing).toBe(1);
+    expect(r.ridge).toBeCloseTo(5);
+    expect(r.points[0].intensity).toBeCloseTo(2e9 / 1.2e7);
+  });
+
+  it('draws a log axis with a tick per decade, in order', () => {
+    const axis = logAxis([0.3, 40], 0, 300);
+    expect(axis.ticks.map(t => t.value)).toEqual([0.1, 1, 10, 100]);
+    expect(axis.place(0.1)).toBeCloseTo(0);
+    expect(axis.place(100)).toBeCloseTo(300);
+    expect(axis.place(10) - axis.place(1)).toBeCloseTo(100);
+  });
+
+  it('labels cell lines as cells, links lines to the Source tab and keeps the unattributed time', () => {
+    const lines = topLines(profiled());
+    expect(lines[0].label).toBe('cell [4], line 3');
+    expect(lines[0].target).toEqual({ tab: 'source', file: '/tmp/ipykernel_1/123.py', line: 3 });
+    expect(lines[1].label).toBe('model.py:9');
+    expect(lines[2].target).toBeUndefined();
+    expect(lines[1].relative).toBeCloseTo(0.5);
+  });
+
+  it('links an extern to Fusion and a generated kernel to its code', () => {
+    const doc = profiled();
+    expect(kernelTarget(doc, doc.profile!.kernels[0])?.tab).toBe('fusion');
+    expect(kernelTarget(doc, doc.profile!.kernels[1])).toEqual({ tab: 'code', compile: 0, output: 0, kernel: 'cpp_fused_add_0' });
+  });
+
+  it('formats time with units', () => {
+    expect(microseconds(0)).toBe('0');
+    expect(microseconds(12.5)).toBe('12.5 µs');
+    expect(microseconds(2500)).toBe('2.50 ms');
+  });
+});

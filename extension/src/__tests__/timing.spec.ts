@@ -1,0 +1,113 @@
+import { linearAxis, timeAxis } from '../model/axis';
+import { findings } from '../model/overview';
+import { compilePicker, runtimeChart, timingVerdict } from '../model/timing';
+import { Timing } from '../model/types';
+import { runtimeBarChart } from '../view/charts';
+import { createExplorer } from '../view/explorer';
+import { fixture } from './fixture';
+
+/** The issue's measurement: 7 samples, compiled 1.58× faster by the medians, one compiled call of 581 ms. */
+function measured(overrides: Partial<Timing> = {}): Timing {
+  return {
+    eager: { median_ms: 16.1, iqr_ms: 1.2, q1_ms: 15.6, q3_ms: 16.8, min_ms: 15.2, max_ms: 17.5, samples: 7, noisy: false },
+    compiled: { median_ms: 10.2, iqr_ms: 0.8, q1_ms: 9.9, q3_ms: 10.7, min_ms: 9.7, max_ms: 581, samples: 7, noisy: false },
+    compile_s: 3, speedup: 16.1 / 10.2, speedup_interval: [1.45, 1.7], break_even_calls: 508, noisy: false, budget_s: 0.2, device: 'cpu',
+    ...overrides
+  };
+}
+
+function withTiming(timing: Timing) {
+  return { ...fixture(), timing };
+}
+
+describe('the runtime chart', () => {
+  it('draws each median as a bar from 0 whose length on the axis is the median', () => {
+    const chart = runtimeChart(withTiming(measured()))!;
+    expect(chart.axis.ticks[0]).toEqual({ value: 0, label: '0' });
+    expect(chart.axis.title).toBe('time per call (ms)');
+    for (const bar of chart.bars) {
+      expect(bar.length * chart.axis.max).toBeCloseTo(bar.median, 9);
+      expect(bar.iqrAt![0] * chart.axis.max).toBeCloseTo(bar.iqr![0], 9);
+      expect(bar.iqrAt![1] * chart.axis.max).toBeCloseTo(bar.iqr![1], 9);
+    }
+    expect(chart.bars[1].length / chart.bars[0].length).toBeCloseTo(10.2 / 16.1, 9);
+  });
+
+  it('is scaled by the medians and IQRs: an outlier max is marked, never the scale', () => {
+    const chart = runtimeChart(withTiming(measured()))!;
+    expect(chart.axis.max).toBeGreaterThanOrEqual(16.8);
+    expect(chart.axis.max).toBeLessThan(25);
+    expect(chart.bars.map(b => b.maxOffScale)).toEqual([false, true]);
+  });
+
+  it('is drawn with rectangles whose widths are the medians on the drawn axis', () => {
+    const chart = runtimeChart(withTiming(measured()))!;
+    const svg = runtimeBarChart(chart);
+    const axisLine = [...svg.querySelectorAll('line.tcx-axis-line')].find(l => l.getAttribute('y1') === l.getAttribute('y2'))!;
+    const pxPerMs = (Number(axisLine.getAttribute('x2')) - Number(axisLine.getAttribute('x1'))) / chart.axis.max;
+    const widths = [...svg.querySelectorAll('rect.tcx-bar')].map(r => Number(r.getAttribute('width')));
+    expect(widths[0]).toBeCloseTo(16.1 * pxPerMs, 6);
+    expect(widths[1]).toBeCloseTo(10.2 * pxPerMs, 6);
+    const labels = [...svg.querySelectorAll('text.tcx-tick')].map(t => t.textContent);
+    expect(labels[0]).toBe('0');
+    expect(svg.textContent).toContain('time per call (ms)');
+    expect(svg.textContent).toContain('7 samples');
+    expect(svg.querySelector('.tcx-offscale-label')?.textContent).toBe('max 581 ms');
+  });
+
+  it('has round ticks in a unit that suits the values', () => {
+    expect(linearAxis(17, 'x').ticks.map(t => t.value)).toEqual([0, 5, 10, 15, 20]);
+    expect(timeAxis(0.0242, 'time per call').title).toBe('time per call (µs)');
+    expect(timeAxis(0.0242, 'time per call').ticks.map(t => t.label)).toEqual(['0', '5', '10', '15', '20', '25']);
+    expect(timeAxis(30_000, 'compile').title).toBe('compile (s)');
+  });
+});
+
+describe('the timing verdict', () => {
+  it('states a clear speedup plainly, and only then is it ok', () => {
+    const verdict = timingVerdict(measured());
+    expect(verdict).toEqual({ severity: 'ok', headline: 'Compiled is 1.58× faster than eager: 10.2 ms vs 16.1 ms per call', noise: null, advice: null });
+    expect(timingVerdict(measured({ speedup: 0.151, speedup_interval: [0.14, 0.16] })).headline).toMatch(/^Compiled is 6.62× slower than eager/);
+  });
+
+  it('makes a noisy measurement a warning that says what to do', () => {
+    const noisy = measured({
+      compiled: { median_ms: 16, iqr_ms: 96, q1_ms: 10, q3_ms: 106, min_ms: 9, max_ms: 581, samples: 7, noisy: true },
+      noisy: true, speedup_interval: [1.1, 2.2]
+    });
+    const verdict = timingVerdict(noisy);
+    expect(verdict.severity).toBe('warning');
+    expect(verdict.noise).toBe('Noisy: compiled\'s IQR is 96.0 ms on a 16.0 ms median (600%).');
+    expect(verdict.advice).toContain('this run: 0.2 s per side');
+    expect(verdict.advice).toContain('time_budget_s=');
+    expect(verdict.advice).toContain('--time-budget');
+    expect(verdict.advice).toContain('a quieter machine');
+    const [timing] = findings(withTiming(noisy)).filter(f => f.target?.tab === 'timing');
+    expect(timing.severity).toBe('warning');
+    expect(timing.text).toContain('Noisy: compiled');
+  });
+
+  it('says when the speedup\'s interval holds 1: no clear difference', () => {
+    const verdict = timingVerdict(measured({ speedup: 1.03, speedup_interval: [0.96, 1.1] }));
+    expect(verdict.severity).toBe('warning');
+    expect(verdict.headline).toMatch(/^No clear difference between compiled and eager: 1.03× faster by the medians .* 0.960–1.10×, holds 1×$/);
+    expect(verdict.advice).toContain('a longer time budget');
+  });
+});
+
+describe('the compile-phase picker', () => {
+  it('opens on the most expensive compile, totals all of them and says each one\'s time', () => {
+    const doc = fixture();
+    doc.compiles[1].phases = [{ name: 'entire_frame_compile', start_us: 0, duration_ms: 1500, children: [] }];
+    const picker = compilePicker(doc);
+    expect(picker.picks.map(p => p.index)).toEqual([1, 0]);
+    expect(picker.picks.map(p => p.label)).toEqual(['0/1 · forward — 1.50 s · no graph', '0/0 · forward — 0.10 s']);
+    expect(picker.total).toBe('1.60 s over 2 compiles; the slowest, 0/1, took 1.50 s');
+    const root = createExplorer(doc);
+    (root.querySelector('[role=tab][data-tab=timing]') as HTMLButtonElement).click();
+    const tab = root.querySelector('[role=tabpanel][data-tab=timing]') as HTMLElement;
+    expect((tab.querySelector('select') as HTMLSelectElement).value).toBe('1');
+    expect(tab.textContent).toContain('Compile time: 1.60 s over 2 compiles');
+    expect(tab.querySelector('.tcx-timing-verdict')?.textContent).toContain('Compiled is 2.00× faster than eager');
+  });
+});

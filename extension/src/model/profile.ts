@@ -1,0 +1,192 @@
+/**
+ * The Profile tab: where the time goes. The step's wall time split into kernels and the
+ * rest, the heaviest source lines, and every kernel on a roofline (log-log, under the
+ * machine's measured roofs). Pure functions of the document's `profile`.
+ */
+
+import { baseName } from './format';
+import { Bound, Profile, ProfiledKernel, TcxDocument, Target } from './types';
+
+export function microseconds(value: number | null | undefined): string {
+  if (typeof value !== 'number' || !isFinite(value)) {
+    return '—';
+  }
+  if (value === 0) {
+    return '0';
+  }
+  if (value >= 1e6) {
+    return `${(value / 1e6).toPrecision(3)} s`;
+  }
+  if (value >= 1e3) {
+    return `${(value / 1e3).toPrecision(3)} ms`;
+  }
+  return `${value.toPrecision(3)} µs`;
+}
+
+export function percent(value: number | null | undefined): string {
+  return typeof value === 'number' && isFinite(value) ? `${(value * 100).toFixed(1)}%` : '—';
+}
+
+export function bytes(value: number | null | undefined): string {
+  if (typeof value !== 'number' || !isFinite(value)) {
+    return '—';
+  }
+  for (const [unit, size] of [['GB', 1e9], ['MB', 1e6], ['kB', 1e3]] as const) {
+    if (value >= size) {
+      return `${(value / size).toPrecision(3)} ${unit}`;
+    }
+  }
+  return `${value} B`;
+}
+
+export function rate(value: number | null | undefined, unit: string): string {
+  return typeof value === 'number' && isFinite(value) ? `${value.toPrecision(3)} ${unit}` : '—';
+}
+
+/** A segment of the step bar: its fraction of the wall time. */
+export interface Segment {
+  label: string;
+  us: number;
+  fraction: number;
+  kind: Bound | 'overhead' | 'unknown';
+}
+
+/** The wall time per step split into kernel time by bound, and the rest. */
+export function stepSegments(profile: Profile): Segment[] {
+  const { step } = profile;
+  const wall = Math.max(step.wall_us, step.kernel_us, 1e-9);
+  const out: Segment[] = [];
+  const bound = step.bound_us ?? {};
+  for (const kind of ['compute', 'memory', 'latency', 'unknown'] as const) {
+    const us = bound[kind] ?? 0;
+    if (us > 0) {
+      out.push({ label: `${kind}-bound kernels`, us, fraction: us / wall, kind });
+    }
+  }
+  const overhead = Math.max(0, step.wall_us - step.kernel_us);
+  if (overhead > 0) {
+    out.push({ label: 'outside kernels (Python, guards, launches, idle)', us: overhead, fraction: overhead / wall, kind: 'overhead' });
+  }
+  return out;
+}
+
+/** Where a profiled kernel lives in the explorer (its code), when it is a kernel of ours. */
+export function kernelTarget(doc: TcxDocument, k: ProfiledKernel): Target | undefined {
+  if (typeof k.compile !== 'number' || typeof k.output !== 'number' || !doc.compiles[k.compile]) {
+    return undefined;
+  }
+  return { tab: k.kind === 'extern' ? 'fusion' : 'code', compile: k.compile, output: k.output, kernel: k.name };
+}
+
+export interface Tick {
+  value: number;
+  at: number;
+}
+
+/** A log10 axis over `values` mapped onto [from, to] pixels, with a tick per decade. */
+export function logAxis(values: number[], from: number, to: number): { place(v: number): number; ticks: Tick[] } {
+  const positive = values.filter(v => v > 0 && isFinite(v));
+  const lo = positive.length ? Math.floor(Math.log10(Math.min(...positive))) : 0;
+  let hi = positive.length ? Math.ceil(Math.log10(Math.max(...positive))) : 1;
+  if (hi <= lo) {
+    hi = lo + 1;
+  }
+  const place = (v: number) => from + ((Math.log10(v) - lo) / (hi - lo)) * (to - from);
+  const ticks: Tick[] = [];
+  for (let d = lo; d <= hi; d++) {
+    ticks.push({ value: 10 ** d, at: place(10 ** d) });
+  }
+  return { place, ticks };
+}
+
+export interface RooflinePoint {
+  kernel: ProfiledKernel;
+  index: number;
+  intensity: number;
+  gflops: number;
+}
+
+export interface Roofline {
+  points: RooflinePoint[];
+  bandwidth: number;
+  peak: number | null;
+  ridge: number | null;
+  /** kernels left off the chart (no FLOPs, bytes or time) */
+  missing: number;
+}
+
+/** The kernels that can be placed: FLOPs per byte against achieved GFLOP/s. */
+export function roofline(profile: Profile): Roofline {
+  const points: RooflinePoint[] = [];
+  profile.kernels.forEach((kernel, index) => {
+    if (kernel.flops && kernel.bytes && kernel.achieved_gflops) {
+      points.push({ kernel, index, intensity: kernel.flops / kernel.bytes, gflops: kernel.achieved_gflops });
+    }
+  });
+  const peaks = Object.values(profile.peaks.gflops ?? {});
+  const peak = peaks.length ? Math.max(...peaks) : null;
+  const bandwidth = profile.peaks.bandwidth_gbps;
+  return { points, bandwidth, peak, ridge: peak ? peak / bandwidth : null, missing: profile.kernels.length - points.length };
+}
+
+export interface TimedLine {
+  label: string;
+  code: string;
+  us: number;
+  share: number | null;
+  /** this line's time as a fraction of the heaviest line's (for the bar) */
+  relative: number;
+  target?: Target;
+}
+
+/** The heaviest source lines, with labels for notebook cells. */
+export function topLines(doc: TcxDocument, limit = 10): TimedLine[] {
+  const profile = doc.profile;
+  if (!profile) {
+    return [];
+  }
+  const labels = sourceLabels(doc);
+  const heaviest = Math.max(...profile.lines.map(l => l.time_us), 1e-9);
+  return profile.lines.slice(0, limit).map(l => {
+    const file = l.file ?? null;
+    const label = file === null
+      ? 'no source line'
+      : `${labels[file] ? `${labels[file]}, line ${l.line}` : `${baseName(file)}:${l.line}`}`;
+    return {
+      label,
+      code: l.code ?? (file === null ? 'nodes torch recorded no stack for' : ''),
+      us: l.time_us,
+      share: l.share,
+      relative: l.time_us / heaviest,
+      target: file !== null && typeof l.line === 'number' ? { tab: 'source', file, line: l.line } : undefined
+    };
+  });
+}
+
+function sourceLabels(doc: TcxDocument): Record<string, string> {
+  const explore = (doc as unknown as { explore?: { source_labels?: Record<string, string> } }).explore;
+  const labels = explore?.source_labels;
+  return labels && typeof labels === 'object' ? labels : {};
+}
+
+export function verdictLine(profile: Profile): string {
+  const { step } = profile;
+  const per = profile.scope === 'run' ? 'over the run' : 'per call';
+  return `${step.verdict}: ${microseconds(step.wall_us)} ${per}, ${percent(1 - step.overhead_share)} in kernels`;
+}
+
+/** The profiled kernels of one output code, by name (empty without a profile). */
+export function kernelTimes(doc: TcxDocument, compile: number, output: number): Map<string, ProfiledKernel> {
+  const out = new Map<string, ProfiledKernel>();
+  for (const k of doc.profile?.kernels ?? []) {
+    if (k.compile === compile && k.output === output) {
+      out.set(k.name, k);
+    }
+  }
+  return out;
+}
+
+/** "12.3 µs · 40.1%": a kernel's time per step and its share, for kernel lists. */
+export function timeLabel(k: ProfiledKernel | undefined): string {
+  return k ? `${microseconds(k.time_us)} · ${percent(k.share)}` : '';
+}

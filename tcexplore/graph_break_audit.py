@@ -1,0 +1,178 @@
+"""The graph-break audit: a document's graph breaks grouped by the line that broke.
+
+torch writes one ``dynamo_graph_break_reason`` event per compile that reaches a break: the
+frame whose code holds the line, every caller Dynamo was tracing when it got there (each
+compiles again as its own frame after the break), and every recompile of all of them. The
+document keeps those events as they came (``graph_breaks``, tlparse's count); a person
+fixes lines, so the audit groups the events by the user line that broke (a *site*), counts
+them there, and says which frames and compiles they came from. The counts of all sites add
+up to ``summary["graph_breaks"]``.
+
+Each site carries torch's own words: the specific message (the line after the generic
+"Encountered graph break when attempting to trace ..."), the explanation, hints and link,
+and its developer context; the user stacks that reached it, with library frames (the
+standard library, site-packages, torch, tcexplore) marked so that views fold them; and the
+resume functions Dynamo made to go on after the break, with their compiles.
+
+Plain data in, plain data out: no torch import, usable on any saved document.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+Data = dict[str, Any]
+
+GENERIC_PREFIX = "Encountered graph break when attempting to trace"
+RESUME_PREFIX = "torch_dynamo_resume_in_"
+_RESUME_NAME = re.compile(r"^torch_dynamo_resume_in_(?P<fn>.+)_at_\d+$")
+# <frozen runpy>, the standard library, installed packages, and torch's and tcexplore's own
+# directories (tcexplore's run and %%tcompile frames sit between the user and their code).
+_LIBRARY = re.compile(r"^<frozen |[\\/](?:site-packages|dist-packages)[\\/]"
+                      r"|[\\/]lib[\\/]python\d+(?:\.\d+)?[\\/]|[\\/](?:torch|tcexplore)[\\/]")
+
+
+def is_library_file(file: Any) -> bool:
+    """Whether a frame's file is library code rather than the user's own."""
+    return isinstance(file, str) and bool(_LIBRARY.search(file))
+
+
+def source_labels(data: Data) -> dict[str, str]:
+    """``explore.source_labels``: file name -> "cell [5]" for notebook cells."""
+    explore = data.get("explore")
+    labels = explore.get("source_labels") if isinstance(explore, dict) else None
+    return {k: v for k, v in (labels or {}).items() if isinstance(v, str)}
+
+
+def where(file: Any, line: Any, labels: dict[str, str]) -> str:
+    """``cell [5], line 3`` for a labelled file, else ``path:line``."""
+    label = labels.get(file) if isinstance(file, str) else None
+    if label:
+        return label if line is None else f"{label}, line {line}"
+    return f"{file or '?'}" + ("" if line is None else f":{line}")
+
+
+def split_reason(reason: Any) -> tuple[str, str | None, str]:
+    """torch's reason as (specific message, generic first line or None, the rest)."""
+    lines = [line for line in str(reason or "").splitlines() if line.strip()]
+    generic = None
+    if lines and lines[0].startswith(GENERIC_PREFIX):
+        generic = lines.pop(0).strip()
+    message = lines.pop(0).strip() if lines else (generic or "")
+    return message, generic, "\n".join(lines)
+
+
+def _frame(loc: Any, labels: dict[str, str]) -> Data:
+    loc = loc if isinstance(loc, dict) else {}
+    return {"file": loc.get("file"), "line": loc.get("line"), "function": loc.get("function"),
+            "code": loc.get("code"), "where": where(loc.get("file"), loc.get("line"), labels),
+            "library": is_library_file(loc.get("file"))}
+
+
+def _resume_name(brk: Data, frame: Data) -> str | None:
+    """The resume function Dynamo names after the frame that broke and that frame's line."""
+    function, file = frame.get("function"), frame.get("file")
+    if not function or not file:
+        return None
+    original = function
+    # A resume function's own resume is generated from the original code object.
+    while match := _RESUME_NAME.match(original):
+        original = match["fn"]
+    stack = [f for f in brk.get("user_stack") or [] if isinstance(f, dict)
+             and f.get("file") == file and isinstance(f.get("line"), int)]
+    # torch names a compiled resume frame in the stack by its own name or by the original's.
+    entry = next((f for f in stack if f.get("function") == function), None) or next(
+        (f for f in stack if f.get("function") == original), None)
+    return None if entry is None else f"{RESUME_PREFIX}{original}_at_{entry['line']}"
+
+
+def _reasons(events: list[Data]) -> list[Data]:
+    grouped: dict[str, Data] = {}
+    for brk in events:
+        message, generic, rest = split_reason(brk.get("reason"))
+        entry = grouped.setdefault(message, {
+            "message": message, "count": 0, "explanation": brk.get("explanation"),
+            "hints": list(brk.get("hints") or []), "link": brk.get("link"),
+            "generic": generic, "details": rest or None,
+            "developer_context": brk.get("developer_context")})
+        entry["count"] += 1
+        entry["details"] = entry["details"] or rest or None
+        entry["developer_context"] = entry["developer_context"] or brk.get("developer_context")
+    return sorted(grouped.values(), key=lambda r: -r["count"])
+
+
+def _paths(events: list[Data], labels: dict[str, str]) -> list[Data]:
+    """The distinct user call paths that reached the site, most frequent first; each keeps
+    the whole stack of its first event, library frames marked."""
+    paths: dict[tuple, Data] = {}
+    for brk in events:
+        stack = [_frame(loc, labels) for loc in brk.get("user_stack") or []]
+        key = tuple((f["file"], f["line"], f["function"]) for f in stack if not f["library"])
+        entry = paths.setdefault(key, {"count": 0, "stack": stack})
+        entry["count"] += 1
+    return sorted(paths.values(), key=lambda p: -p["count"])
+
+
+def _site(key: tuple, events: list[tuple[int, Data]], data: Data,
+          labels: dict[str, str]) -> Data:
+    file, line = key
+    compiles = {c.get("id"): c for c in data.get("compiles") or [] if isinstance(c, dict)}
+    breaks = [brk for _, brk in events]
+    innermost = next((f for brk in breaks for f in reversed(brk.get("user_stack") or [])
+                      if isinstance(f, dict) and f.get("file") == file
+                      and f.get("line") == line), {})
+    frames: dict[tuple, Data] = {}  # by function: torch makes one per resume point
+    resumes: dict[str, list[str]] = {}
+    for brk in breaks:
+        cid = brk.get("compile_id")
+        compile_ = compiles.get(cid) or {}
+        frame = compile_.get("frame") if isinstance(compile_.get("frame"), dict) else {}
+        entry = frames.setdefault((frame.get("function"), frame.get("file")), {"function": frame.get("function"),
+                                             "file": frame.get("file"),
+                                             "line": frame.get("line"), "count": 0,
+                                             "compiles": []})
+        entry["count"] += 1
+        if cid not in entry["compiles"]:
+            entry["compiles"].append(cid)
+        name = _resume_name(brk, frame)
+        if name and name not in resumes:
+            resumes[name] = [c["id"] for c in compiles.values()
+                             if isinstance(c.get("frame"), dict)
+                             and c["frame"].get("function") == name
+                             and c["frame"].get("file") == frame.get("file")]
+    return {
+        "file": file, "line": line, "where": where(file, line, labels),
+        "function": innermost.get("function"), "code": innermost.get("code"),
+        "library": is_library_file(file),
+        "count": len(breaks),
+        "events": [i for i, _ in events],
+        "compiles": [brk.get("compile_id") for brk in breaks],
+        "frames": list(frames.values()),
+        "reasons": _reasons(breaks),
+        "paths": _paths(breaks, labels),
+        "resume_functions": [{"name": n, "compiles": ids} for n, ids in resumes.items() if ids],
+    }
+
+
+def graph_break_audit(data: Data) -> list[Data]:
+    """The document's graph breaks grouped by site (file and line), ranked by what to act on
+    first: the most break events, then the earliest. See the module docstring."""
+    labels = source_labels(data)
+    groups: dict[tuple, list[tuple[int, Data]]] = {}
+    for index, brk in enumerate(data.get("graph_breaks") or []):
+        if isinstance(brk, dict):
+            groups.setdefault((brk.get("file"), brk.get("line")), []).append((index, brk))
+    sites = [_site(key, events, data, labels) for key, events in groups.items()]
+    return sorted(sites, key=lambda s: (-s["count"], s["events"][0]))
+
+
+def count_note(site: Data) -> str:
+    """Why a site counts what it counts, in the words the views show."""
+    frames = site["frames"]
+    if site["count"] == 1:
+        return "1 break event."
+    parts = ", ".join(f"{f.get('function') or '?'} ×{f['count']}" for f in frames)
+    return (f"{site['count']} break events: torch reports a break once per compile that "
+            f"reaches its line, recompiles included — here {len(frames)} "
+            f"frame{'' if len(frames) == 1 else 's'} ({parts}).")

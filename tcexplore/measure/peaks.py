@@ -1,0 +1,129 @@
+"""What this machine can do at best, measured on it once and cached.
+
+The roofline holds each kernel against two roofs: memory bandwidth, from the best of a
+few large tensor copies (``dst.copy_(src)``: each byte read once and written once), and
+compute, from the best of a few large square matmuls per dtype (2·n³ FLOPs each). Both use
+torch's own kernels with the thread count and precision settings in force, so they are
+what torch can reach here, not a vendor's data sheet. The figures are cached per machine,
+device, torch version, thread count and setting in ``$TCEXPLORE_CACHE_DIR`` (default
+``~/.cache/tcexplore``) so a session pays for them once.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import platform
+import time
+from pathlib import Path
+from typing import Any, Callable
+
+import torch
+
+COPY_BYTES = {"cpu": 256 * 2**20, "cuda": 1024 * 2**20}
+MATMUL_N = {"cpu": 1536, "cuda": 8192}
+REPEATS = 5
+
+
+def cache_file() -> Path:
+    root = os.environ.get("TCEXPLORE_CACHE_DIR") or Path.home() / ".cache" / "tcexplore"
+    return Path(root) / "peaks.json"
+
+
+def _device_name(device: str) -> str:
+    if device == "cuda":
+        return torch.cuda.get_device_name()
+    return platform.processor() or platform.machine()
+
+
+def _key(device: str, what: str) -> str:
+    settings = f"threads={torch.get_num_threads()}"
+    if device == "cuda":
+        settings += f" tf32={torch.backends.cuda.matmul.allow_tf32}"
+    return f"{platform.node()}|{device}|{_device_name(device)}|torch {torch.__version__}|{settings}|{what}"
+
+
+def _best_seconds(fn: Callable[[], Any], device: str) -> float:
+    fn()  # warm up (allocations, library initialisation)
+    best = float("inf")
+    for _ in range(REPEATS):
+        if device == "cuda":
+            torch.cuda.synchronize()
+        start = time.perf_counter()
+        fn()
+        if device == "cuda":
+            torch.cuda.synchronize()
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
+def _bandwidth_gbps(device: str) -> float:
+    n = COPY_BYTES[device] // 4
+    src = torch.ones(n, device=device)
+    dst = torch.empty_like(src)
+    return 2 * n * 4 / _best_seconds(lambda: dst.copy_(src), device) / 1e9
+
+
+def _gflops(device: str, dtype: torch.dtype) -> float:
+    n = MATMUL_N[device]
+    a = torch.randn(n, n, device=device).to(dtype)
+    b = torch.randn(n, n, device=device).to(dtype)
+    return 2 * n**3 / _best_seconds(lambda: a @ b, device) / 1e9
+
+
+def _load() -> dict[str, float]:
+    try:
+        data = json.loads(cache_file().read_text())
+    except (OSError, ValueError):
+        return {}
+    return {k: v for k, v in data.items() if isinstance(k, str) and isinstance(v, (int, float))} \
+        if isinstance(data, dict) else {}
+
+
+def _store(cached: dict[str, float]) -> None:
+    path = cache_file()
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(".tmp")
+        tmp.write_text(json.dumps(cached, indent=1, sort_keys=True))
+        tmp.replace(path)
+    except OSError:
+        pass  # a read-only home: measured again next time, nothing lost
+
+
+def measured_peaks(device: str, dtypes: list[str], refresh: bool = False) -> dict[str, Any]:
+    """``{"bandwidth_gbps", "gflops": {dtype: ...}, "how", "device", "cached"}`` for
+    ``device`` ("cpu" or "cuda") and each dtype name (``float32``, ``bfloat16`` …).
+    ``refresh`` measures again (a kernel beat the cached figure: it was measured while the
+    machine was busy)."""
+    cached = {} if refresh else _load()
+    fresh = False
+
+    def figure(what: str, measure: Callable[[], float]) -> float:
+        nonlocal fresh
+        key = _key(device, what)
+        if key not in cached:
+            cached[key] = measure()
+            fresh = True
+        return cached[key]
+
+    bandwidth = figure("copy", lambda: _bandwidth_gbps(device))
+    gflops = {}
+    for name in sorted(set(dtypes)):
+        dtype = getattr(torch, name, None)
+        if isinstance(dtype, torch.dtype) and dtype.is_floating_point:
+            gflops[name] = figure(f"matmul {name}", lambda d=dtype: _gflops(device, d))
+    if fresh:
+        _store({**_load(), **cached})
+    copy_mib = COPY_BYTES[device] // 2**20
+    n = MATMUL_N[device]
+    return {
+        "device": _device_name(device),
+        "bandwidth_gbps": bandwidth,
+        "gflops": gflops,
+        "how": (f"measured on this machine with torch {torch.__version__}, "
+                f"{torch.get_num_threads()} threads: bandwidth is the best of {REPEATS} copies "
+                f"of a {copy_mib} MiB tensor (read + write), compute the best of {REPEATS} "
+                f"{n}×{n} matmuls per dtype; cached in {cache_file()}"),
+        "cached": not fresh,
+    }

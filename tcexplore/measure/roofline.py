@@ -1,0 +1,218 @@
+"""Each kernel held against the machine's roofs, and the verdict on a step.
+
+Rules (documented in the README's "Why is it slow?"):
+
+* **Bytes** a kernel moves: the tensors it was handed at its first call, each read or
+  written once (an ``in_out_ptr`` parameter twice). Caches can make the real traffic lower
+  and re-reads make it higher; for pointwise and reduction kernels it is the traffic they
+  cannot avoid.
+* **FLOPs**: an extern call's are torch's estimate for its ATen op (matmul, convolution,
+  attention); a generated kernel counts one operation per element of the largest tensor
+  each fused node reads or writes (a transcendental counts as one).
+* **Bound**: ``compute``-bound when a kernel's arithmetic intensity (FLOPs per byte)
+  reaches the ridge point (peak FLOP/s ÷ bandwidth), ``memory``-bound below it: the
+  classic roofline reading. ``efficiency`` says how close it gets: the time the roofs
+  allow (``max(bytes / bandwidth, flops / peak)``) over its measured time. A kernel whose
+  launches are short (under ``LATENCY_US``) and far from the roofs (efficiency under
+  ``1 / LATENCY_FACTOR``) is ``latency``-bound instead: fixed costs (launch, too little
+  parallel work) dominate it. A long kernel far from the roofs keeps its class; its low
+  efficiency is the finding (work the per-element count does not see, such as
+  transcendentals, or a machine busy with something else).
+* **Step verdict**: a call's wall time is split into kernel time and the rest (Python,
+  guards, launches, idle). ``overhead-bound`` when the rest plus latency-bound kernels make
+  up at least half the wall time; otherwise ``compute-bound`` or ``memory-bound``, whichever
+  kind of kernel takes more of the time.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+LATENCY_FACTOR = 10.0
+LATENCY_US = 50.0
+OVERHEAD_BOUND_SHARE = 0.5
+_DIM = re.compile(r"^\d+$")
+
+
+def numel(shape: Any) -> int | None:
+    """Elements of a shape from the document (``["8", "4"]``); None when symbolic."""
+    if not isinstance(shape, list):
+        return None
+    total = 1
+    for dim in shape:
+        if not _DIM.match(str(dim)):
+            return None
+        total *= int(dim)
+    return total
+
+
+def node_elements(node: dict[str, Any], nodes: dict[str, dict[str, Any]]) -> int | None:
+    """Elements of the largest tensor a node reads or writes."""
+    sizes = [numel((node.get("meta") or {}).get("shape"))]
+    sizes += [numel((nodes.get(a, {}).get("meta") or {}).get("shape")) for a in node.get("args", [])]
+    known = [s for s in sizes if s is not None]
+    return max(known) if known else None
+
+
+def post_grad_nodes(document: dict[str, Any], compile_index: int,
+                    output_index: int) -> dict[str, dict[str, Any]]:
+    """The post-grad graph nodes of one output code, by name."""
+    record = document["compiles"][compile_index]
+    output = record["output_codes"][output_index]
+    graph_index = output.get("post_grad_graph")
+    graphs = record.get("post_grad_graphs", [])
+    if not isinstance(graph_index, int) or not 0 <= graph_index < len(graphs):
+        return {}
+    return {n["name"]: n for n in graphs[graph_index].get("nodes", [])}
+
+
+def document_kernel(document: dict[str, Any], row: dict[str, Any]) -> dict[str, Any] | None:
+    if row.get("compile") is None:
+        return None
+    output = document["compiles"][row["compile"]]["output_codes"][row["output"]]
+    return next((k for k in output["kernels"] if k["name"] == row["name"]), None)
+
+
+def _fused_nodes(document: dict[str, Any], row: dict[str, Any]) -> tuple[list[dict[str, Any]], dict]:
+    kernel = document_kernel(document, row)
+    if kernel is None:
+        return [], {}
+    nodes = post_grad_nodes(document, row["compile"], row["output"])
+    return [nodes[n] for n in kernel.get("post_grad_nodes", []) if n in nodes], nodes
+
+
+def kernel_flops(document: dict[str, Any], row: dict[str, Any]) -> float | None:
+    fused, nodes = _fused_nodes(document, row)
+    counts = [node_elements(n, nodes) for n in fused]
+    if not counts or any(c is None for c in counts):
+        return None
+    return float(sum(counts))
+
+
+def kernel_dtype(document: dict[str, Any], row: dict[str, Any]) -> str | None:
+    fused, _ = _fused_nodes(document, row)
+    return next((n["meta"]["dtype"] for n in fused
+                 if isinstance(n.get("meta"), dict) and n["meta"].get("dtype")), None)
+
+
+def efficiency(row: dict[str, Any], peaks: dict[str, Any]) -> float | None:
+    """The time the roofs allow one launch over its measured time (1: on a roof)."""
+    time_s = (row.get("mean_us") or 0) / 1e6
+    bandwidth = peaks.get("bandwidth_gbps") or 0
+    peak = (peaks.get("gflops") or {}).get(row.get("dtype") or "float32")
+    if not time_s or not bandwidth or row.get("bytes") is None:
+        return None
+    flops = row.get("flops") or 0.0
+    return max(row["bytes"] / (bandwidth * 1e9), flops / (peak * 1e9) if peak else 0.0) / time_s
+
+
+def classify(row: dict[str, Any], peaks: dict[str, Any]) -> str | None:
+    """``memory`` / ``compute`` / ``latency``, or None when bytes or time are unknown."""
+    time_s = (row.get("mean_us") or 0) / 1e6
+    bandwidth = peaks.get("bandwidth_gbps") or 0
+    peak = (peaks.get("gflops") or {}).get(row.get("dtype") or "float32")
+    if not time_s or not bandwidth or row.get("bytes") is None:
+        return None
+    flops = row.get("flops") or 0.0
+    if efficiency(row, peaks) * LATENCY_FACTOR < 1 and time_s * 1e6 < LATENCY_US:
+        return "latency"
+    if peak and flops >= row["bytes"] * peak / bandwidth:
+        return "compute"
+    return "memory"
+
+
+def annotate_kernels(document: dict[str, Any], rows: list[dict[str, Any]],
+                     peaks: dict[str, Any], wall_us: float) -> None:
+    """Fill in FLOPs, dtype, achieved rates, share of the step and bound, in place.
+    ``bytes`` and ``flops`` are per launch, ``time_us`` per call of the step."""
+    for row in rows:
+        known = row.get("compile") is not None
+        if row["kind"] != "extern" and row.get("flops") is None and known:
+            row["flops"] = kernel_flops(document, row)
+        row["dtype"] = kernel_dtype(document, row) if known else None
+        row["mean_us"] = row["time_us"] / row["calls"] if row["calls"] else None
+        launch_s = (row["mean_us"] or 0) / 1e6
+        row["achieved_gbps"] = row["bytes"] / launch_s / 1e9 \
+            if row.get("bytes") is not None and launch_s else None
+        row["achieved_gflops"] = row["flops"] / launch_s / 1e9 \
+            if row.get("flops") and launch_s else None
+        row["share"] = row["time_us"] / wall_us if wall_us else None
+        row["efficiency"] = efficiency(row, peaks)
+        row["bound"] = classify(row, peaks)
+
+
+def beats_peaks(rows: list[dict[str, Any]], peaks: dict[str, Any], margin: float = 1.1) -> bool:
+    """Whether a kernel went faster than a roof allows: the peaks are stale."""
+    for row in rows:
+        peak = (peaks.get("gflops") or {}).get(row.get("dtype") or "float32")
+        if (row.get("achieved_gbps") or 0) > margin * peaks["bandwidth_gbps"] or \
+                (peak and (row.get("achieved_gflops") or 0) > margin * peak):
+            return True
+    return False
+
+
+def _mb(nbytes: float) -> str:
+    return f"{nbytes / 1e6:.3g} MB"
+
+
+def step_verdict(rows: list[dict[str, Any]], wall_us: float, device: str) -> dict[str, Any]:
+    kernel_us = sum(r["time_us"] for r in rows)
+    by_bound: dict[str, float] = {"memory": 0.0, "compute": 0.0, "latency": 0.0, "unknown": 0.0}
+    for r in rows:
+        by_bound[r.get("bound") or "unknown"] += r["time_us"]
+    overhead_us = max(0.0, wall_us - kernel_us)
+    overhead_share = overhead_us / wall_us if wall_us else 0.0
+    latency_share = by_bound["latency"] / wall_us if wall_us else 0.0
+    if overhead_share + latency_share >= OVERHEAD_BOUND_SHARE:
+        verdict = "overhead-bound"
+    elif by_bound["compute"] >= by_bound["memory"]:
+        verdict = "compute-bound"
+    else:
+        verdict = "memory-bound"
+    return {
+        "wall_us": wall_us,
+        "kernel_us": kernel_us,
+        "overhead_us": overhead_us,
+        "overhead_share": overhead_share,
+        "bound_us": by_bound,
+        "verdict": verdict,
+        "advice": _advice(verdict, rows, device),
+        "advised_modes": advised_modes(verdict, device),
+    }
+
+
+def advised_modes(verdict: str, device: str) -> list[str]:
+    """The torch.compile modes the advice names (what a compare() grid can check)."""
+    if verdict == "overhead-bound":
+        return ["reduce-overhead"] if device == "cuda" else []
+    if verdict == "compute-bound":
+        return ["max-autotune", "max-autotune-no-cudagraphs"]
+    return []
+
+
+def _advice(verdict: str, rows: list[dict[str, Any]], device: str) -> list[str]:
+    if verdict == "overhead-bound":
+        if device == "cuda":
+            return ['mode="reduce-overhead" replays the kernels as one CUDA graph, removing the '
+                    "launch and Python overhead of each call",
+                    "bigger batches spread the fixed cost of a call over more work"]
+        return ["bigger batches spread the fixed cost of a call (Python, guards, launches) "
+                "over more work",
+                'options={"cpp_wrapper": True} replaces the Python wrapper that launches the '
+                "kernels with C++",
+                "fewer graph breaks: each break adds a guarded call and eager Python between graphs"]
+    if verdict == "memory-bound":
+        heavy = sorted((r for r in rows if r.get("bound") == "memory" and r.get("bytes")),
+                       key=lambda r: -r["bytes"] * (r["calls"] or 1))[:3]
+        named = ", ".join(f"{r['name']} ({_mb(r['bytes'])} per launch)" for r in heavy)
+        return [f"the time goes into moving memory: {named}" if named else
+                "the time goes into moving memory",
+                "fewer, larger fused kernels move fewer bytes: look for intermediates written "
+                "and read back between kernels, and for graph breaks that split fusions",
+                "lower precision (bfloat16) halves the bytes moved"]
+    return ['mode="max-autotune" tries more kernel configurations and templates for the '
+            "heavy matmuls and convolutions",
+            "lower precision: torch.set_float32_matmul_precision(\"high\") (TF32) or bfloat16 "
+            "autocast" if device == "cuda" else
+            "lower precision: bfloat16 where the CPU supports it (AMX, AVX512-BF16)"]

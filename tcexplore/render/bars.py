@@ -1,0 +1,173 @@
+"""Bars drawn to scale on a labelled axis from 0, as inline SVG (no script, no stylesheet).
+
+The same charts as the JupyterLab extension's (extension/src/model/axis.ts, view/charts.ts):
+round ticks with a unit, medians as bars, IQR whiskers, a min–max line cut at the axis
+end and an off-scale max marked past it. Colours are SVG attributes, so the chart keeps
+them wherever the HTML goes.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Callable
+
+from .markup import _e
+
+WIDTH = 640
+RIGHT = 190
+ROW = 34
+CHAR = 6.2  # px per character of 11px text, near enough to keep labels apart
+_STEPS = (1, 2, 2.5, 5, 10)
+_INK, _MUTED, _GRID, _WARN, _FAIL = "#1f2328", "#656d76", "#d0d7de", "#9a6700", "#cf222e"
+BAR_COLOURS = {"eager": "#9aa5b1", "compiled": "#0969da"}
+
+
+def sig3(value: float) -> str:
+    """Three significant digits, no exponent: 581, 13.8, 0.930 (model/axis.ts ``sig3``)."""
+    if abs(value) >= 100:
+        return f"{value:.0f}"
+    return f"{value:.1f}" if abs(value) >= 10 else f"{value:#.3g}"
+
+
+def fmt_duration(value_ms: float | None) -> str:
+    """A duration given in milliseconds, in µs, ms or s (model/axis.ts ``duration``)."""
+    if not isinstance(value_ms, (int, float)) or not math.isfinite(value_ms):
+        return "—"
+    if value_ms < 1:
+        return f"{sig3(value_ms * 1000)} µs"
+    return f"{sig3(value_ms)} ms" if value_ms < 1000 else f"{sig3(value_ms / 1000)} s"
+
+
+def fmt_num(value: float | None) -> str:
+    """Three significant digits, trailing zeros kept (model/format.ts ``num``)."""
+    return f"{value:#.3g}" if isinstance(value, (int, float)) and math.isfinite(value) else "—"
+
+
+@dataclass
+class Axis:
+    max: float
+    ticks: list[tuple[float, str]]
+    title: str
+    unit: str = ""
+    factor: float = 1.0  # the axis's unit per value unit
+
+    def fmt(self, value: float) -> str:
+        """A value written in the axis's unit ("13.8 µs")."""
+        return f"{sig3(value * self.factor)}{' ' + self.unit if self.unit else ''}"
+
+
+def nice_step(extent: float, count: int = 5) -> float:
+    """The smallest round step (1, 2, 2.5 or 5 × 10^k) giving at most ``count`` intervals."""
+    raw = extent / count
+    power = 10 ** math.floor(math.log10(raw))
+    return next((s for s in _STEPS if s * power >= raw * (1 - 1e-9)), 10) * power
+
+
+def _trim(value: float) -> str:
+    return f"{value:.6g}"
+
+
+def linear_axis(extent: float, title: str, unit: str = "", count: int = 5) -> Axis:
+    extent = extent if extent > 0 and math.isfinite(extent) else 1.0
+    step = nice_step(extent, count)
+    intervals = max(1, math.ceil(extent / step - 1e-9))
+    return Axis(intervals * step, [(i * step, _trim(i * step)) for i in range(intervals + 1)],
+                title, unit)
+
+
+def time_axis(extent_ms: float, what: str) -> Axis:
+    """Values in milliseconds; ticks in µs, ms or s as the extent suits."""
+    unit, factor = ("s", 1e-3) if extent_ms >= 2000 else ("µs", 1e3) if extent_ms < 0.5 else ("ms", 1)
+    axis = linear_axis(extent_ms * factor, f"{what} ({unit})")
+    return Axis(axis.max / factor, [(v / factor, text) for v, text in axis.ticks], axis.title,
+                unit, factor)
+
+
+@dataclass
+class Bar:
+    """One row; values in the axis's unit. ``value`` None: no bar (``text`` says why)."""
+    label: str
+    value: float | None
+    text: str
+    colour: str = "#0969da"
+    sub: str = ""
+    band: tuple[float, float] | None = None
+    range: tuple[float, float] | None = None
+    off_scale: str = ""  # said past the axis end when the range or band goes beyond it
+    title: str = ""
+    highlight: bool = False
+
+
+def axis_chart(axis: Axis, bars: list[Bar], label: str, *, width: int = WIDTH,
+               label_width: int = 90, reference: tuple[float, str] | None = None) -> str:
+    """Horizontal bars to scale, the axis with its ticks, grid and title below."""
+    plot = width - label_width - RIGHT
+
+    def x(value: float) -> float:
+        return round(label_width + max(0.0, min(value / axis.max, 1.0)) * plot, 2)
+
+    bottom = 6 + len(bars) * ROW
+    parts = [f'<svg class="tcx-axis-chart" role="img" aria-label="{_e(label)}" width="{width}" '
+             f'height="{bottom + 40}" viewBox="0 0 {width} {bottom + 40}" '
+             f'font-family="system-ui, sans-serif" font-size="11" fill="{_INK}">']
+    for value, text in axis.ticks:
+        at = x(value)
+        parts.append(f'<line x1="{at}" x2="{at}" y1="2" y2="{bottom + 4}" '
+                     f'stroke="{_MUTED if value == 0 else _GRID}"/>'
+                     f'<text x="{at}" y="{bottom + 17}" text-anchor="middle" font-size="10" '
+                     f'fill="{_MUTED}">{_e(text)}</text>')
+    parts.append(f'<line x1="{label_width}" x2="{label_width + plot}" y1="{bottom + 4}" '
+                 f'y2="{bottom + 4}" stroke="{_MUTED}"/>'
+                 f'<text x="{label_width + plot / 2}" y="{bottom + 33}" text-anchor="middle" '
+                 f'font-weight="600">{_e(axis.title)}</text>')
+    if reference is not None and reference[0] <= axis.max:
+        at = x(reference[0])
+        parts.append(f'<line x1="{at}" x2="{at}" y1="2" y2="{bottom + 4}" stroke="{_INK}" '
+                     f'stroke-dasharray="4 3"/><text x="{at + 3}" y="{bottom - 2}" '
+                     f'font-size="10" fill="{_MUTED}">{_e(reference[1])}</text>')
+    for i, bar in enumerate(bars):
+        parts.append(_row(bar, 6 + i * ROW, x, axis, label_width, plot))
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+def _row(bar: Bar, y: int, x: Callable[[float], float], axis: Axis, label_width: int,
+         plot: int) -> str:
+    mid = y + 11
+    room = int((label_width - 8) / CHAR)
+    name = bar.label if len(bar.label) <= room else bar.label[:room - 1] + "…"
+    weight = ' font-weight="700"' if bar.highlight else ""
+    out = [f"<g><title>{_e(bar.title or bar.text)}</title>",
+           f'<text x="0" y="{y + 9 if bar.sub else y + 15}"{weight}>{_e(name)}</text>']
+    if bar.sub:
+        out.append(f'<text x="0" y="{y + 22}" font-size="10" fill="{_MUTED}">{_e(bar.sub)}</text>')
+    end = x(bar.value) if bar.value is not None else label_width
+    if bar.band is not None:
+        end = max(end, x(bar.band[1]))
+    # an off-scale mark goes past the axis end, and past the value's text when that reaches it
+    beyond = [r for r in (bar.range, bar.band) if r is not None and r[1] > axis.max]
+    off_scale = bool(beyond) and bool(bar.off_scale)
+    mark = round(max(label_width + plot, end + 9 + len(bar.text) * CHAR), 1)
+    if bar.range is not None:
+        cut = off_scale and bar.range[1] > axis.max
+        out.append(f'<line x1="{x(bar.range[0])}" x2="{mark if cut else x(bar.range[1])}" '
+                   f'y1="{mid}" y2="{mid}" stroke="#8c959f"/>')
+    if bar.value is not None:
+        outline = f' stroke="{_INK}" stroke-width="2"' if bar.highlight else ""
+        out.append(f'<rect x="{label_width}" y="{y}" width="{max(x(bar.value) - label_width, 1):.2f}" '
+                   f'height="22" fill="{bar.colour}"{outline}/>')
+    if bar.band is not None:
+        a, b = x(bar.band[0]), x(bar.band[1])
+        cap = f" M {b} {mid - 6} V {mid + 6}" if bar.band[1] <= axis.max else ""  # none if cut
+        out.append(f'<path d="M {a} {mid} H {b} M {a} {mid - 6} V {mid + 6}{cap}" '
+                   f'stroke="{_INK}" stroke-width="1.5" fill="none"/>')
+    colour = f' fill="{_FAIL}"' if bar.value is None else ""
+    out.append(f'<text x="{end + 5}" y="{y + 15}"{colour} paint-order="stroke" stroke="#fff" '
+               f'stroke-width="3" stroke-linejoin="round">{_e(bar.text)}</text>')
+    if off_scale:
+        out.append(f'<path d="M {mark} {mid - 5} L {mark + 7} {mid} L {mark} {mid + 5} Z" '
+                   f'fill="{_WARN}"/><text x="{mark + 12}" y="{y + 15}" fill="{_WARN}">'
+                   f'{_e(bar.off_scale)}</text>')
+    out.append("</g>")
+    return "".join(out)

@@ -1,0 +1,191 @@
+"""The grid of ``compare()``: its HTML (a notebook's text/html fallback, or a saved page with
+each row's report) and its notebook MIME bundle (rows' documents as a one-run output shows
+them, while they fit a size limit; the ones left out are marked with their size).
+
+The same figures as the JupyterLab extension's grid (model/compare.ts): a headline naming
+the fastest configuration that matches eager, speedup and compile time per configuration
+drawn to scale, and the table, a failed row with its error.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from ..exploration import MIME_TYPE
+from .bars import Bar, axis_chart, fmt_num, linear_axis
+from .html import _CSS, render_html
+from .markup import Data, _details, _e, _note, _page
+from .notebook import display_document
+
+BUNDLE_EMBED_LIMIT = 8_000_000  # bytes of displayed row documents one notebook output carries
+LABEL_WIDTH = 230
+CHART_WIDTH = 780
+
+_COMPARISON_CSS = """
+.tcx-report .tcx-comparison-table tr.tcx-best td { background: #dafbe1; }
+.tcx-report .tcx-comparison-table .tcx-row-error { color: #cf222e; white-space: pre-wrap; }
+.tcx-report .tcx-row-report { border-top: 2px solid #d0d7de; margin-top: 12px; }
+"""
+
+
+def best_row(rows: list[Data]) -> int | None:
+    """The fastest row that matched eager (the extension's ``bestRow``)."""
+    ranked = [(r["speedup"], -i) for i, r in enumerate(rows)
+              if r.get("status") == "ok" and isinstance(r.get("speedup"), (int, float))]
+    return -max(ranked)[1] if ranked else None
+
+
+def _uncertain(row: Data) -> bool:
+    interval = row.get("speedup_interval")
+    return isinstance(interval, list) and interval[0] <= 1 <= interval[1]
+
+
+def headline(rows: list[Data]) -> str:
+    best = best_row(rows)
+    failed = sum(1 for r in rows if r.get("status") == "error")
+    said = [f"{len(rows)} configuration{'s' if len(rows) != 1 else ''}"]
+    if best is not None:
+        row = rows[best]
+        said.append(f"fastest that matches eager: {row['label']} at {fmt_num(row['speedup'])}× "
+                    "the speed of eager" + (" (within the noise)" if _uncertain(row) else ""))
+    else:
+        said.append("none both ran and matched eager")
+    if failed:
+        said.append(f"{failed} failed")
+    return "; ".join(said) + "."
+
+
+def _speedup_bar(row: Data, best: int | None, i: int) -> Bar:
+    speedup = row.get("speedup")
+    if not isinstance(speedup, (int, float)):
+        return Bar(row["label"], None, "failed" if row.get("status") == "error" else "not timed",
+                   title=row.get("error") or "")
+    interval = row.get("speedup_interval")
+    remark = " (unclear)" if _uncertain(row) else " (noisy)" if row.get("noisy") else ""
+    return Bar(row["label"], speedup, f"{fmt_num(speedup)}×{remark}",
+               colour="#cf222e" if row.get("status") in ("mismatch", "error") else "#0969da",
+               band=tuple(interval) if isinstance(interval, list) else None,
+               off_scale=f"to {fmt_num(interval[1])}×" if isinstance(interval, list) else "",
+               title=f"{row['label']}: {fmt_num(speedup)}× the speed of eager"
+                     + (f", 95% interval {fmt_num(interval[0])}–{fmt_num(interval[1])}×"
+                        if isinstance(interval, list) else ""),
+               highlight=i == best)
+
+
+def _compile_bar(row: Data, best: int | None, i: int) -> Bar:
+    seconds = row.get("compile_s")
+    if not isinstance(seconds, (int, float)):
+        return Bar(row["label"], None, "failed" if row.get("status") == "error" else "—",
+                   title=row.get("error") or "")
+    return Bar(row["label"], seconds, f"{fmt_num(seconds)} s", colour="#8250df",
+               title=f"{row['label']}: first call {fmt_num(seconds)} s (compile + one run)",
+               highlight=i == best)
+
+
+def charts(rows: list[Data]) -> str:
+    best = best_row(rows)
+    speedups = [r["speedup"] for r in rows if isinstance(r.get("speedup"), (int, float))]
+    compiles = [r["compile_s"] for r in rows if isinstance(r.get("compile_s"), (int, float))]
+    speed_axis = linear_axis(max([1.0, *speedups]) * 1.1, "speedup over eager (×)", "×")
+    compile_axis = linear_axis(max([0.0, *compiles]) * 1.1, "first call: compile + one run (s)",
+                               " s")
+    return (axis_chart(speed_axis, [_speedup_bar(r, best, i) for i, r in enumerate(rows)],
+                       "speedup per configuration", width=CHART_WIDTH, label_width=LABEL_WIDTH,
+                       reference=(1.0, "1× = eager"))
+            + axis_chart(compile_axis, [_compile_bar(r, best, i) for i, r in enumerate(rows)],
+                         "compile time per configuration", width=CHART_WIDTH,
+                         label_width=LABEL_WIDTH))
+
+
+def _value(value: Any, digits: str = ".4g") -> str:
+    if value is None:
+        return ""
+    return _e(format(value, digits)) if isinstance(value, float) else _e(value)
+
+
+def table(rows: list[Data], linked: bool = False) -> str:
+    best = best_row(rows)
+    body = []
+    for i, r in enumerate(rows):
+        label = _e(r["label"])
+        if linked and r.get("document"):
+            label = f'<a href="#tcx-row-{i}">{label}</a>'
+        look = {"ok": " tcx-status-ok", "mismatch": " tcx-status-failed",
+                "error": " tcx-status-failed"}.get(r.get("status"), "")
+        cells = [label, f'<span class="tcx-status{look}">{_e(r.get("status"))}</span>',
+                 _value(r.get("compile_s")), _value(r.get("median_ms")),
+                 _value(r.get("speedup"), ".3g"), _value(r.get("max_abs_err")),
+                 _value(r.get("graphs")), _value(r.get("graph_breaks")), _value(r.get("kernels")),
+                 f'<span class="tcx-row-error">{_e(r.get("error"))}</span>' if r.get("error") else ""]
+        marked = ' class="tcx-best"' if i == best else ""
+        body.append(f"<tr{marked}>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
+    head = "".join(f"<th>{_e(h)}</th>" for h in (
+        "configuration", "status", "compile (s)", "runtime (ms)", "speedup", "max abs err",
+        "graphs", "breaks", "kernels", "error"))
+    return (f'<table class="tcx-comparison-table"><thead><tr>{head}</tr></thead>'
+            f'<tbody>{"".join(body)}</tbody></table>')
+
+
+def _row_reports(rows: list[Data]) -> str:
+    parts = []
+    for i, row in enumerate(rows):
+        if not row.get("document"):
+            continue
+        report = render_html(row["document"], full_page=False)
+        scoped = (report.replace('id="tcx-', f'id="row{i}-tcx-')
+                  .replace('href="#tcx-', f'href="#row{i}-tcx-'))
+        parts.append(f'<div class="tcx-row-report" id="tcx-row-{i}"><h2>{_e(row["label"])}'
+                     f'</h2>{scoped}</div>')
+    return "\n".join(parts)
+
+
+def _advice(check: Any) -> str:
+    """Whether the profile's advice held here (``compare(..., profile=True)``)."""
+    if not isinstance(check, dict):
+        return ""
+    return f'<p class="tcx-{"ok" if check.get("held") else "note"}">{_e(check.get("text"))}</p>'
+
+
+def render_comparison_html(data: Data, *, full_page: bool = True,
+                           summary_only: bool = False) -> str:
+    """The grid; with each row's report below it unless ``summary_only``."""
+    rows = data.get("rows") or []
+    parts = ['<div class="tcx-report tcx-comparison">',
+             f"<style>{_CSS}{_COMPARISON_CSS}</style>",
+             "<h1>torch.compile configurations compared</h1>",
+             f'<p class="tcx-findings">{_e(headline(rows))}</p>',
+             _advice(data.get("advice_check")),
+             charts(rows),
+             table(rows, linked=not summary_only)]
+    if summary_only:
+        parts.append(_note("Each row's full exploration: JupyterLab with tcexplore installed "
+                           "opens it from the grid; .save(\"grid.html\") writes every row's "
+                           "report."))
+    else:
+        parts.append(_details("Each configuration's report", _row_reports(rows),
+                              cls="tcx-section", open_=True))
+    parts.append("</div>")
+    fragment = "\n".join(parts)
+    return _page(fragment, "tcexplore comparison") if full_page else fragment
+
+
+def comparison_mime_bundle(data: Data, text: str, limit: int = BUNDLE_EMBED_LIMIT) -> dict[str, Any]:
+    rows, budget = [], limit
+    for row in data["rows"]:
+        row = dict(row)
+        if row.get("document") is not None:
+            shown = display_document(row["document"])
+            size = len(json.dumps(shown, ensure_ascii=False, separators=(",", ":")))
+            if size <= budget:
+                row["document"], budget = shown, budget - size
+            else:
+                row["document"] = None
+                row["document_left_out"] = {
+                    "reason": f"the row documents of this output would exceed {limit:,} bytes; "
+                              "the row's exploration (comparison.rows[i]['exploration']) "
+                              "displays it, .save('grid.html') writes its report", "bytes": size}
+        rows.append(row)
+    return {MIME_TYPE: {**data, "rows": rows},
+            "text/html": render_comparison_html(data, full_page=False, summary_only=True),
+            "text/plain": text}

@@ -1,0 +1,147 @@
+"""Where the time goes on CPU: every kernel's measured time, its roofline and the step's
+verdict, on three programs whose verdict is not in doubt."""
+
+from __future__ import annotations
+
+import pytest
+import torch
+
+import tcexplore
+from tcexplore.document import validate
+
+
+def chained_pointwise(x):
+    for _ in range(12):
+        x = x * 1.01 + 0.5
+    return x
+
+
+def fused_pointwise(x):
+    # In place: on CPU a fresh 64 MB output costs its page faults on first touch (each call
+    # maps new memory), several times the memory traffic itself.
+    return x.mul_(0.5).add_(1.0).mul_(x).sub_(3.0)
+
+
+def matmul(a, b):
+    return a @ b
+
+
+@pytest.fixture(scope="module")
+def profiles(tmp_path_factory):
+    """One profiled explore() per program, with this module's own peak cache."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("TCEXPLORE_CACHE_DIR", str(tmp_path_factory.mktemp("cache")))
+        torch.manual_seed(0)
+        runs = {
+            "overhead": tcexplore.explore(chained_pointwise, torch.randn(8), profile=True,
+                                          time_budget_s=0.3),
+            "memory": tcexplore.explore(fused_pointwise, torch.randn(16 * 2**20), profile=True,
+                                        time_budget_s=1.0),
+            "compute": tcexplore.explore(matmul, torch.randn(1024, 1024),
+                                         torch.randn(1024, 1024), profile=True,
+                                         time_budget_s=1.0),
+        }
+    return {name: run.document.data for name, run in runs.items()}
+
+
+@pytest.mark.parametrize("name,verdict", [("overhead", "overhead-bound"),
+                                          ("memory", "memory-bound"),
+                                          ("compute", "compute-bound")])
+def test_step_verdict_names_what_bounds_the_program(profiles, name, verdict):
+    step = profiles[name]["profile"]["step"]
+    assert step["verdict"] == verdict, step
+    assert step["advice"]
+
+
+def test_documents_with_a_profile_validate(profiles):
+    for document in profiles.values():
+        validate(document)
+
+
+def test_every_generated_kernel_and_extern_call_is_timed(profiles):
+    for document in profiles.values():
+        expected = {k["name"] for c in document["compiles"] for o in c["output_codes"]
+                    for k in o["kernels"]}
+        rows = document["profile"]["kernels"]
+        assert {r["name"] for r in rows} == expected
+        for row in rows:
+            assert row["time_us"] > 0 and row["calls"] == 1 and row["bytes"] > 0
+
+
+def test_fused_pointwise_kernel_reaches_a_plausible_share_of_the_measured_bandwidth(profiles):
+    profile = profiles["memory"]["profile"]
+    (kernel,) = profile["kernels"]
+    assert kernel["bytes"] == 2 * 16 * 2**20 * 4  # x read and written (in_out_ptr)
+    assert kernel["bound"] == "memory"
+    ratio = kernel["achieved_gbps"] / profile["peaks"]["bandwidth_gbps"]
+    assert 0.2 <= ratio <= 1.2, ratio
+
+
+def test_matmul_flops_are_torchs_estimate_and_compute_bound(profiles):
+    (kernel,) = profiles["compute"]["profile"]["kernels"]
+    assert kernel["kind"] == "extern" and kernel["flops"] == 2 * 1024**3
+    assert kernel["bound"] == "compute"
+    assert profiles["compute"]["profile"]["peaks"]["gflops"]["float32"] > 0
+
+
+@pytest.mark.parametrize("name", ["memory", "compute"])
+def test_kernel_time_accounts_for_the_compiled_region(profiles, name):
+    """The kernels' sum is checked against the profiler's own range around the compiled
+    call (Dynamo's guards and the wrapper included), where the kernels dominate."""
+    profile = profiles[name]["profile"]
+    kernel_us = sum(r["time_us"] for r in profile["kernels"])
+    assert kernel_us == pytest.approx(profile["step"]["kernel_us"])
+    assert 0.9 <= kernel_us / profile["region_us"] <= 1.0
+
+
+def test_line_times_add_up_to_the_kernel_total_and_name_the_users_line(profiles):
+    for document in profiles.values():
+        profile = document["profile"]
+        lines = profile["lines"]
+        assert sum(r["time_us"] for r in lines) == pytest.approx(profile["step"]["kernel_us"])
+        assert all(r["file"] == __file__ for r in lines)
+    (top,) = profiles["compute"]["profile"]["lines"]
+    assert top["code"] == "return a @ b"
+
+
+def test_profile_gpu_is_kept_as_an_alias(tmp_path, monkeypatch):
+    monkeypatch.setenv("TCEXPLORE_CACHE_DIR", str(tmp_path))
+    document = tcexplore.explore(chained_pointwise, torch.randn(8), profile_gpu=True,
+                                 time_budget_s=0.05).document.data
+    assert document["profile"]["device"] == "cpu"
+
+
+def test_run_profile_times_forward_and_backward_kernels_of_a_script(tmp_path, monkeypatch):
+    from .conftest import run_program
+
+    monkeypatch.setenv("TCEXPLORE_CACHE_DIR", str(tmp_path / "cache"))
+    run = run_program("training_step", tmp_path, ["--profile"])
+    assert run.returncode == 0, run.stderr
+    validate(run.document)
+    profile = run.document["profile"]
+    assert profile["scope"] == "run"
+    outputs = {run.document["compiles"][r["compile"]]["output_codes"][r["output"]]["kind"]
+               for r in profile["kernels"]}
+    assert outputs == {"forward", "backward"}
+    # the script's two steps: each generated kernel twice; an extern row holds every call
+    # of that extern in its module (the backward's matmuls, for one)
+    assert all(r["calls"] == 2 for r in profile["kernels"] if r["kind"] == "cpp")
+    assert all(r["calls"] % 2 == 0 for r in profile["kernels"])
+    assert profile["step"]["kernel_us"] <= profile["step"]["wall_us"]
+
+
+def test_a_grid_says_whether_the_profiles_advice_held():
+    from tcexplore.measure.compare import advice_check
+
+    def row(mode, median_ms, verdict=None, advised=()):
+        return {"label": f"inductor / {mode or 'default'} / dynamic=None", "mode": mode,
+                "backend": "inductor", "dynamic": None, "median_ms": median_ms,
+                "verdict": verdict, "advised_modes": list(advised)}
+
+    graphed = [row(None, 0.09, "overhead-bound", ["reduce-overhead"]),
+               row("reduce-overhead", 0.03)]
+    check = advice_check(graphed)
+    assert check["held"] and check["ratio"] == pytest.approx(3.0)
+    assert 'mode="reduce-overhead"' in check["text"] and "held" in check["text"]
+    assert not advice_check([graphed[0], row("reduce-overhead", 0.088)])["held"]
+    assert advice_check([row(None, 1.0, "memory-bound")]) is None  # no mode to check
