@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 from . import __version__
+from .output_files import OutputError, unwritable
 
 RUN_USAGE = ("tcexplore run SCRIPT [script args] --json OUT [--html OUT] [--use-caches] "
              "[--profile]")
@@ -51,6 +52,9 @@ def run_script(script: str, script_args: list[str], json_out: str | None,
     if not Path(script).is_file():
         print(f"tcexplore run: no such script: {script}", file=sys.stderr)
         return 2
+    if problem := unwritable(json_out, html_out):  # before the script runs, not after
+        print(f"tcexplore run: {problem}", file=sys.stderr)
+        return 2
     saved_argv, saved_path = sys.argv, list(sys.path)
     sys.argv = [script, *script_args]
     sys.path.insert(0, str(Path(script).resolve().parent))
@@ -78,8 +82,11 @@ def run_script(script: str, script_args: list[str], json_out: str | None,
         if profiler is not None:
             document = _with_profile(document, profiler)
         distributed = document.data["distributed"] or {}
-        _write_outputs(document, json_out, html_out,
-                       distributed["rank"] if (distributed.get("world_size") or 0) > 1 else None)
+        _, written_all = _write_outputs(
+            document, json_out, html_out,
+            distributed["rank"] if (distributed.get("world_size") or 0) > 1 else None)
+        if not written_all:
+            exit_code = 2
     return exit_code
 
 
@@ -95,24 +102,31 @@ def _with_profile(document, profiler):
 
 def _write_outputs(document, json_out: str | None, html_out: str | None,
                    rank: int | None = None, echo: bool = True,
-                   compiles: list[str] | None = None) -> list[str]:
+                   compiles: list[str] | None = None) -> tuple[list[str], bool]:
     """Write the document; with a ``rank`` as ``out.rank<N>.json`` (and ``.html``), so the
-    ranks of a job never overwrite each other. The lines saying so are printed (``echo``)
-    and returned."""
+    ranks of a job never overwrite each other. One that cannot be written is named in one
+    line and the others are still written. The lines are printed (``echo``) and returned,
+    with whether every output was written."""
     from .ranks.files import per_rank_path  # noqa: PLC0415
 
+    written_all = True
     summary = ", ".join(f"{k} {v}" for k, v in document.summary.items())
     lines = [f"tcexplore: {'' if rank is None else f'rank {rank}: '}{summary}"]
     lines += graph_break_lines(document.graph_break_audit())
     for path in (json_out, html_out):
         if path:
             target = path if rank is None else per_rank_path(path, rank)
-            written = (document.save(target, compiles=compiles) if path == html_out
-                       else document.save(target))
+            try:
+                written = (document.save(target, compiles=compiles) if path == html_out
+                           else document.save(target))
+            except OutputError as exc:
+                lines.append(f"tcexplore: {exc}")
+                written_all = False
+                continue
             lines.append(f"tcexplore: wrote {written}")
     if echo:
         print("\n".join(lines), file=sys.stderr)
-    return lines
+    return lines, written_all
 
 
 def graph_break_lines(sites: list[dict], shown: int = 5) -> list[str]:
@@ -154,6 +168,9 @@ def import_traces(path: str, json_out: str | None, html_out: str | None,
     from .traces import TraceError, trace_logs  # noqa: PLC0415
     from .traces.log_file import log_rank  # noqa: PLC0415
 
+    if problem := unwritable(json_out, html_out):
+        print(f"tcexplore import: {problem}", file=sys.stderr)
+        return 2
     try:
         logs = trace_logs(Path(path)) if Path(path).is_dir() else [Path(path)]
         if len(logs) > 1 and None in [log_rank(log) for log in logs]:
@@ -165,14 +182,17 @@ def import_traces(path: str, json_out: str | None, html_out: str | None,
     except TraceError as exc:
         print(f"tcexplore import: {exc}", file=sys.stderr)
         return 2
-    for lines in written:
+    written_all = True
+    for lines, ok in written:
         print("\n".join(lines), file=sys.stderr)
-    return 0
+        written_all &= ok
+    return 0 if written_all else 2
 
 
 def _import_log(log: Path, json_out: str | None, html_out: str | None, ranked: bool,
-                compiles: list[str] | None) -> list[str]:
-    """One log's document written (``out.rank<N>.json`` when ``ranked``); the lines to print."""
+                compiles: list[str] | None) -> tuple[list[str], bool]:
+    """One log's document written (``out.rank<N>.json`` when ``ranked``): the lines to print
+    and whether every output was written."""
     from .traces import document_from_log  # noqa: PLC0415
     from .traces.log_file import read_trace_log  # noqa: PLC0415
 
@@ -181,8 +201,9 @@ def _import_log(log: Path, json_out: str | None, html_out: str | None, ranked: b
     lines = [f"tcexplore import: {capture['path']} is partial: {capture['partial']}"
              ] if capture["partial"] else []
     rank = document.data["distributed"]["rank"] if ranked else None
-    return lines + _write_outputs(document, json_out, html_out, rank, echo=False,
-                                  compiles=compiles)
+    written, ok = _write_outputs(document, json_out, html_out, rank, echo=False,
+                                 compiles=compiles)
+    return lines + written, ok
 
 
 def compare_ranks(sources: list[str], json_out: str | None, html_out: str | None,
@@ -191,6 +212,9 @@ def compare_ranks(sources: list[str], json_out: str | None, html_out: str | None
     parallel; the documents of logs written beside the output as ``OUT.rank<N>.json``)."""
     from .ranks import ranks  # noqa: PLC0415
 
+    if problem := unwritable(json_out, html_out):
+        print(f"tcexplore ranks: {problem}", file=sys.stderr)
+        return 2
     base = Path(json_out or html_out).with_suffix(".json")
     try:
         view = ranks(*sources, embed_limit=int(embed_limit_mb * 1_000_000), jobs=jobs,
@@ -205,10 +229,15 @@ def compare_ranks(sources: list[str], json_out: str | None, html_out: str | None
         for item in finding["evidence"][:3]:
             who = "" if item["rank"] is None else f"rank {item['rank']}: "
             print(f"      {who}{item['text']}", file=sys.stderr)
+    written_all = True
     for out in (json_out, html_out):
         if out:
-            print(f"tcexplore: wrote {view.save(out)}", file=sys.stderr)
-    return 0
+            try:
+                print(f"tcexplore: wrote {view.save(out)}", file=sys.stderr)
+            except OutputError as exc:
+                print(f"tcexplore ranks: {exc}", file=sys.stderr)
+                written_all = False
+    return 0 if written_all else 2
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -28,6 +28,7 @@ import orjson
 from ._bulk import without_gc
 from ._version import __version__
 from .graph_break_audit import graph_break_audit
+from .output_files import write_atomically, write_text
 
 SCHEMA = "tcexplore/1"
 MIME_TYPE = "application/vnd.tcexplore.v1+json"  # a document's type in a notebook output
@@ -80,11 +81,10 @@ def dump_json(data: Any, indent: bool = False) -> bytes:
         return json.dumps(data, indent=2 if indent else None, ensure_ascii=False).encode()
 
 
-def write_json(path: str | Path, data: Any) -> None:
+def write_json(path: str | Path, data: Any) -> Path:
     """``dump_json(data)`` into a file piece by piece: a document's JSON is never held whole
-    next to the document (for a GPT's graphs, 30 MB less at the peak)."""
-    with Path(path).open("wb") as out:
-        _write_piece(out.write, data)
+    next to the document (for a GPT's graphs, 30 MB less at the peak); atomically."""
+    return write_atomically(path, lambda out: _write_piece(out.write, data))
 
 
 # Containers this deep (a graph's node, a kernel) are written in one piece each.
@@ -256,13 +256,12 @@ class Document:
 
     def save(self, path: str | Path, *, compiles: list[str] | None = None) -> Path:
         """``.html`` writes the self-contained report (``compiles``: ids shown in full, the
-        others listed); anything else the JSON document."""
+        others listed); anything else the JSON document. Written whole or not at all;
+        :class:`OutputError` (an OSError) names the file."""
         path = Path(path)
         if path.suffix.lower() in (".html", ".htm"):
-            path.write_text(_wired("html")(self, compiles=compiles), encoding="utf-8")
-        else:
-            write_json(path, self.data)
-        return path
+            return write_text(path, _wired("html")(self, compiles=compiles))
+        return write_json(path, self.data)
 
     @classmethod
     def load(cls, path: str | Path) -> Document:

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from ..document import Document, DocumentError, check_schema, read_json
+from ..output_files import unwritable, write_text
 from .compute import SCHEMA, SUMMARY_KEYS, compute
 
 MIME_TYPE = "application/vnd.tcexplore.diff.v1+json"
@@ -64,11 +65,8 @@ class DocDiff:
     def save(self, path: str | Path) -> Path:
         """``.html`` writes the self-contained report; anything else the JSON."""
         path = Path(path)
-        if path.suffix.lower() in (".html", ".htm"):
-            path.write_text(self.to_html(), encoding="utf-8")
-        else:
-            path.write_text(self.to_json(), encoding="utf-8")
-        return path
+        return write_text(path, self.to_html() if path.suffix.lower() in (".html", ".htm")
+                          else self.to_json())
 
     @classmethod
     def load(cls, path: str | Path) -> DocDiff:
@@ -117,15 +115,18 @@ def load_diff(path: str | Path) -> DocDiff:
 
 
 def run_diff(a: str, b: str, json_out: str | None, html_out: str | None) -> int:
-    """``tcexplore diff A B``: the text summary on stdout; 0 same, 1 different, 2 trouble."""
+    """``tcexplore diff A B``: the text summary on stdout; 0 same, 1 different, 2 trouble
+    (an output that cannot be written included: its summary is not printed)."""
+    if problem := unwritable(json_out, html_out):
+        print(f"tcexplore diff: {problem}", file=sys.stderr)
+        return 2
     try:
         result = diff(a, b)
+        written = [result.save(path) for path in (json_out, html_out) if path]
     except (OSError, DocumentError) as exc:
         print(f"tcexplore diff: {exc}", file=sys.stderr)
         return 2
     print(result.to_text())
-    for path in (json_out, html_out):
-        if path:
-            result.save(path)
-            print(f"tcexplore: wrote {path}", file=sys.stderr)
+    for path in written:
+        print(f"tcexplore: wrote {path}", file=sys.stderr)
     return 0 if result.empty else 1

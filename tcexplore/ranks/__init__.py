@@ -19,6 +19,7 @@ from typing import Any
 import orjson
 
 from ..document import Document, DocumentError, dump_json, validate
+from ..output_files import write_atomically, write_text
 from .build import EMBED_LIMIT, build_ranks_document
 from .digest import digest_rank
 from .inputs import find_sources
@@ -129,16 +130,16 @@ class Ranks:
         if path.suffix.lower() in (".html", ".htm"):
             from ..render.ranks_html import render_ranks_html  # noqa: PLC0415
 
-            path.write_text(render_ranks_html(self.data, self.document), encoding="utf-8")
-            return path
+            return write_text(path, render_ranks_html(self.data, self.document))
         head = dump_json({k: v for k, v in self.data.items() if k != "ranks"})
-        with path.open("wb") as out:
+
+        def write(out):
             out.write(head[:-1] + b',"ranks":[')
             for i, entry in enumerate(self.data["ranks"]):
                 out.write(b"," if i else b"")
                 out.write(self._entry_json(entry))
             out.write(b"]}")
-        return path
+        return write_atomically(path, write)
 
     def _entry_json(self, entry: dict[str, Any]) -> bytes:
         if entry["document"] is not None or entry["document_left_out"] is not None:

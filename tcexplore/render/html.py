@@ -432,11 +432,22 @@ def _compile_header(compile_: Data) -> str:
     parts.append("</p>")
     if compile_.get("error"):
         parts.append(_error_block(compile_["error"], "Compile failed"))
+    if isinstance(compile_.get("without_capture_settings"), dict):
+        parts.append(_note(_without_settings(compile_["without_capture_settings"])))
     restarts = compile_.get("restart_reasons") or []
     if restarts:
         items = "".join(f"<li>{_pre(str(r))}</li>" for r in restarts[:MAX_ROWS])
         parts.append(_details(f"Restart reasons ({len(restarts)})", f"<ul>{items}</ul>"))
     return "".join(parts)
+
+
+def _without_settings(unsettled: Data) -> str:
+    what = {"provenance": "provenance tracking was off (kernels may show unmapped nodes)",
+            "cache_bypass": "the caches were on (a cache hit replays code from another run)"}
+    lacked = "; ".join(what.get(s, str(s)) for s in unsettled.get("settings") or [])
+    threads = ", ".join(str(t) for t in unsettled.get("threads") or [])
+    return (f"Compiled in thread {threads}, outside the capture's settings: {lacked}. "
+            "Open capture() in that thread too.")
 
 
 def _compile(compile_: Data) -> str:

@@ -141,6 +141,8 @@ export interface Compile {
   metrics?: Record<string, unknown> | null;
   backward_metrics?: Record<string, unknown> | null;
   cudagraphs?: CudaGraphInfo | null;
+  /** present when the compile ran in a thread without capture()'s settings */
+  without_capture_settings?: { settings: string[]; threads: string[] };
 }
 
 export interface GraphBreak {
