@@ -148,6 +148,8 @@ def test_profile_reports_the_share_of_device_time_inside_cuda_graphs():
         torch.compiler.reset()
         plain = tcexplore.explore(model, x, time_budget_s=0.1,
                                   profile=True).document.data["profile"]
+    print("graphed:", graphed["cudagraph_share"], [(r["name"], r["kind"], r["time_us"])
+                                                   for r in graphed["kernels"]])
     assert graphed["cudagraph_share"] > 0.5  # the rest: copying inputs into the static buffers
     assert any(r["kind"] == "cudagraph" for r in graphed["kernels"])
     assert plain["cudagraph_share"] == 0

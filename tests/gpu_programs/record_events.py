@@ -27,6 +27,7 @@ def kept(metadata: dict) -> bool:
 
 
 def record(program: Path, workdir: Path) -> list:
+    workdir.mkdir(parents=True, exist_ok=True)
     env = dict(os.environ, TORCH_TRACE=str(workdir / "trace"),
                TORCHINDUCTOR_CACHE_DIR=str(workdir / "inductor-cache"))
     subprocess.run([sys.executable, "-m", "tcexplore", "run", str(program), "--json",
