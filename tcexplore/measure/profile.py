@@ -5,7 +5,8 @@ generated kernel and extern call, qualified by its output module: kernel names r
 across modules). On CPU a kernel's time is its range's wall time (Inductor's C++ kernels
 and extern calls run synchronously); on CUDA it is the device time of the GPU kernels
 launched inside the range. Kernels a CUDA graph replays have no launch of their own: the
-profiler hangs them on the compiled graph's call range, so they are labelled as replayed
+profiler hangs them on the compiled region's or graph call's range (which one depends on
+the profiler's settings; seen on an H100 with torch 2.11), so they are labelled as replayed
 (and matched to a generated kernel by name when exactly one has it); their share of the
 device time is ``cudagraph_share``. An extern call's FLOPs are torch's own estimate
 (``with_flops``) for the ATen ops inside its range.
@@ -122,8 +123,8 @@ def attribute(events: list[Any], sites: list[KernelSite], document: dict[str, An
             owner = next((i for i in (_site_index(a.name) for a in chain) if i is not None), None)
             if owner is not None:
                 time_us[owner] += kernel.duration
-            elif graphs_recorded and any(a.name.startswith(COMPILED_GRAPH_CALL) for a in chain):
-                replayed[kernel.name] += kernel.duration
+            elif graphs_recorded and _is_compiled(event):
+                replayed[kernel.name] += kernel.duration  # no op of its own launched it
             else:
                 other_device_us += kernel.duration
     where = _output_locations(document)

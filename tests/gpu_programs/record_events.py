@@ -33,7 +33,7 @@ def record(program: Path, workdir: Path) -> list:
     subprocess.run([sys.executable, "-m", "tcexplore", "run", str(program), "--json",
                     str(workdir / "doc.json")], env=env, check=True)
     (log,) = sorted((workdir / "trace").glob("*.log"))
-    return [[metadata, payload] for metadata, payload in read_trace_log(log).records
+    return [[metadata, payload] for _line, metadata, payload in read_trace_log(log).records()
             if kept(metadata)]
 
 
