@@ -16,6 +16,7 @@ from .. import _torch_compat
 from ..document import Document, build_document, error_record
 from .distributed import launcher, process_group
 from .assemble import Assembler
+from .bytecode import bytecode_record
 from .events import Event
 
 __all__ = ["capture", "CaptureSession"]
@@ -163,6 +164,28 @@ def _recording_warnings(session: CaptureSession) -> Iterator[None]:
 
 
 @contextlib.contextmanager
+def _hearing_dynamo(session: CaptureSession) -> Iterator[None]:
+    """The two things Dynamo tells its hooks rather than its trace: each transformed frame's
+    code objects, and (where torch has its tracing profiler) the time spent tracing each
+    user function. Both become events of the compile torch is in."""
+    def on_bytecode(code, modified, side_effects):  # noqa: ANN001 - torch's code objects
+        try:
+            session.add(bytecode_record(code, modified, side_effects), None)
+        except Exception as exc:  # noqa: BLE001 - never disturb the compile
+            session.handler_errors.append(f"{type(exc).__name__}: {exc}")
+
+    def on_timings(timings: list[dict[str, Any]]) -> None:
+        try:
+            session.add({"dynamo_profiler": {"timings": timings},
+                         **_torch_compat.current_compile_id()}, None)
+        except Exception as exc:  # noqa: BLE001
+            session.handler_errors.append(f"{type(exc).__name__}: {exc}")
+
+    with _torch_compat.bytecode_hook(on_bytecode), _torch_compat.tracing_profiler(on_timings):
+        yield
+
+
+@contextlib.contextmanager
 def capture(*, bypass_caches: bool = True,
             on_event: Callable[[Event], None] | None = None) -> Iterator[CaptureSession]:
     """Record every torch.compile inside the block.
@@ -177,7 +200,7 @@ def capture(*, bypass_caches: bool = True,
     handler = _TraceHandler(session)
     saved_level, saved_handlers = logger.level, list(logger.handlers)
     with (_torch_compat.capture_settings(bypass_caches), _attached_to_artifact_logs(session),
-          _recording_warnings(session)):
+          _recording_warnings(session), _hearing_dynamo(session)):
         logger.addHandler(handler)
         logger.setLevel(logging.DEBUG)
         try:
