@@ -7,6 +7,7 @@
  * document's `bytecode` section (capture read the instructions and the steps).
  */
 
+import { RESUME_NAME } from './breaks';
 import { Bytecode, Compile, Instruction, ReadingStep, ResumeJump, StepKind, TcxDocument } from './types';
 
 export interface BytecodeRow {
@@ -67,16 +68,22 @@ export function modifiedRows(b: Bytecode): BytecodeRow[] {
   });
 }
 
-/** The lines of the frame's own code where it broke: this compile's break events, at the
- * frame's entry of their user stack (the innermost line when the frame is the one that broke). */
+/** The lines of the frame's own code where it broke: its entry in the user stack of this
+ * compile's break events (by its name, or a resume function's by the function it resumes,
+ * as torch names such frames either way; graph_break_audit.resume_name does the same). */
 export function breakLines(doc: TcxDocument, c: Compile): number[] {
-  const frame = c.frame;
+  const name = c.frame?.function ?? '';
+  let original = name;
+  for (let m = RESUME_NAME.exec(original); m; m = RESUME_NAME.exec(original)) {
+    original = m[1];
+  }
   const lines = new Set<number>();
   for (const brk of doc.graph_breaks) {
     if (brk.compile_id !== c.id) {
       continue;
     }
-    const entry = [...brk.user_stack].reverse().find(f => f.file === frame?.file && typeof f.line === 'number');
+    const mine = brk.user_stack.filter(f => f.file === c.frame?.file && typeof f.line === 'number');
+    const entry = mine.find(f => f.function === name) ?? mine.find(f => f.function === original);
     if (entry && typeof entry.line === 'number') {
       lines.add(entry.line);
     }

@@ -6,6 +6,7 @@
  */
 
 import { Axis, AxisBar, duration, fraction, timeAxis } from './axis';
+import { resumeLabel } from './breaks';
 import { Location, TcxDocument } from './types';
 
 export interface TracedTotal {
@@ -70,7 +71,7 @@ export function tracingChart(summary: TracingSummary, top = 12): TracingChart | 
   return {
     axis,
     bars: shown.map(f => ({
-      label: f.function,
+      label: resumeLabel(f.function),
       sub: `${f.compiles.length} compile${f.compiles.length === 1 ? '' : 's'}`,
       length: fraction(axis, f.cumMs),
       value: f.selfMs === null ? duration(f.cumMs) : `${duration(f.cumMs)} (self ${duration(f.selfMs)})`,

@@ -1,5 +1,5 @@
 import { absentTabs } from '../model/absent';
-import { BreakSite, CallPath, countNote, foldStack, StackFrame } from '../model/breaks';
+import { BreakSite, CallPath, countNote, foldStack, RESUME_NAME, resumeLabel, StackFrame } from '../model/breaks';
 import { compilesPerFrame, compileTree, TreeCompile, TreeNode } from '../model/compiletree';
 import { Finding, findings, origin, pipeline, RecompiledFunction } from '../model/overview';
 import { plural, relabel, SourceLabels, sourceLabels, where, whereTitle } from '../model/format';
@@ -136,11 +136,11 @@ function treeNode(ctx: Context, node: TreeNode, perFrame: Map<number, number>, l
   const all = node.frameId === null ? 0 : perFrame.get(node.frameId) ?? 0;
   return el('li', { class: node.compiles.length ? 'tcx-tree-frame' : 'tcx-tree-call' },
     node.folded ? el('span', { class: 'tcx-muted tcx-tree-folded' }, `(${plural(node.folded, 'library frame')}) `) : null,
-    el('span', { title: whereTitle(f) }, el('strong', null, f.function ?? '?'), ' ', el('span', { class: 'tcx-muted' }, where(f, labels))),
+    el('span', { title: whereTitle(f) }, el('strong', null, f.function ?? '?'), ' ',
+      RESUME_NAME.test(f.function ?? '') ? `(${resumeLabel(f.function!)}) ` : '', el('span', { class: 'tcx-muted' }, where(f, labels))),
     node.compiles.length
       ? el('div', { class: 'tcx-muted tcx-tree-entries' }, `frame ${node.frameId ?? '?'}: `,
-        all > node.compiles.length ? `${plural(node.compiles.length, 'compile')} on this path, ${all} in all` : plural(node.compiles.length, 'compile'),
-        ' (each one cache entry of the frame\'s code, with its guards)')
+        all > node.compiles.length ? `${plural(node.compiles.length, 'compile')} on this path, ${all} in all` : plural(node.compiles.length, 'compile'))
       : null,
     node.compiles.length ? el('ul', { class: 'tcx-tree-compiles' }, ...node.compiles.map(c => treeCompile(ctx, c))) : null,
     node.children.length ? el('ul', { class: 'tcx-tree' }, ...node.children.map(n => treeNode(ctx, n, perFrame, labels))) : null);
@@ -180,7 +180,9 @@ export function overviewTab(ctx: Context): TabView {
       timeLines(ctx),
       missing,
       el('h3', null, 'Pipeline'), stages,
-      el('h3', null, `Compiles (${doc.compiles.length}), by the call path that made them`), compiles,
+      el('h3', null, `Compiles (${doc.compiles.length}), by the call path that made them`),
+      el('p', { class: 'tcx-muted' }, 'Each compile is one cache entry of its frame\'s code, kept with its guards; library frames on a path are folded.'),
+      compiles,
       absentLine(doc),
       el('p', { class: 'tcx-muted tcx-origin' }, from.line))
   };
