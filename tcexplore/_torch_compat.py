@@ -150,7 +150,11 @@ def bytecode_hook(on_bytecode: Callable[[Any, Any, Any], None]) -> Iterator[None
                            "get_compiled_code_side_effects", None)
 
     def hook(code: Any, out_code: Any) -> None:
-        on_bytecode(code, out_code, side_effects(out_code) if side_effects else None)
+        try:
+            replayed = side_effects(out_code) if side_effects else None
+        except Exception:  # noqa: BLE001 - torch not saying is "unknown", never a failed compile
+            replayed = None
+        on_bytecode(code, out_code, replayed)
 
     handle = register(hook)
     try:

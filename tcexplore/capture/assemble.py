@@ -280,8 +280,10 @@ def _dynamo_start(assembler: Assembler, event: Event, record: dict[str, Any]) ->
 
 
 @handles("bytecode_hook")
-def _bytecode_hook(assembler: Assembler, event: Event, record: dict[str, Any]) -> None:
+def _bytecode_hook(assembler: Assembler, event: Event, record: dict[str, Any] | None) -> None:
     """A live capture hears both code objects of every transformed frame (capture/bytecode.py)."""
+    if record is None:
+        return
     data = event.data
     assembler.bytecode_texts[record["id"]] = {
         "source": "bytecode_hook", "original": _text(data["original"]),
@@ -308,7 +310,9 @@ def _bytecode_artifact_handler(kind: str) -> Handler | None:
 
 
 @handles("dynamo_profiler")
-def _dynamo_profiler(assembler: Assembler, event: Event, record: dict[str, Any]) -> None:
+def _dynamo_profiler(assembler: Assembler, event: Event, record: dict[str, Any] | None) -> None:
+    if record is None:
+        return
     assembler.profiler_timings.setdefault(record["id"], []).extend(event.data["timings"])
 
 

@@ -90,9 +90,9 @@ class _Reader:
     def run(self) -> None:
         stack: list[Value] | None = []
         for index, instruction in enumerate(self.instructions):
-            label = instruction["label"]
-            if label in self.pending:
-                stack = self.pending.pop(label) if stack is None else stack
+            arrived = self.pending.pop(instruction["label"], None)
+            if stack is None:  # after a return or a jump: only a jump to here goes on
+                stack = arrived
             if stack is None:
                 continue  # reached only from code not read (an exception handler)
             try:
@@ -371,7 +371,9 @@ class _Reader:
             self.labels else None
         if target is None or self.labels[ins["target"]] <= i:
             raise _Unread
-        self.step("branch", f"if {test}: go on at line {target['line']}", [i],
+        place = f"offset {target['offset']}" if target["offset"] is not None \
+            else ins["target"]
+        self.step("branch", f"if {test}: jump to {place} (its steps follow those of the other way)", [i],
                   target=ins["target"])
         self.pending[ins["target"]] = copy.deepcopy(stack)
         return stack

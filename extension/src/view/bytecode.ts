@@ -31,9 +31,13 @@ function jumpDetail(ctx: Context, jump: ResumeJump): HTMLElement {
 }
 
 function stepItem(ctx: Context, compile: number, step: ReadingStep, index: number, highlight: (i: number) => void): HTMLElement {
-  const b = ctx.doc.compiles[compile].bytecode!;
-  const graphLink = step.kind === 'graph' && ctx.doc.compiles[compile].dynamo_graph
-    ? link('open the graph', () => ctx.go({ tab: 'graphs', compile, graph: 'dynamo' }))
+  const c = ctx.doc.compiles[compile];
+  const b = c.bytecode!;
+  const graphLink = step.kind === 'graph'
+    ? el('span', null,
+      c.dynamo_graph ? link('open the graph', () => ctx.go({ tab: 'graphs', compile, graph: 'dynamo' })) : null,
+      c.dynamo_graph ? ' · ' : null,
+      link(`guarded by ${plural(c.guards.length, 'guard')}`, () => ctx.go({ tab: 'guards', compile }), 'the guards this compiled code runs under'))
     : null;
   const jump = step.kind === 'resume' ? jumpOf(b, step) : null;
   return el('li', { class: `tcx-bc-step tcx-bc-step-${step.kind}`, attrs: { 'data-step': String(index) }, onclick: () => highlight(index) },
