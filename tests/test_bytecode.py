@@ -62,7 +62,8 @@ def test_every_resume_compile_names_the_break_it_continues(program_runs):
             assert brk["compile_id"] == continued["compile_id"]
             assert (brk["file"], brk["line"]) == (continued["file"], continued["line"])
             jumps = by_id[continued["compile_id"]]["bytecode"]["resume_jumps"]
-            assert any(record["id"] in j["compiles"] and j["function"] == record["frame"]["function"]
+            function = record["frame"]["function"]
+            assert any(record["id"] in j["compiles"] and j["function"] == function
                        for j in jumps), f"{name} {record['id']}: no jump leads to it"
 
 

@@ -34,7 +34,8 @@ _BINARY = {"BINARY_ADD": "+", "BINARY_SUBTRACT": "-", "BINARY_MULTIPLY": "*",
 _UNARY = {"UNARY_NEGATIVE": "-", "UNARY_POSITIVE": "+", "UNARY_NOT": "not ", "UNARY_INVERT": "~"}
 _NO_EFFECT = {"NOP", "RESUME", "CACHE", "EXTENDED_ARG", "PRECALL", "COPY_FREE_VARS",
               "MAKE_CELL", "NOT_TAKEN", "TO_BOOL"}
-_CONDITIONAL = re.compile(r"^POP_JUMP_(?:FORWARD_|BACKWARD_)?IF_(?P<when>FALSE|TRUE|NONE|NOT_NONE)$")
+_CONDITIONAL = re.compile(
+    r"^POP_JUMP_(?:FORWARD_|BACKWARD_)?IF_(?P<when>FALSE|TRUE|NONE|NOT_NONE)$")
 _UNCONDITIONAL = {"JUMP_FORWARD", "JUMP_ABSOLUTE", "JUMP_BACKWARD", "JUMP",
                   "JUMP_BACKWARD_NO_INTERRUPT", "JUMP_NO_INTERRUPT"}
 
@@ -373,8 +374,8 @@ class _Reader:
             raise _Unread
         place = f"offset {target['offset']}" if target["offset"] is not None \
             else ins["target"]
-        self.step("branch", f"if {test}: jump to {place} (its steps follow those of the other way)", [i],
-                  target=ins["target"])
+        self.step("branch", f"if {test}: jump to {place} (its steps follow the other way's)",
+                  [i], target=ins["target"])
         self.pending[ins["target"]] = copy.deepcopy(stack)
         return stack
 
