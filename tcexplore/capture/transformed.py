@@ -98,18 +98,19 @@ class _Reader:
                 continue  # reached only from code not read (an exception handler)
             try:
                 stack = self.execute(index, instruction, stack)
-            except (_Unread, IndexError, ValueError, SyntaxError):
-                self.stop(index, instruction)
+            except (_Unread, IndexError, ValueError, SyntaxError) as exc:
+                self.stop(index, instruction, str(exc) if isinstance(exc, _Unread) else "")
                 return
         if self.pending:
             self.complete = False
 
-    def stop(self, index: int, instruction: dict[str, Any]) -> None:
+    def stop(self, index: int, instruction: dict[str, Any], why: str) -> None:
         self.complete = False
         where = f"offset {instruction['offset']}" if instruction["offset"] is not None \
             else f"instruction {index}"
-        self.step("unread", f"not read further: {instruction['opname']} at {where} "
-                  "(the reading stops at an instruction it does not know)", [index])
+        why = why or "the reading stops at an instruction it does not know"
+        self.step("unread", f"not read further: {instruction['opname']} at {where} ({why})",
+                  [index])
 
     def step(self, kind: str, text: str, indexes: list[int], **extra: Any) -> dict[str, Any]:
         first = self.instructions[indexes[-1]]
@@ -247,6 +248,8 @@ class _Reader:
         elif op in _UNCONDITIONAL:
             self.jump_to(i, ins, stack)
             return None
+        elif op in ("GET_ITER", "FOR_ITER"):
+            raise _Unread("a loop: the reading follows straight code and branches only")
         else:
             raise _Unread
         return stack
@@ -254,10 +257,12 @@ class _Reader:
     def load_global(self, i: int, ins: dict[str, Any], stack: list[Value]) -> None:
         name = plain_name(ins["argrepr"])
         kind = "graph" if COMPILED_FN.match(name) else "resume" if RESUME_AT.match(name) \
-            else "dynamo" if name.startswith("__") else "value"
+            else "value"
         shown = short_graph_name(name) if kind == "graph" else name
         if name.startswith(_MODULE_ALIAS):  # Dynamo's global for a module it imports
             shown = name[len(_MODULE_ALIAS):].replace("_dot_", ".")
+            if shown == "torch._dynamo" or shown.startswith("torch._dynamo."):
+                kind = "dynamo"  # Dynamo's own functions: its bookkeeping around the graph
         null = pushes_null(ins)
         if null == "before":
             stack.append(NULL)
@@ -283,8 +288,7 @@ class _Reader:
             picked = _pick(container.items, key)
             if picked is not None:
                 return picked
-        if container.kind == "dynamo" and container.text.startswith("__builtins_dict__") \
-                and key.kind == "const":
+        if container.text.startswith("__builtins_dict__") and key.kind == "const":
             return Value(ast.literal_eval(key.text), made_by=container.made_by + [i])
         return Value(f"{container.shown()}[{key.shown()}]", made_by=container.made_by + [i])
 
