@@ -8,6 +8,7 @@ tcexplore supports: on the GPU machine's torch 2.11 run
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -17,6 +18,7 @@ import tcexplore
 from tcexplore.capture.parsers.bytecode import parse_bytecode
 from tcexplore.document import validate
 from tcexplore.graph_break_audit import RESUME_NAME
+from tcexplore.render.html import render_html
 
 from .conftest import PROGRAMS
 
@@ -167,3 +169,11 @@ def test_disassembly_of_each_python_layout_reads_back(version):
     assert (store["line"], store["argrepr"]) == (5, "counter")
     has_offsets = version != "3.13"
     assert all((i["offset"] is not None) == has_offsets for i in instructions)
+
+
+def test_html_report_shows_the_reading_and_both_bytecodes():
+    page = render_html(json.loads((FIXTURES / "document.json").read_text()))
+    assert "Bytecode: original and modified" in page
+    assert "<code>print(&#x27;side effect&#x27;)</code>" in page
+    assert 'class="tcx-bc-resume-point"' in page and 'class="tcx-bc-graph"' in page
+    assert "A resume function: it continues the graph break at" in page

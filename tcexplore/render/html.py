@@ -17,6 +17,8 @@ import json
 from typing import Any
 
 from ..graph_break_audit import graph_break_audit
+from .bytecode import CSS as _BYTECODE_CSS
+from .bytecode import bytecode_block
 from .compile_time import compile_time
 from .graph_breaks import audit_table, graph_breaks
 from .graph_svg import MAX_SVG_NODES, dynamo_graph_svg
@@ -109,10 +111,10 @@ def _report(data: Data, summary_only: bool = False) -> str:
     compiles = data.get("compiles") or []
     detail = _note("Summary only: this document is big. JupyterLab with tcexplore installed "
                    "shows all of it; .save(\"report.html\") writes the full report.") \
-        if summary_only else _compiles(compiles)
+        if summary_only else _compiles(data, compiles)
     parts = [
         '<div class="tcx-report">',
-        f"<style>{_CSS}</style>",
+        f"<style>{_CSS}{_BYTECODE_CSS}</style>",
         "<h1>torch.compile report</h1>",
         _overview(data),
         measurements(data),
@@ -438,13 +440,14 @@ def _compile_header(compile_: Data) -> str:
     return "".join(parts)
 
 
-def _compile(compile_: Data) -> str:
+def _compile(data: Data, compile_: Data) -> str:
     anchor = _compile_anchor(compile_.get("id"))
     frame = compile_.get("frame") if isinstance(compile_.get("frame"), dict) else {}
     body = [
         _compile_header(compile_),
         _recompile_reasons(compile_.get("recompile_reasons") or []),
         _dynamo_graph(compile_.get("dynamo_graph")),
+        bytecode_block(data, compile_),
         _guards(compile_),
         _symbols(compile_),
         _aot_graphs(compile_.get("aot_graphs")),
@@ -459,10 +462,10 @@ def _compile(compile_: Data) -> str:
                     id_=anchor)
 
 
-def _compiles(compiles: list[Any]) -> str:
+def _compiles(data: Data, compiles: list[Any]) -> str:
     if not compiles:
         return _details("Compiles (0)", "<p>No compiles were recorded.</p>",
                         cls="tcx-section tcx-compiles", id_="tcx-compiles")
-    body = "\n".join(_compile(c) for c in compiles if isinstance(c, dict))
+    body = "\n".join(_compile(data, c) for c in compiles if isinstance(c, dict))
     return (f'<div class="tcx-compiles" id="tcx-compiles">'
             f"<h2>Compiles ({len(compiles)})</h2>\n{body}\n</div>")
