@@ -16,6 +16,7 @@ import torch
 
 import tcexplore
 from tcexplore.capture.parsers.bytecode import parse_bytecode
+from tcexplore.capture.transformed import read_modified
 from tcexplore.document import validate
 from tcexplore.graph_break_audit import RESUME_NAME
 from tcexplore.render.html import render_html
@@ -157,18 +158,32 @@ def test_per_function_tracing_time_where_the_user_runs_torchs_profiler(capsys):
     assert "Dynamo Profiler" in capsys.readouterr().out  # the user asked for its print
 
 
-@pytest.mark.parametrize("version", ["3.10", "3.12", "3.13", "3.13_offsets"])
+@pytest.mark.parametrize("version", ["3.10", "3.11", "3.12", "3.13", "3.13_offsets"])
 def test_disassembly_of_each_python_layout_reads_back(version):
     instructions = parse_bytecode((FIXTURES / f"dis_{version}.txt").read_text())
     lines = [i["line"] for i in instructions if i["starts_line"]]
     assert lines[:2] in ([2, 3], [3, 4]) and lines[-1] == 8
-    jump = next(i for i in instructions if i["opname"] == "POP_JUMP_IF_FALSE")
+    jump = next(i for i in instructions if i["opname"] in ("POP_JUMP_IF_FALSE",
+                                                          "POP_JUMP_FORWARD_IF_FALSE"))
     target = next(i for i in instructions if i["label"] == jump["target"])
     assert target["opname"] == "LOAD_GLOBAL" and target["line"] == 6
     store = next(i for i in instructions if i["opname"] == "STORE_ATTR")
     assert (store["line"], store["argrepr"]) == (5, "counter")
     has_offsets = version != "3.13"
     assert all((i["offset"] is not None) == has_offsets for i in instructions)
+
+
+@pytest.mark.parametrize("version", ["3.10", "3.11", "3.12", "3.13"])
+def test_each_pythons_layout_of_modified_code_reads_the_same(version):
+    """Dynamo-shaped code (tests/fixtures/bytecode/regenerate.py) as each Python prints it."""
+    reading = read_modified(parse_bytecode((FIXTURES / f"modified_{version}.txt").read_text()))
+    assert reading["complete"]
+    assert [(s["kind"], s["text"]) for s in reading["steps"]] == [
+        ("graph", "graph_out_0 = __compiled_fn_1(x)"),
+        ("side_effect", "box.counter = 1"),
+        ("side_effect", "seen[:] = [1]"),
+        ("eager", "print('side effect')"),
+        ("resume", "return __resume_at_20_2(print('side effect'), graph_out_0[0])")]
 
 
 def test_html_report_shows_the_reading_and_both_bytecodes():
