@@ -50,7 +50,8 @@ def _reading(data: Data, section: Data) -> str:
     for step in steps:
         if step["kind"] == "helper":
             continue
-        line = "" if step.get("line") is None else f' <span class="tcx-muted">line {step["line"]}</span>'
+        line = "" if step.get("line") is None \
+            else f' <span class="tcx-muted">line {_e(step["line"])}</span>'
         jump = _jump(data, next(jumps, {})) if step["kind"] == "resume" else ""
         items.append(f"<li><strong>{_e(_WORDS.get(step['kind'], step['kind']))}</strong> "
                      f"<code>{_e(step['text'])}</code>{line}{jump}</li>")
