@@ -12,7 +12,10 @@ try:
 except ImportError:
     HAS_TRITON = False
 else:
-    HAS_TRITON = True
+    # A CUDA build of torch brings Triton to machines without a GPU too, where no kernel
+    # can launch (and Inductor would trace the triton_op's CPU path into its own kernels):
+    # there the operators are the eager references, as without Triton.
+    HAS_TRITON = torch.cuda.is_available()
 
 NAMESPACE = "tcx_kernels"
 

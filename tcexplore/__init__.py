@@ -1,22 +1,51 @@
-"""tcexplore: see what torch.compile did to your code."""
+"""tcexplore: see what torch.compile did to your code.
 
+Every public name is imported when first used: ``import tcexplore`` (every CLI command,
+``%load_ext``) stays fast, and reading logs or documents never loads torch. The package
+also wires into the document (the data contract, which imports nothing above it) what it
+offers beyond its data: its HTML report, its notebook display, its kernels.
+"""
+
+from __future__ import annotations
+
+import importlib
 from typing import Any
 
-__version__ = "0.1.0"
+from . import document as _document
+from ._version import __version__
+# Functions named like the subpackage defining them: importing a subpackage (as any of its
+# modules does) sets the package's attribute to it, so these two are bound here, now.
+# Neither subpackage loads torch or anything heavy.
+from .capture import capture  # noqa: E402
+from .ranks import ranks  # noqa: E402
 
-from .capture import CaptureSession, capture  # noqa: E402
-from .docdiff import DocDiff, diff  # noqa: E402
-from .document import Document, DocumentError, load  # noqa: E402
-from .exploration import Exploration  # noqa: E402
-from .measure.compare import Comparison, compare  # noqa: E402
-from .measure.explore import explore  # noqa: E402
-from .ranks import Ranks, ranks  # noqa: E402
-from .traces import TraceError, load_trace  # noqa: E402
+# public name -> the module defining it, relative to this package
+_EXPORTS = {
+    "capture": ".capture", "CaptureSession": ".capture",
+    "Comparison": ".measure.compare", "compare": ".measure.compare",
+    "ComparePanel": ".notebook.panel",  # needs the `notebook` extra; not in __all__
+    "DocDiff": ".docdiff", "diff": ".docdiff",
+    "Document": ".document", "DocumentError": ".document", "load": ".document",
+    "Exploration": ".exploration",
+    "explore": ".measure.explore",
+    "Ranks": ".ranks", "ranks": ".ranks",
+    "TraceError": ".traces.log_file", "load_trace": ".traces",
+}
+__all__ = sorted([*(n for n in _EXPORTS if n != "ComparePanel"), "load_ipython_extension",
+                  "__version__"])
 
-# ComparePanel is left out: `import *` must not need the notebook extra.
-__all__ = ["capture", "CaptureSession", "Comparison", "compare", "DocDiff", "diff", "Document",
-           "DocumentError", "Exploration", "explore", "load", "load_ipython_extension", "load_trace",
-           "Ranks", "ranks", "TraceError", "__version__"]
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'tcexplore' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module, __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_EXPORTS})
 
 
 def load_ipython_extension(ipython: Any) -> None:
@@ -26,10 +55,34 @@ def load_ipython_extension(ipython: Any) -> None:
     load(ipython)
 
 
-def __getattr__(name: str) -> Any:
-    # ComparePanel needs ipywidgets (the `notebook` extra): imported when first used.
-    if name == "ComparePanel":
-        from .notebook.panel import ComparePanel  # noqa: PLC0415
+def _html(document: Any, **options: Any) -> str:
+    from .render.html import render_html  # noqa: PLC0415
 
-        return ComparePanel
-    raise AttributeError(f"module 'tcexplore' has no attribute {name!r}")
+    return render_html(document, **options)
+
+
+def _notebook(data: dict[str, Any], text: str) -> dict[str, Any]:
+    from .render.notebook import mime_bundle  # noqa: PLC0415
+
+    return mime_bundle(data, text)
+
+
+def _kernel(data: dict[str, Any], name: str, **where: Any) -> Any:
+    from .workbench import find_kernel  # noqa: PLC0415
+
+    return find_kernel(data, name, **where)
+
+
+def _kernels(data: dict[str, Any]) -> list[Any]:
+    from .workbench import all_kernels  # noqa: PLC0415
+
+    return all_kernels(data)
+
+
+def _ranks(data: dict[str, Any]) -> Any:
+    from .ranks import Ranks  # noqa: PLC0415
+
+    return Ranks(data, check=False)
+
+
+_document.wire(html=_html, notebook=_notebook, kernel=_kernel, kernels=_kernels, ranks=_ranks)

@@ -2,7 +2,7 @@
 
 torch's compile internals change every release. When one of the names below
 moves, ``check()`` (run by the test suite) fails with a message naming it,
-instead of a capture silently losing data. Supported: torch 2.11 to 2.14.
+instead of a capture silently losing data. Supported: torch 2.11 to 2.15.
 """
 
 from __future__ import annotations
@@ -16,7 +16,11 @@ import sys
 import weakref
 from typing import Any, Callable, Iterator
 
-import torch
+# torch is imported by the first function that needs it, not with this module: reading a
+# log or a document goes through modules that import this one and never needs torch.
+
+
+SUPPORTED_TORCH = "2.11-2.15"
 
 
 class TorchCompatError(RuntimeError):
@@ -24,13 +28,15 @@ class TorchCompatError(RuntimeError):
 
 
 def _resolve(dotted: str) -> Any:
+    import torch  # noqa: PLC0415 - see above
+
     module_name, _, attr = dotted.rpartition(".")
     try:
         return getattr(importlib.import_module(module_name), attr)
     except (ImportError, AttributeError) as exc:
         raise TorchCompatError(
             f"torch {torch.__version__} has no `{dotted}`; tcexplore needs it "
-            f"(supported: torch 2.11-2.14). Please report this with your torch version."
+            f"(supported: torch {SUPPORTED_TORCH}). Please report this with your torch version."
         ) from exc
 
 
@@ -46,6 +52,8 @@ def interned_filenames() -> dict[int, str]:
 
 
 def _module(name: str) -> Any:
+    import torch  # noqa: PLC0415
+
     try:
         return importlib.import_module(name)
     except ImportError as exc:
@@ -73,7 +81,7 @@ def has_provenance_tracking_config() -> bool:
 
 @contextlib.contextmanager
 def capture_settings(bypass_caches: bool) -> Iterator[None]:
-    """Switch on what capture needs, and put every value back afterwards.
+    """Switch on what capture needs in this thread, and put every value back afterwards.
 
     - provenance tracking (kernel -> post-grad node mapping), where this torch has the flag:
       level 2, "basic", unless the user asked for more. It maps kernels to post-grad nodes as
@@ -81,13 +89,14 @@ def capture_settings(bypass_caches: bool) -> Iterator[None]:
       2-5% more compile time, for a more complete pre- -> post-grad map that capture
       does not need;
     - optionally bypass the FX graph and AOTAutograd caches: a cache hit replays code
-      without re-running codegen, so torch emits no provenance for it;
-    - a pre-grad graph id sentinel: torch dumps the kernel -> node mapping only when a
-      pre-grad graph id is set, which is never the case for a lazily compiled backward.
+      without re-running codegen, so torch emits no provenance for it.
+
+    torch 2.13 keeps these per thread (a ContextVar), earlier releases per process. A value
+    already as capture needs it is left alone, so that captures overlapping in several
+    threads never put back a value another one set.
     """
     inductor = _inductor_config()
     functorch = _functorch_config()
-    debug = _inductor_debug()
     saved: list[tuple[Any, str, Any]] = []
 
     def set_value(obj: Any, name: str, value: Any) -> None:
@@ -97,15 +106,41 @@ def capture_settings(bypass_caches: bool) -> Iterator[None]:
     try:
         if has_provenance_tracking_config() and not inductor.trace.provenance_tracking_level:
             set_value(inductor.trace, "provenance_tracking_level", BASIC_PROVENANCE)
-        if bypass_caches:
+        if bypass_caches and inductor.fx_graph_cache:
             set_value(inductor, "fx_graph_cache", False)
+        if bypass_caches and functorch.enable_autograd_cache:
             set_value(functorch, "enable_autograd_cache", False)
-        if not debug._pre_grad_graph_id:
-            set_value(debug, "_pre_grad_graph_id", _BACKWARD_PROVENANCE_SENTINEL)
         yield
     finally:
         for obj, name, value in reversed(saved):
             setattr(obj, name, value)
+
+
+def settings_in_effect() -> dict[str, bool | None]:
+    """What a compile running in the calling thread gets of capture_settings(): provenance
+    on (None where this torch has no such flag) and the caches on."""
+    inductor = _inductor_config()
+    caches = not inductor.force_disable_caches and bool(
+        inductor.fx_graph_cache or _functorch_config().enable_autograd_cache)
+    provenance = (bool(inductor.trace.provenance_tracking_level)
+                  if has_provenance_tracking_config() else None)
+    return {"provenance": provenance, "caches": caches}
+
+
+@contextlib.contextmanager
+def backward_provenance() -> Iterator[None]:
+    """torch dumps the kernel -> node mapping only when a pre-grad graph id is set, which is
+    never the case for a lazily compiled backward: set a sentinel. A module global, so
+    process-wide: the listeners shared by all open captures hold it."""
+    debug = _inductor_debug()
+    saved = debug._pre_grad_graph_id
+    if not saved:
+        debug._pre_grad_graph_id = _BACKWARD_PROVENANCE_SENTINEL
+    try:
+        yield
+    finally:
+        if not saved:
+            debug._pre_grad_graph_id = saved
 
 
 # torch's provenance_tracking_level "basic": the kernel -> post-grad node mapping only.
@@ -114,9 +149,59 @@ BASIC_PROVENANCE = 2
 # Any truthy int that is never the id() of a live graph.
 _BACKWARD_PROVENANCE_SENTINEL = 1
 
+_PROVENANCE_RECORDER = "set_kernel_post_grad_provenance_tracing"
+
+
+def _scheduler_parts(node: Any) -> list[Any]:
+    """A scheduler node that holds no IR node of its own (a vertically fused node) as the
+    nodes it fuses; anything else as itself."""
+    if getattr(node, "node", True) is None and hasattr(node, "get_nodes"):
+        inner = list(node.get_nodes())
+        if inner != [node]:
+            return [part for item in inner for part in _scheduler_parts(item)]
+    return [node]
+
+
+@contextlib.contextmanager
+def fused_node_provenance() -> Iterator[None]:
+    """torch records a kernel's post-grad nodes from the IR node of each scheduler node it
+    is handed; a foreach/combo kernel hands it the vertically fused nodes of each subkernel,
+    which hold no IR node, so torch records nothing for them (a compiled AdamW step: every
+    ``_foreach_*`` node and ``copy_`` unmapped). While capturing, such nodes are handed to
+    torch's own recorder as the nodes they fuse. Process-wide, like the recorder."""
+    original = getattr(_inductor_debug(), _PROVENANCE_RECORDER, None)
+    if original is None:  # check() names it; capture goes on without the fused nodes
+        yield
+        return
+
+    def record(node_schedule: Any, *args: Any, **kwargs: Any) -> Any:
+        try:  # a list of scheduler nodes (an extern kernel comes alone)
+            if isinstance(node_schedule, list):
+                node_schedule = [part for node in node_schedule
+                                 for part in _scheduler_parts(node)]
+        except Exception:  # noqa: BLE001 - never disturb the compile: torch's call as it came
+            pass
+        return original(node_schedule, *args, **kwargs)
+
+    # Inductor's code generators import the recorder by name (some only once a compile
+    # imports them): replace it wherever it is held, and put it back wherever it went.
+    for module in _holding(original):
+        setattr(module, _PROVENANCE_RECORDER, record)
+    try:
+        yield
+    finally:
+        for module in _holding(record):
+            setattr(module, _PROVENANCE_RECORDER, original)
+
+
+def _holding(recorder: Any) -> list[Any]:
+    return [module for name, module in list(sys.modules.items())
+            if name.startswith("torch._inductor")
+            and getattr(module, _PROVENANCE_RECORDER, None) is recorder]
+
 
 def settings_snapshot() -> dict[str, Any]:
-    """The values capture_settings(), bytecode_hook() and tracing_profiler() touch, to
+    """The values capture touches (bytecode_hook() and tracing_profiler() included), to
     prove they come back unchanged."""
     inductor = _inductor_config()
     debug = _inductor_debug()
@@ -124,6 +209,10 @@ def settings_snapshot() -> dict[str, Any]:
         "fx_graph_cache": inductor.fx_graph_cache,
         "enable_autograd_cache": _functorch_config().enable_autograd_cache,
         "pre_grad_graph_id": debug._pre_grad_graph_id,
+        "provenance_recorders": {getattr(module, _PROVENANCE_RECORDER)
+                                 for name, module in list(sys.modules.items())
+                                 if name.startswith("torch._inductor")
+                                 and hasattr(module, _PROVENANCE_RECORDER)},
         "bytecode_hooks": list(_bytecode_hooks().items()),
     }
     if has_provenance_tracking_config():
@@ -223,6 +312,8 @@ def _timing(timing: Any) -> dict[str, Any]:
 
 def op_overload(target: str) -> Any:
     """``torch.ops.aten.exp.default`` -> the OpOverload, or None for anything else."""
+    import torch  # noqa: PLC0415
+
     prefix = "torch.ops."
     if not target.startswith(prefix):
         return None
@@ -267,6 +358,24 @@ def has_side_effects(target: str) -> bool:
     return op in side_effectful or op._schema.is_mutable
 
 
+# Modules that register ops compiled graphs call (collectives, Inductor's own ops) when
+# imported; the op table is made with them loaded.
+_OP_REGISTERING_MODULES = ("torch._inductor.lowering", "torch.distributed._functional_collectives")
+
+
+def registered_ops() -> list[str]:
+    """Every op torch's dispatcher knows, as ``namespace.name.overload`` (``aten.add.Tensor``,
+    ``aten.relu.default``), with the modules that register compile-time ops loaded."""
+    for name in _OP_REGISTERING_MODULES:
+        _module(name)
+    ops = []
+    for qualified in _resolve("torch._C._dispatch_get_all_op_names")():
+        namespace, _, name = qualified.partition("::")
+        op, _, overload = name.partition(".")
+        ops.append(f"{namespace}.{op}.{overload or 'default'}")
+    return sorted(ops)
+
+
 def tree_flatten_with_paths(tree: Any) -> tuple[list[tuple[str, Any]], Any]:
     """Leaves of a pytree with their key paths as text (``[0]['logits']``), and the spec."""
     pytree = _module("torch.utils._pytree")
@@ -276,6 +385,8 @@ def tree_flatten_with_paths(tree: Any) -> tuple[list[tuple[str, Any]], Any]:
 
 def tree_map_tensors(fn: Any, tree: Any) -> Any:
     """Apply ``fn`` to every tensor leaf of a pytree."""
+    import torch  # noqa: PLC0415
+
     return _module("torch.utils._pytree").tree_map_only(torch.Tensor, fn, tree)
 
 
@@ -329,6 +440,8 @@ _CUDAGRAPH_MODULES = ("torch._inductor.cudagraph_utils", "torch._inductor.cudagr
 
 def artifact_loggers() -> list[logging.Logger]:
     """torch's loggers for the LOG_ARTIFACTS (off by default: no propagation, no level)."""
+    import torch  # noqa: PLC0415
+
     if torch.cuda.is_available():
         for name in _CUDAGRAPH_MODULES:
             _module(name)
@@ -356,9 +469,11 @@ def triton_version() -> str | None:
 
 
 def environment() -> dict[str, Any]:
+    import torch  # noqa: PLC0415
+
     cuda = torch.cuda.is_available()
     return {
-        "torch": torch.__version__,
+        "torch": str(torch.__version__),  # a TorchVersion: plain JSON types only
         "triton": triton_version(),
         "cuda": torch.version.cuda,
         "python": sys.version.split()[0],
@@ -391,6 +506,8 @@ def _check_profiler_timing_fields() -> None:
 
 def check() -> list[str]:
     """Resolve every private API above; return the names that are missing."""
+    import torch  # noqa: PLC0415
+
     missing = []
     for probe in (
         trace_logger,
@@ -398,8 +515,11 @@ def check() -> list[str]:
         _inductor_debug,
         lambda: _inductor_config().fx_graph_cache,
         lambda: _functorch_config().enable_autograd_cache,
+        settings_in_effect,
+        lambda: getattr(_inductor_debug(), _PROVENANCE_RECORDER),
         lambda: torch.ops.aten.permute.default._schema.returns[0].alias_info,
         lambda: _resolve("torch.fx.node._side_effectful_functions"),
+        registered_ops,
         lambda: _resolve("torch._inductor.cpp_builder.get_cpp_compiler"),
         compile_modes,
         lambda: tree_flatten_with_paths({"a": [torch.zeros(1)]}),

@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 from . import __version__
+from .output_files import OutputError, unwritable
 
 RUN_USAGE = ("tcexplore run SCRIPT [script args] --json OUT [--html OUT] [--use-caches] "
              "[--profile]")
@@ -51,6 +52,9 @@ def run_script(script: str, script_args: list[str], json_out: str | None,
     if not Path(script).is_file():
         print(f"tcexplore run: no such script: {script}", file=sys.stderr)
         return 2
+    if problem := unwritable(json_out, html_out):  # before the script runs, not after
+        print(f"tcexplore run: {problem}", file=sys.stderr)
+        return 2
     saved_argv, saved_path = sys.argv, list(sys.path)
     sys.argv = [script, *script_args]
     sys.path.insert(0, str(Path(script).resolve().parent))
@@ -78,8 +82,11 @@ def run_script(script: str, script_args: list[str], json_out: str | None,
         if profiler is not None:
             document = _with_profile(document, profiler)
         distributed = document.data["distributed"] or {}
-        _write_outputs(document, json_out, html_out,
-                       distributed["rank"] if (distributed.get("world_size") or 0) > 1 else None)
+        _, written_all = _write_outputs(
+            document, json_out, html_out,
+            distributed["rank"] if (distributed.get("world_size") or 0) > 1 else None)
+        if not written_all:
+            exit_code = 2
     return exit_code
 
 
@@ -94,19 +101,32 @@ def _with_profile(document, profiler):
 
 
 def _write_outputs(document, json_out: str | None, html_out: str | None,
-                   rank: int | None = None) -> None:
+                   rank: int | None = None, echo: bool = True,
+                   compiles: list[str] | None = None) -> tuple[list[str], bool]:
     """Write the document; with a ``rank`` as ``out.rank<N>.json`` (and ``.html``), so the
-    ranks of a job never overwrite each other."""
+    ranks of a job never overwrite each other. One that cannot be written is named in one
+    line and the others are still written. The lines are printed (``echo``) and returned,
+    with whether every output was written."""
     from .ranks.files import per_rank_path  # noqa: PLC0415
 
+    written_all = True
     summary = ", ".join(f"{k} {v}" for k, v in document.summary.items())
-    print(f"tcexplore: {'' if rank is None else f'rank {rank}: '}{summary}", file=sys.stderr)
-    for line in graph_break_lines(document.graph_break_audit()):
-        print(line, file=sys.stderr)
+    lines = [f"tcexplore: {'' if rank is None else f'rank {rank}: '}{summary}"]
+    lines += graph_break_lines(document.graph_break_audit())
     for path in (json_out, html_out):
         if path:
-            written = document.save(path if rank is None else per_rank_path(path, rank))
-            print(f"tcexplore: wrote {written}", file=sys.stderr)
+            target = path if rank is None else per_rank_path(path, rank)
+            try:
+                written = (document.save(target, compiles=compiles) if path == html_out
+                           else document.save(target))
+            except OutputError as exc:
+                lines.append(f"tcexplore: {exc}")
+                written_all = False
+                continue
+            lines.append(f"tcexplore: wrote {written}")
+    if echo:
+        print("\n".join(lines), file=sys.stderr)
+    return lines, written_all
 
 
 def graph_break_lines(sites: list[dict], shown: int = 5) -> list[str]:
@@ -140,40 +160,68 @@ def graph_break_lines(sites: list[dict], shown: int = 5) -> list[str]:
     return lines
 
 
-def import_traces(path: str, json_out: str | None, html_out: str | None) -> int:
-    """``tcexplore import``: one document per TORCH_TRACE log (per rank for a directory)."""
-    from .traces import TraceError, document_from_log, trace_logs  # noqa: PLC0415
-    from .traces.log_file import read_trace_log  # noqa: PLC0415
+def import_traces(path: str, json_out: str | None, html_out: str | None,
+                  jobs: int | None = None, compiles: list[str] | None = None) -> int:
+    """``tcexplore import``: one document per TORCH_TRACE log (per rank for a directory,
+    the logs read in parallel)."""
+    from .ranks.pool import run_all  # noqa: PLC0415
+    from .traces import TraceError, trace_logs  # noqa: PLC0415
+    from .traces.log_file import log_rank  # noqa: PLC0415
 
+    if problem := unwritable(json_out, html_out):
+        print(f"tcexplore import: {problem}", file=sys.stderr)
+        return 2
     try:
         logs = trace_logs(Path(path)) if Path(path).is_dir() else [Path(path)]
-        documents = [document_from_log(read_trace_log(log)) for log in logs]
+        if len(logs) > 1 and None in [log_rank(log) for log in logs]:
+            print(f"tcexplore import: {path} holds {len(logs)} logs, not all with a rank; "
+                  "import them one by one", file=sys.stderr)
+            return 2
+        written = run_all(_import_log, logs, json_out, html_out, len(logs) > 1, compiles,
+                          jobs=jobs)
     except TraceError as exc:
         print(f"tcexplore import: {exc}", file=sys.stderr)
-        return 1
-    if len(documents) > 1 and any(d.data["distributed"] is None for d in documents):
-        print(f"tcexplore import: {path} holds {len(documents)} logs, not all with a rank; "
-              "import them one by one", file=sys.stderr)
-        return 1
-    for document in documents:
-        if document.data["capture"]["partial"]:
-            print(f"tcexplore import: {document.data['capture']['path']} is partial: "
-                  f"{document.data['capture']['partial']}", file=sys.stderr)
-        _write_outputs(document, json_out, html_out,
-                       document.data["distributed"]["rank"] if len(documents) > 1 else None)
-    return 0
+        return 2
+    written_all = True
+    for lines, ok in written:
+        print("\n".join(lines), file=sys.stderr)
+        written_all &= ok
+    return 0 if written_all else 2
+
+
+def _import_log(log: Path, json_out: str | None, html_out: str | None, ranked: bool,
+                compiles: list[str] | None) -> tuple[list[str], bool]:
+    """One log's document written (``out.rank<N>.json`` when ``ranked``): the lines to print
+    and whether every output was written."""
+    from .traces import document_from_log  # noqa: PLC0415
+    from .traces.log_file import read_trace_log  # noqa: PLC0415
+
+    document = document_from_log(read_trace_log(log))
+    capture = document.data["capture"]
+    lines = [f"tcexplore import: {capture['path']} is partial: {capture['partial']}"
+             ] if capture["partial"] else []
+    rank = document.data["distributed"]["rank"] if ranked else None
+    written, ok = _write_outputs(document, json_out, html_out, rank, echo=False,
+                                 compiles=compiles)
+    return lines + written, ok
 
 
 def compare_ranks(sources: list[str], json_out: str | None, html_out: str | None,
-                  embed_limit_mb: float) -> int:
-    """``tcexplore ranks``: the multi-rank document of rank documents or logs."""
+                  embed_limit_mb: float, jobs: int | None = None) -> int:
+    """``tcexplore ranks``: the multi-rank document of rank documents or logs (read in
+    parallel; the documents of logs written beside the output as ``OUT.rank<N>.json``)."""
     from .ranks import ranks  # noqa: PLC0415
 
+    if problem := unwritable(json_out, html_out):
+        print(f"tcexplore ranks: {problem}", file=sys.stderr)
+        return 2
+    base = Path(json_out or html_out).with_suffix(".json")
     try:
-        view = ranks(*sources, embed_limit=int(embed_limit_mb * 1_000_000))
+        view = ranks(*sources, embed_limit=int(embed_limit_mb * 1_000_000), jobs=jobs,
+                     documents=base)
     except ValueError as exc:
         print(f"tcexplore ranks: {exc}", file=sys.stderr)
-        return 1
+        return 2
     print(f"tcexplore: ranks {view.ranks}, {len(view.divergence)} divergence findings",
           file=sys.stderr)
     for finding in view.divergence:
@@ -181,10 +229,15 @@ def compare_ranks(sources: list[str], json_out: str | None, html_out: str | None
         for item in finding["evidence"][:3]:
             who = "" if item["rank"] is None else f"rank {item['rank']}: "
             print(f"      {who}{item['text']}", file=sys.stderr)
+    written_all = True
     for out in (json_out, html_out):
         if out:
-            print(f"tcexplore: wrote {view.save(out)}", file=sys.stderr)
-    return 0
+            try:
+                print(f"tcexplore: wrote {view.save(out)}", file=sys.stderr)
+            except OutputError as exc:
+                print(f"tcexplore ranks: {exc}", file=sys.stderr)
+                written_all = False
+    return 0 if written_all else 2
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -205,6 +258,11 @@ def main(argv: list[str] | None = None) -> int:
     imported.add_argument("--json", dest="json_out", metavar="OUT",
                           help="document to write (out.rank<N>.json per rank)")
     imported.add_argument("--html", dest="html_out", metavar="OUT", help="report to write")
+    imported.add_argument("--jobs", type=int, metavar="N",
+                          help="logs read at once (default: this machine's cores)")
+    imported.add_argument("--compile", dest="compiles", action="append", metavar="ID",
+                          help="show this compile in full in --html (repeatable; default: "
+                               "the first ones, within the report's size bounds)")
     compared = commands.add_parser(
         "ranks", help="compare the ranks of a distributed job: where do they diverge?")
     compared.add_argument("sources", metavar="DOCS_OR_TRACES", nargs="+",
@@ -215,6 +273,8 @@ def main(argv: list[str] | None = None) -> int:
     compared.add_argument("--embed-limit", type=float, default=50, metavar="MB",
                           help="embed the rank documents in --json up to this many MB "
                                "(default: %(default)s; 0: none)")
+    compared.add_argument("--jobs", type=int, metavar="N",
+                          help="ranks read at once (default: this machine's cores)")
     repro = commands.add_parser(
         "repro", help="write one kernel of a document as a standalone, editable program",
         description="Write the reproducer of KERNEL: a program that builds its inputs, "
@@ -252,9 +312,10 @@ def main(argv: list[str] | None = None) -> int:
     if args.command in ("import", "ranks") and not args.json_out and not args.html_out:
         parser.error(f"{args.command}: give --json OUT and/or --html OUT")
     if args.command == "import":
-        return import_traces(args.path, args.json_out, args.html_out)
+        return import_traces(args.path, args.json_out, args.html_out, args.jobs, args.compiles)
     if args.command == "ranks":
-        return compare_ranks(args.sources, args.json_out, args.html_out, args.embed_limit)
+        return compare_ranks(args.sources, args.json_out, args.html_out, args.embed_limit,
+                             args.jobs)
     if args.command == "diff":
         from .docdiff import run_diff  # noqa: PLC0415
 

@@ -10,6 +10,7 @@ import torch
 from torch import nn
 
 from .capture import capture
+from .output_files import OutputError, unwritable
 
 
 class TinyBlock(nn.Module):
@@ -29,6 +30,10 @@ class TinyBlock(nn.Module):
 
 
 def run_demo(out_stem: str, open_browser: bool = True) -> int:
+    json_path, html_path = Path(f"{out_stem}.json"), Path(f"{out_stem}.html")
+    if problem := unwritable(json_path, html_path):
+        print(f"tcexplore demo: {problem}", file=sys.stderr)
+        return 2
     torch.manual_seed(0)
     model = TinyBlock()
     compiled = torch.compile(model)
@@ -37,8 +42,12 @@ def run_demo(out_stem: str, open_browser: bool = True) -> int:
             x = torch.randn(batch, 32)
             compiled(x).sum().backward()
     document = session.document
-    json_path = document.save(Path(f"{out_stem}.json"))
-    html_path = document.save(Path(f"{out_stem}.html"))
+    try:
+        document.save(json_path)
+        document.save(html_path)
+    except OutputError as exc:
+        print(f"tcexplore demo: {exc}", file=sys.stderr)
+        return 2
     counts = ", ".join(f"{k} {v}" for k, v in document.summary.items())
     print(f"tcexplore demo: {counts}")
     print(f"wrote {json_path} and {html_path}")

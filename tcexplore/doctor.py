@@ -43,7 +43,8 @@ def run_doctor() -> int:
     print(f"GPUs      {', '.join(env['gpus']) or 'none visible'}")
     missing = _torch_compat.check()
     for name in missing:
-        problems.append((name, "use a torch release tcexplore supports (2.11-2.14)"))
+        problems.append((name, "use a torch release tcexplore supports "
+                               f"({_torch_compat.SUPPORTED_TORCH})"))
     try:
         compiler = _torch_compat.cpp_compiler()
     except Exception as exc:  # noqa: BLE001

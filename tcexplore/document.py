@@ -1,10 +1,15 @@
 """The data contract: one JSON document per capture, ``"schema": "tcexplore/1"``.
 
 The JSON Schema in ``schema/tcexplore-1.schema.json`` is the type definition. A document
-read from outside (``load``, a dict handed to ``Document``) is validated against it; one
-this package builds from a capture is not validated again at build time (pure-Python
-JSON-Schema validation would cost more than assembling it: a noticeable share of a
-compile); the test suite validates every kind of document the package builds. No pickles.
+read from outside (``load``, a dict handed to ``Document``) is validated against it by a
+compiled validator (jsonschema-rs: validating a 40 MB document takes a fraction of the
+time pure-Python jsonschema took, see benchmarks/import_speed.py); one this package builds
+from a capture is not validated again; the test suite validates every kind of document the
+package builds. No pickles.
+
+This module imports nothing of tcexplore above it. What a document offers beyond its data
+(its HTML report, its notebook display, its kernels) is wired in from above by the
+package (``tcexplore/__init__.py`` calls :func:`wire`).
 """
 
 from __future__ import annotations
@@ -16,14 +21,17 @@ import uuid
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
-import jsonschema
+import orjson
 
-from . import __version__, _torch_compat
+from ._bulk import without_gc
+from ._version import __version__
 from .graph_break_audit import graph_break_audit
+from .output_files import write_atomically, write_text
 
 SCHEMA = "tcexplore/1"
+MIME_TYPE = "application/vnd.tcexplore.v1+json"  # a document's type in a notebook output
 SUMMARY_KEYS = ("graphs", "graph_breaks", "recompiles", "output_codes", "kernels", "guards",
                 "unmapped_nodes", "failures")
 
@@ -32,15 +40,110 @@ class DocumentError(ValueError):
     """A file or dict that is not a valid tcexplore document."""
 
 
-@lru_cache(maxsize=1)
-def json_schema() -> dict[str, Any]:
-    text = resources.files("tcexplore.schema").joinpath("tcexplore-1.schema.json").read_text()
-    return json.loads(text)
+# name -> function, set by the layers above through wire(): "html" (document -> page),
+# "notebook" (data, text -> MIME bundle), "kernel" and "kernels" (the workbench's finders),
+# "ranks" (multi-rank data -> tcexplore.Ranks).
+_WIRED: dict[str, Callable[..., Any]] = {}
 
 
-@lru_cache(maxsize=1)
-def _validator() -> jsonschema.Draft202012Validator:
-    return jsonschema.Draft202012Validator(json_schema())
+def wire(**functions: Callable[..., Any]) -> None:
+    _WIRED.update(functions)
+
+
+def _wired(name: str) -> Callable[..., Any]:
+    if name not in _WIRED:
+        raise RuntimeError(f"tcexplore.document: nothing wired for {name!r} (import tcexplore)")
+    return _WIRED[name]
+
+
+def parse_json(text: str | bytes, source: Any) -> Any:
+    """JSON text -> data (orjson; the standard parser for what orjson refuses but Python's
+    json module wrote, NaN and Infinity); not JSON, or nested too deeply to read, is a
+    DocumentError naming ``source``."""
+    try:
+        return orjson.loads(text)
+    except orjson.JSONDecodeError as exc:
+        first = exc
+    try:
+        return json.loads(text)
+    except (ValueError, RecursionError):
+        raise DocumentError(f"{source} is not JSON: {first}") from None
+
+
+def dump_json(data: Any, indent: bool = False) -> bytes:
+    """UTF-8 JSON (orjson: a 40 MB document in a fraction of ``json.dumps``' time, written
+    as bytes without a second copy as text; Python's json module for what orjson refuses,
+    such as integers over 64 bits)."""
+    try:
+        return orjson.dumps(data, option=orjson.OPT_NON_STR_KEYS
+                            | (orjson.OPT_INDENT_2 if indent else 0))
+    except orjson.JSONEncodeError:
+        return json.dumps(data, indent=2 if indent else None, ensure_ascii=False).encode()
+
+
+def write_json(path: str | Path, data: Any) -> Path:
+    """``dump_json(data)`` into a file piece by piece: a document's JSON is never held whole
+    next to the document (for a GPT's graphs, 30 MB less at the peak); atomically."""
+    return write_atomically(path, lambda out: _write_piece(out.write, data))
+
+
+# Containers this deep (a graph's node, a kernel) are written in one piece each.
+_PIECE_DEPTH = 6
+
+
+def _write_piece(write: Callable[[bytes], Any], value: Any, depth: int = 0) -> None:
+    """Dicts key by key and lists of containers item by item, down to :data:`_PIECE_DEPTH`;
+    anything else in one piece."""
+    if depth >= _PIECE_DEPTH:
+        write(dump_json(value))
+    elif isinstance(value, dict) and value:
+        for i, (key, item) in enumerate(value.items()):
+            write((b"{" if i == 0 else b",") + dump_json(str(key)) + b":")
+            _write_piece(write, item, depth + 1)
+        write(b"}")
+    elif isinstance(value, list) and value and isinstance(value[0], (dict, list)):
+        for i, item in enumerate(value):
+            write(b"[" if i == 0 else b",")
+            _write_piece(write, item, depth + 1)
+        write(b"]")
+    else:
+        write(dump_json(value))
+
+
+def read_json(path: str | Path) -> Any:
+    path = Path(path)
+    try:
+        text = path.read_bytes()
+    except OSError as exc:
+        raise DocumentError(f"cannot read {path}: {exc.strerror or exc}") from None
+    with without_gc():
+        return parse_json(text, path)
+
+
+@lru_cache(maxsize=None)
+def schema_text(name: str) -> str:
+    return resources.files("tcexplore.schema").joinpath(name).read_text(encoding="utf-8")
+
+
+@lru_cache(maxsize=None)
+def _compiled(name: str) -> Any:
+    import jsonschema_rs  # noqa: PLC0415 - compiled once, on the first validation
+
+    return jsonschema_rs.validator_for(json.loads(schema_text(name)))
+
+
+def check_schema(data: Any, schema_file: str, what: str) -> None:
+    """Validate ``data`` against one of the shipped schemas; the first error found, with
+    where it is, as a DocumentError."""
+    try:
+        error = next(_compiled(schema_file).iter_errors(data), None)
+    except RecursionError:  # an object nested deeper than Python can walk
+        raise DocumentError(f"invalid {what}: nested too deeply") from None
+    except ValueError:  # a type the validator does not take (a str subclass): as JSON has it
+        error = next(_compiled(schema_file).iter_errors(orjson.loads(dump_json(data))), None)
+    if error is not None:
+        where = "/".join(str(p) for p in error.instance_path) or "(top level)"
+        raise DocumentError(f"invalid {what} at {where}: {error.message}")
 
 
 def validate(data: Any) -> None:
@@ -51,10 +154,7 @@ def validate(data: Any) -> None:
             f"unsupported document schema {data.get('schema')!r}; this tcexplore "
             f"{__version__} reads {SCHEMA!r}"
         )
-    error = jsonschema.exceptions.best_match(_validator().iter_errors(data))
-    if error is not None:
-        where = "/".join(str(p) for p in error.absolute_path) or "(top level)"
-        raise DocumentError(f"invalid tcexplore document at {where}: {error.message}")
+    check_schema(data, "tcexplore-1.schema.json", "tcexplore document")
 
 
 def error_record(exc: BaseException) -> dict[str, Any]:
@@ -84,12 +184,16 @@ def build_document(*, compiles: list[dict[str, Any]], graph_breaks: list[dict[st
                    distributed: dict[str, Any] | None = None) -> Document:
     """``environment`` defaults to this machine's (a live capture); ``distributed`` is the
     rank, world size and backend of a process in a distributed job, else None."""
+    if environment is None:
+        from . import _torch_compat  # noqa: PLC0415 - a live capture: torch is loaded
+
+        environment = _torch_compat.environment()
     data = {
         "schema": SCHEMA,
         "id": uuid.uuid4().hex,  # tells documents apart, e.g. to link a diff to its explorers
         "tool": {"name": "tcexplore", "version": __version__},
         "created": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
-        "environment": environment if environment is not None else _torch_compat.environment(),
+        "environment": environment,
         "distributed": distributed,
         "capture": capture,
         "summary": compute_summary(compiles, graph_breaks),
@@ -109,6 +213,8 @@ class Document:
     def __init__(self, data: dict[str, Any], *, check: bool = True):
         if check:
             validate(data)
+            if data.get("kind") == "ranks":
+                raise DocumentError(MULTI_RANK)
         self.data = data
 
     @property
@@ -130,15 +236,11 @@ class Document:
         its source, fused nodes, ATen ops, user lines and ``.reproducer()``. ``name`` is
         ``COMPILE:OUTPUT:NAME`` (``0/0:backward:cpp_fused_mul_0``) or any unambiguous part
         of it; an ambiguous one is an error listing the candidates."""
-        from .workbench import find_kernel  # noqa: PLC0415 - the workbench is optional here
-
-        return find_kernel(self.data, name, compile=compile, output=output)
+        return _wired("kernel")(self.data, name, compile=compile, output=output)
 
     def kernels(self) -> list[Any]:
         """Every kernel and extern call, as ``tcexplore.workbench.Kernel`` objects."""
-        from .workbench import all_kernels  # noqa: PLC0415
-
-        return all_kernels(self.data)
+        return _wired("kernels")(self.data)
 
     def with_sections(self, **sections: Any) -> Document:
         """A copy with measurement sections (``timing``, ``accuracy``, ...) added; None ones skipped."""
@@ -150,44 +252,47 @@ class Document:
         return self.data
 
     def to_json(self, indent: int | None = None) -> str:
-        return json.dumps(self.data, indent=indent, ensure_ascii=False)
+        return dump_json(self.data, indent=bool(indent)).decode("utf-8")
 
-    def save(self, path: str | Path) -> Path:
-        """``.html`` writes the self-contained report; anything else the JSON document."""
+    def save(self, path: str | Path, *, compiles: list[str] | None = None) -> Path:
+        """``.html`` writes the self-contained report (``compiles``: ids shown in full, the
+        others listed); anything else the JSON document. Written whole or not at all;
+        :class:`OutputError` (an OSError) names the file."""
         path = Path(path)
         if path.suffix.lower() in (".html", ".htm"):
-            from .render.html import render_html  # noqa: PLC0415 - optional rendering layer
-
-            path.write_text(render_html(self), encoding="utf-8")
-        else:
-            path.write_text(self.to_json(), encoding="utf-8")
-        return path
+            return write_text(path, _wired("html")(self, compiles=compiles))
+        return write_json(path, self.data)
 
     @classmethod
     def load(cls, path: str | Path) -> Document:
+        """A saved one-run document; a multi-rank one is refused (``tcexplore.load`` reads both)."""
+        data = read_json(path)
         try:
-            data = json.loads(Path(path).read_text(encoding="utf-8"))
-        except ValueError as exc:
-            raise DocumentError(f"{path} is not JSON: {exc}") from exc
-        return cls(data)
+            return cls(data)
+        except DocumentError as exc:
+            raise DocumentError(f"{path}: {exc}") from None
 
     def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, Any]:
         """A notebook shows a document (``tcexplore.load(...)`` as a cell's value) as its report."""
-        from .render.notebook import mime_bundle  # noqa: PLC0415 - rendering is optional here
-
-        return mime_bundle(self.data, repr(self))
+        return _wired("notebook")(self.data, repr(self))
 
     def __repr__(self) -> str:
         counts = ", ".join(f"{k}={v}" for k, v in self.summary.items())
         return f"<tcexplore.Document {counts}>"
 
 
+MULTI_RANK = ("a multi-rank document (`tcexplore ranks`), not one run's: give one rank's "
+              "document (out.rank<N>.json), or read it with tcexplore.load()")
+
+
 def load(path: str | Path) -> Any:
     """Read a saved document back, validating it against the schema; a multi-rank document
     (``tcexplore ranks``) comes back as :class:`tcexplore.Ranks`."""
-    document = Document.load(path)
-    if document.data.get("kind") == "ranks":
-        from .ranks import Ranks  # noqa: PLC0415 - ranks builds on this module
-
-        return Ranks(document.data, check=False)
-    return document
+    data = read_json(path)
+    try:
+        validate(data)
+    except DocumentError as exc:
+        raise DocumentError(f"{path}: {exc}") from None
+    if data.get("kind") == "ranks":
+        return _wired("ranks")(data)
+    return Document(data, check=False)

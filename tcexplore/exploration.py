@@ -5,9 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from .document import Document
+from .document import MIME_TYPE, Document
 
-MIME_TYPE = "application/vnd.tcexplore.v1+json"
+__all__ = ["Exploration", "MIME_TYPE", "max_abs_error"]
 
 
 class Exploration:

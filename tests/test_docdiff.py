@@ -30,14 +30,16 @@ ISSUE_KEYS = {"compiles_added", "compiles_removed", "compiles_changed", "nodes_a
 
 @pytest.fixture(scope="module")
 def runs(tmp_path_factory) -> dict[str, Path]:
-    """activation.py with relu, with gelu, and with relu again from another directory
-    (another path, another Inductor cache): each a `tcexplore run` in a fresh process."""
+    """activation.py with relu, with gelu, with relu again from another directory
+    (another path, another Inductor cache), and with gelu kept as train_v2.py: each a
+    `tcexplore run` in a fresh process."""
     root = tmp_path_factory.mktemp("docdiff")
     elsewhere = root / "elsewhere"
     elsewhere.mkdir()
     copied = shutil.copy(PROGRAM, elsewhere / PROGRAM.name)
+    renamed = shutil.copy(PROGRAM, elsewhere / "train_v2.py")
     jobs = {"relu": (str(PROGRAM), ["relu"]), "gelu": (str(PROGRAM), ["gelu"]),
-            "relu_again": (str(copied), ["relu"])}
+            "relu_again": (str(copied), ["relu"]), "gelu_v2": (str(renamed), ["gelu"])}
     with ThreadPoolExecutor(max_workers=2) as pool:
         done = {name: pool.submit(run_program, script, root / name, args)
                 for name, (script, args) in jobs.items()}
@@ -52,21 +54,49 @@ def _node_entries(data):
 
 
 def _kernels_fusing_the_activation(document) -> set[tuple[str, str]]:
-    """(output code kind, kernel) of each kernel fusing a post-grad node that torch
-    attributes to the activation's line."""
+    """(output code kind, kernel) of each kernel fusing a post-grad node of the activation:
+    one torch attributes to the activation's line, one computed from those alone only to be
+    saved for the backward (torch 2.15 gives relu's mask `le(relu)` the next line), or, in
+    the backward, a node without
+    a user line reading a tensor the forward's activation nodes saved (torch 2.15 records
+    no user lines there)."""
     found = set()
     for record in document["compiles"]:
-        for output in record["output_codes"]:
+        saved: set[str] = set()
+        for output in sorted(record["output_codes"], key=lambda o: o["kind"] != "forward"):
             graph = record["post_grad_graphs"][output["post_grad_graph"]]
-            activation = {node["name"] for node in graph["nodes"]
-                          if "activation(" in ((node.get("source") or {}).get("code") or "")}
+            activation: set[str] = set()
+            for node in graph["nodes"]:
+                source = node.get("source") or {}
+                if ("activation(" in (source.get("code") or "")
+                        or (node["op"] == "placeholder" and node["name"] in saved)
+                        or (node["op"] == "call_function" and node["args"]
+                            and all(arg in activation for arg in node["args"])
+                            and node["users"] == ["output"])
+                        or (node["op"] == "call_function" and not source
+                            and any(arg in saved for arg in node["args"]))):
+                    activation.add(node["name"])
+            saved |= activation
             found |= {(output["kind"], k["name"]) for k in output["kernels"]
                       if activation & set(k["post_grad_nodes"])}
     return found
 
 
 def test_relu_to_gelu_names_exactly_that_node_and_the_kernels_fusing_it(runs):
-    result = tcexplore.diff(runs["relu"], runs["gelu"])
+    _names_exactly_the_activation(tcexplore.diff(runs["relu"], runs["gelu"]), runs)
+
+
+def test_two_scripts_pair_by_function_and_compile_number_and_say_so(runs):
+    # relu in activation.py, gelu in train_v2.py: one program kept in two files.
+    result = tcexplore.diff(runs["relu"], runs["gelu_v2"])
+    for entry in result.to_dict()["compiles"]:
+        assert entry["changes"][-1] == {"field": "file", "a": "activation.py",
+                                        "b": "train_v2.py"}
+    _names_exactly_the_activation(result, runs)
+    assert "file: activation.py -> train_v2.py" in result.to_text()
+
+
+def _names_exactly_the_activation(result, runs):
     data = result.to_dict()
     summary = result.summary
     assert set(summary) >= ISSUE_KEYS
@@ -77,14 +107,20 @@ def test_relu_to_gelu_names_exactly_that_node_and_the_kernels_fusing_it(runs):
     assert [(n["status"], n["a"]["target"], n["b"]["target"], n["changes"]) for n in dynamo] == [
         ("changed", "torch.relu", "torch._C._nn.gelu", ["target"])]
     # AOT and post-grad graphs, forward and backward: every difference is the activation
-    # (gelu decomposes into several ops) or the tensors saved for backward.
+    # (gelu decomposes into several ops), the tensors saved for backward, or a node that
+    # consumes a difference: torch 2.15 records no user line for gelu's backward nodes and
+    # gives relu's backward mask, `le(relu)`, the next line.
     graphs = {graph for graph, _ in _node_entries(data)}
     assert {"aot:forward", "aot:backward", "post:forward", "post:backward"} <= graphs
+    differing = {(graph, side, node[side]["name"]) for graph, node in _node_entries(data)
+                 for side in ("a", "b") if node[side]}
     for graph, node in _node_entries(data):
-        side = node["b"] or node["a"]
-        from_activation = "activation(" in ((side["source"] or {}).get("code") or "")
-        assert from_activation or side["op"] in ("placeholder", "output"), (graph, node)
-
+        side = "b" if node["b"] else "a"
+        view = node[side]
+        from_activation = "activation(" in ((view["source"] or {}).get("code") or "")
+        consumes_it = any((graph, side, arg) in differing for arg in view["args"])
+        assert from_activation or consumes_it or view["op"] in ("placeholder", "output"), (
+            graph, node)
     fusing = _kernels_fusing_the_activation(json.loads(runs["relu"].read_text()))
     changed = [(output["output"], k) for entry in data["compiles"] for output in entry["outputs"]
                for k in output["kernels"]]
@@ -132,6 +168,34 @@ def test_python_diff_of_the_shared_fixture_is_the_pinned_result():
 
 def _fixture(name: str) -> dict:
     return json.loads((FIXTURE / f"{name}.json").read_text())
+
+
+def test_a_compile_pairs_across_files_only_when_nothing_in_its_own_file_does():
+    """extension/src/__tests__/docdiff.spec.ts checks the TypeScript diff alike."""
+    a, b = _fixture("relu"), _fixture("gelu")
+    moved = json.loads(json.dumps(b).replace("tests/fixtures/docdiff/regenerate.py",
+                                             "elsewhere/train_v2.py"))
+    same_file, across = tcexplore.diff(a, b).to_dict(), tcexplore.diff(a, moved).to_dict()
+    for plain, paired in zip(same_file["compiles"], across["compiles"]):
+        assert paired["status"] == "changed"
+        assert paired["changes"] == [*plain["changes"], {"field": "file", "a": "regenerate.py",
+                                                         "b": "train_v2.py"}]
+        assert _shape(paired) == _shape(plain)
+    assert {**across["summary"], "compiles_changed": 0} == {**same_file["summary"],
+                                                            "compiles_changed": 0}
+    both = json.loads(json.dumps(moved))
+    both["compiles"].append(copy.deepcopy(b["compiles"][0]))  # `step` in its own file too
+    entries = tcexplore.diff(a, both).to_dict()["compiles"]
+    assert [(e["status"], [c["field"] for c in e["changes"]]) for e in entries] == [
+        ("changed", []), ("changed", ["file"]), ("added", [])]
+
+
+def _shape(entry):
+    """A compile entry's nodes and kernels as statuses, targets and names."""
+    return ([(g["graph"], n["status"], (n["a"] or {}).get("target"), (n["b"] or {}).get("target"),
+              n["changes"]) for g in entry["graphs"] for n in g["nodes"]],
+            [(o["output"], k["status"], (k["a"] or {}).get("name"), (k["b"] or {}).get("name"))
+             for o in entry["outputs"] for k in o["kernels"]])
 
 
 def test_moved_frames_and_per_process_guard_ids_are_not_differences():

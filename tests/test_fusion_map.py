@@ -22,11 +22,13 @@ from tcexplore.capture.assemble import Assembler
 from tcexplore.capture.events import Event
 
 RECORDED = Path(__file__).parent / "data" / "torch-2.11-h200-events.json.gz"
+# A compiled AdamW (foreach) step and a user Triton kernel on relu(x) + 1, recorded on a GPU:
+#   python tests/gpu_programs/record_events.py tests/data/gpu-adamw-user-triton-events.json.gz \
+#       tests/gpu_programs/adamw_foreach_step.py tests/gpu_programs/user_triton_on_relu.py
+GPU_RECORDED = Path(__file__).parent / "data" / "gpu-adamw-user-triton-events.json.gz"
 
 
-@pytest.fixture(scope="module")
-def recorded():
-    programs = json.loads(gzip.decompress(RECORDED.read_bytes()))
+def _assembled(programs):
     assembled = {}
     for name, events in programs.items():
         assembler = Assembler({})
@@ -34,6 +36,18 @@ def recorded():
             assembler.feed(Event.from_record(metadata, payload))
         assembled[name] = assembler.finish()["compiles"]
     return assembled
+
+
+@pytest.fixture(scope="module")
+def recorded():
+    return _assembled(json.loads(gzip.decompress(RECORDED.read_bytes())))
+
+
+@pytest.fixture(scope="module")
+def gpu_recorded():
+    if not GPU_RECORDED.exists():
+        pytest.skip(f"{GPU_RECORDED.name} is recorded on a GPU (see GPU_RECORDED above)")
+    return _assembled(json.loads(gzip.decompress(GPU_RECORDED.read_bytes()))["programs"])
 
 
 def _outputs(compiles):
@@ -75,6 +89,27 @@ def test_an_allocation_is_not_compute(recorded):
     assert output["unmapped_nodes"] == [] and output["dead_nodes"] == []
     (user_kernel,) = [k for k in output["kernels"] if k["name"] == "add_kernel_0"]
     assert user_kernel["post_grad_nodes"] == ["triton_kernel_wrapper_mutation"]
+
+
+def test_a_user_triton_kernel_computes_its_launch_and_the_fused_kernel_its_input(gpu_recorded):
+    # torch gives both kernels the wrapper, add and relu (the origins of the unrealized
+    # input of the wrapper node): each node belongs to the kernel that computes it.
+    (output,) = _outputs(gpu_recorded["user_triton_on_relu"]).values()
+    (user,) = [k for k in output["kernels"] if k["triton_kind"] == "user"]
+    (pointwise,) = [k for k in output["kernels"] if k["triton_kind"] == "pointwise"]
+    assert user["aten_ops"] == ["torch.ops.higher_order.triton_kernel_wrapper_mutation"]
+    assert sorted(pointwise["aten_ops"]) == ["torch.ops.aten.add.Tensor",
+                                             "torch.ops.aten.relu.default"]
+    assert output["unmapped_nodes"] == []
+
+
+def test_the_foreach_kernels_of_a_compiled_adamw_step_compute_every_node(gpu_recorded):
+    outputs = [o for c in gpu_recorded["adamw_foreach_step"] for o in c["output_codes"]]
+    assert any(k["triton_kind"] == "foreach" for o in outputs for k in o["kernels"])
+    for output in outputs:
+        assert output["unmapped_nodes"] == []
+        foreach = [k for k in output["kernels"] if k["triton_kind"] == "foreach"]
+        assert all(k["mapping"] == "provenance" and k["post_grad_nodes"] for k in foreach)
 
 
 def test_graph_edges_come_from_arguments_not_from_op_names():

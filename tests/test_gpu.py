@@ -148,12 +148,15 @@ def test_profile_reports_the_share_of_device_time_inside_cuda_graphs():
         torch.compiler.reset()
         plain = tcexplore.explore(model, x, time_budget_s=0.1,
                                   profile=True).document.data["profile"]
+    print("graphed:", graphed["cudagraph_share"], [(r["name"], r["kind"], r["time_us"])
+                                                   for r in graphed["kernels"]])
     assert graphed["cudagraph_share"] > 0.5  # the rest: copying inputs into the static buffers
     assert any(r["kind"] == "cudagraph" for r in graphed["kernels"])
     assert plain["cudagraph_share"] == 0
 
 
-REAL_MODELS = ("hf_gpt2_reduce_overhead", "hf_bert_train_autocast", "user_triton_empty_like")
+REAL_MODELS = ("hf_gpt2_reduce_overhead", "hf_bert_train_autocast", "user_triton_empty_like",
+               "adamw_foreach_step", "user_triton_on_relu")
 
 
 @pytest.fixture(scope="module")
@@ -211,3 +214,28 @@ def test_user_triton_kernel_on_empty_like_is_the_compute(real_model_runs):
     (user,) = [k for k in output["kernels"] if k["triton_kind"] == "user"]
     assert user["post_grad_nodes"] == ["triton_kernel_wrapper_mutation"]
     assert "empty" not in output["unmapped_nodes"] + output["dead_nodes"]
+
+
+def test_compiled_adamw_foreach_kernels_compute_every_foreach_node_and_copy(real_model_runs):
+    document = real_model_runs("adamw_foreach_step").document
+    outputs = [o for c in document["compiles"] for o in c["output_codes"]]
+    foreach = [k for o in outputs for k in o["kernels"] if k["triton_kind"] == "foreach"]
+    assert foreach, "Inductor wrote no foreach kernel"
+    assert all(k["mapping"] == "provenance" and k["post_grad_nodes"] for k in foreach)
+    computed = {n for k in foreach for n in k["post_grad_nodes"]}
+    assert any(n.startswith("_foreach_") for n in computed) and any(
+        n.startswith("copy_") for n in computed)
+    assert document["summary"]["unmapped_nodes"] == 0
+
+
+def test_user_triton_kernel_maps_to_its_launch_and_the_pointwise_kernel_to_relu_add(
+        real_model_runs):
+    document = real_model_runs("user_triton_on_relu").document
+    (output,) = [o for c in document["compiles"] for o in c["output_codes"]]
+    (user,) = [k for k in output["kernels"] if k["triton_kind"] == "user"]
+    (pointwise,) = [k for k in output["kernels"] if k["triton_kind"] == "pointwise"]
+    assert user["aten_ops"] == ["torch.ops.higher_order.triton_kernel_wrapper_mutation"]
+    assert sorted(pointwise["aten_ops"]) == ["torch.ops.aten.add.Tensor",
+                                             "torch.ops.aten.relu.default"]
+    (graph,) = [c["post_grad_graphs"][output["post_grad_graph"]] for c in document["compiles"]]
+    assert all(len(n["kernels"]) == 1 for n in graph["nodes"] if n.get("kernels"))

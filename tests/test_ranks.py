@@ -108,9 +108,10 @@ def test_documents_over_the_embedding_limit_are_left_out_and_marked(rank_runs, t
         assert entry["document"] is None
         assert entry["document_left_out"]["bytes"] > 0
         assert "out.rank" in entry["document_left_out"]["reason"]
-    assert view.document(0) is not None  # still at hand in memory
+    assert view.document(0) is not None  # read from its file
     saved = tcexplore.load(view.save(tmp_path / "ranks.json"))
-    assert saved.document(0) is None and saved.divergence == []
+    assert saved.data["ranks"][0]["document"] is None and saved.divergence == []
+    assert saved.document(0).summary == view.document(0).summary  # out.rank0.json, still there
 
 
 def test_the_notebook_output_carries_rank_documents_up_to_its_limit(rank_runs):

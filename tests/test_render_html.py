@@ -233,3 +233,21 @@ def test_dead_nodes_are_named_apart_from_unmapped_ones(document):
     page = render_html(tcexplore.Document(data))  # the schema takes the list
     assert "never computed: nothing uses their value" in page
     assert "exp_&lt;b&gt;default" in page and "exp_<b>" not in page
+
+
+def test_a_big_report_shows_the_first_compiles_in_full_and_lists_the_rest(document,
+                                                                          monkeypatch):
+    from tcexplore.render import html as report_module
+
+    first, *rest = [c["id"] for c in document.compiles]
+    monkeypatch.setattr(report_module, "MAX_FULL_COMPILES", 1)
+    page = render_html(document)
+    assert f'id="tcx-compile-{first}"' in page
+    assert not any(f'id="tcx-compile-{cid}"' in page for cid in rest)
+    assert f"Compiles not shown in full ({len(rest)})" in page
+    assert "tcexplore import LOG --compile ID --html OUT.html" in page
+    chosen = render_html(document, compiles=[rest[-1]])
+    assert f'id="tcx-compile-{rest[-1]}"' in chosen and f'id="tcx-compile-{first}"' not in chosen
+    checker = _Balance()
+    checker.feed(page)
+    assert not checker.errors

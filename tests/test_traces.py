@@ -149,4 +149,4 @@ def test_import_cli_names_the_problem_with_its_input(tmp_path):
     proc = subprocess.run([sys.executable, "-m", "tcexplore", "import", str(tmp_path),
                            "--json", str(tmp_path / "x.json")],
                           check=False, capture_output=True, text=True, timeout=300)
-    assert proc.returncode == 1 and "holds no TORCH_TRACE log" in proc.stderr
+    assert proc.returncode == 2 and "holds no TORCH_TRACE log" in proc.stderr

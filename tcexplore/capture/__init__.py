@@ -1,25 +1,27 @@
 """In-process capture of torch.compile's structured trace.
 
-``capture()`` attaches a handler to torch's trace logger (the stream behind
-``TORCH_TRACE``), so no environment variable is needed and it works in a running
-kernel. Everything it changes is put back on exit, however the block ends.
+``capture()`` listens to torch's trace logger (the stream behind ``TORCH_TRACE``), so no
+environment variable is needed and it works in a running kernel. Everything it changes is
+put back on exit, however the block ends; captures may overlap, also in several threads
+(``listeners`` holds what they share).
 """
 
 from __future__ import annotations
 
 import contextlib
-import logging
-import warnings
 from typing import Any, Callable, Iterator
 
 from .. import _torch_compat
 from ..document import Document, build_document, error_record
+from . import listeners
 from .distributed import launcher, process_group
 from .assemble import Assembler
-from .bytecode import bytecode_record
-from .events import Event
+from .events import Event, compile_id
 
 __all__ = ["capture", "CaptureSession"]
+
+# What a compile needs of capture_settings(), as the document names it when it was missing.
+PROVENANCE, CACHE_BYPASS = "provenance", "cache_bypass"
 
 
 class CaptureSession:
@@ -36,6 +38,7 @@ class CaptureSession:
         self._read = 0  # records turned into events so far
         self._document: Document | None = None
         self._document_events = -1
+        self._without_settings: dict[str, dict[str, list[str]]] = {}  # compile id -> what
 
     def add(self, metadata: dict[str, Any], payload: str | None) -> None:
         # Only keep the record while torch compiles; reading it waits until it is asked for.
@@ -44,6 +47,19 @@ class CaptureSession:
             self.distributed = process_group()
         if self.on_event is not None:
             self.on_event(Event.from_record(metadata, payload))
+
+    def check_settings(self, metadata: dict[str, Any], effect: dict[str, bool | None],
+                       thread: str) -> None:
+        """Note a compile that runs without what this capture set (in another thread)."""
+        missing = [name for name, lacking in ((PROVENANCE, effect["provenance"] is False),
+                                              (CACHE_BYPASS, self.bypass_caches
+                                               and effect["caches"])) if lacking]
+        cid = compile_id(metadata.get("frame_id"), metadata.get("frame_compile_id"),
+                         metadata.get("compiled_autograd_id"))
+        if missing and cid is not None:
+            entry = self._without_settings.setdefault(cid, {"settings": [], "threads": []})
+            for key, values in (("settings", missing), ("threads", [thread])):
+                entry[key] += [v for v in values if v not in entry[key]]
 
     @property
     def events(self) -> list[Event]:
@@ -66,8 +82,14 @@ class CaptureSession:
             assembler = Assembler(_torch_compat.interned_filenames())
             for event in events:
                 assembler.feed(event)
+            assembled = assembler.finish()
+            for record in assembled["compiles"]:
+                if record["id"] in self._without_settings:
+                    record["without_capture_settings"] = {
+                        key: list(values)
+                        for key, values in self._without_settings[record["id"]].items()}
             self._document = build_document(
-                **assembler.finish(),
+                **assembled,
                 capture={"source": "live", "bypass_caches": self.bypass_caches,
                          "events": len(events), "handler_errors": self.handler_errors},
                 error=self.error,
@@ -77,145 +99,30 @@ class CaptureSession:
         return self._document
 
 
-class _TraceHandler(logging.Handler):
-    def __init__(self, session: CaptureSession):
-        super().__init__(level=logging.DEBUG)
-        self.session = session
-
-    def emit(self, record: logging.LogRecord) -> None:
-        # Never let a capture problem reach torch.compile: keep it for the document instead.
-        try:
-            self.session.add(dict(getattr(record, "metadata", {}) or {}),
-                             getattr(record, "payload", None))
-        except Exception as exc:  # noqa: BLE001
-            self.session.handler_errors.append(f"{type(exc).__name__}: {exc}")
-
-
-class _ArtifactLogHandler(logging.Handler):
-    """torch's CUDA-graph decisions and perf hints are log messages, not trace events:
-    turn each into an event ``log_<artifact>`` tagged with the compile id torch is in.
-
-    To hear DEBUG messages the logger's level is lowered and its propagation switched off
-    for the capture; records the user would have seen anyway (at or above the logger's
-    former effective level, when it propagated) are passed on to the parent as before.
-    """
-
-    def __init__(self, session: CaptureSession, passes_on: dict[str, int | None]):
-        super().__init__(level=logging.DEBUG)
-        self.session = session
-        self.passes_on = passes_on  # logger name -> former effective level, None: silent
-
-    def emit(self, record: logging.LogRecord) -> None:
-        try:
-            artifact = record.name.rpartition(".__")[2]
-            metadata = {f"log_{artifact}": {"level": record.levelname,
-                                            "message": record.getMessage()},
-                        **_torch_compat.current_compile_id()}
-            self.session.add(metadata, None)
-        except Exception as exc:  # noqa: BLE001 - never disturb the compile
-            self.session.handler_errors.append(f"{type(exc).__name__}: {exc}")
-        threshold = self.passes_on.get(record.name)
-        logger = logging.getLogger(record.name)
-        if threshold is not None and record.levelno >= threshold and logger.parent:
-            logger.parent.handle(record)
-
-
-@contextlib.contextmanager
-def _attached_to_artifact_logs(session: CaptureSession) -> Iterator[None]:
-    loggers = _torch_compat.artifact_loggers()
-    saved = [(logger.level, logger.propagate) for logger in loggers]
-    handler = _ArtifactLogHandler(session, {
-        logger.name: logger.getEffectiveLevel() if logger.propagate else None
-        for logger in loggers})
-    for logger in loggers:
-        logger.addHandler(handler)
-        logger.setLevel(logging.DEBUG)
-        logger.propagate = False
-    try:
-        yield
-    finally:
-        for logger, (level, propagate) in zip(loggers, saved):
-            logger.removeHandler(handler)
-            logger.setLevel(level)
-            logger.propagate = propagate
-
-
-@contextlib.contextmanager
-def _recording_warnings(session: CaptureSession) -> Iterator[None]:
-    """Some compile-stack decisions only surface as Python warnings (e.g. a missed CUDA-graph
-    fast path); record them as ``python_warning`` events, still showing them as usual."""
-    shown = warnings.showwarning
-
-    def showwarning(message, category, filename, lineno, file=None, line=None):  # noqa: ANN001
-        try:
-            session.add({"python_warning": {"category": category.__name__,
-                                            "message": str(message), "file": filename,
-                                            "line": lineno},
-                         **_torch_compat.current_compile_id()}, None)
-        except Exception as exc:  # noqa: BLE001
-            session.handler_errors.append(f"{type(exc).__name__}: {exc}")
-        shown(message, category, filename, lineno, file, line)
-
-    warnings.showwarning = showwarning
-    try:
-        yield
-    finally:
-        warnings.showwarning = shown
-
-
-@contextlib.contextmanager
-def _hearing_dynamo(session: CaptureSession) -> Iterator[None]:
-    """The two things Dynamo tells its hooks rather than its trace: each transformed frame's
-    code objects, and (where torch has its tracing profiler) the time spent tracing each
-    user function. Both become events of the compile torch is in."""
-    def on_bytecode(code, modified, side_effects):  # noqa: ANN001 - torch's code objects
-        try:
-            session.add(bytecode_record(code, modified, side_effects), None)
-        except Exception as exc:  # noqa: BLE001 - never disturb the compile
-            session.handler_errors.append(f"{type(exc).__name__}: {exc}")
-
-    def on_timings(timings: list[dict[str, Any]]) -> None:
-        try:
-            session.add({"dynamo_profiler": {"timings": timings},
-                         **_torch_compat.current_compile_id()}, None)
-        except Exception as exc:  # noqa: BLE001
-            session.handler_errors.append(f"{type(exc).__name__}: {exc}")
-
-    with _torch_compat.bytecode_hook(on_bytecode), _torch_compat.tracing_profiler(on_timings):
-        yield
-
-
 @contextlib.contextmanager
 def capture(*, bypass_caches: bool = True,
             on_event: Callable[[Event], None] | None = None) -> Iterator[CaptureSession]:
-    """Record every torch.compile inside the block.
+    """Record every torch.compile inside the block, in any thread.
 
     ``bypass_caches`` (default) skips the FX-graph and AOTAutograd caches for the compiles
     inside the block: on a cache hit torch replays stored code, so the kernels' provenance
     is missing and graphs carry the source lines of the run that filled the cache. With
     ``bypass_caches=False`` cache hits are recorded as such (``status: "cache_hit"``).
+
+    These settings apply to the thread that opens the block (torch keeps them per thread);
+    a compile that runs in another thread meanwhile is recorded too, with
+    ``without_capture_settings`` naming what it lacked and where it ran. Open a capture in
+    that thread as well to give it the settings.
     """
     session = CaptureSession(bypass_caches, on_event)
-    logger = _torch_compat.trace_logger()
-    handler = _TraceHandler(session)
-    saved_level, saved_handlers = logger.level, list(logger.handlers)
-    with (_torch_compat.capture_settings(bypass_caches), _attached_to_artifact_logs(session),
-          _recording_warnings(session), _hearing_dynamo(session)):
-        logger.addHandler(handler)
-        logger.setLevel(logging.DEBUG)
+    with _torch_compat.capture_settings(bypass_caches):
+        listeners.open_session(session)
         try:
             yield session
         except BaseException as exc:
             session.record_error(exc)
             raise
         finally:
+            listeners.close_session(session)
             if session.distributed is None:  # a group created after the last event
                 session.distributed = process_group()
-            # torch's LazyTraceHandler removes itself at the first event when TORCH_TRACE is
-            # unset: put back the handlers as they were (in order), keeping any added meanwhile.
-            added = [h for h in logger.handlers if h not in saved_handlers and h is not handler]
-            for current in list(logger.handlers):
-                logger.removeHandler(current)
-            for previous in saved_handlers + added:
-                logger.addHandler(previous)
-            logger.setLevel(saved_level)

@@ -94,6 +94,7 @@ class Assembler:
                                                    "messages": []}
         self.session_perf_hints: list[dict[str, Any]] = []
         self.session_warnings: list[dict[str, Any]] = []
+        self.interruptions: dict[str, dict[str, Any]] = {}  # compile id -> the exception
         self.breaks_before: dict[str, int] = {}  # compile id -> break events before it began
         self.profiler_timings: dict[str, list[dict[str, Any]]] = {}
         self.bytecode_texts: dict[str, dict[str, Any]] = {}  # compile id -> what was heard
@@ -144,7 +145,7 @@ class Assembler:
             attribute_kernels(record)
             _attach_triton_info(record)
             record["autotuning"] = _autotuning(record["phases"])
-            record["status"], record["error"] = _status(record)
+            record["status"], record["error"] = _status(record, self.interruptions.get(cid))
             record["tracing"] = tracing_section(record, self.profiler_timings.get(cid, []))
             heard = self.bytecode_texts.get(cid)
             if heard and "original" in heard and "modified" in heard:
@@ -223,7 +224,8 @@ def _complete_guard_paths(compiles: list[dict[str, Any]], graph_breaks: list[Any
                 location["file"] = matches[0]
 
 
-def _status(record: dict[str, Any]) -> tuple[str, dict[str, Any] | None]:
+def _status(record: dict[str, Any],
+            interruption: dict[str, Any] | None) -> tuple[str, dict[str, Any] | None]:
     metrics = record["metrics"]
     if metrics and metrics.get("fail_type"):
         return "failed", {
@@ -232,6 +234,16 @@ def _status(record: dict[str, Any]) -> tuple[str, dict[str, Any] | None]:
             "file": metrics.get("fail_user_frame_filename"),
             "line": metrics.get("fail_user_frame_lineno"),
         }
+    backward = record["backward_metrics"]
+    if backward and backward.get("fail_type"):
+        reason = backward.get("fail_reason")
+        return "failed", {"type": backward["fail_type"], "file": None, "line": None,
+                          "message": "the backward compile failed" + (f": {reason}" if reason
+                                                                      else "")}
+    if metrics and metrics.get("has_guarded_code") is False:
+        # torch closed the compile without code and without naming an exception: a
+        # BaseException that is not an Exception (KeyboardInterrupt) cut it short.
+        return "failed", _interrupted(interruption)
     if metrics is None and record["dynamo_graph"] is None:
         return "incomplete", None
     if any(c["result"] == "hit" for c in record["cache"]):
@@ -239,6 +251,17 @@ def _status(record: dict[str, Any]) -> tuple[str, dict[str, Any] | None]:
     if record["dynamo_graph"] is None:
         return "no_graph", None
     return "ok", None
+
+
+def _interrupted(interruption: dict[str, Any] | None) -> dict[str, Any]:
+    if interruption is None:  # a TORCH_TRACE log does not hold the exception
+        return {"type": None, "file": None, "line": None,
+                "message": "interrupted: torch closed this compile without code and without "
+                           "an error (a KeyboardInterrupt does this); the log does not say which"}
+    message = f": {interruption['message']}" if interruption.get("message") else ""
+    return {"type": interruption["type"], "file": None, "line": None,
+            "message": f"interrupted by {interruption['type']}{message} before the compile "
+                       "finished; what it had produced is kept"}
 
 
 Handler = Callable[[Assembler, Event, Any], None]
@@ -418,6 +441,12 @@ def _cache(assembler: Assembler, event: Event, record: dict[str, Any]) -> None:
         "key": info.get("key"),
         "reason": info.get("cache_bypass_reason") or info.get("reason"),
     })
+
+
+@handles("compile_interrupted")
+def _compile_interrupted(assembler: Assembler, event: Event, record: dict[str, Any]) -> None:
+    """Added by capture: the BaseException passing through torch's end of this compile."""
+    assembler.interruptions[record["id"]] = dict(event.data)
 
 
 @handles("triton_kernel_info")

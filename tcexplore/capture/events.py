@@ -44,10 +44,15 @@ class Event:
 
     @property
     def compile_id(self) -> str | None:
-        """tlparse's compile id without the attempt: ``0/1``, or ``!2/0/1`` under compiled autograd."""
-        if self.frame_id is None:
-            return None
-        cid = f"{self.frame_id}/{self.frame_compile_id}"
-        if self.compiled_autograd_id is not None:
-            cid = f"!{self.compiled_autograd_id}/{cid}"
-        return cid
+        return compile_id(self.frame_id, self.frame_compile_id, self.compiled_autograd_id)
+
+
+def compile_id(frame_id: int | None, frame_compile_id: int | None,
+               compiled_autograd_id: int | None) -> str | None:
+    """tlparse's compile id without the attempt: ``0/1``, or ``!2/0/1`` under compiled autograd."""
+    if frame_id is None:
+        return None
+    cid = f"{frame_id}/{frame_compile_id}"
+    if compiled_autograd_id is not None:
+        cid = f"!{compiled_autograd_id}/{cid}"
+    return cid

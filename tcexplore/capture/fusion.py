@@ -5,6 +5,12 @@ Sources, in order of precedence, all emitted by torch:
    ``name:handle`` that the wrapper prints above each launch;
 2. the ``Graph fragment`` comment Inductor writes above a Triton kernel;
 3. the ``Source Nodes`` comment above an extern call, when it names post-grad nodes.
+A user Triton kernel computes only the ``triton_kernel_wrapper_*`` node that launches it:
+torch gives every kernel made while lowering that node the origins of its unrealized
+inputs too (``GraphLowering.run_node``), so on ``kernel(relu(x) + 1)`` the user kernel and
+the fused pointwise kernel both claim the wrapper, ``add`` and ``relu``; the user kernel
+keeps the wrapper, the generated kernel the rest. (Nodes fused into a foreach/combo
+kernel are recorded by capture itself: ``_torch_compat.fused_node_provenance``.)
 A compute node that none of them attributes to a kernel is reported as unmapped, unless
 its value is never used: Inductor's scheduler drops an operation whose outputs have no
 users and that has no side effects (``dead_node_elimination``), so no kernel computes it;
@@ -18,8 +24,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from .. import _torch_compat
+from .op_table import has_side_effects, is_view_op
 
+_USER_KERNEL_WRAPPERS = "torch.ops.higher_order.triton_kernel_wrapper_"
 _NON_COMPUTE_TARGETS = ("operator.getitem", "torch.ops.aten.sym_", "torch.sym_", "torch._sym_")
 # Ops whose result is uninitialised memory: Inductor lowers them to a buffer allocation in
 # the wrapper (``empty_strided_cpu/cuda(...)``); the kernel that later writes the buffer is
@@ -44,7 +51,7 @@ def is_compute_node(node: dict[str, Any]) -> bool:
         return False
     target = node["target"]
     return (not target.startswith(_NON_COMPUTE_TARGETS + _ALLOCATIONS)
-            and not _torch_compat.is_view_op(target))
+            and not is_view_op(target))
 
 
 def _live_nodes(graph_nodes: list[dict[str, Any]]) -> set[str]:
@@ -53,10 +60,45 @@ def _live_nodes(graph_nodes: list[dict[str, Any]]) -> set[str]:
     for node in reversed(graph_nodes):  # topological order: users come later
         if (node["op"] == "output"
                 or (node["op"] == "call_function"
-                    and _torch_compat.has_side_effects(node["target"]))
+                    and has_side_effects(node["target"]))
                 or any(user in live for user in node["users"])):
             live.add(node["name"])
     return live
+
+
+def _claimed(kernel: dict[str, Any], mapping: dict[str, list[str]],
+             nodes: dict[str, Any]) -> tuple[list[str], str]:
+    """The post-grad nodes torch attributes to ``kernel``, and from where."""
+    found = [n for handle in kernel["handles"] for n in mapping.get(handle, [])]
+    if found:
+        return list(dict.fromkeys(found)), "provenance"
+    if kernel["fragment_nodes"]:
+        return list(dict.fromkeys(kernel["fragment_nodes"])), "kernel_comment"
+    if any(n in nodes for n in kernel["source_nodes"]):
+        return list(dict.fromkeys(n for n in kernel["source_nodes"] if n in nodes)), \
+            "kernel_comment"
+    return [], "none"
+
+
+def _is_user_kernel_launch(node: dict[str, Any] | None) -> bool:
+    return bool(node) and node["target"].startswith(_USER_KERNEL_WRAPPERS)
+
+
+def _user_kernels_keep_their_launch(kernels: list[dict[str, Any]],
+                                    nodes: dict[str, Any]) -> None:
+    """A user Triton kernel computes its ``triton_kernel_wrapper_*`` node and nothing else;
+    a generated kernel never computes a user kernel's launch."""
+    launches: set[str] = set()
+    for kernel in kernels:
+        if kernel["triton_kind"] == "user":
+            own = [n for n in kernel["post_grad_nodes"] if _is_user_kernel_launch(nodes.get(n))]
+            if own:
+                kernel["post_grad_nodes"] = own
+                launches.update(own)
+    for kernel in kernels:
+        if kernel["triton_kind"] != "user" and kernel["kind"] != "extern":
+            kernel["post_grad_nodes"] = [n for n in kernel["post_grad_nodes"]
+                                         if n not in launches]
 
 
 def attribute_kernels(record: dict[str, Any]) -> None:
@@ -66,18 +108,10 @@ def attribute_kernels(record: dict[str, Any]) -> None:
         nodes = {n["name"]: n for n in graph["nodes"]} if graph else {}
         mapping = _kernel_to_nodes(output["provenance"])
         for kernel in output["kernels"]:
-            found = [n for handle in kernel["handles"] for n in mapping.get(handle, [])]
-            if found:
-                how = "provenance"
-            elif kernel["fragment_nodes"]:
-                found, how = kernel["fragment_nodes"], "kernel_comment"
-            elif any(n in nodes for n in kernel["source_nodes"]):
-                found, how = [n for n in kernel["source_nodes"] if n in nodes], "kernel_comment"
-            else:
-                how = "none"
-            kernel["post_grad_nodes"] = list(dict.fromkeys(found))
-            kernel["mapping"] = how
+            kernel["post_grad_nodes"], kernel["mapping"] = _claimed(kernel, mapping, nodes)
             del kernel["fragment_nodes"]
+        _user_kernels_keep_their_launch(output["kernels"], nodes)
+        for kernel in output["kernels"]:
             known = [nodes[n] for n in kernel["post_grad_nodes"] if n in nodes]
             if known:
                 kernel["aten_ops"] = list(dict.fromkeys(n["target"] for n in known))

@@ -10,14 +10,11 @@ from __future__ import annotations
 
 import json
 import sys
-from functools import lru_cache
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
-import jsonschema
-
-from ..document import Document, DocumentError
+from ..document import Document, DocumentError, check_schema, read_json
+from ..output_files import unwritable, write_text
 from .compute import SCHEMA, SUMMARY_KEYS, compute
 
 MIME_TYPE = "application/vnd.tcexplore.diff.v1+json"
@@ -25,21 +22,11 @@ MIME_TYPE = "application/vnd.tcexplore.diff.v1+json"
 __all__ = ["DocDiff", "MIME_TYPE", "SCHEMA", "SUMMARY_KEYS", "diff", "load_diff", "run_diff"]
 
 
-@lru_cache(maxsize=1)
-def json_schema() -> dict[str, Any]:
-    text = resources.files("tcexplore.schema").joinpath("tcexplore-diff-1.schema.json").read_text()
-    return json.loads(text)
-
-
 def validate(data: Any) -> None:
     if not isinstance(data, dict) or data.get("schema") != SCHEMA:
         found = data.get("schema") if isinstance(data, dict) else type(data).__name__
         raise DocumentError(f"not a tcexplore diff ({SCHEMA!r}): schema {found!r}")
-    validator = jsonschema.Draft202012Validator(json_schema())
-    error = jsonschema.exceptions.best_match(validator.iter_errors(data))
-    if error is not None:
-        where = "/".join(str(p) for p in error.absolute_path) or "(top level)"
-        raise DocumentError(f"invalid tcexplore diff at {where}: {error.message}")
+    check_schema(data, "tcexplore-diff-1.schema.json", "tcexplore diff")
 
 
 class DocDiff:
@@ -78,19 +65,12 @@ class DocDiff:
     def save(self, path: str | Path) -> Path:
         """``.html`` writes the self-contained report; anything else the JSON."""
         path = Path(path)
-        if path.suffix.lower() in (".html", ".htm"):
-            path.write_text(self.to_html(), encoding="utf-8")
-        else:
-            path.write_text(self.to_json(), encoding="utf-8")
-        return path
+        return write_text(path, self.to_html() if path.suffix.lower() in (".html", ".htm")
+                          else self.to_json())
 
     @classmethod
     def load(cls, path: str | Path) -> DocDiff:
-        try:
-            data = json.loads(Path(path).read_text(encoding="utf-8"))
-        except ValueError as exc:
-            raise DocumentError(f"{path} is not JSON: {exc}") from exc
-        return cls(data)
+        return cls(read_json(path))
 
     def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, Any]:
         return {MIME_TYPE: self.data, "text/html": self.to_html(full_page=False),
@@ -135,15 +115,18 @@ def load_diff(path: str | Path) -> DocDiff:
 
 
 def run_diff(a: str, b: str, json_out: str | None, html_out: str | None) -> int:
-    """``tcexplore diff A B``: the text summary on stdout; 0 same, 1 different, 2 trouble."""
+    """``tcexplore diff A B``: the text summary on stdout; 0 same, 1 different, 2 trouble
+    (an output that cannot be written included: its summary is not printed)."""
+    if problem := unwritable(json_out, html_out):
+        print(f"tcexplore diff: {problem}", file=sys.stderr)
+        return 2
     try:
         result = diff(a, b)
+        written = [result.save(path) for path in (json_out, html_out) if path]
     except (OSError, DocumentError) as exc:
         print(f"tcexplore diff: {exc}", file=sys.stderr)
         return 2
     print(result.to_text())
-    for path in (json_out, html_out):
-        if path:
-            result.save(path)
-            print(f"tcexplore: wrote {path}", file=sys.stderr)
+    for path in written:
+        print(f"tcexplore: wrote {path}", file=sys.stderr)
     return 0 if result.empty else 1

@@ -17,8 +17,11 @@ from typing import Any
 from .align import matches, rows
 from .identity import (
     Data,
+    as_one_file,
     compile_keys,
     document_key,
+    file_id,
+    frame_file,
     guard_key,
     kernel_text,
     node_key,
@@ -72,12 +75,13 @@ def _summary(entries: list[Data]) -> dict[str, int]:
 
 def _pair_compiles(ca: list[Data], cb: list[Data], la: dict[str, str],
                    lb: dict[str, str]) -> list[tuple[int | None, int | None]]:
-    """Exact frame and compile number first, then without the frame's line (it moved)."""
+    """Exact frame and compile number first, then without the frame's line (it moved),
+    then without its file (one program kept in two scripts)."""
     keys_a = [compile_keys(c, la) for c in ca]
     keys_b = [compile_keys(c, lb) for c in cb]
     partner: dict[int, int] = {}
     taken: set[int] = set()
-    for k in (0, 1):
+    for k in (0, 1, 2):
         free: dict[str, list[int]] = {}
         for j, key in enumerate(keys_b):
             if j not in taken:
@@ -111,6 +115,10 @@ def _compile_entry(i: int | None, j: int | None, ca: list[Data], cb: list[Data],
     error_a, error_b = _error_type(x), _error_type(y)
     if error_a != error_b:
         entry["changes"].append({"field": "error", "a": error_a, "b": error_b})
+    file_a, file_b = file_id(frame_file(x), la), file_id(frame_file(y), lb)
+    if file_a != file_b:  # paired across files: say so, and compare them as one file
+        entry["changes"].append({"field": "file", "a": file_a, "b": file_b})
+        la, lb = as_one_file(x, la), as_one_file(y, lb)
     graphs, renames = _graphs(x, y, la, lb)
     entry["graphs"] = [g for g in graphs if g["nodes"]]
     entry["guards"] = _guards(x.get("guards") or [], y.get("guards") or [])

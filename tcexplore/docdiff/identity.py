@@ -7,7 +7,10 @@ process or the run may count as a difference:
   it (``frame_compile_id``, compiled-autograd id). Directories, a notebook cell's
   temporary file name (a hash of the cell: any edit renames it) and the frame *number*
   (the order frames were first seen) are not identity. A frame that moved (a line
-  inserted above it) still pairs, by function, file name and compile number.
+  inserted above it) still pairs, by function, file name and compile number. Last, a
+  compile left unpaired pairs by function and compile number alone, across files (one
+  program kept in two scripts): the pair carries a ``file`` change, and within it the
+  two frames' files count as one, so nodes compare by the code of their lines.
 - **Nodes** are matched by op, target and user line, in graph order, never by name: FX
   renumbers names (``add_1`` becomes ``add_2`` when an op is added upstream), and a
   placeholder's target is its name, so its "_N" suffix is dropped. The user line is
@@ -62,13 +65,27 @@ def source_labels(doc: Data) -> dict[str, str]:
     return labels if isinstance(labels, dict) else {}
 
 
-def compile_keys(record: Data, labels: dict[str, str]) -> tuple[str, str]:
-    """(exact, loose) identity of a compile: loose leaves the frame's line out."""
+def compile_keys(record: Data, labels: dict[str, str]) -> tuple[str, str, str]:
+    """(exact, loose, across files) identity of a compile: loose leaves the frame's line
+    out, across files its file too."""
     frame = record.get("frame") or {}
-    who = "\x00".join([text(frame.get("function")), file_id(frame.get("file"), labels)])
+    function = text(frame.get("function"))
+    who = "\x00".join([function, file_id(frame.get("file"), labels)])
     which = "\x00".join([text(record.get("compiled_autograd_id")),
                          text(record.get("frame_compile_id"))])
-    return (f"{who}\x00{text(frame.get('line'))}\x00{which}", f"{who}\x00{which}")
+    return (f"{who}\x00{text(frame.get('line'))}\x00{which}", f"{who}\x00{which}",
+            f"{function}\x00{which}")
+
+
+def frame_file(record: Data) -> Any:
+    return (record.get("frame") or {}).get("file")
+
+
+def as_one_file(record: Data, labels: dict[str, str]) -> dict[str, str]:
+    """``labels`` with the compile's frame file counted as labelled: within a pair across
+    files both frames' files are then the same file to ``file_id``."""
+    file = frame_file(record)
+    return {**labels, file: "paired"} if isinstance(file, str) and file else labels
 
 
 def node_target(node: Data) -> str:

@@ -20,9 +20,10 @@ from typing import Any, Callable, Iterable
 
 import torch
 
-from .. import __version__
+from .._version import __version__
 from ..document import SCHEMA, Document
 from ..exploration import Exploration, max_abs_error
+from ..output_files import write_text
 from .explore import explore
 
 ROW_KEYS = ("mode", "backend", "dynamic", "status", "error", "compile_s", "median_ms",
@@ -157,10 +158,8 @@ class Comparison:
         if path.suffix.lower() in (".html", ".htm"):
             from ..render.comparison import render_comparison_html  # noqa: PLC0415
 
-            path.write_text(render_comparison_html(data), encoding="utf-8")
-        else:
-            path.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
-        return path
+            return write_text(path, render_comparison_html(data))
+        return write_text(path, json.dumps(data, ensure_ascii=False))
 
     def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, Any]:
         from ..render.comparison import comparison_mime_bundle  # noqa: PLC0415

@@ -23,6 +23,7 @@ from collections import defaultdict
 from typing import Any, Callable, Iterator
 
 import torch
+from torch.autograd import DeviceType
 from torch.profiler import ProfilerActivity, profile, schedule
 
 from ..capture.parsers.output_code import parse_output_code
@@ -104,6 +105,8 @@ def attribute(events: list[Any], sites: list[KernelSite], document: dict[str, An
     replayed: dict[str, float] = defaultdict(float)
     other_device_us = region_us = 0.0
     for event in events:
+        if event.device_type != DeviceType.CPU:
+            continue  # on CUDA a range also shows as a GPU-side annotation of the same name
         if _is_compiled(event) and not any(_is_compiled(a) for a in _ancestors(event.cpu_parent)):
             region_us += event.cpu_time_total
         index = _site_index(event.name)

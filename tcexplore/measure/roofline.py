@@ -31,6 +31,7 @@ from typing import Any
 
 LATENCY_FACTOR = 10.0
 LATENCY_US = 50.0
+MIN_LAUNCHES_FOR_GRAPHS = 4
 OVERHEAD_BOUND_SHARE = 0.5
 _DIM = re.compile(r"^\d+$")
 
@@ -156,6 +157,11 @@ def _mb(nbytes: float) -> str:
     return f"{nbytes / 1e6:.3g} MB"
 
 
+def launches_per_call(rows: list[dict[str, Any]]) -> float:
+    """Kernel launches per call of the step (CUDA-graph replays have no launch count)."""
+    return sum(r["calls"] or 0 for r in rows)
+
+
 def step_verdict(rows: list[dict[str, Any]], wall_us: float, device: str) -> dict[str, Any]:
     kernel_us = sum(r["time_us"] for r in rows)
     by_bound: dict[str, float] = {"memory": 0.0, "compute": 0.0, "latency": 0.0, "unknown": 0.0}
@@ -177,15 +183,23 @@ def step_verdict(rows: list[dict[str, Any]], wall_us: float, device: str) -> dic
         "overhead_share": overhead_share,
         "bound_us": by_bound,
         "verdict": verdict,
+        "launches": launches_per_call(rows),
         "advice": _advice(verdict, rows, device),
-        "advised_modes": advised_modes(verdict, device),
+        "advised_modes": advised_modes(verdict, rows, device),
     }
 
 
-def advised_modes(verdict: str, device: str) -> list[str]:
+def cuda_graphs_help(rows: list[dict[str, Any]], device: str) -> bool:
+    """Whether CUDA graphs can remove much of an overhead-bound call's cost: they replace
+    many launches by one; a call of a kernel or two is mostly guards and Python, which they
+    do not remove (and their own bookkeeping costs about as much)."""
+    return device == "cuda" and launches_per_call(rows) >= MIN_LAUNCHES_FOR_GRAPHS
+
+
+def advised_modes(verdict: str, rows: list[dict[str, Any]], device: str) -> list[str]:
     """The torch.compile modes the advice names (what a compare() grid can check)."""
     if verdict == "overhead-bound":
-        return ["reduce-overhead"] if device == "cuda" else []
+        return ["reduce-overhead"] if cuda_graphs_help(rows, device) else []
     if verdict == "compute-bound":
         return ["max-autotune", "max-autotune-no-cudagraphs"]
     return []
@@ -193,10 +207,18 @@ def advised_modes(verdict: str, device: str) -> list[str]:
 
 def _advice(verdict: str, rows: list[dict[str, Any]], device: str) -> list[str]:
     if verdict == "overhead-bound":
-        if device == "cuda":
-            return ['mode="reduce-overhead" replays the kernels as one CUDA graph, removing the '
-                    "launch and Python overhead of each call",
+        launches = launches_per_call(rows)
+        if cuda_graphs_help(rows, device):
+            return [f'mode="reduce-overhead" replays the {launches:.0f} kernel launches of a '
+                    "call as one CUDA graph, removing their launch and Python overhead",
                     "bigger batches spread the fixed cost of a call over more work"]
+        if device == "cuda":
+            return ["bigger batches spread the fixed cost of a call (guards, Python, launches) "
+                    "over more work",
+                    f"a call launches {launches:.0f} kernel(s): its cost is the compiled call "
+                    'itself, which mode="reduce-overhead" does not remove; compile a larger '
+                    "region so that fewer calls do more each",
+                    "fewer graph breaks: each break adds a guarded call and eager Python between graphs"]
         return ["bigger batches spread the fixed cost of a call (Python, guards, launches) "
                 "over more work",
                 'options={"cpp_wrapper": True} replaces the Python wrapper that launches the '

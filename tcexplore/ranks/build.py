@@ -1,43 +1,44 @@
-"""The multi-rank document: per rank a digest of its run, the findings, the rank documents.
+"""The multi-rank document: per rank its entry, the findings, the rank documents.
 
 Each rank entry carries what the side-by-side view needs (summary, compiles, graph
 breaks, collectives, where the data came from and what it lacks) so the view works
-without the rank documents; those are embedded whole while their total stays within
-``embed_limit`` bytes of JSON, and beyond it are left out with their size and the reason.
+without the rank documents. Those are embedded whole when the multi-rank document is
+saved, while their total stays within ``embed_limit`` bytes of JSON; beyond it they are
+left out with their size and where to find them.
 """
 
 from __future__ import annotations
 
 import datetime
-import json
 from typing import Any
 
-from .. import __version__
+import orjson
+
+from .._version import __version__
 from ..document import SCHEMA
-from .collectives import collectives
+from ..render.rank_ranges import ranks_text
 from .divergence import find_divergence
-from .inputs import RankInput
 
 EMBED_LIMIT = 50_000_000  # bytes of rank-document JSON a saved multi-rank document embeds
-MAX_REASON = 500  # characters of a graph-break reason kept in a rank's digest
 
 
-def build_ranks_document(inputs: list[RankInput], embed_limit: int = EMBED_LIMIT) -> dict[str, Any]:
-    world_sizes = [(i.document.data.get("distributed") or {}).get("world_size") for i in inputs]
+def build_ranks_document(digests: list[dict[str, Any]], embed_limit: int = EMBED_LIMIT
+                         ) -> dict[str, Any]:
+    """From the digests of :func:`.digest.digest_rank`, by rank."""
+    entries = [d["entry"] for d in digests]
+    world_sizes = [(e.get("distributed") or {}).get("world_size") for e in entries]
     world_size = next((w for w in world_sizes if w), None)
-    docs = [(i.rank, i.document.data) for i in inputs]
-    entries, budget = [], embed_limit
-    for item in inputs:
-        entry = digest(item)
-        size = len(json.dumps(item.document.data, ensure_ascii=False, separators=(",", ":")))
-        if size <= budget:
-            entry["document"], budget = item.document.data, budget - size
+    budget = embed_limit
+    for digest in digests:
+        size = digest["bytes"]
+        if size is not None and size <= budget:
+            budget -= size  # embedded when saved (Ranks.save)
         else:
-            entry["document_left_out"] = {
+            where = digest["document_path"]
+            digest["entry"]["document_left_out"] = {
                 "reason": f"the embedded rank documents would exceed {embed_limit:,} bytes"
-                          + (f"; open {item.source['path']}" if item.source["path"] else ""),
-                "bytes": size}
-        entries.append(entry)
+                          + (f"; open {where}" if where else ""),
+                "bytes": size or 0}
     return {
         "schema": SCHEMA,
         "kind": "ranks",
@@ -45,42 +46,22 @@ def build_ranks_document(inputs: list[RankInput], embed_limit: int = EMBED_LIMIT
         "created": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
         "world_size": world_size,
         "ranks": entries,
-        "divergence": find_divergence(docs, world_size),
+        "divergence": find_divergence([(d["rank"], d["slim"]) for d in digests], world_size),
+        "rank_groups": rank_groups(entries),
     }
 
 
-def digest(item: RankInput) -> dict[str, Any]:
-    data = item.document.data
-    capture = data.get("capture") or {}
-    compiles, found = [], []
-    for record in data.get("compiles") or []:
-        frame = record.get("frame")
-        compiles.append({
-            "id": record["id"],
-            "frame": {k: frame.get(k) for k in ("function", "file", "line")} if frame else None,
-            "status": record["status"],
-            "graph_nodes": len(record["dynamo_graph"]["nodes"]) if record.get("dynamo_graph")
-            else None,
-            "recompile_reasons": [r["guard"] for group in record.get("recompile_reasons") or []
-                                  for r in group],
-        })
-        level, ops = collectives(record)
-        if ops:
-            found.append({"compile_id": record["id"], "graph": level, "ops": ops})
-    return {
-        "rank": item.rank,
-        "source": item.source,
-        "distributed": data.get("distributed"),
-        "environment": data.get("environment") or {},
-        "capture": {k: capture.get(k) for k in ("source", "partial", "unavailable")
-                    if k in capture},
-        "summary": data["summary"],
-        "compiles": compiles,
-        "graph_breaks": [{"compile_id": b.get("compile_id"), "file": b.get("file"),
-                          "line": b.get("line"), "reason": str(b.get("reason") or "")[:MAX_REASON]}
-                         for b in data.get("graph_breaks") or []],
-        "collectives": found,
-        "error": data.get("error"),
-        "document": None,
-        "document_left_out": None,
-    }
+# What makes two ranks' entries alike: all but where they came from and who they are.
+_ALIKE = ("environment", "summary", "compiles", "graph_breaks", "collectives", "error")
+
+
+def rank_groups(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Ranks whose entries are alike, in groups ordered by their lowest rank: at hundreds of
+    ranks, the view shows "ranks 0-62" once instead of 63 equal columns."""
+    groups: dict[bytes, list[int]] = {}
+    for entry in entries:
+        capture = entry.get("capture") or {}
+        key = orjson.dumps([entry.get(k) for k in _ALIKE] + [capture.get("partial"),
+                           capture.get("unavailable")], option=orjson.OPT_SORT_KEYS)
+        groups.setdefault(key, []).append(entry["rank"])
+    return [{"ranks": ranks, "label": ranks_text(ranks)} for ranks in groups.values()]

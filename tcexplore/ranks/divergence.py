@@ -14,8 +14,9 @@ from __future__ import annotations
 
 from collections import defaultdict
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
+from ..render.rank_ranges import ranks_text
 from .collectives import LEVELS, collectives_by_level
 
 MAX_EVIDENCE = 20  # lines of evidence per finding; the rest are counted
@@ -33,19 +34,6 @@ def find_divergence(docs: RankDocs, world_size: int | None) -> list[dict[str, An
 
 
 # ---------------------------------------------------------------------------- helpers
-
-
-def ranks_text(ranks: Iterable[int]) -> str:
-    """``[0, 1, 2, 5]`` -> ``ranks 0-2, 5``; ``[1]`` -> ``rank 1``."""
-    ranks = sorted(ranks)
-    runs: list[list[int]] = []
-    for r in ranks:
-        if runs and r == runs[-1][-1] + 1:
-            runs[-1].append(r)
-        else:
-            runs.append([r])
-    parts = [f"{run[0]}-{run[-1]}" if len(run) > 2 else ", ".join(map(str, run)) for run in runs]
-    return ("rank " if len(ranks) == 1 else "ranks ") + ", ".join(parts)
 
 
 def _grouped(values: dict[int, str]) -> list[dict[str, Any]]:

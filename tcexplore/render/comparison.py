@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ..exploration import MIME_TYPE
+from ..document import MIME_TYPE
 from .bars import Bar, axis_chart, fmt_num, linear_axis
 from .html import _CSS, render_html
 from .markup import Data, _details, _e, _note, _page

@@ -89,29 +89,30 @@ _CSS = """
 # ---------------------------------------------------------------------------- entry point
 
 
-def render_html(document: Any, *, full_page: bool = True, summary_only: bool = False) -> str:
+def render_html(document: Any, *, full_page: bool = True, summary_only: bool = False,
+                compiles: list[str] | None = None) -> str:
     """The report for ``document`` (a :class:`tcexplore.Document` or its ``.data`` dict).
 
     ``full_page=True`` gives a complete HTML file starting with ``<!DOCTYPE html>``;
     ``full_page=False`` only the ``<div class="tcx-report">`` fragment. ``summary_only``
     keeps the overview and graph breaks and says where the full report is (for notebook
-    outputs of big documents).
+    outputs of big documents). ``compiles`` (ids) shows only those compiles in full.
     """
     data: Data = getattr(document, "data", document)
     explore = data.get("explore") if isinstance(data.get("explore"), dict) else {}
     token = SOURCE_LABELS.set(explore.get("source_labels") or {})
     try:
-        fragment = _report(data, summary_only)
+        fragment = _report(data, summary_only, compiles)
     finally:
         SOURCE_LABELS.reset(token)
     return _page(fragment, "tcexplore report") if full_page else fragment
 
 
-def _report(data: Data, summary_only: bool = False) -> str:
+def _report(data: Data, summary_only: bool = False, only: list[str] | None = None) -> str:
     compiles = data.get("compiles") or []
     detail = _note("Summary only: this document is big. JupyterLab with tcexplore installed "
                    "shows all of it; .save(\"report.html\") writes the full report.") \
-        if summary_only else _compiles(data, compiles)
+        if summary_only else _compiles(data, compiles, only)
     parts = [
         '<div class="tcx-report">',
         f"<style>{_CSS}{_BYTECODE_CSS}</style>",
@@ -433,11 +434,22 @@ def _compile_header(compile_: Data) -> str:
     parts.append("</p>")
     if compile_.get("error"):
         parts.append(_error_block(compile_["error"], "Compile failed"))
+    if isinstance(compile_.get("without_capture_settings"), dict):
+        parts.append(_note(_without_settings(compile_["without_capture_settings"])))
     restarts = compile_.get("restart_reasons") or []
     if restarts:
         items = "".join(f"<li>{_pre(str(r))}</li>" for r in restarts[:MAX_ROWS])
         parts.append(_details(f"Restart reasons ({len(restarts)})", f"<ul>{items}</ul>"))
     return "".join(parts)
+
+
+def _without_settings(unsettled: Data) -> str:
+    what = {"provenance": "provenance tracking was off (kernels may show unmapped nodes)",
+            "cache_bypass": "the caches were on (a cache hit replays code from another run)"}
+    lacked = "; ".join(what.get(s, str(s)) for s in unsettled.get("settings") or [])
+    threads = ", ".join(str(t) for t in unsettled.get("threads") or [])
+    return (f"Compiled in thread {threads}, outside the capture's settings: {lacked}. "
+            "Open capture() in that thread too.")
 
 
 def _compile(data: Data, compile_: Data) -> str:
@@ -462,10 +474,49 @@ def _compile(data: Data, compile_: Data) -> str:
                     id_=anchor)
 
 
-def _compiles(data: Data, compiles: list[Any]) -> str:
+# The report stays a page a browser opens quickly: compiles are shown in full up to these
+# bounds (the first always), the rest listed with their counts.
+MAX_FULL_COMPILES = 50
+MAX_COMPILES_CHARS = 20_000_000
+
+
+def _compiles(data: Data, compiles: list[Any], only: list[str] | None = None) -> str:
+    """Each compile in full (``only``: just those ids) while the bounds allow; the others in
+    a table saying how to see them."""
+    compiles = [c for c in compiles if isinstance(c, dict)]
     if not compiles:
         return _details("Compiles (0)", "<p>No compiles were recorded.</p>",
                         cls="tcx-section tcx-compiles", id_="tcx-compiles")
-    body = "\n".join(_compile(data, c) for c in compiles if isinstance(c, dict))
+    shown, listed, size = [], [], 0
+    for c in compiles:
+        wanted = only is None or c.get("id") in only
+        if wanted and len(shown) < MAX_FULL_COMPILES and (not shown or size < MAX_COMPILES_CHARS):
+            shown.append(_compile(data, c))
+            size += len(shown[-1])
+        else:
+            listed.append(c)
+    body = "\n".join(shown)
+    if listed:
+        body += "\n" + _compiles_not_shown(listed, only is not None)
     return (f'<div class="tcx-compiles" id="tcx-compiles">'
             f"<h2>Compiles ({len(compiles)})</h2>\n{body}\n</div>")
+
+
+def _compiles_not_shown(compiles: list[Data], chosen: bool) -> str:
+    why = ("Not chosen for this report" if chosen else
+           f"This report shows compiles in full up to {MAX_FULL_COMPILES} of them or "
+           f"{MAX_COMPILES_CHARS // 1_000_000} MB of page")
+    listed = "this one is" if len(compiles) == 1 else f"these {len(compiles)} are"
+    how = (f"{why}; {listed} listed only. See one in full with "
+           "<code>tcexplore import LOG --compile ID --html OUT.html</code>, in Python with "
+           "<code>tcexplore.load(DOC).save(\"OUT.html\", compiles=[\"ID\"])</code>, or open "
+           "the document in JupyterLab, whose explorer shows every compile.")
+    rows = [[_c(c.get("id")), _location(c.get("frame")), _status(c.get("status")),
+             _e(len((c.get("dynamo_graph") or {}).get("nodes") or [])),
+             _e(sum(len(o.get("kernels") or []) for o in c.get("output_codes") or [])),
+             _e(len(c.get("recompile_reasons") or []))] for c in compiles]
+    table = _table(["compile", "frame", "status", "graph nodes", "kernels", "recompile reasons"],
+                   rows, "tcx-compiles-not-shown")
+    return _details(f"Compiles not shown in full ({len(compiles)})",
+                    f'<p class="tcx-note">{how}</p>' + table, cls="tcx-section",
+                    open_=True, id_="tcx-compiles-not-shown")

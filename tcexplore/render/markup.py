@@ -27,6 +27,9 @@ from pygments.token import Error
 MAX_ROWS = 500  # rows of any one table
 MAX_TEXT_CHARS = 200_000  # characters of any one code/text block
 MAX_CELL_ITEMS = 100  # names listed in one table cell (fused nodes, aten ops, ...)
+# Longer code (a whole graph's or module's text) is shown plain: highlighting it took most
+# of a big report's time (seconds for a GPT) and doubled its size.
+MAX_HIGHLIGHT_CHARS = 20_000
 
 Data = dict[str, Any]
 
@@ -175,8 +178,11 @@ def _pre(text: str) -> str:
 
 
 def _code(text: str, kind: str = "python") -> str:
-    """Source highlighted by Pygments (inline styles, escaped by Pygments), cut."""
+    """Source highlighted by Pygments (inline styles, escaped by Pygments), cut; plain when
+    longer than :data:`MAX_HIGHLIGHT_CHARS`."""
     kept, note = _clip(text)
+    if len(kept) > MAX_HIGHLIGHT_CHARS:
+        return f'<pre class="tcx-code">{_e(kept)}</pre>{note}'
     lexer = _LEXERS.get(kind, PythonLexer)(stripnl=False)
     body = highlight(kept, lexer, _FORMATTER)
     return f'<pre class="tcx-code">{body}</pre>{note}'
@@ -244,4 +250,3 @@ def _link(link: Any) -> str:
 def _status(status: Any) -> str:
     cls = status if status in _STATUSES else "unknown"
     return f'<span class="tcx-status tcx-status-{cls}">{_e(status)}</span>'
-

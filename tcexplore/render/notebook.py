@@ -18,7 +18,7 @@ import gzip
 import json
 from typing import Any
 
-from ..exploration import MIME_TYPE
+from ..document import MIME_TYPE
 from .html import render_html
 
 PACK_OVER = 1_000_000  # bytes of document JSON; smaller documents stay readable inline

@@ -2,9 +2,11 @@
 
 Divergence first (each finding with the ranks that differ, the groups that agree and the
 evidence), then the ranks side by side (counts, where each came from and what it lacks),
-the compiles of every rank in one table, the collectives, and each rank's own report
-below, reached from every place that names a rank. Everything goes through the escaping of
-``markup.py``, as in the one-run report.
+the compiles of every rank in one table, the collectives, and the ranks' own reports
+below, reached from every place that names a rank. Alike ranks (``rank_groups``) share a
+column and a report, so hundreds of ranks stay readable; the page holds a bounded number
+of reports and lists where the other ranks' documents are. Everything goes through the
+escaping of ``markup.py``, as in the one-run report.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from .markup import (
     _status,
     _table,
 )
+from .rank_ranges import ranks_text
 
 Documents = Callable[[int], Any]
 
@@ -39,12 +42,36 @@ def _rank_anchor(rank: Any) -> str:
     return f"tcx-rank-{_e(rank)}"
 
 
-def _rank_link(rank: Any) -> str:
-    return f'<a href="#{_rank_anchor(rank)}">rank {_e(rank)}</a>'
+class _Layout:
+    """Which ranks share a column and a report (``rank_groups``: alike ranks), which
+    groups' reports are in the page, and where a rank's link leads (its group's report)."""
 
+    def __init__(self, data: Data, entries: list[Data]):
+        groups = [g["ranks"] for g in data.get("rank_groups") or [] if g.get("ranks")]
+        listed = {r for g in groups for r in g}
+        groups += [[e["rank"]] for e in entries if e["rank"] not in listed]
+        self.groups = sorted(groups, key=min)
+        self.lead = {r: g[0] for g in self.groups for r in g}  # rank -> its group's first
+        self.reported: set[int] = set()  # leads whose report is in the page
 
-def _ranks_links(ranks: list[Any]) -> str:
-    return ", ".join(_rank_link(r) for r in ranks)
+    def link(self, rank: Any) -> str:
+        return f'<a href="#{_rank_anchor(self.lead.get(rank, rank))}">rank {_e(rank)}</a>'
+
+    def links(self, ranks: list[Any]) -> str:
+        """A few ranks as links; many as their ranges, each range linked by its first."""
+        if len(ranks) <= MAX_RANK_LINKS:
+            return ", ".join(self.link(r) for r in ranks)
+        return (f'<a href="#{_rank_anchor(self.lead.get(ranks[0], ranks[0]))}">'
+                f"{_e(ranks_text(ranks))}</a>")
+
+    def compile_ref(self, rank: Any, compile_id: Any) -> str:
+        if compile_id is None:
+            return ""
+        lead = self.lead.get(rank, rank)
+        if lead not in self.reported:
+            return _c(compile_id)
+        anchor = f"r{int(lead)}-" + _compile_anchor(compile_id)
+        return f'<a href="#{_e(anchor)}"><code>{_e(compile_id)}</code></a>'
 
 
 def _scoped(fragment: str, rank: Any) -> str:
@@ -55,27 +82,18 @@ def _scoped(fragment: str, rank: Any) -> str:
             .replace('href="#tcx-', f'href="#{prefix}tcx-'))
 
 
-def _compile_ref(rank: Any, compile_id: Any, has_report: bool) -> str:
-    if compile_id is None:
-        return ""
-    if not has_report:
-        return _c(compile_id)
-    anchor = f"r{int(rank)}-" + _compile_anchor(compile_id)
-    return f'<a href="#{_e(anchor)}"><code>{_e(compile_id)}</code></a>'
-
-
-def _finding(finding: Data, reported: set[int]) -> str:
-    groups = [[_ranks_links(g.get("ranks") or []), _e(g.get("value"))]
+def _finding(finding: Data, layout: _Layout) -> str:
+    groups = [[layout.links(g.get("ranks") or []), _e(g.get("value"))]
               for g in finding.get("groups") or []]
-    evidence = [[_rank_link(e["rank"]) if e.get("rank") is not None else "", _e(e.get("text"))]
+    evidence = [[layout.link(e["rank"]) if e.get("rank") is not None else "", _e(e.get("text"))]
                 for e in finding.get("evidence") or []]
     odd = finding.get("ranks") or []
     cid = finding.get("compile_id")
     where = ""
     if cid is not None and odd:
-        where = " · compile " + _compile_ref(odd[0], cid, odd[0] in reported)
+        where = " · compile " + layout.compile_ref(odd[0], cid)
     body = "\n".join([
-        f"<p>Ranks that differ: {_ranks_links(odd)}{where}</p>",
+        f"<p>Ranks that differ: {layout.links(odd)}{where}</p>",
         _table(["ranks", "show"], groups, "tcx-groups"),
         _table(["rank", "evidence"], evidence, "tcx-evidence") if evidence else "",
     ])
@@ -83,10 +101,10 @@ def _finding(finding: Data, reported: set[int]) -> str:
     return _details(summary, body, cls="tcx-sub tcx-divergence", open_=True)
 
 
-def _divergence(data: Data, reported: set[int]) -> str:
+def _divergence(data: Data, layout: _Layout) -> str:
     findings = data.get("divergence") or []
     if findings:
-        body = "\n".join(_finding(f, reported) for f in findings)
+        body = "\n".join(_finding(f, layout) for f in findings)
     else:
         body = (f'<p class="tcx-none">No divergence across {_plural(len(data.get("ranks") or []), "rank")}: '
                 "the same compile ids, recompiles, graph breaks, Dynamo graphs, collectives, "
@@ -95,7 +113,12 @@ def _divergence(data: Data, reported: set[int]) -> str:
                     id_="tcx-divergence")
 
 
-def _side_by_side(entries: list[Data]) -> str:
+def _group_header(ranks: list[int]) -> str:
+    return ranks_text(ranks) + (" (alike)" if len(ranks) > 1 else "")
+
+
+def _side_by_side(by_rank: dict[int, Data], layout: _Layout) -> str:
+    entries = [by_rank[g[0]] for g in layout.groups]
     keys = list(dict.fromkeys(k for e in entries for k in (e.get("summary") or {})))
 
     def distributed(entry: Data, key: str) -> str:
@@ -103,7 +126,8 @@ def _side_by_side(entries: list[Data]) -> str:
 
     rows = [
         ["source"] + [_e((e.get("source") or {}).get("kind")) + " "
-                      + _c((e.get("source") or {}).get("path")) for e in entries],
+                      + _c((e.get("source") or {}).get("path"))
+                      + (" …" if len(g) > 1 else "") for e, g in zip(entries, layout.groups)],
         ["backend"] + [distributed(e, "backend") for e in entries],
         ["world size"] + [distributed(e, "world_size") for e in entries],
         ["torch"] + [_e((e.get("environment") or {}).get("torch")) for e in entries],
@@ -116,23 +140,27 @@ def _side_by_side(entries: list[Data]) -> str:
         _e(", ".join(u["field"] for u in (e.get("capture") or {}).get("unavailable") or []))
         for e in entries])
     rows.append(["partial"] + [_e((e.get("capture") or {}).get("partial")) for e in entries])
-    headers = [""] + [f"rank {e.get('rank')}" for e in entries]
-    return _details("Ranks side by side", _table(headers, rows, "tcx-ranks-table"),
+    headers = [""] + [_group_header(g) for g in layout.groups]
+    note = (_note(f"{len(by_rank)} ranks in {len(layout.groups)} columns: ranks alike in "
+                  "compiles, counts, graph breaks, collectives, errors and versions share one.")
+            if len(layout.groups) < len(by_rank) else "")
+    return _details("Ranks side by side", note + _table(headers, rows, "tcx-ranks-table"),
                     cls="tcx-section", open_=True, id_="tcx-ranks")
 
 
-def _compiles(entries: list[Data], reported: set[int]) -> str:
+def _compiles(by_rank: dict[int, Data], layout: _Layout) -> str:
+    entries = [by_rank[g[0]] for g in layout.groups]
     ids = list(dict.fromkeys(c["id"] for e in entries for c in e.get("compiles") or []))
-    by_rank = {e["rank"]: {c["id"]: c for c in e.get("compiles") or []} for e in entries}
+    records = [{c["id"]: c for c in e.get("compiles") or []} for e in entries]
     rows = []
     for cid in ids:
         row = [_c(cid)]
-        for entry in entries:
-            record = by_rank[entry["rank"]].get(cid)
+        for entry, by_id in zip(entries, records):
+            record = by_id.get(cid)
             if record is None:
                 row.append('<span class="tcx-muted">—</span>')
                 continue
-            cell = (f"{_compile_ref(entry['rank'], cid, entry['rank'] in reported)} "
+            cell = (f"{layout.compile_ref(entry['rank'], cid)} "
                     f"{_location(record.get('frame'))} {_status(record.get('status'))}")
             if record.get("graph_nodes") is not None:
                 cell += f" · {_plural(record['graph_nodes'], 'node')}"
@@ -140,17 +168,17 @@ def _compiles(entries: list[Data], reported: set[int]) -> str:
                 cell += f"<br>recompiled: <code>{_e(guard)}</code>"
             row.append(cell)
         rows.append(row)
-    headers = ["compile"] + [f"rank {e['rank']}" for e in entries]
+    headers = ["compile"] + [_group_header(g) for g in layout.groups]
     body = _table(headers, rows, "tcx-rank-compiles") if rows else "<p>No compiles.</p>"
     return _details(f"Compiles by rank ({len(ids)})", body, cls="tcx-section",
                     id_="tcx-rank-compiles")
 
 
-def _collectives(entries: list[Data]) -> str:
-    rows = [[_rank_link(e["rank"]), _c(c.get("compile_id")), _e(c.get("graph")),
+def _collectives(by_rank: dict[int, Data], layout: _Layout) -> str:
+    rows = [[layout.links(g), _c(c.get("compile_id")), _e(c.get("graph")),
              _e(" → ".join(c.get("ops") or []))]
-            for e in entries for c in e.get("collectives") or []]
-    body = (_table(["rank", "compile", "read from", "collectives in order"], rows,
+            for g in layout.groups for c in by_rank[g[0]].get("collectives") or []]
+    body = (_table(["ranks", "compile", "read from", "collectives in order"], rows,
                    "tcx-collectives") if rows else
             "<p>No collectives in any compiled graph (eager collectives, such as DDP's "
             "bucketed all-reduces and FSDP's hooks, run outside the graphs).</p>")
@@ -158,22 +186,53 @@ def _collectives(entries: list[Data]) -> str:
                     id_="tcx-collectives")
 
 
-def _rank_reports(entries: list[Data], documents: Documents,
-                  summary_only: bool) -> tuple[str, set[int]]:
-    parts, reported = [], set()
-    for entry in entries:
-        rank = entry["rank"]
-        document = documents(rank)
-        if document is not None:
-            body = _scoped(render_html(document, full_page=False, summary_only=summary_only), rank)
-            reported.add(rank)
-        else:
-            left = entry.get("document_left_out") or {}
-            body = _note(f"Rank {rank}'s document is not in this file: "
-                         f"{left.get('reason', 'not embedded')} ({left.get('bytes', '?')} bytes).")
-        parts.append(f'<div class="tcx-rank-report" id="{_rank_anchor(rank)}">'
-                     f"<h2>Rank {_e(rank)}</h2>\n{body}</div>")
-    return "\n".join(parts), reported
+# The page holds one report per group of alike ranks, up to these bounds (divergent groups,
+# the smaller ones, first); the others are listed with where their documents are.
+MAX_RANK_REPORTS = 8
+MAX_REPORTS_CHARS = 20_000_000
+MAX_RANK_LINKS = 8  # ranks named one by one; more are written as ranges
+
+
+def _rank_reports(by_rank: dict[int, Data], layout: _Layout, documents: Documents,
+                  summary_only: bool) -> str:
+    parts, left, size = [], [], 0
+    for group in sorted(layout.groups, key=len):  # the odd ranks before the many alike
+        lead = group[0]
+        document = None
+        if len(layout.reported) < MAX_RANK_REPORTS and size < MAX_REPORTS_CHARS:
+            document = documents(lead)
+        if document is None:
+            left.append(group)
+            continue
+        body = _scoped(render_html(document, full_page=False, summary_only=summary_only), lead)
+        size += len(body)
+        layout.reported.add(lead)
+        title = f"Rank {_e(lead)}" + (f" (for {_e(ranks_text(group))}, alike)"
+                                      if len(group) > 1 else "")
+        report = (f'<div class="tcx-rank-report" id="{_rank_anchor(lead)}">'
+                  f"<h2>{title}</h2>\n{body}</div>")
+        parts.append((lead, report))
+    parts.sort()
+    if left:
+        parts.append((-1, _reports_left_out(left, by_rank)))
+    return "\n".join(part for _, part in parts)
+
+
+def _reports_left_out(groups: list[list[int]], by_rank: dict[int, Data]) -> str:
+    rows = []
+    for group in sorted(groups, key=min):
+        entry = by_rank[group[0]]
+        left = entry.get("document_left_out") or {}
+        where = entry.get("document_path") or (entry.get("source") or {}).get("path")
+        rows.append([f'<span id="{_rank_anchor(group[0])}">{_e(ranks_text(group))}</span>',
+                     _c(where) if where else _e(left.get("reason", "not at hand"))])
+    note = _note(f"This page holds at most {MAX_RANK_REPORTS} rank reports "
+                 f"({MAX_REPORTS_CHARS // 1_000_000} MB); open a rank's document with "
+                 "tcexplore.load() or in JupyterLab, or write its report with "
+                 "tcexplore.load(PATH).save(\"rank.html\").")
+    return _details(f"Ranks without a report here ({sum(map(len, groups))})",
+                    note + _table(["ranks", "document"], rows, "tcx-reports-left-out"),
+                    cls="tcx-section", open_=True, id_="tcx-reports-left-out")
 
 
 def render_ranks_html(data: Data, documents: Documents, *, full_page: bool = True,
@@ -182,16 +241,18 @@ def render_ranks_html(data: Data, documents: Documents, *, full_page: bool = Tru
     None. ``summary_only`` keeps each rank's report to its overview and graph breaks
     (notebook outputs)."""
     entries = [e for e in data.get("ranks") or [] if isinstance(e, dict)]
-    reports, reported = _rank_reports(entries, documents, summary_only)
+    by_rank = {e["rank"]: e for e in entries}
+    layout = _Layout(data, entries)
+    reports = _rank_reports(by_rank, layout, documents, summary_only)
     fragment = "\n".join([
         '<div class="tcx-report tcx-ranks-report">',
         f"<style>{_CSS}{_RANKS_CSS}</style>",
         f"<h1>torch.compile across {_plural(len(entries), 'rank')}"
         + (f" (world size {_e(data['world_size'])})" if data.get("world_size") else "") + "</h1>",
-        _divergence(data, reported),
-        _side_by_side(entries),
-        _compiles(entries, reported),
-        _collectives(entries),
+        _divergence(data, layout),
+        _side_by_side(by_rank, layout),
+        _compiles(by_rank, layout),
+        _collectives(by_rank, layout),
         reports,
         "</div>",
     ])

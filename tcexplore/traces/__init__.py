@@ -12,10 +12,11 @@ import json
 from pathlib import Path
 from typing import Any
 
+from .._bulk import without_gc
 from ..capture.assemble import Assembler
-from ..capture.events import Event
-from ..document import Document, build_document
-from .log_file import TraceError, TraceLog, read_trace_log
+from ..capture.events import ENVELOPE_KEYS, Event
+from ..document import Document, DocumentError, build_document, validate
+from .log_file import TraceError, TraceLog, log_rank, read_trace_log
 
 __all__ = ["TraceError", "document_from_log", "load_trace", "trace_logs"]
 
@@ -63,23 +64,51 @@ def load_trace(path: str | Path, *, rank: int | None = None) -> Document:
     logs = trace_logs(path)
     if len(logs) == 1 and rank is None:
         return document_from_log(read_trace_log(logs[0]))
-    read = [read_trace_log(p) for p in logs]
+    ranks = {p: log_rank(p) for p in logs}
     if rank is None:
-        ranks = ", ".join(f"{log.path.name} (rank {log.rank})" for log in read)
-        raise TraceError(f"{path} holds {len(read)} logs: {ranks}. Pass rank=N for one, or "
+        listed = ", ".join(f"{p.name} (rank {r})" for p, r in ranks.items())
+        raise TraceError(f"{path} holds {len(logs)} logs: {listed}. Pass rank=N for one, or "
                          "use tcexplore.ranks(path) / `tcexplore ranks` for all of them")
-    chosen = [log for log in read if log.rank == rank]
+    chosen = [p for p, r in ranks.items() if r == rank]
     if len(chosen) != 1:
         raise TraceError(f"{path} holds {len(chosen)} logs of rank {rank}")
-    return document_from_log(chosen[0])
+    return document_from_log(read_trace_log(chosen[0]))
 
 
 def document_from_log(log: TraceLog) -> Document:
-    events = [Event.from_record(metadata, payload) for metadata, payload in log.records]
+    """The log's events, read as they come, through the capture's Assembler. An event whose
+    fields do not have the types torch writes is a TraceError naming its line; the document
+    is validated, as any document read from outside is."""
+    with without_gc():
+        document = _assembled(log)
+    try:
+        validate(document.data)
+    except DocumentError as exc:
+        raise TraceError(f"{log.path}: the log's events do not read as torch writes them "
+                         f"({exc})") from None
+    return document
+
+
+def _assembled(log: TraceLog) -> Document:
     assembler = Assembler({})  # file names come with the log's own `str` events
-    for event in events:
-        assembler.feed(event)
-    environment, unstated = _stated_environment(events)
+    stated: list[Event] = []  # the events that state versions
+    events = 0
+    for line, metadata, payload in log.records():
+        try:
+            event = Event.from_record(metadata, payload)
+            assembler.feed(event)
+        except (TypeError, ValueError, KeyError, AttributeError, IndexError) as exc:
+            raise TraceError(f"{log.path}:{line}: the {_kind(metadata)} event does not read "
+                             f"as torch writes it ({type(exc).__name__}: {exc})") from None
+        events += 1
+        if event.kind in ("torch_version", "compilation_metrics"):
+            stated.append(event)
+    try:
+        assembled = assembler.finish()
+    except (TypeError, ValueError, KeyError, AttributeError, IndexError) as exc:
+        raise TraceError(f"{log.path}: the log's events do not read as torch writes them "
+                         f"({type(exc).__name__}: {exc})") from None
+    environment, unstated = _stated_environment(stated)
     unavailable = [{"field": f, "reason": r} for f, r in NOT_IN_TRACE]
     unavailable += [{"field": f"environment.{key}", "reason": "not stated in the log"}
                     for key in unstated]
@@ -93,10 +122,15 @@ def document_from_log(log: TraceLog) -> Document:
                          "event's rank, not the process group"}
                         for key in ("world_size", "backend")]
     capture = {"source": "trace", "path": str(log.path), "compression": log.compression,
-               "bypass_caches": None, "events": len(events), "handler_errors": [],
+               "bypass_caches": None, "events": events, "handler_errors": [],
                "log": log.problems(), "partial": log.partial, "unavailable": unavailable}
-    return build_document(**assembler.finish(), capture=capture, error=None,
+    return build_document(**assembled, capture=capture, error=None,
                           environment=environment, distributed=distributed)
+
+
+def _kind(metadata: dict[str, Any]) -> str:
+    keys = [k for k in metadata if k not in ENVELOPE_KEYS]
+    return repr(keys[0]) if keys else "unnamed"
 
 
 def _stated_environment(events: list[Event]) -> tuple[dict[str, Any], list[str]]:

@@ -22,14 +22,18 @@ import json
 import lzma
 import re
 import zlib
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any, Callable, Iterator
+
+import orjson
 
 # tlparse's pattern (src/lib.rs): level, month, day, time, process, emitting file:line.
 GLOG_LINE = re.compile(
     rb"^[VIWEC]\d{4} \d{2}:\d{2}:\d{2}\.\d{6} \d+\s*[^:]+:\d+\] (?=.)")
 TRACE_FILE_RANK = re.compile(r"dedicated_log_torch_trace_rank_(\d+)_")
+# Envelope keys torch writes as integers (or null); anything else is not torch's log.
+_INTEGER_KEYS = ("frame_id", "frame_compile_id", "attempt", "compiled_autograd_id", "rank")
 
 _READERS: dict[bytes, tuple[str, Callable[[Path], IO[bytes]]]] = {
     b"\x1f\x8b": ("gzip", lambda p: gzip.open(p, "rb")),
@@ -39,6 +43,9 @@ _READERS: dict[bytes, tuple[str, Callable[[Path], IO[bytes]]]] = {
 _REFUSED = {b"\x28\xb5\x2f\xfd": ("zstd", "zstd -d {path}"),
             b"PK\x03\x04": ("zip", "unzip {path}")}
 
+# One event: (line number of its envelope, metadata, payload or None).
+Record = tuple[int, dict[str, Any], "str | None"]
+
 
 class TraceError(ValueError):
     """A file that cannot be read as a TORCH_TRACE log."""
@@ -46,12 +53,13 @@ class TraceError(ValueError):
 
 @dataclass
 class TraceLog:
-    """The events of one log, in order, and what reading it found wrong."""
+    """One log: its events are read by :meth:`records` as they come (never all held at
+    once), and what reading them found wrong is counted here."""
 
     path: Path
     compression: str | None
-    records: list[tuple[dict[str, Any], str | None]] = field(default_factory=list)
     rank: int | None = None
+    records_read: int = 0
     lines: int = 0
     unparsed_lines: int = 0       # not glog lines (tlparse: fail_glog)
     bad_envelopes: int = 0        # glog lines whose JSON does not parse (tlparse: fail_json)
@@ -64,6 +72,19 @@ class TraceLog:
                 "bad_envelopes": self.bad_envelopes,
                 "payload_mismatches": self.payload_mismatches,
                 "other_rank_events": self.other_rank_events}
+
+    def records(self) -> Iterator[Record]:
+        """The log's events in order, one pass over the file; afterwards an empty file or
+        one with no event is a TraceError, and ``rank`` is known."""
+        with _open(self.path)[1] as stream:
+            yield from _read_records(_lines(stream, self), self)
+        if not self.records_read and not self.partial:
+            what = ("empty" if self.lines == 0
+                    else "not a TORCH_TRACE log (no line is a trace event)")
+            raise TraceError(f"{self.path} is {what}")
+        named = TRACE_FILE_RANK.search(self.path.name)
+        if self.rank is None and named:
+            self.rank = int(named.group(1))
 
 
 def _open(path: Path) -> tuple[str | None, IO[bytes]]:
@@ -81,35 +102,46 @@ def _open(path: Path) -> tuple[str | None, IO[bytes]]:
 
 def _lines(stream: IO[bytes], log: TraceLog) -> Iterator[tuple[int, bytes, bool]]:
     """(line number, line without its newline, whether it had one); a compressed stream
-    cut short ends the iteration and marks the log partial."""
+    cut short ends the iteration and marks the log partial, one that is no such stream at
+    all (a compression header, then garbage) is a TraceError."""
     try:
         for number, line in enumerate(stream, 1):
             log.lines = number
             ended = line.endswith(b"\n")
             yield number, line[:-1] if ended else line, ended
     except (EOFError, OSError, zlib.error, lzma.LZMAError) as exc:
+        if log.lines == 0:
+            raise TraceError(f"{log.path} starts like a {log.compression} file but is not "
+                             f"one ({type(exc).__name__}: {exc})") from None
         log.partial = (f"the {log.compression} stream ends early after line {log.lines} "
                        f"({type(exc).__name__}: {exc}); the log was cut short")
 
 
 def read_trace_log(path: str | Path) -> TraceLog:
+    """Open a log for reading (its events are read by ``.records()``): a missing file or a
+    compression that cannot be read is a TraceError now."""
     path = Path(path)
     if not path.is_file():
         raise TraceError(f"no such TORCH_TRACE log: {path}")
     compression, stream = _open(path)
-    log = TraceLog(path=path, compression=compression)
-    with stream:
-        _read_records(_lines(stream, log), log)
-    if not log.records and not log.partial:
-        what = "empty" if log.lines == 0 else "not a TORCH_TRACE log (no line is a trace event)"
-        raise TraceError(f"{path} is {what}")
+    stream.close()
+    return TraceLog(path=path, compression=compression)
+
+
+def log_rank(path: Path) -> int | None:
+    """A log's rank without reading it whole: from torch's file name, else from the first
+    event that names one."""
     named = TRACE_FILE_RANK.search(path.name)
-    if log.rank is None and named:
-        log.rank = int(named.group(1))
-    return log
+    if named:
+        return int(named.group(1))
+    log = read_trace_log(path)
+    for _, metadata, _ in log.records():
+        if metadata.get("rank") is not None:
+            return metadata["rank"]
+    return None
 
 
-def _read_records(lines: Iterator[tuple[int, bytes, bool]], log: TraceLog) -> None:
+def _read_records(lines: Iterator[tuple[int, bytes, bool]], log: TraceLog) -> Iterator[Record]:
     """torch ends every record with a newline: a last line without one was cut mid-write."""
     ahead = next(lines, None)
     while ahead is not None:
@@ -120,7 +152,7 @@ def _read_records(lines: Iterator[tuple[int, bytes, bool]], log: TraceLog) -> No
             log.unparsed_lines += 1
             continue
         try:
-            metadata = json.loads(line[match.end():])
+            metadata = _envelope(line[match.end():])
         except ValueError:
             if ahead is None and not ended:
                 _cut_short(log, f"the log ends inside the event on line {number}; "
@@ -131,22 +163,44 @@ def _read_records(lines: Iterator[tuple[int, bytes, bool]], log: TraceLog) -> No
         if not isinstance(metadata, dict):
             log.bad_envelopes += 1
             continue
+        _check_envelope(metadata, log.path, number)
         payload = None
         if "has_payload" in metadata:
             payload_lines = []
-            while ahead is not None and ahead[1].startswith(b"\t"):
+            while ahead is not None and ahead[1][:1] == b"\t":
                 payload_lines.append(ahead[1][1:])
                 ahead = next(lines, None)
-            payload = b"\n".join(payload_lines).decode("utf-8", errors="replace")
-            digest = hashlib.md5(payload.encode("utf-8"), usedforsecurity=False).hexdigest()
-            if digest != metadata["has_payload"]:
+            raw = b"\n".join(payload_lines)
+            if hashlib.md5(raw, usedforsecurity=False).hexdigest() != metadata["has_payload"]:
                 if ahead is None:  # the file stops inside this payload
                     _cut_short(log, f"the log ends inside the payload of the event on line "
                                     f"{number} ({_event_name(metadata)}); it is left out")
                     return
                 log.payload_mismatches += 1
+            payload = raw.decode("utf-8", errors="replace")
         if _same_rank(metadata, log):
-            log.records.append((metadata, payload))
+            log.records_read += 1
+            yield number, metadata, payload
+
+
+def _envelope(text: bytes) -> Any:
+    """orjson, and Python's json module for what only it reads (NaN, Infinity: torch writes
+    its metadata with ``json.dumps``)."""
+    try:
+        return orjson.loads(text)
+    except orjson.JSONDecodeError:
+        return json.loads(text)
+
+
+def _check_envelope(metadata: dict[str, Any], path: Path, number: int) -> None:
+    for key in _INTEGER_KEYS:
+        value = metadata.get(key)
+        if value is not None and (type(value) is not int):
+            raise TraceError(f"{path}:{number}: the event's {key!r} is {value!r}, where torch "
+                             "writes an integer: not a TORCH_TRACE event")
+    if "has_payload" in metadata and not isinstance(metadata["has_payload"], str):
+        raise TraceError(f"{path}:{number}: the event's 'has_payload' is "
+                         f"{metadata['has_payload']!r}, where torch writes an md5 digest")
 
 
 def _cut_short(log: TraceLog, where: str) -> None:

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 
-from ..document import DocumentError, load
+from ..document import Document, DocumentError
+from ..output_files import OutputError, unwritable, write_text
 from .kernel import AmbiguousKernel, all_kernels, find_kernel
 from .wrapper import WorkbenchError
 
@@ -21,8 +21,11 @@ def kernel_table(data: dict) -> str:
 
 
 def run_repro(document: str, name: str | None, out: str | None, launch: int) -> int:
+    if problem := unwritable(out):
+        print(f"tcexplore repro: {problem}", file=sys.stderr)
+        return 2
     try:
-        data = load(document).data
+        data = Document.load(document).data
         if name is None:
             print(kernel_table(data))
             return 0
@@ -35,7 +38,11 @@ def run_repro(document: str, name: str | None, out: str | None, launch: int) -> 
         print(f"tcexplore repro: {exc}", file=sys.stderr)
         return 2
     if out:
-        Path(out).write_text(text, encoding="utf-8")
+        try:
+            write_text(out, text)
+        except OutputError as exc:
+            print(f"tcexplore repro: {exc}", file=sys.stderr)
+            return 2
         print(f"tcexplore repro: wrote {out}; run it with: python {out}", file=sys.stderr)
     else:
         sys.stdout.write(text)

@@ -17,7 +17,7 @@ import ast
 from importlib import resources
 from typing import TYPE_CHECKING, Any
 
-from .. import __version__
+from .._version import __version__
 from .wrapper import Launch, WorkbenchError, Wrapper
 
 if TYPE_CHECKING:

@@ -39,6 +39,27 @@ describe('computeDiff', () => {
     expect(dynamo.nodes.map(n => [n.status, n.a?.target, n.b?.target, n.changes])).toEqual([['changed', 'torch.relu', 'torch._C._nn.gelu', ['target']]]);
   });
 
+  it('pairs a compile across files only when nothing in its own file does, and says so', () => {
+    const moved = JSON.parse(JSON.stringify(load('gelu.json')).split('tests/fixtures/docdiff/regenerate.py').join('elsewhere/train_v2.py'));
+    const checked = checkDocument(moved);
+    if (!checked.ok) {
+      throw new Error(checked.message);
+    }
+    const sameFile = computeDiff(doc('relu.json'), doc('gelu.json'), 'a', 'b');
+    const across = computeDiff(doc('relu.json'), checked.doc, 'a', 'b');
+    const shape = (entry: any) => [
+      entry.graphs.flatMap((g: any) => g.nodes.map((n: any) => [g.graph, n.status, n.a?.target, n.b?.target, n.changes])),
+      entry.outputs.flatMap((o: any) => o.kernels.map((k: any) => [o.output, k.status, k.a?.name, k.b?.name]))
+    ];
+    across.compiles.forEach((paired, i) => {
+      const plain = sameFile.compiles[i];
+      expect(paired.status).toBe('changed');
+      expect(paired.changes).toEqual([...plain.changes, { field: 'file', a: 'regenerate.py', b: 'train_v2.py' }]);
+      expect(shape(paired)).toEqual(shape(plain));
+    });
+    expect({ ...across.summary, compiles_changed: 0 }).toEqual({ ...sameFile.summary, compiles_changed: 0 });
+  });
+
   it('counts a compile only one side has once, without itemising it', () => {
     const relu = doc('relu.json');
     const empty = { ...relu, compiles: [] } as TcxDocument;

@@ -60,6 +60,15 @@ describe('overview', () => {
     expect(found.find(f => f.recompiled)!.target).toEqual({ tab: 'guards', compile: 1 });
     expect(found.some(f => f.text.includes('2.00× faster'))).toBe(true);
   });
+
+  it('says which compile ran in a thread outside the capture\'s settings', () => {
+    const doc = fixture();
+    doc.compiles[1].without_capture_settings = { settings: ['provenance', 'cache_bypass'], threads: ['loader-7'] };
+    const found = findings(doc).filter(f => f.text.includes('outside the capture'));
+    expect(found.map(f => [f.severity, f.text, f.target])).toEqual([
+      ['warning', `Compile ${doc.compiles[1].id} ran in thread loader-7, outside the capture's settings (provenance tracking off, caches on): open capture() in that thread too`, { tab: 'guards', compile: 1 }]
+    ]);
+  });
 });
 
 describe('sourceFiles', () => {

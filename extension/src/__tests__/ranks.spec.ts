@@ -138,6 +138,24 @@ describe('ranks view', () => {
     expect(panel(root, 'rank-0').textContent).toContain('open out.rank0.json');
   });
 
+  it('shows 64 ranks as their groups of alike ranks: one column and one tab each', async () => {
+    const data = ranksFixture() as any;
+    const alike = data.ranks[0];
+    data.ranks = [...Array.from({ length: 63 }, (_, rank) => ({ ...alike, rank })), { ...data.ranks[1], rank: 63 }];
+    data.rank_groups = [{ ranks: Array.from({ length: 63 }, (_, r) => r), label: 'ranks 0-62' }, { ranks: [63], label: 'rank 63' }];
+    data.divergence[0].ranks = [63];
+    data.divergence[0].groups = [{ ranks: Array.from({ length: 63 }, (_, r) => r), value: 'no compile 0/1' }, { ranks: [63], value: 'recompiled' }];
+    const root = createRanksView(data, undefined, inflate);
+    expect([...root.querySelectorAll('[role=tab]')].map(t => t.textContent)).toEqual(['Ranks (1 divergent)', 'Ranks 0-62', 'Rank 63']);
+    const overview = panel(root, 'ranks');
+    expect([...overview.querySelectorAll('.tcx-ranks-table th')].map(th => th.textContent)).toEqual(['', 'ranks 0-62 (alike)', 'rank 63']);
+    expect(overview.textContent).toContain('64 ranks in 2 columns');
+    const range = [...overview.querySelectorAll('.tcx-groups .tcx-link')].find(b => b.textContent === 'ranks 0-62') as HTMLButtonElement;
+    range.click(); // many ranks: one link, to their group's tab
+    await flush();
+    expect(tab(root, 'rank-0').getAttribute('aria-selected')).toBe('true');
+  });
+
   it('never turns document text into markup', () => {
     const data = ranksFixture() as any;
     const evil = '<img src=x onerror="window.pwned=1">';

@@ -5,7 +5,7 @@
  */
 
 import { matches, rows } from './align';
-import { compileKeys, documentKey, guardKey, kernelText, Labels, nodeKey, nodeTarget, sourceId, sourceLabels, text } from './identity';
+import { asOneFile, compileKeys, documentKey, fileId, frameFile, guardKey, kernelText, Labels, nodeKey, nodeTarget, sourceId, sourceLabels, text } from './identity';
 import { Compile, Guard, Kernel, Location, TcxDocument } from './types';
 import { unified } from './unified';
 
@@ -159,7 +159,7 @@ function pairCompiles(ca: Compile[], cb: Compile[], la: Labels, lb: Labels): Arr
   const keysB = cb.map(c => compileKeys(c, lb));
   const partner = new Map<number, number>();
   const taken = new Set<number>();
-  for (const k of [0, 1]) {
+  for (const k of [0, 1, 2]) {
     const free = new Map<string, number[]>();
     keysB.forEach((key, j) => {
       if (!taken.has(j)) {
@@ -212,6 +212,14 @@ function compileEntry(i: number | null, j: number | null, ca: Compile[], cb: Com
   const errorB = errorType(y);
   if (errorA !== errorB) {
     entry.changes.push({ field: 'error', a: errorA, b: errorB });
+  }
+  const fileA = fileId(frameFile(x), la);
+  const fileB = fileId(frameFile(y), lb);
+  if (fileA !== fileB) {
+    // paired across files: say so, and compare them as one file
+    entry.changes.push({ field: 'file', a: fileA, b: fileB });
+    la = asOneFile(x, la);
+    lb = asOneFile(y, lb);
   }
   const { entries, renames } = graphs(x, y, la, lb);
   entry.graphs = entries.filter(g => g.nodes.length);

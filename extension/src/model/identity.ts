@@ -40,13 +40,26 @@ export function sourceLabels(doc: TcxDocument): Labels {
   return labels && typeof labels === 'object' && !Array.isArray(labels) ? (labels as Labels) : {};
 }
 
-/** [exact, loose] identity of a compile: loose leaves the frame's line out. */
-export function compileKeys(record: Compile, labels: Labels): [string, string] {
+/** [exact, loose, across files] identity of a compile: loose leaves the frame's line out,
+ * across files its file too. */
+export function compileKeys(record: Compile, labels: Labels): [string, string, string] {
   const frame = (record.frame ?? {}) as Location;
-  const who = [text(frame.function), fileId(frame.file, labels)].join('\x00');
+  const fn = text(frame.function);
+  const who = [fn, fileId(frame.file, labels)].join('\x00');
   const raw = record as unknown as Loose;
   const which = [text(raw.compiled_autograd_id), text(raw.frame_compile_id)].join('\x00');
-  return [`${who}\x00${text(frame.line)}\x00${which}`, `${who}\x00${which}`];
+  return [`${who}\x00${text(frame.line)}\x00${which}`, `${who}\x00${which}`, `${fn}\x00${which}`];
+}
+
+export function frameFile(record: Compile): unknown {
+  return ((record.frame ?? {}) as Location).file;
+}
+
+/** `labels` with the compile's frame file counted as labelled: within a pair across files
+ * both frames' files are then the same file to `fileId`. */
+export function asOneFile(record: Compile, labels: Labels): Labels {
+  const file = frameFile(record);
+  return typeof file === 'string' && file ? { ...labels, [file]: 'paired' } : labels;
 }
 
 export function nodeTarget(node: Loose): string {

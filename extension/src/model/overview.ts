@@ -208,6 +208,17 @@ export function findings(doc: TcxDocument): Finding[] {
   if (unmapped > 0) {
     out.push({ severity: 'warning', text: `${plural(unmapped, 'post-grad node')} mapped to no kernel` });
   }
+  doc.compiles.forEach((c, i) => {
+    const unsettled = c.without_capture_settings;
+    if (unsettled) {
+      const lacked = unsettled.settings.map(s => (s === 'provenance' ? 'provenance tracking off' : 'caches on')).join(', ');
+      out.push({
+        severity: 'warning',
+        text: `Compile ${c.id} ran in thread ${unsettled.threads.join(', ')}, outside the capture's settings (${lacked}): open capture() in that thread too`,
+        target: { tab: 'guards', compile: i }
+      });
+    }
+  });
   for (const section of cudaGraphSections(doc)) {
     const warning = cudaGraphWarning(section);
     if (warning !== null) {

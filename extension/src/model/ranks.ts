@@ -46,6 +46,8 @@ export interface RanksDocument {
   world_size: number | null;
   ranks: RankEntry[];
   divergence: RankFinding[];
+  /** Alike ranks, by lowest rank: one column and one tab each (every rank alone if absent). */
+  rank_groups: number[][];
 }
 
 function list<T>(value: unknown): T[] {
@@ -95,7 +97,30 @@ export function normalizeRanks(data: unknown): RanksDocument {
       evidence: list<unknown>(f.evidence).map(x => ({ rank: typeof object(x).rank === 'number' ? object(x).rank : null, text: String(object(x).text ?? '') }))
     } as RankFinding;
   });
-  return { ...raw, schema: SCHEMA, kind: 'ranks', world_size: typeof raw.world_size === 'number' ? raw.world_size : null, ranks, divergence } as RanksDocument;
+  const known = new Set(ranks.map(e => e.rank));
+  const grouped = list<unknown>(raw.rank_groups)
+    .map(g => list<number>(object(g).ranks).filter(r => known.has(r)))
+    .filter(g => g.length);
+  const listed = new Set(grouped.flat());
+  const rank_groups = [...grouped, ...ranks.filter(e => !listed.has(e.rank)).map(e => [e.rank])]
+    .sort((a, b) => a[0] - b[0]);
+  return { ...raw, schema: SCHEMA, kind: 'ranks', world_size: typeof raw.world_size === 'number' ? raw.world_size : null, ranks, divergence, rank_groups } as RanksDocument;
+}
+
+/** The entry standing for each group of alike ranks (its lowest rank's), in group order. */
+export function groupLeads(doc: RanksDocument): RankEntry[] {
+  const byRank = new Map(doc.ranks.map(e => [e.rank, e]));
+  return doc.rank_groups.map(g => byRank.get(g[0])!);
+}
+
+/** A column's header: "rank 3", or "ranks 0-62 (alike)". */
+export function groupLabel(group: number[]): string {
+  return group.length > 1 ? `${ranksText(group)} (alike)` : ranksText(group);
+}
+
+/** rank -> the lowest rank of its group, whose tab shows it. */
+export function groupLead(doc: RanksDocument): Map<number, number> {
+  return new Map(doc.rank_groups.flatMap(g => g.map(r => [r, g[0]] as [number, number])));
 }
 
 /** "rank 1", "ranks 0-2, 5". */
@@ -124,21 +149,22 @@ export function headline(doc: RanksDocument): string {
     : `${plural(n, 'rank')}${world}: no divergence (same compile ids, recompiles, graph breaks, graphs, collectives, results, caches and versions)`;
 }
 
-/** The side-by-side table: a label, then one value per rank. */
+/** The side-by-side table: a label, then one value per group of alike ranks (its first's). */
 export function sideBySide(doc: RanksDocument): Array<[string, string[]]> {
-  const keys = [...new Set(doc.ranks.flatMap(e => Object.keys(e.summary)))];
+  const leads = groupLeads(doc);
+  const keys = [...new Set(leads.flatMap(e => Object.keys(e.summary)))];
   const rows: Array<[string, string[]]> = [
-    ['source', doc.ranks.map(e => `${e.source.kind ?? '?'}${e.source.path ? ` ${e.source.path}` : ''}`)],
-    ['backend', doc.ranks.map(e => String(e.distributed?.backend ?? '?'))],
-    ['world size', doc.ranks.map(e => String(e.distributed?.world_size ?? '?'))],
-    ['torch', doc.ranks.map(e => String(e.environment.torch ?? '?'))]
+    ['source', leads.map(e => `${e.source.kind ?? '?'}${e.source.path ? ` ${e.source.path}` : ''}`)],
+    ['backend', leads.map(e => String(e.distributed?.backend ?? '?'))],
+    ['world size', leads.map(e => String(e.distributed?.world_size ?? '?'))],
+    ['torch', leads.map(e => String(e.environment.torch ?? '?'))]
   ];
   for (const key of keys) {
-    rows.push([key.replace(/_/g, ' '), doc.ranks.map(e => String(e.summary[key] ?? '—'))]);
+    rows.push([key.replace(/_/g, ' '), leads.map(e => String(e.summary[key] ?? '—'))]);
   }
-  rows.push(['raised', doc.ranks.map(e => (e.error ? `${e.error.type ?? 'error'}: ${e.error.message ?? ''}` : ''))]);
-  rows.push(['not available', doc.ranks.map(e => (e.capture.unavailable ?? []).map(u => u.field).join(', '))]);
-  rows.push(['partial', doc.ranks.map(e => e.capture.partial ?? '')]);
+  rows.push(['raised', leads.map(e => (e.error ? `${e.error.type ?? 'error'}: ${e.error.message ?? ''}` : ''))]);
+  rows.push(['not available', leads.map(e => (e.capture.unavailable ?? []).map(u => u.field).join(', '))]);
+  rows.push(['partial', leads.map(e => e.capture.partial ?? '')]);
   return rows;
 }
 
@@ -148,12 +174,13 @@ export interface CompileCell {
   recompiles: string[];
 }
 
-/** Compile ids (in first-seen order) by rank: what each rank compiled under that id, or null. */
+/** Compile ids (in first-seen order) by group of alike ranks: what it compiled under that id, or null. */
 export function compileGrid(doc: RanksDocument): Array<{ id: string; cells: Array<CompileCell | null> }> {
-  const ids = [...new Set(doc.ranks.flatMap(e => e.compiles.map(c => c.id)))];
+  const leads = groupLeads(doc);
+  const ids = [...new Set(leads.flatMap(e => e.compiles.map(c => c.id)))];
   return ids.map(id => ({
     id,
-    cells: doc.ranks.map(e => {
+    cells: leads.map(e => {
       const c = e.compiles.find(x => x.id === id);
       if (!c) {
         return null;

@@ -151,6 +151,8 @@ export interface Compile {
   /** a resume function's compile: the graph break it continues */
   resume_of?: ResumeOf | null;
   tracing?: Tracing | null;
+  /** present when the compile ran in a thread without capture()'s settings */
+  without_capture_settings?: { settings: string[]; threads: string[] };
 }
 
 /** One instruction as dis prints it. */

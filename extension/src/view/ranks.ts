@@ -1,11 +1,12 @@
 /**
  * The Ranks view of a multi-rank document: a "Ranks" tab with the divergence findings
- * first, then the ranks side by side; and one tab per rank holding that rank's own
- * explorer, opened from its (possibly packed) document when it travelled with the view.
- * Every rank and compile a finding names links to that rank's explorer.
+ * first, then the ranks side by side; and one tab per group of alike ranks ("Ranks 0-62")
+ * holding its first rank's own explorer, opened from its (possibly packed) document when
+ * it travelled with the view. Every rank and compile a finding names links to the
+ * explorer of that rank's group.
  */
 
-import { compileGrid, headline, leftOut, normalizeRanks, RankEntry, RankFinding, RanksDocument, ranksText, sideBySide } from '../model/ranks';
+import { compileGrid, groupLabel, groupLead, groupLeads, headline, leftOut, normalizeRanks, RankEntry, RankFinding, RanksDocument, ranksText, sideBySide } from '../model/ranks';
 import { Target } from '../model/types';
 import { Inflate, inflateGzip, unpack } from '../model/unpack';
 import { Host } from './context';
@@ -15,8 +16,15 @@ import { Tabs } from './tabs';
 
 type OpenRank = (rank: number, compileId?: string | null, kind?: string) => void;
 
+/** Ranks named one by one; beyond this many, as one linked range. */
+const MAX_RANK_LINKS = 8;
+
 function rankLinks(ranks: number[], open: OpenRank): HTMLElement {
   const span = el('span', { class: 'tcx-rank-links' });
+  if (ranks.length > MAX_RANK_LINKS) {
+    span.append(link(ranksText(ranks), () => open(ranks[0]), `open rank ${ranks[0]}'s explorer`));
+    return span;
+  }
   ranks.forEach((rank, i) => span.append(i ? ', ' : '', link(`rank ${rank}`, () => open(rank), `open rank ${rank}'s explorer`)));
   return span;
 }
@@ -39,29 +47,33 @@ function overview(doc: RanksDocument, open: OpenRank): HTMLElement {
   const findings = doc.divergence.length
     ? el('ul', { class: 'tcx-findings tcx-divergences' }, ...doc.divergence.map(f => findingView(f, open)))
     : el('p', { class: 'tcx-ok' }, 'No divergence across the ranks.');
-  const headers = ['', ...doc.ranks.map(e => `rank ${e.rank}`)];
-  const ranksRow: HTMLElement[] = doc.ranks.map(e => link(`open rank ${e.rank}`, () => open(e.rank)));
+  const leads = groupLeads(doc);
+  const headers = ['', ...doc.rank_groups.map(groupLabel)];
+  const ranksRow: HTMLElement[] = leads.map(e => link(`open rank ${e.rank}`, () => open(e.rank)));
   const rows = sideBySide(doc).map(([label, values]) => [label, ...values]);
   const grid = compileGrid(doc).map(row => [
     el('code', null, row.id),
     ...row.cells.map((cell, i) => cell
       ? el('span', null,
-        link(cell.text, () => open(doc.ranks[i].rank, row.id)), ' ',
+        link(cell.text, () => open(leads[i].rank, row.id)), ' ',
         el('span', { class: `tcx-status tcx-status-${cell.status}` }, cell.status),
         ...cell.recompiles.map(r => el('div', { class: 'tcx-recompiled' }, 'recompiled: ', el('code', null, r))))
       : el('span', { class: 'tcx-muted' }, '—'))
   ]);
-  const collectives = doc.ranks.flatMap(e => e.collectives.map(c => [`rank ${e.rank}`, c.compile_id, c.graph, c.ops.join(' → ')]));
+  const collectives = leads.flatMap((e, i) => e.collectives.map(c => [ranksText(doc.rank_groups[i]), c.compile_id, c.graph, c.ops.join(' → ')]));
+  const grouped = doc.rank_groups.length < doc.ranks.length
+    ? note(`${doc.ranks.length} ranks in ${doc.rank_groups.length} columns: ranks alike in compiles, counts, graph breaks, collectives, errors and versions share one, and one tab.`, 'tcx-muted')
+    : null;
   return el('div', { class: 'tcx-ranks' },
     el('p', { class: 'tcx-ranks-headline' }, headline(doc)),
     el('h3', null, `Divergence (${doc.divergence.length})`), findings,
-    el('h3', null, 'Ranks side by side'),
+    el('h3', null, 'Ranks side by side'), grouped,
     table(headers, [['', ...ranksRow], ...rows], 'tcx-ranks-table'),
     el('h3', null, 'Compiles by rank'),
     grid.length ? table(['compile', ...headers.slice(1)], grid, 'tcx-rank-compiles') : note('No compiles on any rank.'),
     el('h3', null, 'Collectives in compiled graphs'),
     collectives.length
-      ? table(['rank', 'compile', 'read from', 'collectives in order'], collectives, 'tcx-collectives')
+      ? table(['ranks', 'compile', 'read from', 'collectives in order'], collectives, 'tcx-collectives')
       : note('No collectives in any compiled graph (collectives run eagerly, such as DDP\'s bucketed all-reduces and FSDP\'s hooks, are outside the graphs).', 'tcx-muted'));
 }
 
@@ -96,22 +108,25 @@ class RankPane {
 /** The multi-rank view; `host` reaches each rank's explorer ("Open as cell"). */
 export function createRanksView(data: unknown, host?: Host, inflate: Inflate = inflateGzip): HTMLElement {
   const doc = normalizeRanks(data);
-  const panes = new Map(doc.ranks.map(e => [e.rank, new RankPane(e, inflate, host)]));
+  const leads = groupLeads(doc);
+  const leadOf = groupLead(doc);
+  const panes = new Map(leads.map(e => [e.rank, new RankPane(e, inflate, host)]));
   const open: OpenRank = (rank, compileId, kind) => {
-    const pane = panes.get(rank);
+    const lead = leadOf.get(rank) ?? rank;
+    const pane = panes.get(lead);
     if (!pane) {
       return;
     }
-    tabs.select(`rank-${rank}`);
+    tabs.select(`rank-${lead}`);
     if (compileId) {
       pane.show(compileId, kind);
     }
   };
   const tabs: Tabs = new Tabs([
     { id: 'ranks', label: doc.divergence.length ? `Ranks (${doc.divergence.length} divergent)` : 'Ranks', build: () => overview(doc, open) },
-    ...doc.ranks.map(e => ({
+    ...leads.map((e, i) => ({
       id: `rank-${e.rank}`,
-      label: `Rank ${e.rank}`,
+      label: doc.rank_groups[i].length > 1 ? `Ranks ${ranksText(doc.rank_groups[i]).slice('ranks '.length)}` : `Rank ${e.rank}`,
       build: () => {
         const pane = panes.get(e.rank)!;
         pane.show();

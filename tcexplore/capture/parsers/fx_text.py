@@ -10,6 +10,8 @@ user line that produced the following nodes, and a ``return``. Only the top-leve
 from __future__ import annotations
 
 import re
+import sys
+from functools import lru_cache
 from typing import Any
 
 MAX_NODES = 20_000
@@ -37,9 +39,14 @@ DTYPE_NAMES = {
 
 
 def parse_annotation(ann: str | None) -> dict[str, Any] | None:
-    """``"f32[s77, 8][8, 1]cpu"`` -> dtype/shape/stride/device; ``Sym(s77)`` -> symint."""
-    if not ann:
-        return None
+    """``"f32[s77, 8][8, 1]cpu"`` -> dtype/shape/stride/device; ``Sym(s77)`` -> symint.
+    Nodes with the same annotation share one (read-only) dict: a big graph repeats a few
+    shapes thousands of times."""
+    return _annotation(ann) if ann else None
+
+
+@lru_cache(maxsize=4096)
+def _annotation(ann: str) -> dict[str, Any]:
     if ann.startswith("Sym(") and ann.endswith(")"):
         return {"kind": "symint", "expr": ann[4:-1]}
     m = _TENSOR_ANN.match(ann)
@@ -61,7 +68,7 @@ def _split_statement(line: str) -> str:
     return head if sep and tail.endswith("= None") else line
 
 
-def _classify(rhs: str, names: set[str]) -> tuple[str, str]:
+def _classify(rhs: str, names: dict[str, Any]) -> tuple[str, str]:
     """(op, target) of a statement's right-hand side."""
     call = _CALL.match(rhs)
     if call:
@@ -156,16 +163,16 @@ def parse_graph(text: str, max_nodes: int = MAX_NODES) -> dict[str, Any]:
             truncated = True
             continue
         rhs = m["rhs"]
-        op, target = _classify(rhs, set(by_name))
+        op, target = _classify(rhs, by_name)
         if op == "alias":
             # Dynamo's `l_x_ = L_x_` renames a placeholder; keep one node under the new name.
             node = by_name.pop(rhs)
             node["name"] = m["name"]
             by_name[m["name"]] = node
             continue
-        node = {"name": m["name"], "op": op, "target": target,
-                "args": [n for n in dict.fromkeys(_IDENT.findall(_argument_text(rhs)))
-                         if n in by_name],
+        node = {"name": m["name"], "op": op, "target": sys.intern(target),
+                "args": [by_name[n]["name"] for n in dict.fromkeys(
+                    _IDENT.findall(_argument_text(rhs))) if n in by_name],
                 "users": [], "meta": parse_annotation(m["ann"]), "source": source,
                 "code": rhs}
         _link(node, by_name)

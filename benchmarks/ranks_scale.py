@@ -1,0 +1,90 @@
+#!/usr/bin/env python
+"""How does ``tcexplore ranks`` scale with ranks and ``--jobs``, against tlparse?
+
+For each rank count N (``--ranks``), a directory of N TORCH_TRACE logs named as torch names
+a job's ranks (links to one log: by default the 12-layer GPT training step of
+benchmarks/gpt_trace.py), read in one run by
+
+* ``tlparse DIR --all-ranks-html`` (tlparse's multi-rank report), and
+* ``tcexplore ranks DIR --json OUT --html OUT --jobs J`` for J in ``--jobs`` (default
+  1, 2, 4, … up to this machine's cores),
+
+with wall time, CPU time and the peak memory of the whole process tree (the parent and
+its workers together).
+
+    python benchmarks/ranks_scale.py                       # 8 ranks, jobs 1..cores
+    python benchmarks/ranks_scale.py --ranks 8 64 --jobs 2 16
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import sys
+import tempfile
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+from gpt_trace import gpt_trace_log  # noqa: E402
+from measure import measure  # noqa: E402
+
+
+def _cores() -> int:
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+
+
+def _default_jobs() -> list[int]:
+    jobs, j = [], 1
+    while j < _cores():
+        jobs.append(j)
+        j *= 2
+    return [*jobs, _cores()]
+
+
+def _rank_dir(log: Path, ranks: int, root: Path) -> Path:
+    directory = root / f"ranks{ranks}"
+    directory.mkdir()
+    for rank in range(ranks):
+        (directory / f"dedicated_log_torch_trace_rank_{rank}_bench.log").symlink_to(log)
+    return directory
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--log", type=Path, help="a TORCH_TRACE log (default: the GPT step)")
+    parser.add_argument("--work", type=Path, default=Path(tempfile.gettempdir()) / "tcx-bench",
+                        help="where the GPT log is kept (default: %(default)s)")
+    parser.add_argument("--ranks", type=int, nargs="+", default=[8])
+    parser.add_argument("--jobs", type=int, nargs="+", default=_default_jobs())
+    args = parser.parse_args()
+    if shutil.which("tlparse") is None:
+        parser.error("tlparse is not installed (pip install tlparse, or the `test` extra)")
+    log = args.log or gpt_trace_log(args.work / "gpt12")
+    print(f"log: {log} ({log.stat().st_size / 1e6:.1f} MB) x N ranks; {_cores()} cores")
+    print(f"{'':38} {'wall s':>7} {'cpu s':>7} {'peak MB':>8}")
+    for ranks in args.ranks:
+        with tempfile.TemporaryDirectory() as tmp:
+            directory = _rank_dir(log, ranks, Path(tmp))
+            rows = [(f"{ranks} ranks: tlparse --all-ranks-html",
+                     measure(["tlparse", str(directory), "--all-ranks-html", "-o",
+                              str(Path(tmp) / "tl"), "--overwrite", "--no-browser"]))]
+            for jobs in args.jobs:
+                out = Path(tmp) / f"out{jobs}"
+                rows.append((f"{ranks} ranks: tcexplore ranks --jobs {jobs}",
+                             measure([sys.executable, "-m", "tcexplore", "ranks", str(directory),
+                                      "--json", str(out / "ranks.json"), "--html",
+                                      str(out / "ranks.html"), "--jobs", str(jobs)])))
+                shutil.rmtree(out)
+            base = rows[1][1].wall_s
+            for name, m in rows:
+                speedup = f"  x{base / m.wall_s:.2f} of --jobs {args.jobs[0]}" \
+                    if "tcexplore" in name else ""
+                print(f"{name:38} {m.wall_s:7.2f} {m.cpu_s:7.2f} {m.peak_rss_mb:8.0f}{speedup}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
