@@ -13,7 +13,8 @@ import importlib
 import logging
 import platform
 import sys
-from typing import Any, Iterator
+import weakref
+from typing import Any, Callable, Iterator
 
 # torch is imported by the first function that needs it, not with this module: reading a
 # log or a document goes through modules that import this one and never needs torch.
@@ -200,7 +201,8 @@ def _holding(recorder: Any) -> list[Any]:
 
 
 def settings_snapshot() -> dict[str, Any]:
-    """The values capture touches, to prove they come back unchanged."""
+    """The values capture touches (bytecode_hook() and tracing_profiler() included), to
+    prove they come back unchanged."""
     inductor = _inductor_config()
     debug = _inductor_debug()
     snapshot = {
@@ -211,10 +213,101 @@ def settings_snapshot() -> dict[str, Any]:
                                  for name, module in list(sys.modules.items())
                                  if name.startswith("torch._inductor")
                                  and hasattr(module, _PROVENANCE_RECORDER)},
+        "bytecode_hooks": list(_bytecode_hooks().items()),
     }
     if has_provenance_tracking_config():
         snapshot["provenance_tracking_level"] = inductor.trace.provenance_tracking_level
+    if has_dynamo_profiler():
+        snapshot["dynamo_profiler"] = _dynamo_config().dynamo_profiler
+        snapshot["dynamo_profiler_dump"] = _profiler_state_class().__dict__["dump_stats"]
     return snapshot
+
+
+def _bytecode_hooks() -> dict[int, Any]:
+    return _resolve("torch._dynamo.convert_frame._bytecode_hooks")
+
+
+@contextlib.contextmanager
+def bytecode_hook(on_bytecode: Callable[[Any, Any, Any], None]) -> Iterator[None]:
+    """Hear every frame Dynamo transforms: ``on_bytecode(original_code, modified_code,
+    replayed_side_effects)`` (the last None where this torch does not say) is called with
+    the code objects torch's own bytecode hook receives, before torch installs the code;
+    it returns nothing, so the code stays torch's. Removed on exit, however the block ends.
+    """
+    register = _resolve("torch._dynamo.convert_frame.register_bytecode_hook")
+    side_effects = getattr(_module("torch._dynamo.convert_frame"),
+                           "get_compiled_code_side_effects", None)
+
+    def hook(code: Any, out_code: Any) -> None:
+        try:
+            replayed = side_effects(out_code) if side_effects else None
+        except Exception:  # noqa: BLE001 - torch not saying is "unknown", never a failed compile
+            replayed = None
+        on_bytecode(code, out_code, replayed)
+
+    handle = register(hook)
+    try:
+        yield
+    finally:
+        handle.remove()
+
+
+def _dynamo_config() -> Any:
+    return _module("torch._dynamo.config")
+
+
+def has_dynamo_profiler() -> bool:
+    """Whether this torch times the tracing of each user function (torch 2.13's
+    ``torch._dynamo.dynamo_profiler``, switched on by ``config.dynamo_profiler``)."""
+    try:
+        return hasattr(_dynamo_config(), "dynamo_profiler") and hasattr(
+            _profiler_state_class(), "dump_stats")
+    except TorchCompatError:
+        return False
+
+
+def _profiler_state_class() -> Any:
+    return _resolve("torch._dynamo.dynamo_profiler.DynamoProfilerState")
+
+
+@contextlib.contextmanager
+def tracing_profiler(on_timings: Callable[[list[dict[str, Any]]], None]) -> Iterator[None]:
+    """Where the user switched torch's Dynamo profiler on, hand its timings to ``on_timings``.
+
+    The profiler (torch 2.13's ``torch._dynamo.dynamo_profiler``, ``config.dynamo_profiler``
+    or TORCH_COMPILE_DYNAMO_PROFILER=1) times the tracing of every user function, inlined
+    calls included, and passes them to ``DynamoProfilerState.dump_stats`` at the end of each
+    trace, which prints them. For the block that method also hands them to ``on_timings``;
+    it is put back on exit. tcexplore never switches the profiler on itself: in torch 2.13
+    it makes Dynamo raise InternalTorchDynamoError on a frame whose graph break lies in a
+    nested call (``mark_bytecode_tracing_stop`` reads ``root_tx.f_code`` of a tracer that
+    is gone), so it would break compiles that work without it.
+    """
+    if not has_dynamo_profiler() or not _dynamo_config().dynamo_profiler:
+        yield
+        return
+    state_class = _profiler_state_class()
+    printing = state_class.__dict__["dump_stats"]
+    handed: weakref.WeakKeyDictionary[Any, int] = weakref.WeakKeyDictionary()
+
+    def dump_stats(state: Any, *args: Any, **kwargs: Any) -> None:
+        # torch may dump one state more than once, its list growing: hand on the new ones
+        timings = state.get_timings()
+        on_timings([_timing(t) for t in timings[handed.get(state, 0):]])
+        handed[state] = len(timings)
+        printing(state, *args, **kwargs)
+
+    state_class.dump_stats = dump_stats
+    try:
+        yield
+    finally:
+        state_class.dump_stats = printing
+
+
+def _timing(timing: Any) -> dict[str, Any]:
+    return {"function": timing.func_name, "file": timing.filename, "line": timing.firstlineno,
+            "cumtime_ns": timing.cumtime_ns, "tottime_ns": timing.tottime_ns,
+            "depth": timing.inline_depth, "primitive": timing.is_primitive_call}
 
 
 def op_overload(target: str) -> Any:
@@ -401,6 +494,16 @@ def compile_modes() -> list[str]:
     return list(_resolve("torch._inductor.list_mode_options")())
 
 
+def _check_profiler_timing_fields() -> None:
+    """The fields _timing() reads, where this torch has the profiler (absent on 2.11)."""
+    if has_dynamo_profiler():
+        fields = _resolve("torch._dynamo.dynamo_profiler.FunctionTraceTiming").__dataclass_fields__
+        for name in ("func_name", "filename", "firstlineno", "cumtime_ns", "tottime_ns",
+                     "inline_depth", "is_primitive_call"):
+            if name not in fields:
+                raise TorchCompatError(f"FunctionTraceTiming has no `{name}`")
+
+
 def check() -> list[str]:
     """Resolve every private API above; return the names that are missing."""
     import torch  # noqa: PLC0415
@@ -426,6 +529,9 @@ def check() -> list[str]:
         artifact_loggers,
         current_compile_id,
         lambda: loaded_output_module("/nonexistent.py"),
+        _bytecode_hooks,
+        lambda: _resolve("torch._dynamo.convert_frame.register_bytecode_hook"),
+        lambda: _check_profiler_timing_fields(),
     ):
         try:
             probe()

@@ -26,7 +26,7 @@ Data = dict[str, Any]
 
 GENERIC_PREFIX = "Encountered graph break when attempting to trace"
 RESUME_PREFIX = "torch_dynamo_resume_in_"
-_RESUME_NAME = re.compile(r"^torch_dynamo_resume_in_(?P<fn>.+)_at_\d+$")
+RESUME_NAME = re.compile(r"^torch_dynamo_resume_in_(?P<fn>.+)_at_\d+$")
 # <frozen runpy>, the standard library, installed packages, and torch's and tcexplore's own
 # directories (tcexplore's run and %%tcompile frames sit between the user and their code).
 _LIBRARY = re.compile(r"^<frozen |[\\/](?:site-packages|dist-packages)[\\/]"
@@ -70,14 +70,14 @@ def _frame(loc: Any, labels: dict[str, str]) -> Data:
             "library": is_library_file(loc.get("file"))}
 
 
-def _resume_name(brk: Data, frame: Data) -> str | None:
+def resume_name(brk: Data, frame: Data) -> str | None:
     """The resume function Dynamo names after the frame that broke and that frame's line."""
     function, file = frame.get("function"), frame.get("file")
     if not function or not file:
         return None
     original = function
     # A resume function's own resume is generated from the original code object.
-    while match := _RESUME_NAME.match(original):
+    while match := RESUME_NAME.match(original):
         original = match["fn"]
     stack = [f for f in brk.get("user_stack") or [] if isinstance(f, dict)
              and f.get("file") == file and isinstance(f.get("line"), int)]
@@ -135,7 +135,7 @@ def _site(key: tuple, events: list[tuple[int, Data]], data: Data,
         entry["count"] += 1
         if cid not in entry["compiles"]:
             entry["compiles"].append(cid)
-        name = _resume_name(brk, frame)
+        name = resume_name(brk, frame)
         if name and name not in resumes:
             resumes[name] = [c["id"] for c in compiles.values()
                              if isinstance(c.get("frame"), dict)

@@ -23,7 +23,7 @@ REASON = missing() or (None if INSTALLED.exists() else
                        f"the lab extension is not installed at {INSTALLED.parent} (pip install -e . builds it)")
 pytestmark = pytest.mark.skipif(REASON is not None, reason=REASON or "")
 
-TABS = ["overview", "source", "graphs", "fusion", "code", "guards", "timing", "accuracy"]
+TABS = ["overview", "source", "graphs", "bytecode", "fusion", "code", "guards", "timing", "accuracy"]
 HIDDEN = ["cudagraphs", "compare"]  # nothing to show on a CPU run with no comparison
 
 

@@ -104,3 +104,41 @@ def test_artifact_loggers_are_restored_and_stay_quiet(capfd):
         f"log_{lg.name.rpartition('.__')[2]}" for lg in loggers]
     assert [(lg.level, lg.propagate, list(lg.handlers)) for lg in loggers] == before
     assert "never asked to see" not in capfd.readouterr().err
+
+
+def test_bytecode_hook_is_removed_and_a_users_own_hook_kept():
+    heard = []
+    handle = torch._dynamo.convert_frame.register_bytecode_hook(
+        lambda code, out: heard.append(code.co_name))
+    try:
+        before = _state()
+        with tcexplore.capture() as session:
+            torch.compile(lambda x: x.tan())(torch.randn(3))
+        assert _state() == before  # ours is gone, the user's still registered
+        assert heard == ["<lambda>"]
+        assert session.document.compiles[0]["bytecode"]["source"] == "bytecode_hook"
+    finally:
+        handle.remove()
+
+
+def test_a_users_dynamo_profiler_is_restored_after_an_error():
+    if not _torch_compat.has_dynamo_profiler():
+        pytest.skip("this torch has no Dynamo profiler")
+    with torch._dynamo.config.patch(dynamo_profiler=True):
+        before = _state()
+        with pytest.raises(ValueError, match="user error"):
+            with tcexplore.capture():
+                raise ValueError("user error")
+        assert _state() == before
+
+
+def test_capture_never_switches_dynamo_profiler_on(capfd):
+    """torch 2.13's profiler breaks compiles with a graph break in a nested call."""
+    def helper(x):
+        torch._dynamo.graph_break()
+        return x.relu()
+
+    with tcexplore.capture() as session:
+        torch.compile(lambda x: helper(x.exp()) * 3)(torch.randn(4))
+    assert session.document.data["error"] is None
+    assert "Dynamo Profiler" not in capfd.readouterr().out

@@ -18,6 +18,7 @@ from .conftest import PROGRAMS, TLPARSE_COUNTED
 
 NAMES = sorted(p.stem for p in PROGRAMS.glob("*.py"))
 LIVE_ONLY = ("cudagraphs", "perf_hints", "warnings")  # log messages TORCH_TRACE does not record
+HOOK_ONLY = ("bytecode",)  # a log has the resume functions' bytecode only (compared below)
 
 
 @pytest.fixture(scope="module")
@@ -37,9 +38,30 @@ def test_imported_counts_equal_the_live_capture_and_tlparse(program_runs, import
 def test_imported_compiles_and_breaks_are_the_live_ones(program_runs, imported, name):
     """One code path: the same events through the same Assembler give the same records."""
     live, document = program_runs[name].document, imported[name]
-    strip = lambda c: {k: v for k, v in c.items() if k not in LIVE_ONLY}  # noqa: E731
+    strip = lambda c: {k: v for k, v in c.items() if k not in LIVE_ONLY + HOOK_ONLY}  # noqa: E731
     assert [strip(c) for c in document["compiles"]] == [strip(c) for c in live["compiles"]]
     assert document["graph_breaks"] == live["graph_breaks"]
+
+
+def test_a_log_holds_the_resume_functions_bytecode_as_the_hook_heard_it(program_runs, imported):
+    """torch's *_ORIGINAL/_MODIFIED_BYTECODE artifacts, read later, give the resume
+    functions' sections; the other frames' bytecode is marked unavailable."""
+    live = {c["id"]: c for c in program_runs["graph_break_two_callers"].document["compiles"]}
+    document = imported["graph_break_two_callers"]
+    assert "compiles[].bytecode" in {u["field"] for u in document["capture"]["unavailable"]}
+    resumes = [r for r in document["compiles"]
+               if r["frame"]["function"].startswith("torch_dynamo_resume_in_")]
+    assert all(r["bytecode"] is None for r in document["compiles"] if r not in resumes)
+    if torch.__version__ >= "2.13":  # torch 2.13 writes the artifacts; older ones may not
+        assert all(r["bytecode"] is not None for r in resumes)
+    for record in (r for r in resumes if r["bytecode"] is not None):
+        section, heard = record["bytecode"], live[record["id"]]["bytecode"]
+        assert section["source"] == "trace_artifact"
+        for part in ("original", "modified"):
+            assert [(i["opname"], i["argrepr"], i["line"]) for i in section[part]["instructions"]] \
+                == [(i["opname"], i["argrepr"], i["line"]) for i in heard[part]["instructions"]]
+        assert section["reading"] == heard["reading"]
+        assert record["resume_of"] == live[record["id"]]["resume_of"]
 
 
 def test_an_imported_document_says_what_a_trace_cannot_hold(imported):

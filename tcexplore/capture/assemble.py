@@ -21,6 +21,8 @@ from .parsers.guards import parse_guards
 from .parsers.output_code import parse_output_code
 from .parsers.recompiles import parse_recompile_reasons
 from .phases import build_phase_tree
+from .resume_links import bytecode_section, link_resumes
+from .tracing_time import tracing_section
 
 MAX_TEXT = 2_000_000  # characters kept of any one graph/code text; the rest is marked truncated
 
@@ -47,6 +49,7 @@ def new_compile_record(cid: str, event: Event) -> dict[str, Any]:
         "compiled_autograd_id": event.compiled_autograd_id,
         "attempts": 1,
         "frame": None,
+        "stack": [],
         "status": "incomplete",
         "error": None,
         "restart_reasons": [],
@@ -70,6 +73,9 @@ def new_compile_record(cid: str, event: Event) -> dict[str, Any]:
         "perf_hints": [],
         "warnings": [],
         "collective_schedules": [],
+        "bytecode": None,
+        "resume_of": None,
+        "tracing": None,
         "artifacts": {},
     }
 
@@ -89,6 +95,9 @@ class Assembler:
         self.session_perf_hints: list[dict[str, Any]] = []
         self.session_warnings: list[dict[str, Any]] = []
         self.interruptions: dict[str, dict[str, Any]] = {}  # compile id -> the exception
+        self.breaks_before: dict[str, int] = {}  # compile id -> break events before it began
+        self.profiler_timings: dict[str, list[dict[str, Any]]] = {}
+        self.bytecode_texts: dict[str, dict[str, Any]] = {}  # compile id -> what was heard
 
     def record_for(self, event: Event) -> dict[str, Any] | None:
         cid = event.compile_id
@@ -97,6 +106,7 @@ class Assembler:
         record = self.compiles.get(cid)
         if record is None:
             record = self.compiles[cid] = new_compile_record(cid, event)
+            self.breaks_before[cid] = len(self.graph_breaks)
         if event.attempt + 1 > record["attempts"]:
             # A restart (graph break) discards the earlier trace, and its shape symbols with it.
             record["attempts"] = event.attempt + 1
@@ -104,7 +114,7 @@ class Assembler:
         return record
 
     def feed(self, event: Event) -> None:
-        handler = HANDLERS.get(event.kind)
+        handler = HANDLERS.get(event.kind) or _bytecode_artifact_handler(event.kind)
         if handler is IGNORED:
             return
         record = self.record_for(event)
@@ -116,14 +126,17 @@ class Assembler:
         handler(self, event, record)
 
     def frame_from_stack(self, stack: list[dict[str, Any]] | None) -> dict[str, Any] | None:
-        if not stack:
-            return None
-        top = stack[-1]
-        filename = top.get("filename")
-        if isinstance(filename, int):
-            filename = self.filenames.get(filename, f"<interned {filename}>")
-        return {"function": top.get("name"), "file": filename, "line": top.get("line"),
-                "code": top.get("loc")}
+        return self.frames_from_stack(stack[-1:])[0] if stack else None
+
+    def frames_from_stack(self, stack: list[dict[str, Any]] | None) -> list[dict[str, Any]]:
+        frames = []
+        for entry in stack or []:
+            filename = entry.get("filename")
+            if isinstance(filename, int):
+                filename = self.filenames.get(filename, f"<interned {filename}>")
+            frames.append({"function": entry.get("name"), "file": filename,
+                           "line": entry.get("line"), "code": entry.get("loc")})
+        return frames
 
     def finish(self) -> dict[str, Any]:
         phases = build_phase_tree(self.chromium)
@@ -133,6 +146,12 @@ class Assembler:
             _attach_triton_info(record)
             record["autotuning"] = _autotuning(record["phases"])
             record["status"], record["error"] = _status(record, self.interruptions.get(cid))
+            record["tracing"] = tracing_section(record, self.profiler_timings.get(cid, []))
+            heard = self.bytecode_texts.get(cid)
+            if heard and "original" in heard and "modified" in heard:
+                record["bytecode"] = bytecode_section(heard["source"], heard["original"],
+                                                      heard["modified"], heard.get("side_effects"))
+        link_resumes(list(self.compiles.values()), self.graph_breaks, self.breaks_before)
         _complete_guard_paths(list(self.compiles.values()), self.graph_breaks)
         self._attribute_runtime_skips()
         return {
@@ -278,7 +297,46 @@ def _interned_string(assembler: Assembler, event: Event, record: Any) -> None:
 @handles("dynamo_start")
 def _dynamo_start(assembler: Assembler, event: Event, record: dict[str, Any]) -> None:
     if record["frame"] is None:
-        record["frame"] = assembler.frame_from_stack((event.data or {}).get("stack"))
+        stack = (event.data or {}).get("stack")
+        record["frame"] = assembler.frame_from_stack(stack)
+        record["stack"] = assembler.frames_from_stack(stack)
+
+
+@handles("bytecode_hook")
+def _bytecode_hook(assembler: Assembler, event: Event, record: dict[str, Any] | None) -> None:
+    """A live capture hears both code objects of every transformed frame (capture/bytecode.py)."""
+    if record is None:
+        return
+    data = event.data
+    assembler.bytecode_texts[record["id"]] = {
+        "source": "bytecode_hook", "original": _text(data["original"]),
+        "modified": _text(data["modified"]), "side_effects": data.get("side_effects")}
+
+
+_BYTECODE_ARTIFACTS = {"_ORIGINAL_BYTECODE": "original", "_MODIFIED_BYTECODE": "modified"}
+
+
+def _bytecode_artifact_handler(kind: str) -> Handler | None:
+    """torch writes ``<co_name>_ORIGINAL_BYTECODE`` / ``_MODIFIED_BYTECODE`` artifacts for
+    resume functions (the kind carries the function's name, so no fixed key matches it)."""
+    part = next((p for suffix, p in _BYTECODE_ARTIFACTS.items() if kind.endswith(suffix)), None)
+    if part is None:
+        return None
+
+    def handle(assembler: Assembler, event: Event, record: dict[str, Any] | None) -> None:
+        if record is None:
+            return
+        heard = assembler.bytecode_texts.setdefault(record["id"], {"source": "trace_artifact"})
+        if heard["source"] == "trace_artifact":  # the hook, where there is one, holds both
+            heard[part] = _text(event.payload)
+    return handle
+
+
+@handles("dynamo_profiler")
+def _dynamo_profiler(assembler: Assembler, event: Event, record: dict[str, Any] | None) -> None:
+    if record is None:
+        return
+    assembler.profiler_timings.setdefault(record["id"], []).extend(event.data["timings"])
 
 
 @handles("dynamo_output_graph")

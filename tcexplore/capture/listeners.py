@@ -1,7 +1,7 @@
 """The process-wide listeners that every open capture shares.
 
-torch's trace logger, its artifact loggers, ``warnings.showwarning`` and two of Inductor's
-module globals are one per process. They are attached and set when the first capture
+torch's trace logger, its artifact loggers, ``warnings.showwarning``, two of Inductor's
+module globals, Dynamo's bytecode hooks and its tracing profiler are one per process. They are attached and set when the first capture
 opens and put back when the last one closes, in whatever order captures in several
 threads open and close. Each record goes to every capture open at that moment; a closed
 one hears nothing more.
@@ -21,6 +21,7 @@ import warnings
 from typing import TYPE_CHECKING, Any
 
 from .. import _torch_compat
+from .bytecode import bytecode_record
 
 if TYPE_CHECKING:
     from . import CaptureSession
@@ -48,6 +49,7 @@ def open_session(session: CaptureSession) -> None:
                 stack.enter_context(_attached_to_trace_log())
                 stack.enter_context(_attached_to_artifact_logs())
                 stack.enter_context(_recording_warnings())
+                stack.enter_context(_hearing_dynamo())
             except BaseException:
                 stack.close()
                 raise
@@ -201,3 +203,25 @@ def _recording_warnings() -> Any:
         # Someone who replaced it meanwhile (warnings.catch_warnings) puts back their own.
         if warnings.showwarning is showwarning:
             warnings.showwarning = shown
+
+
+@contextlib.contextmanager
+def _hearing_dynamo() -> Any:
+    """What Dynamo tells its hooks rather than its trace: each transformed frame's code
+    objects (capture/bytecode.py) and, where the user runs torch's tracing profiler, the
+    time spent tracing each user function; both as events of the compile torch is in."""
+    def on_bytecode(code: Any, modified: Any, side_effects: Any) -> None:
+        try:
+            _deliver(bytecode_record(code, modified, side_effects), None)
+        except Exception as exc:  # noqa: BLE001 - never disturb the compile
+            _report(exc)
+
+    def on_timings(timings: list[dict[str, Any]]) -> None:
+        try:
+            _deliver({"dynamo_profiler": {"timings": timings},
+                      **_torch_compat.current_compile_id()}, None)
+        except Exception as exc:  # noqa: BLE001
+            _report(exc)
+
+    with _torch_compat.bytecode_hook(on_bytecode), _torch_compat.tracing_profiler(on_timings):
+        yield

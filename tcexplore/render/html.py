@@ -17,6 +17,8 @@ import json
 from typing import Any
 
 from ..graph_break_audit import graph_break_audit
+from .bytecode import CSS as _BYTECODE_CSS
+from .bytecode import bytecode_block
 from .compile_time import compile_time
 from .graph_breaks import audit_table, graph_breaks
 from .graph_svg import MAX_SVG_NODES, dynamo_graph_svg
@@ -110,10 +112,10 @@ def _report(data: Data, summary_only: bool = False, only: list[str] | None = Non
     compiles = data.get("compiles") or []
     detail = _note("Summary only: this document is big. JupyterLab with tcexplore installed "
                    "shows all of it; .save(\"report.html\") writes the full report.") \
-        if summary_only else _compiles(compiles, only)
+        if summary_only else _compiles(data, compiles, only)
     parts = [
         '<div class="tcx-report">',
-        f"<style>{_CSS}</style>",
+        f"<style>{_CSS}{_BYTECODE_CSS}</style>",
         "<h1>torch.compile report</h1>",
         _overview(data),
         measurements(data),
@@ -450,13 +452,14 @@ def _without_settings(unsettled: Data) -> str:
             "Open capture() in that thread too.")
 
 
-def _compile(compile_: Data) -> str:
+def _compile(data: Data, compile_: Data) -> str:
     anchor = _compile_anchor(compile_.get("id"))
     frame = compile_.get("frame") if isinstance(compile_.get("frame"), dict) else {}
     body = [
         _compile_header(compile_),
         _recompile_reasons(compile_.get("recompile_reasons") or []),
         _dynamo_graph(compile_.get("dynamo_graph")),
+        bytecode_block(data, compile_),
         _guards(compile_),
         _symbols(compile_),
         _aot_graphs(compile_.get("aot_graphs")),
@@ -477,7 +480,7 @@ MAX_FULL_COMPILES = 50
 MAX_COMPILES_CHARS = 20_000_000
 
 
-def _compiles(compiles: list[Any], only: list[str] | None = None) -> str:
+def _compiles(data: Data, compiles: list[Any], only: list[str] | None = None) -> str:
     """Each compile in full (``only``: just those ids) while the bounds allow; the others in
     a table saying how to see them."""
     compiles = [c for c in compiles if isinstance(c, dict)]
@@ -488,7 +491,7 @@ def _compiles(compiles: list[Any], only: list[str] | None = None) -> str:
     for c in compiles:
         wanted = only is None or c.get("id") in only
         if wanted and len(shown) < MAX_FULL_COMPILES and (not shown or size < MAX_COMPILES_CHARS):
-            shown.append(_compile(c))
+            shown.append(_compile(data, c))
             size += len(shown[-1])
         else:
             listed.append(c)

@@ -4,6 +4,7 @@ A GPT-sized capture is tens of megabytes of JSON, most of it graphs the explorer
 from their nodes. The bundle's document therefore leaves out what no view reads: the AOT
 joint graph when forward and backward are there, the FX code text of graphs that have
 their nodes (marked ``truncated``, ``chars`` kept) and each node's copy of its code line,
+the disassembly texts of bytecode read into instructions (marked the same way),
 Inductor's raw provenance, non-scalar compile metrics. ``Exploration.save()`` still
 writes everything. And a document still over :data:`PACK_OVER` bytes carries its
 ``compiles`` gzip-compressed in ``packed`` (the JupyterLab extension unpacks it); its
@@ -40,6 +41,13 @@ def _display_graph(graph: Any) -> Any:
             "nodes": [{k: v for k, v in node.items() if k != "code"} for node in graph["nodes"]]}
 
 
+def _display_bytecode(section: Any) -> Any:
+    if not isinstance(section, dict):
+        return section
+    return {**section, **{part: {**section[part], "text": "", "truncated": True}
+                          for part in ("original", "modified") if section[part]["instructions"]}}
+
+
 def _display_compile(record: dict[str, Any]) -> dict[str, Any]:
     record = dict(record)
     aot = dict(record.get("aot_graphs") or {})
@@ -48,6 +56,7 @@ def _display_compile(record: dict[str, Any]) -> dict[str, Any]:
     record["aot_graphs"] = {kind: _display_graph(g) for kind, g in aot.items()}
     record["dynamo_graph"] = _display_graph(record.get("dynamo_graph"))
     record["post_grad_graphs"] = [_display_graph(g) for g in record.get("post_grad_graphs") or []]
+    record["bytecode"] = _display_bytecode(record.get("bytecode"))
     record["output_codes"] = [{k: v for k, v in out.items() if k != "provenance"}
                               for out in record.get("output_codes") or []]
     for key in ("metrics", "backward_metrics"):

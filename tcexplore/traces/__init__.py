@@ -31,6 +31,9 @@ NOT_IN_TRACE = (
     ("runtime", ("CUDA-graph messages, perf hints and warnings logged at run time are not "
                  "in TORCH_TRACE")),
     ("error", "whether the program itself raised is not in TORCH_TRACE (failed compiles are)"),
+    ("compiles[].bytecode", ("TORCH_TRACE holds the bytecode of resume functions only (torch's "
+                             "*_ORIGINAL_BYTECODE / *_MODIFIED_BYTECODE artifacts); the other "
+                             "frames' comes from torch's bytecode hook in a live capture")),
     ("capture.bypass_caches", ("the cache settings of the run are not in TORCH_TRACE; cache "
                                "hits and misses are, per compile")),
 )

@@ -18,6 +18,9 @@ export function absentTabs(doc: TcxDocument): AbsentTab[] {
   if (!doc.timing && !doc.compiles.some(c => Array.isArray(c.phases) && c.phases.length)) {
     out.push({ tab: 'timing', what: 'timing (tcexplore.explore() measures eager against compiled)' });
   }
+  if (!doc.compiles.some(c => c.bytecode)) {
+    out.push({ tab: 'bytecode', what: 'bytecode (a live capture records every frame Dynamo transforms; a TORCH_TRACE log only the resume functions\')' });
+  }
   if (!doc.accuracy) {
     out.push({ tab: 'accuracy', what: 'an accuracy check (tcexplore.explore() compares compiled outputs with eager)' });
   }

@@ -13,6 +13,12 @@ export const GENERIC_PREFIX = 'Encountered graph break when attempting to trace'
 const RESUME_PREFIX = 'torch_dynamo_resume_in_';
 /** torch_dynamo_resume_in_<function>_at_<line>: the code after a graph break, as Dynamo names it */
 export const RESUME_NAME = /^torch_dynamo_resume_in_(.+)_at_\d+$/;
+
+/** "f after line 19" for Dynamo's torch_dynamo_resume_in_f_at_19, else the name itself. */
+export function resumeLabel(name: string): string {
+  const found = /^torch_dynamo_resume_in_(.+)_at_(\d+)$/.exec(name);
+  return found ? `${found[1]} after line ${found[2]}` : name;
+}
 // <frozen runpy>, the standard library, installed packages, torch's and tcexplore's own files
 const LIBRARY = /^<frozen |[\\/](?:site-packages|dist-packages)[\\/]|[\\/]lib[\\/]python\d+(?:\.\d+)?[\\/]|[\\/](?:torch|tcexplore)[\\/]/;
 

@@ -7,12 +7,14 @@
  * recompiles come first and guards are one count.
  */
 
+import { duration } from './axis';
 import { graphBreakAudit, isLibraryFile } from './breaks';
 import { plural, SourceLabels, sourceLabels } from './format';
 import { microseconds, percent } from './profile';
+import { tracedFunctions } from './tracing';
 import { Location, Target, TcxDocument } from './types';
 
-export type MarkKind = 'break' | 'break-path' | 'recompile' | 'guard' | 'divergence' | 'node' | 'kernel' | 'time';
+export type MarkKind = 'break' | 'break-path' | 'recompile' | 'guard' | 'divergence' | 'tracing' | 'node' | 'kernel' | 'time';
 
 export interface Mark {
   kind: MarkKind;
@@ -54,7 +56,7 @@ export interface LineChips {
   time: Mark | null;
 }
 
-const FIRST: MarkKind[] = ['break', 'break-path', 'recompile', 'divergence'];
+const FIRST: MarkKind[] = ['break', 'break-path', 'recompile', 'divergence', 'tracing'];
 
 class Collector {
   private files = new Map<string, Map<number, SourceLine>>();
@@ -196,6 +198,15 @@ export function sourceFiles(doc: TcxDocument): SourceFile[] {
       }
     }
   });
+  for (const f of tracedFunctions(doc).functions) {
+    const frame = doc.compiles.map(comp => comp.frame).find(fr => fr?.file === f.loc.file && fr?.line === f.loc.line);
+    c.add(f.loc, frame?.code, {
+      kind: 'tracing',
+      label: `traced ${duration(f.cumMs)}`,
+      title: `Dynamo traced ${f.function} for ${duration(f.cumMs)}${f.selfMs === null ? '' : ` (self ${duration(f.selfMs)})`} in ${f.compiles.join(', ')}`,
+      target: { tab: 'timing' }
+    });
+  }
   for (const t of timedLines(doc)) {
     c.add(t.loc, t.loc.code, { kind: 'time', label: t.label, title: t.title, heat: t.heat, target: { tab: 'profile' } });
   }

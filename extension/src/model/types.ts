@@ -141,8 +141,92 @@ export interface Compile {
   metrics?: Record<string, unknown> | null;
   backward_metrics?: Record<string, unknown> | null;
   cudagraphs?: CudaGraphInfo | null;
+  frame_id?: number | null;
+  frame_compile_id?: number | null;
+  attempts?: number;
+  restart_reasons?: string[];
+  /** the call path that made this compile, outermost first (dynamo_start's stack) */
+  stack?: Location[];
+  bytecode?: Bytecode | null;
+  /** a resume function's compile: the graph break it continues */
+  resume_of?: ResumeOf | null;
+  tracing?: Tracing | null;
   /** present when the compile ran in a thread without capture()'s settings */
   without_capture_settings?: { settings: string[]; threads: string[] };
+}
+
+/** One instruction as dis prints it. */
+export interface Instruction {
+  offset: number | null;
+  line: number | null;
+  starts_line?: boolean;
+  opname: string;
+  arg?: number | null;
+  argrepr?: string | null;
+  /** the jump label dis prints (L1, or the offset a >> marks) */
+  label?: string | null;
+  target?: string | null;
+}
+
+export interface Disassembly {
+  text: string;
+  truncated: boolean;
+  instructions: Instruction[];
+}
+
+export type StepKind = 'graph' | 'eager' | 'side_effect' | 'resume' | 'helper' | 'local' | 'return' | 'branch' | 'unread';
+
+/** One step of the reading of the modified code, with the instructions it was read from. */
+export interface ReadingStep {
+  kind: StepKind;
+  text: string;
+  line?: number | null;
+  instructions: number[];
+  graph?: string;
+  resume?: string;
+  offset?: number;
+}
+
+export interface ResumeJump {
+  global: string;
+  offset: number;
+  line: number | null;
+  function: string | null;
+  graph_break: number | null;
+  compiles: string[];
+  shared_name: boolean;
+}
+
+export interface Bytecode {
+  source: 'bytecode_hook' | 'trace_artifact';
+  original: Disassembly;
+  modified: Disassembly;
+  side_effects?: string[] | null;
+  reading: { steps: ReadingStep[]; complete: boolean };
+  resume_jumps: ResumeJump[];
+}
+
+export interface ResumeOf {
+  graph_break: number;
+  compile_id: string | null;
+  file?: string | null;
+  line?: number | null;
+}
+
+export interface TracedFunction {
+  function: string | null;
+  file: string | null;
+  line: number | null;
+  cumtime_ms: number;
+  tottime_ms?: number | null;
+  calls?: number | null;
+  depth?: number | null;
+}
+
+export interface Tracing {
+  source: 'dynamo_profiler' | 'chromium_events';
+  total_ms: number | null;
+  functions: TracedFunction[];
 }
 
 export interface GraphBreak {
@@ -295,6 +379,7 @@ export type Target =
   | { tab: 'overview' }
   | { tab: 'source'; file: string; line: number }
   | { tab: 'graphs'; compile: number; graph: string; node?: string }
+  | { tab: 'bytecode'; compile: number; instruction?: number }
   | { tab: 'fusion'; compile: number; output: number; kernel?: string }
   | { tab: 'code'; compile: number; output: number; kernel?: string }
   | { tab: 'guards'; compile: number }

@@ -5,6 +5,7 @@ import { documentKey } from '../model/identity';
 import { checkDocument } from '../model/schema';
 import { TabId, Target } from '../model/types';
 import { accuracyTab } from './accuracy';
+import { bytecodeTab } from './bytecode';
 import { codeTab } from './code';
 import { compareTab } from './compare';
 import { Context, Host, TabFactory, TabView } from './context';
@@ -24,6 +25,7 @@ const TABS: Array<[TabId, string, TabFactory]> = [
   ['overview', 'Overview', overviewTab],
   ['source', 'Source', sourceTab],
   ['graphs', 'Graphs', graphsTab],
+  ['bytecode', 'Bytecode', bytecodeTab],
   ['fusion', 'Fusion', fusionTab],
   ['code', 'Code', codeTab],
   ['guards', 'Guards & recompiles', guardsTab],

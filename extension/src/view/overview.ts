@@ -1,5 +1,6 @@
 import { absentTabs } from '../model/absent';
-import { BreakSite, CallPath, countNote, foldStack, StackFrame } from '../model/breaks';
+import { BreakSite, CallPath, countNote, foldStack, RESUME_NAME, resumeLabel, StackFrame } from '../model/breaks';
+import { compilesPerFrame, compileTree, TreeCompile, TreeNode } from '../model/compiletree';
 import { Finding, findings, origin, pipeline, RecompiledFunction } from '../model/overview';
 import { plural, relabel, SourceLabels, sourceLabels, where, whereTitle } from '../model/format';
 import { microseconds, percent, topLines } from '../model/profile';
@@ -117,6 +118,40 @@ function timeLines(ctx: Context): HTMLElement | null {
     link('All lines and every kernel against the roofline →', () => ctx.go({ tab: 'profile' })));
 }
 
+function treeCompile(ctx: Context, c: TreeCompile): HTMLElement {
+  const labels = sourceLabels(ctx.doc);
+  const continued = c.resumeOf ? ctx.doc.graph_breaks[c.resumeOf.graph_break] : undefined;
+  return el('li', { class: 'tcx-tree-compile', attrs: { 'data-compile': c.id } },
+    link(c.id, () => ctx.go({ tab: 'guards', compile: c.index }), `compile ${c.id} in Guards & recompiles`), ' ',
+    el('span', { class: `tcx-status tcx-status-${c.status}` }, c.status), ' ',
+    el('span', { class: 'tcx-muted' }, plural(c.guards, 'guard')),
+    c.restarts ? el('span', { class: 'tcx-tree-restart', title: c.restartReason ?? '' }, ` · restarted ×${c.restarts}${c.restartReason ? `: ${c.restartReason}` : ''}`) : null,
+    c.recompiledBecause ? el('span', { class: 'tcx-tree-recompile' }, ' · recompiled: ', code(c.recompiledBecause)) : null,
+    continued ? el('span', { class: 'tcx-muted' }, ` · continues the break at ${where(continued, labels)}${c.resumeOf?.compile_id ? ` (${c.resumeOf.compile_id})` : ''}`) : null,
+    c.hasBytecode ? el('span', null, ' · ', link('bytecode', () => ctx.go({ tab: 'bytecode', compile: c.index }), `original and modified bytecode of ${c.id}`)) : null);
+}
+
+function treeNode(ctx: Context, node: TreeNode, perFrame: Map<number, number>, labels: SourceLabels): HTMLElement {
+  const f = node.frame;
+  const all = node.frameId === null ? 0 : perFrame.get(node.frameId) ?? 0;
+  return el('li', { class: node.compiles.length ? 'tcx-tree-frame' : 'tcx-tree-call' },
+    node.folded ? el('span', { class: 'tcx-muted tcx-tree-folded' }, `(${plural(node.folded, 'library frame')}) `) : null,
+    el('span', { title: whereTitle(f) }, el('strong', null, f.function ?? '?'), ' ',
+      RESUME_NAME.test(f.function ?? '') ? `(${resumeLabel(f.function!)}) ` : '', el('span', { class: 'tcx-muted' }, where(f, labels))),
+    node.compiles.length
+      ? el('div', { class: 'tcx-muted tcx-tree-entries' }, `frame ${node.frameId ?? '?'}: `,
+        all > node.compiles.length ? `${plural(node.compiles.length, 'compile')} on this path, ${all} in all` : plural(node.compiles.length, 'compile'))
+      : null,
+    node.compiles.length ? el('ul', { class: 'tcx-tree-compiles' }, ...node.compiles.map(c => treeCompile(ctx, c))) : null,
+    node.children.length ? el('ul', { class: 'tcx-tree' }, ...node.children.map(n => treeNode(ctx, n, perFrame, labels))) : null);
+}
+
+/** The compiles as tlparse's stack trie: call paths, then each compiled frame's compiles. */
+function compileTreeView(ctx: Context, labels: SourceLabels): HTMLElement {
+  const perFrame = compilesPerFrame(ctx.doc);
+  return el('ul', { class: 'tcx-tree tcx-compile-tree' }, ...compileTree(ctx.doc).map(n => treeNode(ctx, n, perFrame, labels)));
+}
+
 export function overviewTab(ctx: Context): TabView {
   const { doc } = ctx;
   const labels = sourceLabels(doc);
@@ -137,11 +172,7 @@ export function overviewTab(ctx: Context): TabView {
       el('summary', null, `Not available in this document (${from.unavailable.length}): its source does not record these; they are unknown, not empty`),
       table(['field', 'why'], from.unavailable.map(u => [el('code', null, u.field), u.reason])))
     : null;
-  const compiles = el('ul', { class: 'tcx-compile-list' }, ...doc.compiles.map((c, i) =>
-    el('li', null,
-      link(`${c.id}`, () => ctx.go({ tab: 'guards', compile: i })),
-      ' ', el('span', { title: whereTitle(c.frame) }, `${c.frame?.function ?? '?'} — ${where(c.frame, labels)}`), ' ',
-      el('span', { class: `tcx-status tcx-status-${c.status}` }, c.status))));
+  const compiles = compileTreeView(ctx, labels);
   return {
     element: el('div', { class: 'tcx-overview' },
       from.partial ? el('p', { class: 'tcx-error', attrs: { role: 'alert' } }, `Partial document: ${from.partial}`) : null,
@@ -149,7 +180,9 @@ export function overviewTab(ctx: Context): TabView {
       timeLines(ctx),
       missing,
       el('h3', null, 'Pipeline'), stages,
-      el('h3', null, `Compiles (${doc.compiles.length})`), compiles,
+      el('h3', null, `Compiles (${doc.compiles.length}), by the call path that made them`),
+      el('p', { class: 'tcx-muted' }, 'Each compile is one cache entry of its frame\'s code, kept with its guards; library frames on a path are folded.'),
+      compiles,
       absentLine(doc),
       el('p', { class: 'tcx-muted tcx-origin' }, from.line))
   };

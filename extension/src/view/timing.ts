@@ -1,6 +1,7 @@
 import { plural } from '../model/format';
 import { compilePicker, NOISY_IQR_FRACTION, phaseBoxes, runtimeChart, timingSummary, timingVerdict } from '../model/timing';
-import { icicle, runtimeBarChart } from './charts';
+import { tracedFunctions, tracingChart, tracingNote } from '../model/tracing';
+import { axisChart, icicle, runtimeBarChart } from './charts';
 import { Context, TabView } from './context';
 import { Child, el, note, select, table } from './dom';
 
@@ -43,9 +44,23 @@ function phases(ctx: Context): Child[] {
   ];
 }
 
+/** Dynamo's tracing time per user function, heaviest first, to scale. */
+function tracing(ctx: Context): Child[] {
+  const summary = tracedFunctions(ctx.doc);
+  const chart = tracingChart(summary);
+  if (!chart) {
+    return [];
+  }
+  return [
+    el('h4', null, 'Tracing time in your code'),
+    el('div', { class: 'tcx-tracing-chart' }, axisChart(chart.axis, chart.bars, { label: 'Dynamo tracing time per user function', labelWidth: 200, width: 720 })),
+    el('p', { class: 'tcx-muted tcx-chart-key' }, tracingNote(summary))
+  ];
+}
+
 export function timingTab(ctx: Context): TabView {
   const element = el('div', { class: 'tcx-timing' },
     el('h3', null, 'Eager vs compiled, per call'), ...runtime(ctx),
-    el('h3', null, 'Compile-time phases'), ...phases(ctx));
+    el('h3', null, 'Compile-time phases'), ...tracing(ctx), ...phases(ctx));
   return { element };
 }

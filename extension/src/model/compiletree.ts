@@ -1,0 +1,105 @@
+/**
+ * The compile tree (tlparse's stack trie): the call paths that made the compiles, merged
+ * where they share their start. Each compile hangs under the frame Dynamo compiled, at the
+ * end of the call path torch recorded when it began (`stack`); library frames on the way
+ * (runpy, tcexplore's own, torch's wrappers) are left out of the path and counted. A frame
+ * entry lists its compiles with what made each one: its restarts after graph breaks, the
+ * guard that failed for a recompile, the break a resume function continues. Each compile is
+ * one cache entry of the frame's code, kept with its guards.
+ */
+
+import { isLibraryFile } from './breaks';
+import { firstLine } from './format';
+import { Compile, Location, ResumeOf, TcxDocument } from './types';
+
+export interface TreeCompile {
+  index: number;
+  id: string;
+  status: string;
+  guards: number;
+  restarts: number;
+  restartReason: string | null;
+  /** the first failed guard of the cache entries before it (a recompile), if any */
+  recompiledBecause: string | null;
+  resumeOf: ResumeOf | null;
+  hasBytecode: boolean;
+}
+
+export interface TreeNode {
+  /** the frame of the call path (a call site), or the compiled frame itself */
+  frame: Location;
+  /** library frames left out just above this one */
+  folded: number;
+  children: TreeNode[];
+  /** compiles of this frame that began on this path */
+  compiles: TreeCompile[];
+  /** the compiled frame's id, when compiles hang here */
+  frameId: number | null;
+}
+
+function key(f: Location): string {
+  return JSON.stringify([f.file, f.line, f.function]);
+}
+
+function entry(c: Compile, index: number): TreeCompile {
+  const restarts = Math.max(0, (c.attempts ?? 1) - 1);
+  const failed = c.recompile_reasons.flat()[0];
+  return {
+    index,
+    id: c.id,
+    status: c.status,
+    guards: c.guards.length,
+    restarts,
+    restartReason: restarts && c.restart_reasons?.length ? firstLine(c.restart_reasons[0]) : null,
+    recompiledBecause: failed ? failed.guard : null,
+    resumeOf: c.resume_of ?? null,
+    hasBytecode: Boolean(c.bytecode)
+  };
+}
+
+/** The roots of the compile tree, in the order the compiles began. */
+export function compileTree(doc: TcxDocument): TreeNode[] {
+  const roots: TreeNode[] = [];
+  const index = new Map<string, TreeNode>();
+  doc.compiles.forEach((c, ci) => {
+    const stack = c.stack?.length ? c.stack : c.frame ? [c.frame] : [];
+    if (!stack.length) {
+      return;
+    }
+    let siblings = roots;
+    let path = '';
+    let folded = 0;
+    stack.forEach((f, depth) => {
+      const last = depth === stack.length - 1;
+      if (!last && isLibraryFile(f.file)) {
+        folded += 1;
+        return;
+      }
+      path += key(f);
+      let node = index.get(path);
+      if (!node) {
+        node = { frame: f, folded, children: [], compiles: [], frameId: null };
+        index.set(path, node);
+        siblings.push(node);
+      }
+      folded = 0;
+      if (last) {
+        node.compiles.push(entry(c, ci));
+        node.frameId = c.frame_id ?? null;
+      }
+      siblings = node.children;
+    });
+  });
+  return roots;
+}
+
+/** Per compiled frame (by frame id): how many compiles, i.e. cache entries, it has in all. */
+export function compilesPerFrame(doc: TcxDocument): Map<number, number> {
+  const counts = new Map<number, number>();
+  for (const c of doc.compiles) {
+    if (typeof c.frame_id === 'number') {
+      counts.set(c.frame_id, (counts.get(c.frame_id) ?? 0) + 1);
+    }
+  }
+  return counts;
+}

@@ -1,0 +1,82 @@
+/**
+ * Where Dynamo's tracing time goes in the user's code: each compile's `tracing` section
+ * added up per function (file, first line, name) over the document's compiles. Its source
+ * says how fine it is: torch's Dynamo profiler times every traced function (inlined calls
+ * too), the compile phases only the compiled frame's function with all it inlined.
+ */
+
+import { Axis, AxisBar, duration, fraction, timeAxis } from './axis';
+import { resumeLabel } from './breaks';
+import { Location, TcxDocument } from './types';
+
+export interface TracedTotal {
+  loc: Location;
+  function: string;
+  cumMs: number;
+  selfMs: number | null;
+  compiles: string[];
+}
+
+export interface TracingSummary {
+  functions: TracedTotal[];
+  /** "dynamo_profiler", "chromium_events", or both when compiles differ */
+  sources: string[];
+}
+
+export function tracedFunctions(doc: TcxDocument): TracingSummary {
+  const rows = new Map<string, TracedTotal>();
+  const sources = new Set<string>();
+  for (const c of doc.compiles) {
+    const t = c.tracing;
+    if (!t) {
+      continue;
+    }
+    sources.add(t.source);
+    for (const f of t.functions) {
+      const k = JSON.stringify([f.file, f.line, f.function]);
+      const row = rows.get(k) ?? { loc: { file: f.file, line: f.line, function: f.function, code: null }, function: f.function ?? '?', cumMs: 0, selfMs: null, compiles: [] };
+      row.cumMs += f.cumtime_ms;
+      if (typeof f.tottime_ms === 'number') {
+        row.selfMs = (row.selfMs ?? 0) + f.tottime_ms;
+      }
+      if (!row.compiles.includes(c.id)) {
+        row.compiles.push(c.id);
+      }
+      rows.set(k, row);
+    }
+  }
+  return { functions: [...rows.values()].sort((a, b) => b.cumMs - a.cumMs), sources: [...sources].sort() };
+}
+
+/** What the numbers mean, by their source. */
+export function tracingNote(summary: TracingSummary): string {
+  const profiler = 'torch\'s Dynamo profiler timed every traced function: the bar is its time with the calls it inlined, "self" without them';
+  const phases = 'the compile phases time Dynamo\'s bytecode tracing per compiled frame, with everything it inlined; functions it inlined are not timed on their own (torch 2.13\'s Dynamo profiler, TORCH_COMPILE_DYNAMO_PROFILER=1, splits it per function)';
+  const parts = summary.sources.map(s => (s === 'dynamo_profiler' ? profiler : phases));
+  return `Tracing time, all compiles added up: ${parts.join('; ')}.`;
+}
+
+export interface TracingChart {
+  axis: Axis;
+  bars: AxisBar[];
+}
+
+/** The heaviest functions as bars to scale on one time axis. */
+export function tracingChart(summary: TracingSummary, top = 12): TracingChart | null {
+  const shown = summary.functions.slice(0, top);
+  if (!shown.length) {
+    return null;
+  }
+  const axis = timeAxis(Math.max(...shown.map(f => f.cumMs)), 'tracing time');
+  return {
+    axis,
+    bars: shown.map(f => ({
+      label: resumeLabel(f.function),
+      sub: `${f.compiles.length} compile${f.compiles.length === 1 ? '' : 's'}`,
+      length: fraction(axis, f.cumMs),
+      value: f.selfMs === null ? duration(f.cumMs) : `${duration(f.cumMs)} (self ${duration(f.selfMs)})`,
+      className: 'tcx-bar-tracing',
+      title: `${f.function} (${f.loc.file ?? '?'}:${f.loc.line ?? '?'}): traced ${duration(f.cumMs)} in ${f.compiles.join(', ')}`
+    }))
+  };
+}

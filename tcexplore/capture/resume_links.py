@@ -1,0 +1,85 @@
+"""Each compile's bytecode section, and the links between a break, its jumps and the resume
+functions' compiles.
+
+A frame that breaks is replaced by code that calls the compiled graph, runs the breaking
+instruction eagerly and jumps into a resume function (global ``__resume_at_<offset>_<n>``:
+the offset is the instruction of the frame's own code where it goes on). torch names the
+resume function after the frame and the frame's line that broke
+(``torch_dynamo_resume_in_f_at_19``, graph_break_audit.resume_name), and compiles it as a
+frame of its own when it first runs. So:
+
+- a resume function's compile continues the latest break event before it, in this run,
+  whose frame names it (``resume_of``);
+- a jump in a compile's modified code leads to the resume compiles that continue that
+  compile's break. Where one compile holds several jumps to functions of the same name
+  (both ways of a data-dependent branch), torch does not say which jump a compile runs:
+  the jumps say so (``shared_name``) instead of picking one.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..graph_break_audit import RESUME_NAME, resume_name
+from .parsers.bytecode import parse_bytecode
+from .transformed import read_modified
+
+Data = dict[str, Any]
+
+
+def bytecode_section(source: str, original: Data, modified: Data,
+                     side_effects: list[str] | None) -> Data:
+    """``original``/``modified``: the document's text records of the two disassemblies."""
+    original = {**original, "instructions": parse_bytecode(original["text"])}
+    modified = {**modified, "instructions": parse_bytecode(modified["text"])}
+    return {"source": source, "original": original, "modified": modified,
+            "side_effects": side_effects, "reading": read_modified(modified["instructions"]),
+            "resume_jumps": []}
+
+
+def link_resumes(compiles: list[Data], graph_breaks: list[Data],
+                 breaks_before: dict[str, int]) -> None:
+    """Set ``resume_of`` on resume functions' compiles and ``resume_jumps`` on every
+    bytecode section. ``breaks_before``: per compile id, how many break events came before
+    the compile's first event."""
+    by_id = {c["id"]: c for c in compiles}
+    for record in compiles:
+        frame = record["frame"] or {}
+        if RESUME_NAME.match(frame.get("function") or ""):
+            record["resume_of"] = _continued_break(record, by_id, graph_breaks,
+                                                   breaks_before.get(record["id"], 0))
+    for record in compiles:
+        if record["bytecode"] is not None:
+            record["bytecode"]["resume_jumps"] = _jumps(record, compiles, graph_breaks)
+
+
+def _continued_break(record: Data, by_id: dict[str, Data], graph_breaks: list[Data],
+                     before: int) -> Data | None:
+    frame = record["frame"]
+    for index in range(min(before, len(graph_breaks)) - 1, -1, -1):
+        brk = graph_breaks[index]
+        broken = (by_id.get(brk.get("compile_id")) or {}).get("frame") or {}
+        if broken.get("file") == frame.get("file") and \
+                resume_name(brk, broken) == frame.get("function"):
+            return {"graph_break": index, "compile_id": brk.get("compile_id"),
+                    "file": brk.get("file"), "line": brk.get("line")}
+    return None
+
+
+def _jumps(record: Data, compiles: list[Data], graph_breaks: list[Data]) -> list[Data]:
+    section = record["bytecode"]
+    steps = [s for s in section["reading"]["steps"] if s["kind"] == "resume"]
+    if not steps:
+        return []
+    own = [i for i, b in enumerate(graph_breaks) if b.get("compile_id") == record["id"]]
+    brk_index = own[-1] if own else None
+    name = resume_name(graph_breaks[brk_index], record["frame"] or {}) \
+        if brk_index is not None else None
+    continuing = [c["id"] for c in compiles
+                  if (c.get("resume_of") or {}).get("compile_id") == record["id"]]
+    lines = {i["offset"]: i["line"] for i in section["original"]["instructions"]
+             if i["offset"] is not None}
+    return [{"global": step["resume"], "offset": step["offset"],
+             "line": lines.get(step["offset"]), "function": name, "graph_break": brk_index,
+             "compiles": continuing, "shared_name": len(steps) > 1}
+            for step in steps]
