@@ -113,6 +113,7 @@ def _write_outputs(document, json_out: str | None, html_out: str | None,
     summary = ", ".join(f"{k} {v}" for k, v in document.summary.items())
     lines = [f"tcexplore: {'' if rank is None else f'rank {rank}: '}{summary}"]
     lines += graph_break_lines(document.graph_break_audit())
+    lines += profile_lines(document.data.get("profile"))
     for path in (json_out, html_out):
         if path:
             target = path if rank is None else per_rank_path(path, rank)
@@ -127,6 +128,20 @@ def _write_outputs(document, json_out: str | None, html_out: str | None,
     if echo:
         print("\n".join(lines), file=sys.stderr)
     return lines, written_all
+
+
+def profile_lines(profile: dict | None, shown: int = 3) -> list[str]:
+    """``run --profile``'s verdict, its first advice and the heaviest source lines."""
+    if not profile:
+        return []
+    step = profile["step"]
+    lines = [f"tcexplore: profile: {step['verdict']}, {1 - step['overhead_share']:.0%} of "
+             f"{step['wall_us'] / 1e3:.3g} ms in kernels; {step['advice'][0]}"]
+    for line in profile["lines"][:shown]:
+        where = f"{line['file']}:{line['line']}" if line["file"] else "no source line"
+        lines.append(f"    {line['time_us'] / 1e3:9.3g} ms {line['share'] or 0:6.1%}  {where}  "
+                     f"{line['code'] or ''}")
+    return lines
 
 
 def graph_break_lines(sites: list[dict], shown: int = 5) -> list[str]:

@@ -132,6 +132,8 @@ def test_run_profile_times_forward_and_backward_kernels_of_a_script(tmp_path, mo
     assert all(r["calls"] == 2 for r in profile["kernels"] if r["kind"] == "cpp")
     assert all(r["calls"] % 2 == 0 for r in profile["kernels"])
     assert profile["step"]["kernel_us"] <= profile["step"]["wall_us"]
+    assert f"tcexplore: profile: {profile['step']['verdict']}" in run.stderr
+    assert "return nn.functional.cross_entropy(model(x), y)" in run.stderr
 
 
 def test_a_grid_says_whether_the_profiles_advice_held():
