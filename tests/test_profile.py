@@ -10,7 +10,7 @@ import tcexplore
 from tcexplore.document import validate
 
 
-# 256 MB: as far out of the CPU's caches as the copy that measures the bandwidth roof
+# 256 MB: as far out of the CPU's caches as the tensor that measures the bandwidth roof
 NUMEL = 64 * 2**20
 
 
