@@ -86,9 +86,13 @@ def run_program(name: str, workdir: Path, args: list[str] | None = None) -> Prog
 
 @pytest.fixture(scope="session")
 def program_runs(tmp_path_factory) -> dict[str, ProgramRun]:
+    """Every program in tests/programs, or those named in ``$TCEXPLORE_TEST_PROGRAMS``
+    (comma-separated: a quick run of the tests that need only them, on another torch)."""
     names = sorted(p.stem for p in PROGRAMS.glob("*.py"))
+    if os.environ.get("TCEXPLORE_TEST_PROGRAMS"):
+        names = os.environ["TCEXPLORE_TEST_PROGRAMS"].split(",")
     root = tmp_path_factory.mktemp("programs")
-    with ThreadPoolExecutor(max_workers=2) as pool:
+    with ThreadPoolExecutor(max_workers=max(2, min(8, (os.cpu_count() or 2) // 2))) as pool:
         runs = pool.map(lambda n: run_program(n, root / n), names)
         return {run.name: run for run in runs}
 

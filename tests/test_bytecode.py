@@ -3,7 +3,9 @@ code, jumps into resume functions and the breaks they continue, tracing time.
 
 The corpus tests read the session's program runs (tests/conftest.py) and hold on any torch
 tcexplore supports: on the GPU machine's torch 2.11 run
-``python -m pytest tests/test_bytecode.py -q`` as well.
+``python -m pytest tests/test_bytecode.py -q`` as well (with
+``TCEXPLORE_TEST_PROGRAMS=graph_break_print,graph_break_two_callers,graph_break_explicit,graph_break_data_dependent``
+the corpus is only the programs these tests read: 18 passed in 94 s on an H100's torch 2.11).
 """
 
 from __future__ import annotations
