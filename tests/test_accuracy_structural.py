@@ -133,6 +133,9 @@ def test_a_divergence_at_a_random_op_is_reported_as_random_with_the_fix(random_r
     assert "Compiled outputs differ from eager at a random op." in page
     assert "draw different random numbers" in page
     assert "options={&quot;fallback_random&quot;: True}" in page
+    # Each differing output says why, in the warning's colour, never a red "differs".
+    assert "differs (random ops)" in page
+    assert '<span class="tcx-status tcx-status-failed">differs</span>' not in page
     validate(random_run.document.data)
 
 

@@ -105,9 +105,11 @@ def _runtime_chart(timing: Data) -> str:
     return axis_chart(axis, bars, "time per call, eager and compiled: medians with their IQR")
 
 
-def _verdict(leaf: Data) -> str:
+def _verdict(leaf: Data, random_cause: bool) -> str:
     if leaf.get("kind") == "not_compared":
         return '<span class="tcx-status">not compared</span>'
+    if random_cause and not leaf.get("ok"):
+        return '<span class="tcx-status tcx-status-random">differs (random ops)</span>'
     return _ok(leaf.get("ok"))
 
 
@@ -160,14 +162,15 @@ def _truncated(leaf: Data) -> str:
     return _e(text + " (truncated)")
 
 
-def _leaf_rows(leaves: list[Any]) -> list[list[str]]:
+def _leaf_rows(leaves: list[Any], random_cause: bool) -> list[list[str]]:
+    """One row per leaf; ``random_cause`` when the check blamed random ops for differences."""
     rows = []
     for leaf in leaves:
         if not isinstance(leaf, dict):
             continue
         kind = leaf.get("kind")
         if kind == "truncated":
-            rows.append(['<span class="tcx-note">…</span>', _ok(leaf.get("ok")), "", "", "",
+            rows.append(['<span class="tcx-note">…</span>', _verdict(leaf, random_cause), "", "", "",
                          f'<span class="tcx-note">{_truncated(leaf)}</span>'])
             continue
         if kind == "tensor":
@@ -195,7 +198,7 @@ def _leaf_rows(leaves: list[Any]) -> list[list[str]]:
         infinite = (kind == "tensor" and leaf.get("max_rel_err") is None
                     and isinstance(leaf.get("mismatched"), int))
         relative = "inf" if infinite else _num(leaf.get("max_rel_err"))
-        rows.append([_c(leaf.get("path") or "(output)"), _verdict(leaf), what,
+        rows.append([_c(leaf.get("path") or "(output)"), _verdict(leaf, random_cause), what,
                      _num(leaf.get("max_abs_err")), relative, detail])
     return rows
 
@@ -257,15 +260,16 @@ _VERDICTS = {
 
 def _accuracy(accuracy: Data) -> str:
     random = _random_explanation(accuracy)
+    random_cause = random is not None
     verdict = ("Compiled outputs match eager within tolerance." if accuracy.get("ok")
                else _VERDICTS.get(accuracy.get("cause"), "Compiled outputs differ from eager."))
     parts = [f'<p class="tcx-findings">{_e(verdict)}</p>', _note(random) if random else "",
-             _table(_LEAF_HEADERS, _leaf_rows(accuracy.get("outputs") or []),
+             _table(_LEAF_HEADERS, _leaf_rows(accuracy.get("outputs") or [], random_cause),
                     "tcx-accuracy-table")]
     inputs = accuracy.get("inputs_after_call") or []
     if inputs:
         parts.append("<p>Inputs after the call (in-place updates):</p>"
-                     + _table(_LEAF_HEADERS, _leaf_rows(inputs), "tcx-inputs-table"))
+                     + _table(_LEAF_HEADERS, _leaf_rows(inputs, random_cause), "tcx-inputs-table"))
     if isinstance(accuracy.get("first_divergence"), dict):
         parts.append(_divergence(accuracy["first_divergence"]))
     elif not accuracy.get("ok") and not accuracy.get("divergence_error"):

@@ -86,5 +86,8 @@ describe('random ops', () => {
     expect(text).toContain('draw different random numbers');
     expect(text).toContain('random ops: aten.randn.default');
     expect(text).not.toContain('Compiled outputs differ from eager.');
+    const verdicts = [...root.querySelectorAll('[role=tabpanel][data-tab=accuracy] td:nth-child(2) span')];
+    expect(verdicts.map(v => [v.textContent, v.className])).toContainEqual(['differs (random ops)', 'tcx-warning']);
+    expect(text).not.toContain('MISMATCH');
   });
 });

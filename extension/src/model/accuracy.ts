@@ -4,8 +4,11 @@ import { num, SourceLabels, sourceLabels, where } from './format';
 import type { Finding } from './overview';
 import { Accuracy, LeafDiff, Target, TcxDocument } from './types';
 
-/** match, mismatch, or neither: a leaf not compared, the note on rows left out. */
-export type LeafState = 'match' | 'mismatch' | 'other';
+/**
+ * match, mismatch, random (it differs, and the accuracy check found random ops to be the
+ * cause), or neither: a leaf not compared, the note on rows left out.
+ */
+export type LeafState = 'match' | 'mismatch' | 'random' | 'other';
 
 export interface DiffRow {
   path: string;
@@ -40,9 +43,9 @@ function detail(d: LeafDiff): string {
   }
 }
 
-function verdict(d: LeafDiff): [string, LeafState] {
+function verdict(d: LeafDiff, randomCause: boolean): [string, LeafState] {
   if (!d.ok) {
-    return ['MISMATCH', 'mismatch'];
+    return randomCause ? ['differs (random ops)', 'random'] : ['MISMATCH', 'mismatch'];
   }
   if (d.kind === 'not_compared') {
     return ['not compared', 'other'];
@@ -55,9 +58,10 @@ function infiniteRelative(d: LeafDiff): boolean {
   return d.kind === 'tensor' && d.max_rel_err === null && typeof d.mismatched === 'number';
 }
 
-export function diffRows(leaves: LeafDiff[]): DiffRow[] {
+/** One row per leaf; `randomCause` when the check blamed random ops (Accuracy.cause). */
+export function diffRows(leaves: LeafDiff[], randomCause = false): DiffRow[] {
   return leaves.map(d => {
-    const [text, state] = verdict(d);
+    const [text, state] = verdict(d, randomCause);
     return {
       path: d.kind === 'truncated' ? '…' : d.path || '(output)',
       verdict: text,

@@ -4,10 +4,10 @@ import { LeafDiff } from '../model/types';
 import { Context, TabView } from './context';
 import { append, code, el, link, note, table } from './dom';
 
-const STATE_CLASS: Record<LeafState, string> = { match: 'tcx-ok', mismatch: 'tcx-bad', other: 'tcx-muted' };
+const STATE_CLASS: Record<LeafState, string> = { match: 'tcx-ok', mismatch: 'tcx-bad', random: 'tcx-warning', other: 'tcx-muted' };
 
-function diffTable(leaves: LeafDiff[]): HTMLElement {
-  return table(['output', 'verdict', 'value', 'max abs err', 'max rel err', 'mismatched'], diffRows(leaves).map(r => [
+function diffTable(leaves: LeafDiff[], randomCause: boolean): HTMLElement {
+  return table(['output', 'verdict', 'value', 'max abs err', 'max rel err', 'mismatched'], diffRows(leaves, randomCause).map(r => [
     code(r.path), el('span', { class: STATE_CLASS[r.state] }, r.verdict), r.detail, r.maxAbs, r.maxRel, r.mismatched
   ]));
 }
@@ -22,13 +22,14 @@ export function accuracyTab(ctx: Context): TabView {
     return { element };
   }
   const verdict = accuracyVerdict(acc, sourceLabels(ctx.doc));
+  const randomCause = acc.cause === 'random' || acc.cause === 'random_in_graph';
   append(
     element,
     el('p', { class: SEVERITY_CLASS[verdict.severity] }, verdict.headline),
     verdict.explanation ? el('p', { class: 'tcx-accuracy-cause' }, verdict.explanation) : null,
-    el('h4', null, 'Outputs'), diffTable(acc.outputs ?? []));
+    el('h4', null, 'Outputs'), diffTable(acc.outputs ?? [], randomCause));
   if (acc.inputs_after_call?.length) {
-    element.append(el('h4', null, 'Inputs after the call (mutations)'), diffTable(acc.inputs_after_call));
+    element.append(el('h4', null, 'Inputs after the call (mutations)'), diffTable(acc.inputs_after_call, randomCause));
   }
   const d = acc.first_divergence;
   if (d) {
