@@ -14,7 +14,10 @@ import logging
 import platform
 import sys
 import weakref
-from typing import Any, Callable, Iterator
+from typing import TYPE_CHECKING, Any, Callable, Iterator
+
+if TYPE_CHECKING:
+    import torch
 
 # torch is imported by the first function that needs it, not with this module: reading a
 # log or a document goes through modules that import this one and never needs torch.
