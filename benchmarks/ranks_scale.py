@@ -48,8 +48,12 @@ def _rank_dir(log: Path, ranks: int, root: Path) -> Path:
     directory = root / f"ranks{ranks}"
     directory.mkdir()
     for rank in range(ranks):
-        (directory / f"dedicated_log_torch_trace_rank_{rank}_bench.log").symlink_to(log)
+        (directory / f"dedicated_log_torch_trace_rank_{rank}_bench.log").symlink_to(log.resolve())
     return directory
+
+
+def _row(name: str, m, note: str = "") -> None:
+    print(f"{name:38} {m.wall_s:7.2f} {m.cpu_s:7.2f} {m.peak_rss_mb:8.0f}{note}", flush=True)
 
 
 def main() -> int:
@@ -68,21 +72,20 @@ def main() -> int:
     for ranks in args.ranks:
         with tempfile.TemporaryDirectory() as tmp:
             directory = _rank_dir(log, ranks, Path(tmp))
-            rows = [(f"{ranks} ranks: tlparse --all-ranks-html",
-                     measure(["tlparse", str(directory), "--all-ranks-html", "-o",
-                              str(Path(tmp) / "tl"), "--overwrite", "--no-browser"]))]
-            for jobs in args.jobs:
+            m = measure(["tlparse", str(directory), "--all-ranks-html", "-o",
+                         str(Path(tmp) / "tl"), "--overwrite", "--no-browser"])
+            _row(f"{ranks} ranks: tlparse --all-ranks-html", m)
+            base = None
+            for jobs in args.jobs:  # each row printed as it is measured
                 out = Path(tmp) / f"out{jobs}"
-                rows.append((f"{ranks} ranks: tcexplore ranks --jobs {jobs}",
-                             measure([sys.executable, "-m", "tcexplore", "ranks", str(directory),
-                                      "--json", str(out / "ranks.json"), "--html",
-                                      str(out / "ranks.html"), "--jobs", str(jobs)])))
+                out.mkdir()
+                m = measure([sys.executable, "-m", "tcexplore", "ranks", str(directory),
+                             "--json", str(out / "ranks.json"), "--html",
+                             str(out / "ranks.html"), "--jobs", str(jobs)])
                 shutil.rmtree(out)
-            base = rows[1][1].wall_s
-            for name, m in rows:
-                speedup = f"  x{base / m.wall_s:.2f} of --jobs {args.jobs[0]}" \
-                    if "tcexplore" in name else ""
-                print(f"{name:38} {m.wall_s:7.2f} {m.cpu_s:7.2f} {m.peak_rss_mb:8.0f}{speedup}")
+                base = base or m.wall_s
+                _row(f"{ranks} ranks: tcexplore ranks --jobs {jobs}", m,
+                     f"  x{base / m.wall_s:.2f} of --jobs {args.jobs[0]}")
     return 0
 
 
