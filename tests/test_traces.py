@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import gzip
+import html
 import json
+import os
 import subprocess
 import sys
 
@@ -12,7 +14,7 @@ import torch
 
 import tcexplore
 from tcexplore.document import SUMMARY_KEYS, validate
-from tcexplore.render.html import render_html
+from tcexplore.render.html import NO_PROVENANCE, render_html
 
 from .conftest import PROGRAMS, TLPARSE_COUNTED
 
@@ -150,3 +152,31 @@ def test_import_cli_names_the_problem_with_its_input(tmp_path):
                            "--json", str(tmp_path / "x.json")],
                           check=False, capture_output=True, text=True, timeout=300)
     assert proc.returncode == 2 and "holds no TORCH_TRACE log" in proc.stderr
+
+
+_MATMUL_RELU = """
+import torch
+f = torch.compile(lambda x, w: torch.relu(x @ w).sin() + 1)
+f(torch.randn(8, 8), torch.randn(8, 8))
+"""
+
+
+@pytest.mark.parametrize("provenance", ["0", "1"])
+def test_nodes_unmapped_for_want_of_torchs_mapping_say_so(tmp_path, provenance):
+    """A plain TORCH_TRACE run has no kernel -> node mapping on CPU (C++ kernels name no
+    nodes), so its nodes are unmapped, and the report says why; INDUCTOR_PROVENANCE=1 maps
+    them all."""
+    env = {k: v for k, v in os.environ.items() if k != "TORCH_COMPILE_DEBUG"}
+    env.update(TORCH_TRACE=str(tmp_path / "trace"), INDUCTOR_PROVENANCE=provenance,
+               TORCHINDUCTOR_CACHE_DIR=str(tmp_path / "cache"))
+    subprocess.run([sys.executable, "-c", _MATMUL_RELU], env=env, check=True, timeout=300)
+    data = tcexplore.load_trace(tmp_path / "trace").data
+    (output,) = data["compiles"][0]["output_codes"]
+    page = render_html(data)
+    if provenance == "1":
+        assert output["provenance"] and data["summary"]["unmapped_nodes"] == 0
+        assert NO_PROVENANCE not in page
+    else:
+        assert output["provenance"] is None and data["summary"]["unmapped_nodes"] > 0
+        assert html.escape(NO_PROVENANCE) in page
+        assert "INDUCTOR_PROVENANCE=1 records it" in page

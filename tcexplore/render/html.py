@@ -134,6 +134,17 @@ def _report(data: Data, summary_only: bool = False, only: list[str] | None = Non
 # ---------------------------------------------------------------------------- overview
 
 
+# Why nodes go unmapped in a log imported as it is: torch wrote no kernel -> node mapping.
+NO_PROVENANCE = ("torch recorded no kernel → node mapping (it does with INDUCTOR_PROVENANCE=1 "
+                 "or TORCH_COMPILE_DEBUG=1, which tcexplore run, explore() and %%tcompile turn "
+                 "on), so only kernels whose code names their nodes are mapped")
+
+
+def _unmapped_without_provenance(data: Data) -> int:
+    return sum(len(o.get("unmapped_nodes") or []) for c in data.get("compiles") or []
+               for o in c.get("output_codes") or [] if o.get("provenance") is None)
+
+
 def _findings(data: Data) -> str:
     summary = data.get("summary") or {}
     found = []
@@ -144,6 +155,9 @@ def _findings(data: Data) -> str:
             found.append(_plural(count, word))
             if key == "graph_breaks":
                 found[-1] += f" at {_plural(len(graph_break_audit(data)), 'site')}"
+            elif key == "unmapped_nodes" and (unproven := _unmapped_without_provenance(data)):
+                found[-1] += (f" ({unproven} of them in output codes without torch's kernel → "
+                              "node mapping: INDUCTOR_PROVENANCE=1 records it)")
     if isinstance(data.get("error"), dict):
         found.append("the captured code raised " + str(data["error"].get("type") or "an error"))
     text = ", ".join(found) if found else "No graph breaks, recompiles or failed compiles."
@@ -371,7 +385,8 @@ def _output_code(anchor: str, index: int, output: Data) -> str:
     parts.append(_kernel_table(kernels))
     unmapped = output.get("unmapped_nodes") or []
     if unmapped:
-        parts.append(f"<p>Post-grad nodes not mapped to any kernel ({len(unmapped)}): "
+        why = f" ({NO_PROVENANCE})" if output.get("provenance") is None else ""
+        parts.append(f"<p>Post-grad nodes not mapped to any kernel ({len(unmapped)}){_e(why)}: "
                      f"{_names(unmapped)}</p>")
     dead = output.get("dead_nodes") or []
     if dead:

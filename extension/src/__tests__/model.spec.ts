@@ -1,12 +1,13 @@
 import { diffRows, divergenceLinks } from '../model/accuracy';
 import { bestRow, cell, comparisonRows } from '../model/compare';
 import { cudaGraphSections, cudaGraphWarning } from '../model/cudagraphs';
-import { fusionModel, kernelColour, EXTERN_COLOUR } from '../model/fusion';
+import { fusionModel, kernelColour, EXTERN_COLOUR, NO_PROVENANCE, unmappedReason } from '../model/fusion';
 import { guardSummary, recompileRows, recompiles } from '../model/guards';
 import { findings, pipeline } from '../model/overview';
 import { checkDocument } from '../model/schema';
 import { sourceFiles } from '../model/source';
 import { phaseBoxes, runtimeChart } from '../model/timing';
+import { createExplorer } from '../view/explorer';
 import { fixture } from './fixture';
 
 describe('checkDocument', () => {
@@ -94,6 +95,24 @@ describe('fusion', () => {
     expect(kernelColour(model, 'mm')).toBe(EXTERN_COLOUR);
     expect(kernelColour(model, 'relu')).not.toBe(EXTERN_COLOUR);
     expect(kernelColour(model, 'arg0_1')).toBeNull();
+  });
+
+  it('says unmapped nodes come from a log without torch\'s kernel → node mapping, and links them', () => {
+    const doc = fixture();
+    const output = doc.compiles[0].output_codes[0];
+    output.unmapped_nodes = ['relu'];
+    doc.summary.unmapped_nodes = 1;
+    output.provenance = null;
+    const finding = findings(doc).find(f => f.text.includes('mapped to no kernel'))!;
+    expect(finding.text).toBe(`1 post-grad node mapped to no kernel: ${NO_PROVENANCE}`);
+    expect(finding.target).toEqual({ tab: 'fusion', compile: 0, output: 0 });
+    expect(unmappedReason(output)).toBe(NO_PROVENANCE);
+    const root = createExplorer(doc);
+    (root.querySelector('[role=tab][data-tab=fusion]') as HTMLButtonElement).click();
+    expect(root.querySelector('.tcx-unmapped-reason')!.textContent).toContain('INDUCTOR_PROVENANCE=1');
+    output.provenance = { cpp_fused_relu_0: ['mm'] };
+    expect(findings(doc).find(f => f.text.includes('mapped to no kernel'))!.text).toBe('1 post-grad node mapped to no kernel');
+    expect(unmappedReason(output)).toBeNull();
   });
 
   it('keeps nodes Inductor dropped apart from unmapped ones (older documents have no list)', () => {

@@ -4,6 +4,7 @@ import { accuracyFinding } from './accuracy';
 import { verdictLine } from './profile';
 import { BreakSite, graphBreakAudit, RESUME_NAME } from './breaks';
 import { cudaGraphSections, cudaGraphWarning } from './cudagraphs';
+import { NO_PROVENANCE, unmappedReason } from './fusion';
 import { ms, plural, firstLine, sourceLabels, where } from './format';
 import { recompileRows } from './guards';
 import { timingVerdict } from './timing';
@@ -161,6 +162,17 @@ function adviceSentence(advice: string | undefined): string {
   return advice ? ` ${advice.charAt(0).toUpperCase()}${advice.slice(1)}.` : '';
 }
 
+/** Unmapped nodes, linked to the first output code that has some, with the reason if known. */
+function unmappedFinding(doc: TcxDocument, unmapped: number): Finding {
+  const outputs = doc.compiles.flatMap((c, compile) => (c.output_codes ?? []).map((o, output) => ({ o, target: { tab: 'fusion' as const, compile, output } })));
+  const first = outputs.find(({ o }) => (o.unmapped_nodes ?? []).length);
+  const unproven = outputs.filter(({ o }) => unmappedReason(o)).reduce((sum, { o }) => sum + o.unmapped_nodes.length, 0);
+  const why = !unproven ? '' : unproven === unmapped
+    ? `: ${NO_PROVENANCE}`
+    : ` (${unproven} of them in output codes without torch's kernel → node mapping: INDUCTOR_PROVENANCE=1 records it)`;
+  return { severity: 'warning', text: `${plural(unmapped, 'post-grad node')} mapped to no kernel${why}`, target: first?.target };
+}
+
 export function findings(doc: TcxDocument): Finding[] {
   const labels = sourceLabels(doc);
   const out: Finding[] = [];
@@ -206,7 +218,7 @@ export function findings(doc: TcxDocument): Finding[] {
   }
   const unmapped = doc.summary.unmapped_nodes ?? 0;
   if (unmapped > 0) {
-    out.push({ severity: 'warning', text: `${plural(unmapped, 'post-grad node')} mapped to no kernel` });
+    out.push(unmappedFinding(doc, unmapped));
   }
   doc.compiles.forEach((c, i) => {
     const unsettled = c.without_capture_settings;

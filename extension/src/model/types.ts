@@ -54,6 +54,8 @@ export interface OutputCode {
   unmapped_nodes: string[];
   /** compute nodes nothing uses: Inductor drops them, no kernel computes them */
   dead_nodes?: string[];
+  /** torch's kernel → post-grad node mapping; null where the log has none */
+  provenance?: Record<string, unknown> | null;
 }
 
 export interface Guard {

@@ -1,5 +1,5 @@
-import { fusionModel, FusionKernel, FusionModel, kernelColour } from '../model/fusion';
-import { sourceLabels, where, whereTitle } from '../model/format';
+import { fusionModel, FusionKernel, FusionModel, kernelColour, unmappedReason } from '../model/fusion';
+import { plural, sourceLabels, where, whereTitle } from '../model/format';
 import { kernelTimes, timeLabel } from '../model/profile';
 import { Context, TabView } from './context';
 import { code, el, link, note, wrappable } from './dom';
@@ -58,6 +58,7 @@ function pane(ctx: Context, ref: OutputRef): Pane {
     items.set(fk.kernel.name, item);
     list.appendChild(item);
   }
+  const reason = unmappedReason(model.output);
   let canvas: HTMLElement;
   if (model.graph) {
     const graph = model.graph;
@@ -74,7 +75,7 @@ function pane(ctx: Context, ref: OutputRef): Pane {
         }
         view!.show([i], 'tcx-selected', false);
         side.prepend(nodeInfo(ctx, node, names.map(name => ({ name, target: { tab: 'fusion', compile: ref.compile, output: ref.output, kernel: name } }))),
-          model.unmapped.has(node.name) ? note('Not mapped to any kernel.', 'tcx-warning') : '',
+          model.unmapped.has(node.name) ? note(`Not mapped to any kernel${reason ? `: ${reason}` : ''}.`, 'tcx-warning') : '',
           model.dead.has(node.name) ? note('Not computed: nothing uses its value, so Inductor drops it.') : '');
       }
     });
@@ -83,8 +84,11 @@ function pane(ctx: Context, ref: OutputRef): Pane {
     canvas = note('The post-grad graph of this output code is not in the document.');
   }
   // The details go under the kernel list: beside the list a reader clicks, leaving the graph its width.
-  const element = el('div', { class: 'tcx-split tcx-fusion-pane' },
+  const split = el('div', { class: 'tcx-split tcx-fusion-pane' },
     el('div', { class: 'tcx-kernel-column' }, el('div', { class: 'tcx-kernels' }, list), side), el('div', { class: 'tcx-main' }, canvas));
+  const element = reason
+    ? el('div', null, note(`${plural(model.unmapped.size, 'post-grad node')} mapped to no kernel: ${reason}.`, 'tcx-warning tcx-unmapped-reason'), split)
+    : split;
   return { model, element, selectKernel };
 }
 
