@@ -11,7 +11,7 @@ import tcexplore
 from tcexplore.document import validate
 from tcexplore.exploration import MIME_TYPE
 from tcexplore.measure.compare import row_label
-from tcexplore.render.comparison import comparison_mime_bundle
+from tcexplore.render.comparison import comparison_mime_bundle, headline
 
 MODES = [None, "reduce-overhead", "max-autotune-no-cudagraphs"]
 BACKENDS = ["inductor", "aot_eager", "eager"]
@@ -117,3 +117,15 @@ def test_process_isolation_runs_cold_in_a_subprocess():
 def test_bad_isolation_mode_is_rejected():
     with pytest.raises(ValueError, match="isolate"):
         tcexplore.compare(gelu_mm, torch.randn(4, 16), torch.randn(16, 16), isolate="threads")
+
+
+@pytest.mark.parametrize("interval,said", [
+    ([0.6, 0.8], "every configuration that matches eager is slower than it; the fastest: "
+                 "inductor at 0.700× the speed of eager"),
+    ([0.6, 1.1], "fastest that matches eager: inductor at 0.700× the speed of eager "
+                 "(within the noise)"),
+])
+def test_the_headline_says_plainly_when_compiling_only_slows_it_down(interval, said):
+    rows = [{"label": "inductor", "status": "ok", "speedup": 0.7, "speedup_interval": interval},
+            {"label": "aot_eager", "status": "ok", "speedup": 0.5, "speedup_interval": [0.4, 0.6]}]
+    assert headline(rows) == f"2 configurations; {said}."

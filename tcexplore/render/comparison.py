@@ -47,8 +47,14 @@ def headline(rows: list[Data]) -> str:
     said = [f"{len(rows)} configuration{'s' if len(rows) != 1 else ''}"]
     if best is not None:
         row = rows[best]
-        said.append(f"fastest that matches eager: {row['label']} at {fmt_num(row['speedup'])}× "
-                    "the speed of eager" + (" (within the noise)" if _uncertain(row) else ""))
+        at = f"{row['label']} at {fmt_num(row['speedup'])}× the speed of eager"
+        if _uncertain(row):
+            said.append(f"fastest that matches eager: {at} (within the noise)")
+        elif row["speedup"] < 1:
+            said.append(f"every configuration that matches eager is slower than it; the "
+                        f"fastest: {at}")
+        else:
+            said.append(f"fastest that matches eager: {at}")
     else:
         said.append("none both ran and matched eager")
     if failed:

@@ -50,6 +50,14 @@ describe('the comparison grid', () => {
     expect(gridHeadline(grid.rows)).toBe('4 configurations; fastest that matches eager: inductor / max-autotune / dynamic=None at 1.70× the speed of eager; 1 failed.');
   });
 
+  it('says plainly when every configuration that matches eager is slower than it', () => {
+    const rows: ComparisonRow[] = output().rows.filter(r => r.status === 'ok').map(r => ({ ...r, speedup: 0.7, speedup_interval: [0.6, 0.8] as [number, number] }));
+    expect(gridHeadline(rows)).toContain('every configuration that matches eager is slower than it; the fastest: ');
+    expect(gridHeadline(rows)).toContain('at 0.700× the speed of eager');
+    rows[0].speedup_interval = [0.6, 1.1];
+    expect(gridHeadline(rows)).toContain('fastest that matches eager: ');
+  });
+
   it('renders as an output: charts, the table, a failed row with its error', () => {
     const view = createComparisonView(output());
     expect(view.querySelectorAll('svg.tcx-axis-chart')).toHaveLength(2);

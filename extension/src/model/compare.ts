@@ -100,9 +100,17 @@ export function gridHeadline(rows: ComparisonRow[]): string {
   const best = bestRow(rows);
   const failed = rows.filter(r => r.status === 'error').length;
   const said = [`${rows.length} configuration${rows.length === 1 ? '' : 's'}`];
-  said.push(best < 0
-    ? 'none both ran and matched eager'
-    : `fastest that matches eager: ${rowLabel(rows[best])} at ${num(rows[best].speedup)}× the speed of eager${uncertain(rows[best]) ? ' (within the noise)' : ''}`);
+  if (best < 0) {
+    said.push('none both ran and matched eager');
+  } else {
+    const row = rows[best];
+    const at = `${rowLabel(row)} at ${num(row.speedup)}× the speed of eager`;
+    said.push(uncertain(row)
+      ? `fastest that matches eager: ${at} (within the noise)`
+      : (row.speedup as number) < 1
+        ? `every configuration that matches eager is slower than it; the fastest: ${at}`
+        : `fastest that matches eager: ${at}`);
+  }
   if (failed) {
     said.push(`${failed} failed`);
   }
