@@ -188,6 +188,25 @@ def test_each_pythons_layout_of_modified_code_reads_the_same(version):
         ("resume", "return __resume_at_20_2(print('side effect'), graph_out_0[0])")]
 
 
+def test_dynamos_own_timing_around_the_graph_call_is_read_as_its_bookkeeping():
+    """torch 2.15 wraps the graph call's inputs in ``record_pregraph_bytecode_enter/exit``,
+    run only while a profiler is on: recorded as torch 2.15 printed it for
+    tests/programs/graph_break_print.py. Its branches test Dynamo's values, not the user's;
+    the stack copied for the other way of each keeps the graph's NULL, so the graph call
+    reads as one."""
+    text = (FIXTURES / "modified_torch2.15_pregraph_3.11.txt").read_text()
+    reading = read_modified(parse_bytecode(text))
+    assert reading["complete"]
+    assert [(s["kind"], s["text"].split(": jump")[0]) for s in reading["steps"]] == [
+        ("helper", "if not torch.autograd.profiler._is_profiler_enabled"),
+        ("helper", "tmp_1 = torch._dynamo.utils.record_pregraph_bytecode_enter()"),
+        ("helper", "if (tmp_1 is None)"),
+        ("helper", "torch._dynamo.utils.record_pregraph_bytecode_exit(tmp_1)"),
+        ("graph", "graph_out_0 = __compiled_fn_2(x)"),
+        ("eager", "print('side effect')"),
+        ("resume", "return __resume_at_70_3([], [], print('side effect'), graph_out_0[0])")]
+
+
 def test_html_report_shows_the_reading_and_both_bytecodes():
     page = render_html(json.loads((FIXTURES / "document.json").read_text()))
     assert "Bytecode: original and modified" in page

@@ -59,6 +59,13 @@ class Value:
 
 
 NULL = Value("NULL", kind="null")
+# torch's flag Dynamo tests before timing its own code around the graph call (torch 2.15:
+# record_pregraph_bytecode_enter/exit run only while a profiler is on)
+_PROFILER_FLAG = ("torch.autograd.profiler", "_is_profiler_enabled")
+
+
+def _is_null(value: Value) -> bool:
+    return value.kind == "null"  # by kind: a stack copied for the other way of a branch
 
 
 class _Unread(Exception):
@@ -139,9 +146,10 @@ class _Reader:
         elif op == "LOAD_GLOBAL":
             self.load_global(i, ins, stack)
         elif op in ("LOAD_ATTR", "LOAD_METHOD"):
-            owner = stack.pop()
-            value = Value(f"{owner.shown()}.{plain_name(argrepr)}", kind=owner.kind
-                          if owner.kind == "dynamo" else "value", made_by=owner.made_by + [i])
+            owner, name = stack.pop(), plain_name(argrepr)
+            dynamo = owner.kind == "dynamo" or (owner.shown(), name) == _PROFILER_FLAG
+            value = Value(f"{owner.shown()}.{name}", kind="dynamo" if dynamo else "value",
+                          made_by=owner.made_by + [i])
             stack.append(value)
             if op == "LOAD_METHOD" or "NULL" in argrepr:
                 stack.append(NULL)  # method or not, CALL reads [callable, NULL] alike
@@ -212,7 +220,9 @@ class _Reader:
             right, left = stack.pop(), stack.pop()
             symbol = {"IS_OP": ("is", "is not"), "CONTAINS_OP": ("in", "not in")}.get(op)
             text = symbol[arg] if symbol else argrepr.removeprefix("bool(").removesuffix(")")
-            stack.append(Value(f"({left.shown()} {text} {right.shown()})"))
+            dynamo = "dynamo" in (left.kind, right.kind)  # a test of Dynamo's own values
+            stack.append(Value(f"({left.shown()} {text} {right.shown()})",
+                               kind="dynamo" if dynamo else "value"))
         elif op in ("COPY", "DUP_TOP"):
             stack.append(stack[-(arg if op == "COPY" else 1)])
         elif op in ("SWAP", "ROT_TWO"):
@@ -273,8 +283,13 @@ class _Reader:
     def store_local(self, i: int, name: str, value: Value) -> None:
         if _finish(value, i, f"{name} = {{}}"):
             value.step["bound"] = name
+            if _TMP.match(name):
+                self.temporaries[name] = Value(name, kind=value.kind, made_by=[i])
         elif _TMP.match(name):
-            self.temporaries[name] = value
+            # A temporary stored again (each way of a branch may store its own) is read by
+            # its name from then on; one stored once, as what it holds.
+            self.temporaries[name] = value if name not in self.temporaries \
+                else Value(name, kind=value.kind, made_by=[i])
         elif not _TEMPORARY.match(name) and value.shown() != name:
             self.step("local", f"{name} = {value.shown()}", [i])
 
@@ -323,9 +338,9 @@ class _Reader:
             function = stack.pop()
         else:
             above, below = stack.pop(), stack.pop()
-            if below is NULL:
+            if _is_null(below):
                 function = above
-            elif above is NULL:
+            elif _is_null(above):
                 function = below
             else:  # [method, self]
                 function, args = below, [above, *args]
@@ -337,9 +352,9 @@ class _Reader:
         keywords = stack.pop() if flags & 1 else None
         args = stack.pop()
         function = stack.pop()
-        if function is NULL:
+        if _is_null(function):
             function = stack.pop()
-        elif stack and stack[-1] is NULL:
+        elif stack and _is_null(stack[-1]):
             stack.pop()
         positional = list(args.items) if args.items is not None else [Value(f"*{args.shown()}")]
         extra = [("**", keywords)] if keywords is not None else []
@@ -363,13 +378,15 @@ class _Reader:
                               f"{args[2].shown()}  (through {function.shown()})", indexes)
         elif function.kind == "dynamo":
             entry = self.step("helper", call, indexes)
+            return Value(call, kind="dynamo", made_by=[i], step=entry)
         else:
             entry = self.step("eager", call, indexes)
         return Value(call, made_by=[i], step=entry)
 
     def branch(self, i: int, ins: dict[str, Any], when: str,
                stack: list[Value]) -> list[Value]:
-        condition = stack.pop().shown()
+        tested = stack.pop()
+        condition = tested.shown()
         test = {"FALSE": f"not {condition}", "TRUE": condition,
                 "NONE": f"{condition} is None", "NOT_NONE": f"{condition} is not None"}[when]
         target = self.instructions[self.labels[ins["target"]]] if ins["target"] in \
@@ -378,7 +395,9 @@ class _Reader:
             raise _Unread
         place = f"offset {target['offset']}" if target["offset"] is not None \
             else ins["target"]
-        self.step("branch", f"if {test}: jump to {place} (its steps follow the other way's)",
+        # A test of Dynamo's own values (is a profiler on?) is its bookkeeping, not the user's
+        kind = "helper" if tested.kind == "dynamo" else "branch"
+        self.step(kind, f"if {test}: jump to {place} (its steps follow the other way's)",
                   [i], target=ins["target"])
         self.pending[ins["target"]] = copy.deepcopy(stack)
         return stack
