@@ -21,7 +21,7 @@ from .exploration import Exploration
 from .measure.inputs import clone_tensors, rng_state
 from .notebook import options as opts
 from .notebook.cell import CellFunction, compile_cell
-from .notebook.labels import cell_sections, running_cell
+from .cell_labels import cell_sections, running_cell
 from .notebook.progress import Progress
 from .notebook.run import cell_uses_cuda, run_cell
 from .workbench import AmbiguousKernel, WorkbenchError, find_kernel

@@ -49,6 +49,14 @@ after = 1""",
 %%tcompile --compare backends=eager,aot_eager --time-budget 0.02 --out cmp
 c = (x * w[0]).tanh()
 c.mean()""",
+    "define": """\
+def halve_then_print(t):
+    y = t / 2
+    print("in the middle")
+    return y - 1""",
+    "explore_call": """\
+explored = tcexplore.explore(halve_then_print, x, backend="eager", time_budget_s=0.02)
+explored""",
     "end": """\
 names = ["h", "s", "a", "b", "r1", "r2", "before", "after", "c", "plain", "broken",
          "recompiled", "failed", "cmp"]

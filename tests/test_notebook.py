@@ -147,3 +147,17 @@ def test_exploration_save_writes_the_same_page(tour):
     saved = (tour.directory / "plain.html").read_text()
     assert saved.startswith("<!DOCTYPE html>") and "Eager vs compiled" in saved
     assert f"{_label(tour, 'plain')}, line 2" in saved
+
+
+def test_explore_called_in_a_cell_labels_the_cells_it_reaches(tour):
+    """Not only %%tcompile: explore() in a notebook names the cell that defines the function
+    (where it breaks) and the cell that called it (the compile's call path)."""
+    document, page = _document(tour, "explore_call")
+    labels = document["explore"]["source_labels"]
+    (brk,) = document["graph_breaks"]
+    assert labels[brk["file"]] == _label(tour, "define")
+    assert _label(tour, "explore_call") in labels.values()
+    assert document["explore"]["sources"][brk["file"]].startswith("def halve_then_print")
+    assert f"{_label(tour, 'define')}, line 3" in page
+    # no cell's temporary file name, even where torch cut its start (guard trees' comments)
+    assert not re.search(r"ipykernel_\d", page)

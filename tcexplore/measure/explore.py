@@ -7,6 +7,7 @@ from typing import Any, Callable
 import torch
 
 from .. import _torch_compat
+from ..cell_labels import notebook_cell_sections
 from ..capture import capture
 from ..exploration import Exploration
 from .diff import closeness_to_reference, diff_named, diff_outputs
@@ -106,7 +107,8 @@ def explore(fn: Callable, *args: Any, mode: str | None = None, backend: Any = "i
     return Exploration(document.with_sections(
         explore={"compile_kwargs": {k: repr(v) if k == "backend" and not isinstance(v, str)
                                     else v for k, v in compile_kwargs.items()},
-                 "device": "cuda" if cuda else "cpu", "error": error},
+                 "device": "cuda" if cuda else "cpu", "error": error,
+                 **notebook_cell_sections(document.data)},
         timing=timing, accuracy=accuracy, profile=profiled))
 
 

@@ -149,12 +149,20 @@ def _dict_table(items: list[Any], cls: str = "") -> str:
 
 
 def _relabel(text: str) -> str:
-    """Labelled file names in a text (graph code comments, tracebacks) as their labels:
-    ``/tmp/ipykernel_1/123.py:3`` -> ``cell [5], line 3``."""
+    """Labelled file names in a text (graph code comments, tracebacks, guard trees) as their
+    labels: ``/tmp/ipykernel_1/123.py:3`` -> ``cell [5], line 3``; also where torch cut the
+    name's start (``mp/ipykernel_1/123.py:3`` in a guard tree's comments)."""
     for file, label in (SOURCE_LABELS.get() or {}).items():
-        if file in text:
-            text = re.sub(re.escape(file) + r":(\d+)", lambda m: f"{label}, line {m[1]}", text)
-            text = text.replace(file, label)
+        base = file.rpartition("/")[2]
+        if not base or base not in text:
+            continue
+
+        def named(match: re.Match[str], file: str = file, label: str = label) -> str:
+            if not file.endswith(match[1]):
+                return match[0]  # another file with the same base name
+            return f"{label}, line {match[2]}" if match[2] else label
+
+        text = re.sub(r"([\w./-]*" + re.escape(base) + r")(?::(\d+))?", named, text)
     return text
 
 

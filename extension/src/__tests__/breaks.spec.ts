@@ -8,7 +8,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 
 import { foldStack, graphBreakAudit, isLibraryFile, splitReason } from '../model/breaks';
-import { sourceLabels, where, whereTitle } from '../model/format';
+import { relabel, sourceLabels, where, whereTitle } from '../model/format';
 import { findings } from '../model/overview';
 import { checkDocument } from '../model/schema';
 import { folded, foldedSummary, lineChips, sourceFiles } from '../model/source';
@@ -148,5 +148,13 @@ describe('Source order and chips', () => {
     expect(buttons.filter(t => /guard/.test(t ?? ''))).toEqual([`${chips.guards.length} guards`]);
     expect(row.title).toContain('.py:2');
     expect(element.querySelector('h4.tcx-file')!.textContent).toBe('cell [2]');
+  });
+});
+
+describe('relabel', () => {
+  it('names a cell by its label, also where torch cut its file name short, never another file', () => {
+    const labels = { '/tmp/ipykernel_1/123.py': 'cell [5]' };
+    expect(relabel('at /tmp/ipykernel_1/123.py:3; guard # mp/ipykernel_1/123.py:4 in f; lib/123.py:5; File "/tmp/ipykernel_1/123.py", line 6', labels))
+      .toBe('at cell [5], line 3; guard # cell [5], line 4 in f; lib/123.py:5; File "cell [5]", line 6');
   });
 });

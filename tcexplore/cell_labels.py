@@ -1,9 +1,10 @@
 """Name notebook cells as a person does: "cell [5]", not "/tmp/ipykernel_71/2793.py".
 
 Every file a document mentions that IPython knows as a cell (its compiler's
-``format_code_name``: the ``%%tcompile`` cell itself, and cells defining the functions
-and models it calls) gets a label, and its text (from ``linecache``) for the source
-view. The document keeps the real file names; the report shows the labels.
+``format_code_name``: the ``%%tcompile`` cell itself, the cell calling ``explore()``, and
+cells defining the functions and models they call) gets a label, and its text (from
+``linecache``) for the source view. The document keeps the real file names; the report
+shows the labels.
 """
 
 from __future__ import annotations
@@ -57,3 +58,15 @@ def cell_sections(data: dict[str, Any], first: str,
             labels[file] = f"cell [{number}]"
     sources = {file: "".join(linecache.getlines(file)) for file in labels}
     return {"source_labels": labels, "sources": {f: t for f, t in sources.items() if t}}
+
+
+def notebook_cell_sections(data: dict[str, Any]) -> dict[str, Any]:
+    """:func:`cell_sections` when this runs in IPython (``explore()`` called in a notebook),
+    the calling cell first; nothing elsewhere. IPython is never imported here."""
+    ipython = sys.modules.get("IPython")
+    shell = ipython.get_ipython() if ipython is not None else None
+    format_code_name = getattr(getattr(shell, "compile", None), "format_code_name", None)
+    if format_code_name is None:
+        return {}
+    running = running_cell(format_code_name)
+    return cell_sections(data, running[0] if running else "", format_code_name)
