@@ -43,8 +43,11 @@ y = head(x) + tail(x)
 z = head(torch.ones(6, 4))
 y.sum() + z.sum()""",
     "compare": """\
-grid = tcexplore.compare(lambda t: (t.sin() * 2).relu().sum(dim=0), torch.randn(64, 64),
-                         backends=["inductor", "aot_eager"], time_budget_s=0.1)
+def pointwise(t):
+    return (t.sin() * 2 + t.cos()).relu().sum(dim=0)
+
+grid = tcexplore.compare(pointwise, torch.randn(512, 512), backends=["inductor", "aot_eager"],
+                         time_budget_s=0.1)
 grid""",
 }
 

@@ -127,7 +127,7 @@ def test_notebook_without_extension_shows_the_reports(tour, browser, shots):
     # they are refused, and the reports need none of them.
     assert visit.errors == [] and visit.dialogs == []
     reports = page.locator("div.tcx-report:not(.tcx-comparison)")
-    assert reports.count() == 4  # plain, graph break, recompile, raising cell
+    assert reports.count() == 5  # plain, graph break, recompile, raising cell, explore()
     assert page.locator("img[src=x]").count() == 0, "hostile markup stays text"
     breaks = reports.nth(1)
     assert breaks.locator("table.tcx-source-table").is_visible()
