@@ -11,7 +11,7 @@ import tcexplore
 from tcexplore.document import validate
 from tcexplore.exploration import MIME_TYPE
 from tcexplore.measure.compare import row_label
-from tcexplore.render.comparison import comparison_mime_bundle, headline
+from tcexplore.render.comparison import comparison_mime_bundle, headline, table
 
 MODES = [None, "reduce-overhead", "max-autotune-no-cudagraphs"]
 BACKENDS = ["inductor", "aot_eager", "eager"]
@@ -129,3 +129,5 @@ def test_the_headline_says_plainly_when_compiling_only_slows_it_down(interval, s
     rows = [{"label": "inductor", "status": "ok", "speedup": 0.7, "speedup_interval": interval},
             {"label": "aot_eager", "status": "ok", "speedup": 0.5, "speedup_interval": [0.4, 0.6]}]
     assert headline(rows) == f"2 configurations; {said}."
+    # green marks a row to pick: not one slower than eager
+    assert ('class="tcx-best"' in table(rows)) == (interval[1] >= 1)

@@ -41,6 +41,15 @@ def _uncertain(row: Data) -> bool:
     return isinstance(interval, list) and interval[0] <= 1 <= interval[1]
 
 
+def winning_row(rows: list[Data]) -> int | None:
+    """The best row to mark as the one to pick (green): none when even it is slower than
+    eager (the extension's ``winningRow``)."""
+    best = best_row(rows)
+    if best is not None and rows[best]["speedup"] < 1 and not _uncertain(rows[best]):
+        return None
+    return best
+
+
 def headline(rows: list[Data]) -> str:
     best = best_row(rows)
     failed = sum(1 for r in rows if r.get("status") == "error")
@@ -111,7 +120,7 @@ def _value(value: Any, digits: str = ".4g") -> str:
 
 
 def table(rows: list[Data], linked: bool = False) -> str:
-    best = best_row(rows)
+    winning = winning_row(rows)
     body = []
     for i, r in enumerate(rows):
         label = _e(r["label"])
@@ -124,7 +133,7 @@ def table(rows: list[Data], linked: bool = False) -> str:
                  _value(r.get("speedup"), ".3g"), _value(r.get("max_abs_err")),
                  _value(r.get("graphs")), _value(r.get("graph_breaks")), _value(r.get("kernels")),
                  f'<span class="tcx-row-error">{_e(r.get("error"))}</span>' if r.get("error") else ""]
-        marked = ' class="tcx-best"' if i == best else ""
+        marked = ' class="tcx-best"' if i == winning else ""
         body.append(f"<tr{marked}>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
     head = "".join(f"<th>{_e(h)}</th>" for h in (
         "configuration", "status", "compile (s)", "runtime (ms)", "speedup", "max abs err",

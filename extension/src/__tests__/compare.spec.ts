@@ -1,4 +1,4 @@
-import { compileChart, comparisonGrid, documentGrid, gridHeadline, speedupChart } from '../model/compare';
+import { compileChart, comparisonGrid, documentGrid, gridHeadline, speedupChart, winningRow } from '../model/compare';
 import { findExplorations } from '../model/notebook';
 import { ComparisonRow, MIME_TYPE, TcxDocument } from '../model/types';
 import { createComparisonView } from '../view/compare';
@@ -54,8 +54,10 @@ describe('the comparison grid', () => {
     const rows: ComparisonRow[] = output().rows.filter(r => r.status === 'ok').map(r => ({ ...r, speedup: 0.7, speedup_interval: [0.6, 0.8] as [number, number] }));
     expect(gridHeadline(rows)).toContain('every configuration that matches eager is slower than it; the fastest: ');
     expect(gridHeadline(rows)).toContain('at 0.700× the speed of eager');
+    expect(winningRow(rows)).toBe(-1);
     rows[0].speedup_interval = [0.6, 1.1];
     expect(gridHeadline(rows)).toContain('fastest that matches eager: ');
+    expect(winningRow(rows)).toBe(0);
   });
 
   it('renders as an output: charts, the table, a failed row with its error', () => {

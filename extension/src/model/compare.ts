@@ -95,6 +95,12 @@ function uncertain(r: ComparisonRow): boolean {
   return Array.isArray(interval) && interval[0] <= 1 && interval[1] >= 1;
 }
 
+/** The best row to mark as the one to pick (green): none when even it is slower than eager. */
+export function winningRow(rows: ComparisonRow[]): number {
+  const best = bestRow(rows);
+  return best >= 0 && (rows[best].speedup as number) < 1 && !uncertain(rows[best]) ? -1 : best;
+}
+
 /** One line: how many configurations, the fastest matching eager, how many failed. */
 export function gridHeadline(rows: ComparisonRow[]): string {
   const best = bestRow(rows);

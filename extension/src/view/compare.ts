@@ -7,7 +7,7 @@
  */
 
 import { firstLine } from '../model/format';
-import { bestRow, cell, comparisonGrid, compileChart, COLUMNS, documentGrid, Grid, GridChart, gridHeadline, rowLabel, speedupChart } from '../model/compare';
+import { cell, comparisonGrid, compileChart, COLUMNS, documentGrid, Grid, GridChart, gridHeadline, rowLabel, speedupChart, winningRow } from '../model/compare';
 import { computeDiff } from '../model/docdiff';
 import { checkDocument } from '../model/schema';
 import { ComparisonRow } from '../model/types';
@@ -86,7 +86,7 @@ export function gridView(grid: Grid, options: GridOptions = {}): HTMLElement {
     element.appendChild(note('No comparison grid in this document: tcexplore.compare() makes one.'));
     return element;
   }
-  const best = bestRow(rows);
+  const winning = winningRow(rows);
   const detail = el('div', { class: 'tcx-compare-detail' });
   const show = (heading: string, content: Promise<unknown>, build: (value: unknown) => HTMLElement) => {
     detail.replaceChildren(note(`Opening ${heading}…`, 'tcx-muted'));
@@ -123,7 +123,7 @@ export function gridView(grid: Grid, options: GridOptions = {}): HTMLElement {
       }
       diffButton.disabled = picked.length !== 2;
     });
-    const classes = [i === best ? 'tcx-best' : '', i === current ? 'tcx-current' : ''];
+    const classes = [i === winning ? 'tcx-best' : '', i === current ? 'tcx-current' : ''];
     const label = i === current ? el('span', null, el('strong', null, rowLabel(r)), el('span', { class: 'tcx-muted' }, ' (this explorer)')) : rowLabel(r);
     const tr = el('tr', { class: classes.filter(Boolean).join(' '), attrs: { 'data-row': String(i), 'data-status': cell(r, 'status') } },
       el('td', null, pick), el('td', null, label),
