@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 from . import __version__
+from .graph_break_audit import graph_break_lines
 from .output_files import OutputError, unwritable
 
 RUN_USAGE = ("tcexplore run SCRIPT [script args] --json OUT [--html OUT] [--use-caches] "
@@ -141,37 +142,6 @@ def profile_lines(profile: dict | None, shown: int = 3) -> list[str]:
         where = f"{line['file']}:{line['line']}" if line["file"] else "no source line"
         lines.append(f"    {line['time_us'] / 1e3:9.3g} ms {line['share'] or 0:6.1%}  {where}  "
                      f"{line['code'] or ''}")
-    return lines
-
-
-def graph_break_lines(sites: list[dict], shown: int = 5) -> list[str]:
-    """The graph-break audit as the run's summary prints it: each site (the line that broke)
-    with its count, torch's reason, first hint and link, and one path that reached it."""
-    if not sites:
-        return []
-    total = sum(site["count"] for site in sites)
-    lines = [(f"tcexplore: graph breaks by site ({total} break events at {len(sites)} "
-              f"site{'' if len(sites) == 1 else 's'}; torch reports one per compile reaching "
-              "a line, recompiles included):")]
-    for rank, site in enumerate(sites[:shown], start=1):
-        reason = site["reasons"][0] if site["reasons"] else {}
-        function = f" in {site['function']}" if site.get("function") else ""
-        lines.append(f"  #{rank} {site['count']}x {site['where']}{function}: "
-                     f"{reason.get('message') or '?'}")
-        for hint in (reason.get("hints") or [])[:1]:
-            lines.append(f"      hint: {hint}")
-        if reason.get("link"):
-            lines.append(f"      more: {reason['link']}")
-        path = [f for f in site["paths"][0]["stack"] if not f["library"]] if site["paths"] else []
-        if len(path) > 1:
-            others = len(site["paths"]) - 1
-            steps = (f"{f['function']} (" + (f"line {f['line']}" if f["file"] == site["file"]
-                                             else f["where"]) + ")" for f in path[:-1])
-            lines.append("      via: " + " -> ".join(steps)
-                         + (f" (+{others} other call path{'' if others == 1 else 's'})"
-                            if others else ""))
-    if len(sites) > shown:
-        lines.append(f"  ... {len(sites) - shown} more sites in the report (--html)")
     return lines
 
 

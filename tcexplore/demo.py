@@ -10,6 +10,7 @@ import torch
 from torch import nn
 
 from .capture import capture
+from .graph_break_audit import graph_break_lines
 from .output_files import OutputError, unwritable
 
 
@@ -50,6 +51,7 @@ def run_demo(out_stem: str, open_browser: bool = True) -> int:
         return 2
     counts = ", ".join(f"{k} {v}" for k, v in document.summary.items())
     print(f"tcexplore demo: {counts}")
+    print("\n".join(graph_break_lines(document.graph_break_audit())))
     print(f"wrote {json_path} and {html_path}")
     if open_browser and sys.stdout.isatty():
         webbrowser.open(html_path.resolve().as_uri())

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 import tcexplore
-from tcexplore.cli import graph_break_lines
+from tcexplore.graph_break_audit import graph_break_lines
 from tcexplore.graph_break_audit import graph_break_audit
 from tcexplore.render.html import render_html
 
