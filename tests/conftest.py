@@ -84,6 +84,15 @@ def run_program(name: str, workdir: Path, args: list[str] | None = None) -> Prog
                       tlparse_counts(log, workdir / "tl_out"), log, workdir)
 
 
+@pytest.fixture(scope="module")
+def shots(tmp_path_factory) -> Path:
+    """Where the browser tests put their screenshots: $TCX_SCREENSHOTS (for a person to look
+    at; `TCX_SCREENSHOTS=docs/screenshots` remakes the README's), else a temporary folder."""
+    folder = Path(os.environ.get("TCX_SCREENSHOTS") or tmp_path_factory.mktemp("screenshots"))
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
 @pytest.fixture(scope="session")
 def program_runs(tmp_path_factory) -> dict[str, ProgramRun]:
     """Every program in tests/programs, or those named in ``$TCEXPLORE_TEST_PROGRAMS``

@@ -12,7 +12,6 @@ the ones the README shows.
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
@@ -32,13 +31,6 @@ def first_screen(tmp_path_factory):
     from .first_screen import execute_first_screen
 
     return execute_first_screen(tmp_path_factory.mktemp("first-screen"))
-
-
-@pytest.fixture(scope="module")
-def shots(tmp_path_factory) -> Path:
-    folder = Path(os.environ.get("TCX_SCREENSHOTS") or tmp_path_factory.mktemp("screenshots"))
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
 
 
 @pytest.fixture(scope="module")

@@ -8,7 +8,6 @@ effects) as its output. Screenshots go to $TCX_SCREENSHOTS (or a temporary folde
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
 import pytest
@@ -35,13 +34,6 @@ def page(tmp_path_factory):
         page.wait_for_selector(".tcx-explorer [role=tab]", timeout=90_000)
         yield page
         assert page.errors == []
-
-
-@pytest.fixture(scope="module")
-def shots(tmp_path_factory) -> Path:
-    folder = Path(os.environ.get("TCX_SCREENSHOTS") or tmp_path_factory.mktemp("screenshots"))
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
 
 
 def test_overview_shows_the_compile_tree(page, shots):

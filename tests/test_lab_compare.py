@@ -10,8 +10,6 @@ temporary folder).
 from __future__ import annotations
 
 import json
-import os
-from pathlib import Path
 
 import pytest
 import torch
@@ -42,13 +40,6 @@ def lab(tour, tmp_path_factory):
     (root / "panel.ipynb").write_text(json.dumps(saved), encoding="utf-8")
     with lab_server(root, tmp_path_factory.mktemp("lab-compare-work")) as lab:
         yield lab
-
-
-@pytest.fixture(scope="module")
-def shots(tmp_path_factory) -> Path:
-    folder = Path(os.environ.get("TCX_SCREENSHOTS") or tmp_path_factory.mktemp("screenshots"))
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
 
 
 def _open(page, lab, name):

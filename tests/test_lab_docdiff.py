@@ -5,7 +5,6 @@ sidebar diffs two picked explorations in the browser. Screenshots go to $TCX_SCR
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
@@ -31,13 +30,6 @@ def lab(tmp_path_factory):
                     "tcexplore.diff(relu, gelu)"])
     with lab_server(root, tmp_path_factory.mktemp("lab-work")) as lab:
         yield lab
-
-
-@pytest.fixture(scope="module")
-def shots(tmp_path_factory) -> Path:
-    folder = Path(os.environ.get("TCX_SCREENSHOTS") or tmp_path_factory.mktemp("screenshots"))
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
 
 
 @pytest.fixture

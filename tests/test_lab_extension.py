@@ -7,7 +7,6 @@ $TCX_SCREENSHOTS (or a pytest temporary folder) for a person to look at.
 
 from __future__ import annotations
 
-import os
 import sys
 from pathlib import Path
 
@@ -45,13 +44,6 @@ def lab(tmp_path_factory):
                    ["tcexplore.explore(layer, x, y)", "future_output"])
     with lab_server(root, tmp_path_factory.mktemp("lab-work")) as lab:
         yield lab
-
-
-@pytest.fixture(scope="module")
-def shots(tmp_path_factory) -> Path:
-    folder = Path(os.environ.get("TCX_SCREENSHOTS") or tmp_path_factory.mktemp("screenshots"))
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
 
 
 @pytest.fixture

@@ -6,8 +6,6 @@ $TCX_SCREENSHOTS (or a pytest temporary folder).
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
 
 import pytest
 
@@ -28,9 +26,7 @@ def lab(rank_runs, tmp_path_factory):
         yield lab
 
 
-def test_ranks_view_shows_divergence_first_and_opens_the_recompiling_rank(lab, tmp_path_factory):
-    shots = Path(os.environ.get("TCX_SCREENSHOTS") or tmp_path_factory.mktemp("screenshots"))
-    shots.mkdir(parents=True, exist_ok=True)
+def test_ranks_view_shows_divergence_first_and_opens_the_recompiling_rank(lab, shots):
     with chromium_page() as page:
         page.goto(lab.url("ranks.ipynb"))
         dismiss_kernel_dialog(page)
