@@ -97,30 +97,38 @@ def kernel_dtype(document: dict[str, Any], row: dict[str, Any]) -> str | None:
                  if isinstance(n.get("meta"), dict) and n["meta"].get("dtype")), None)
 
 
-def efficiency(row: dict[str, Any], peaks: dict[str, Any]) -> float | None:
-    """The time the roofs allow one launch over its measured time (1: on a roof)."""
+def _roof_terms(row: dict[str, Any],
+                peaks: dict[str, Any]) -> tuple[float, float, float | None] | None:
+    """(seconds per launch, memory roof s, compute roof s) of one launch: the time its bytes
+    take at the bandwidth roof and its FLOPs at its dtype's compute roof (None without one);
+    None when bytes, time or bandwidth are unknown."""
     time_s = (row.get("mean_us") or 0) / 1e6
     bandwidth = peaks.get("bandwidth_gbps") or 0
-    peak = (peaks.get("gflops") or {}).get(row.get("dtype") or "float32")
     if not time_s or not bandwidth or row.get("bytes") is None:
         return None
+    peak = (peaks.get("gflops") or {}).get(row.get("dtype") or "float32")
     flops = row.get("flops") or 0.0
-    return max(row["bytes"] / (bandwidth * 1e9), flops / (peak * 1e9) if peak else 0.0) / time_s
+    return time_s, row["bytes"] / (bandwidth * 1e9), flops / (peak * 1e9) if peak else None
+
+
+def efficiency(row: dict[str, Any], peaks: dict[str, Any]) -> float | None:
+    """The time the roofs allow one launch over its measured time (1: on a roof)."""
+    terms = _roof_terms(row, peaks)
+    if terms is None:
+        return None
+    time_s, memory_s, compute_s = terms
+    return max(memory_s, compute_s or 0.0) / time_s
 
 
 def classify(row: dict[str, Any], peaks: dict[str, Any]) -> str | None:
     """``memory`` / ``compute`` / ``latency``, or None when bytes or time are unknown."""
-    time_s = (row.get("mean_us") or 0) / 1e6
-    bandwidth = peaks.get("bandwidth_gbps") or 0
-    peak = (peaks.get("gflops") or {}).get(row.get("dtype") or "float32")
-    if not time_s or not bandwidth or row.get("bytes") is None:
+    terms = _roof_terms(row, peaks)
+    if terms is None:
         return None
-    flops = row.get("flops") or 0.0
-    if efficiency(row, peaks) * LATENCY_FACTOR < 1 and time_s * 1e6 < LATENCY_US:
+    time_s, memory_s, compute_s = terms
+    if max(memory_s, compute_s or 0.0) / time_s * LATENCY_FACTOR < 1 and time_s * 1e6 < LATENCY_US:
         return "latency"
-    if peak and flops >= row["bytes"] * peak / bandwidth:
-        return "compute"
-    return "memory"
+    return "compute" if compute_s is not None and compute_s >= memory_s else "memory"
 
 
 def annotate_kernels(document: dict[str, Any], rows: list[dict[str, Any]],
