@@ -6,12 +6,11 @@ kernel; docs/screenshots/ is made from it."""
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-REPO = Path(__file__).resolve().parents[1]
+from .notebook_tour import checkout_env, named_notebook
 
 CELLS = {
     "setup": """\
@@ -68,18 +67,11 @@ def execute_first_screen(directory: Path) -> FirstScreen:
     import nbformat
     from nbclient import NotebookClient
 
-    notebook = nbformat.v4.new_notebook()
-    for name, source in CELLS.items():
-        cell = nbformat.v4.new_code_cell(source)
-        cell.metadata["name"] = name
-        notebook.cells.append(cell)
-    env = {**os.environ,
-           "PYTHONPATH": os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")])),
-           "TCEXPLORE_CACHE_DIR": str(directory / "cache")}
+    notebook = named_notebook(CELLS)
     client = NotebookClient(notebook, timeout=900, kernel_name="python3", allow_errors=True,
                             resources={"metadata": {"path": str(directory)}})
     start = time.perf_counter()
-    client.execute(env=env)
+    client.execute(env=checkout_env(TCEXPLORE_CACHE_DIR=str(directory / "cache")))
     path = directory / "first_screen.ipynb"
     nbformat.write(notebook, path)
     return FirstScreen(notebook, path, time.perf_counter() - start)

@@ -88,6 +88,25 @@ class Tour:
         return "".join(o.text for o in self.outputs(name, "stream") if o.name == "stdout")
 
 
+def named_notebook(cells: dict[str, str]) -> Any:
+    """A notebook of one code cell per entry, each named in its metadata (tests find them)."""
+    import nbformat
+
+    notebook = nbformat.v4.new_notebook()
+    for name, source in cells.items():
+        cell = nbformat.v4.new_code_cell(source)
+        cell.metadata["name"] = name
+        notebook.cells.append(cell)
+    return notebook
+
+
+def checkout_env(**extra: str) -> dict[str, str]:
+    """The kernel's environment: it must import this checkout's tcexplore, whatever is
+    installed."""
+    path = os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")]))
+    return {**os.environ, "PYTHONPATH": path, **extra}
+
+
 def execute_tour(directory: Path) -> Tour:
     import time
 
@@ -105,18 +124,11 @@ def execute_tour(directory: Path) -> Tour:
                     msg["content"]["data"].get("text/plain", ""))
             return super().process_message(msg, cell, cell_index)
 
-    notebook = nbformat.v4.new_notebook()
-    for name, source in CELLS.items():
-        cell = nbformat.v4.new_code_cell(source)
-        cell.metadata["name"] = name
-        notebook.cells.append(cell)
-    # The kernel must import this checkout's tcexplore, whatever is installed.
-    env = {**os.environ,
-           "PYTHONPATH": os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")]))}
+    notebook = named_notebook(CELLS)
     client = RecordingClient(notebook, timeout=600, kernel_name="python3", allow_errors=True,
                              store_widget_state=True,
                              resources={"metadata": {"path": str(directory)}})
     start = time.perf_counter()
-    client.execute(env=env)  # the kernel runs in `directory` (resources path)
+    client.execute(env=checkout_env())  # the kernel runs in `directory` (resources path)
     nbformat.write(notebook, directory / "tour.ipynb")
     return Tour(notebook, directory, time.perf_counter() - start, updates)
