@@ -47,12 +47,12 @@ def referenced_files(tree: Any) -> Iterator[str]:
             pending.extend(node)
 
 
-def cell_sections(data: dict[str, Any], first: str,
+def cell_sections(data: dict[str, Any], first: str | None,
                   format_code_name: FormatCodeName) -> dict[str, Any]:
     """``source_labels`` and ``sources`` for the ``explore`` section; ``first`` (the
-    compiled cell's file) comes first."""
+    compiled or calling cell's file), if any, comes first."""
     labels: dict[str, str] = {}
-    for file in [first, *dict.fromkeys(referenced_files(data))]:
+    for file in [*([first] if first else []), *dict.fromkeys(referenced_files(data))]:
         number = _number(format_code_name(file)) if file not in labels else None
         if number is not None:
             labels[file] = f"cell [{number}]"
@@ -69,4 +69,4 @@ def notebook_cell_sections(data: dict[str, Any]) -> dict[str, Any]:
     if format_code_name is None:
         return {}
     running = running_cell(format_code_name)
-    return cell_sections(data, running[0] if running else "", format_code_name)
+    return cell_sections(data, running[0] if running else None, format_code_name)
