@@ -51,7 +51,8 @@ def run_demo(out_stem: str, open_browser: bool = True) -> int:
         return 2
     counts = ", ".join(f"{k} {v}" for k, v in document.summary.items())
     print(f"tcexplore demo: {counts}")
-    print("\n".join(graph_break_lines(document.graph_break_audit())))
+    for line in graph_break_lines(document.graph_break_audit()):
+        print(line)
     print(f"wrote {json_path} and {html_path}")
     if open_browser and sys.stdout.isatty():
         webbrowser.open(html_path.resolve().as_uri())
