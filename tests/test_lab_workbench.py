@@ -15,7 +15,7 @@ import torch
 import tcexplore
 
 from .lab_support import chromium_page, lab_server, write_notebook
-from .test_lab_extension import REASON, shots  # noqa: F401 - the screenshots folder fixture
+from .test_lab_extension import REASON
 
 pytestmark = pytest.mark.skipif(REASON is not None, reason=REASON or "")
 
@@ -48,7 +48,7 @@ def _cell_sources(page) -> list[str]:
     return page.evaluate(f"{NOTEBOOK}.content.widgets.map(c => c.model.sharedModel.getSource())")
 
 
-def test_open_as_cell_inserts_a_runnable_reproducer_below_the_output(lab, shots):  # noqa: F811
+def test_open_as_cell_inserts_a_runnable_reproducer_below_the_output(lab, shots):
     server, compile_id = lab
     with chromium_page() as page:
         page.goto(server.url("workbench.ipynb"))
