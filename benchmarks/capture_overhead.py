@@ -51,6 +51,7 @@ Usage::
 
     python benchmarks/capture_overhead.py                 # both cases, 5 reps per arm
     python benchmarks/capture_overhead.py --strict        # the one-process, warm-C++ measure
+    python benchmarks/capture_overhead.py --strict --settings --reps 15   # each setting's share
     python benchmarks/capture_overhead.py --case mlp --reps 9
     python benchmarks/capture_overhead.py --check         # exit 1 if a ratio > 1.10
     python benchmarks/capture_overhead.py --diagnose      # add breakdown arms
@@ -60,6 +61,7 @@ Usage::
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import shutil
@@ -76,8 +78,12 @@ LIMIT = 1.10
 # as one aten._transformer_encoder_layer_fwd call and Inductor emits as a single extern
 # call: no generated kernels, no C++ compile. The slow path is the one with real codegen.
 CASES = ("mlp", "transformer", "transformer-slowpath")
-STRICT_CASES = ("mlp6", "transformer", "transformer-slowpath")
+STRICT_CASES = ("mlp6", "transformer", "transformer-slowpath", "encoder-train")
 STRICT_ARMS = ("plain", "payloads", "torch_trace", "capture", "capture+doc")
+# --settings: capture+doc with one of capture's settings or listeners left out; each arm's
+# ratio below capture+doc's is that setting's share of the overhead.
+SETTING_ARMS = ("-provenance", "-fused_provenance", "-artifact_logs", "-dynamo_hooks",
+                "-warnings", "-deliver")
 STRICT_MARGIN = 0.03  # goal: capture+doc ratio <= torch_trace ratio + this
 MAIN_ARMS = ("baseline", "capture")
 DIAG_ARMS = ("capture-noprov", "prov-only")
@@ -125,6 +131,19 @@ def _build(case: str):
             with torch.no_grad():
                 compiled = torch.compile(model)
                 return compiled(x)
+
+        return run
+
+    if case == "encoder-train":  # the issue's workload: an encoder training step, backward too
+        layer = nn.TransformerEncoderLayer(d_model=128, nhead=4, batch_first=True)
+        model = nn.TransformerEncoder(layer, num_layers=2, enable_nested_tensor=False).train()
+        x = torch.randn(16, 32, 128)
+
+        def run():
+            compiled = torch.compile(model)
+            loss = compiled(x).square().mean()
+            loss.backward()
+            return loss
 
         return run
 
@@ -241,16 +260,44 @@ def _strict_arm(arm: str, run, trace_path: str):
             logger.setLevel(level)
             handler.close()
     else:
-        with tcexplore.capture() as session:
+        with _left_out(arm), tcexplore.capture() as session:
             run()
-        if arm == "capture+doc":
+        if arm == "capture+doc" or arm in SETTING_ARMS:
             t1 = time.perf_counter()
             summary = dict(session.document.summary)
             document_s = time.perf_counter() - t1
     return time.perf_counter() - t0, time.process_time() - cpu0, document_s, summary
 
 
-def strict(cases: tuple[str, ...], reps: int) -> int:
+@contextlib.contextmanager
+def _left_out(arm: str):
+    """For a --settings arm, capture with that one setting or listener replaced by a no-op."""
+    from tcexplore import _torch_compat
+    from tcexplore.capture import listeners
+
+    def nothing(*args, **kwargs):
+        return contextlib.nullcontext()
+
+    patches = {
+        "-provenance": [(_torch_compat, "has_provenance_tracking_config", lambda: False)],
+        "-fused_provenance": [(_torch_compat, "fused_node_provenance", nothing)],
+        "-artifact_logs": [(listeners, "_attached_to_artifact_logs", nothing)],
+        "-dynamo_hooks": [(listeners, "_hearing_dynamo", nothing)],
+        "-warnings": [(listeners, "_recording_warnings", nothing)],
+        # the trace handler hears every event but hands none to the session
+        "-deliver": [(listeners, "_deliver", lambda metadata, payload: None)],
+    }.get(arm, [])
+    saved = [(obj, name, getattr(obj, name)) for obj, name, _ in patches]
+    for obj, name, value in patches:
+        setattr(obj, name, value)
+    try:
+        yield
+    finally:
+        for obj, name, value in saved:
+            setattr(obj, name, value)
+
+
+def strict(cases: tuple[str, ...], reps: int, settings: bool = False) -> int:
     """The one-process measure: C++ build cache warm, FX/AOT caches off, arms alternating."""
     import torch._functorch.config as functorch_config
     import torch._inductor.config as inductor_config
@@ -261,28 +308,29 @@ def strict(cases: tuple[str, ...], reps: int) -> int:
     print("strict measure: one process, C++ build cache warm, FX/AOT caches off for every "
           f"arm, arms alternating (order rotated per rep), median of {reps}")
     failed = False
+    arms = STRICT_ARMS + (SETTING_ARMS if settings else ())
     for case in cases:
         run = _build(case)
-        for arm in STRICT_ARMS:  # warm-up: C++ builds cached, imports and first uses done
+        for arm in arms:  # warm-up: C++ builds cached, imports and first uses done
             _strict_arm(arm, run, trace_path)
-        wall: dict[str, list[float]] = {arm: [] for arm in STRICT_ARMS}
-        cpu: dict[str, list[float]] = {arm: [] for arm in STRICT_ARMS}
+        wall: dict[str, list[float]] = {arm: [] for arm in arms}
+        cpu: dict[str, list[float]] = {arm: [] for arm in arms}
         documents, summary = [], None
         for rep in range(reps):
-            shift = rep % len(STRICT_ARMS)
-            order = STRICT_ARMS[shift:] + STRICT_ARMS[:shift]
+            shift = rep % len(arms)
+            order = arms[shift:] + arms[:shift]
             for arm in order:
                 w, c, d, s = _strict_arm(arm, run, trace_path)
                 wall[arm].append(w)
                 cpu[arm].append(c)
-                if d is not None:
+                if d is not None and arm == "capture+doc":
                     documents.append(d)
                     summary = s
         print(f"\n{case}: {', '.join(f'{k}={v}' for k, v in (summary or {}).items())}")
-        print(f"  {'arm':<12} {'wall':>8} {'cpu':>8}   paired wall ratio: median [quartiles]")
-        paired = {arm: _paired_ratios(wall[arm], wall["plain"]) for arm in STRICT_ARMS}
-        for arm in STRICT_ARMS:
-            print(f"  {arm:<12} {_fmt(statistics.median(wall[arm]))} "
+        print(f"  {'arm':<17} {'wall':>8} {'cpu':>8}   paired wall ratio: median [quartiles]")
+        paired = {arm: _paired_ratios(wall[arm], wall["plain"]) for arm in arms}
+        for arm in arms:
+            print(f"  {arm:<17} {_fmt(statistics.median(wall[arm]))} "
                   f"{_fmt(statistics.median(cpu[arm]))}   {_spread(paired[arm])}")
         print(f"  session.document median {statistics.median(documents) * 1000:.0f} ms")
         anchor = statistics.median(paired["torch_trace"])
@@ -290,6 +338,9 @@ def strict(cases: tuple[str, ...], reps: int) -> int:
         floor = statistics.median(paired["payloads"])
         print(f"  torch building the events (payloads) {floor - 1:+.3f}; tcexplore's own "
               f"share (capture+doc - payloads) {ours - floor:+.3f}")
+        for arm in SETTING_ARMS if settings else ():
+            share = ours - statistics.median(paired[arm])
+            print(f"  share of {arm[1:]:<16} (capture+doc - {arm}) {share:+.3f}")
         failed |= ours > LIMIT
         print(f"  capture+doc {ours:.3f} vs TORCH_TRACE {anchor:.3f} "
               f"(goal <= {anchor + STRICT_MARGIN:.3f}, limit {LIMIT:.2f}): "
@@ -385,11 +436,14 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--reps", type=int, default=5, help="repetitions per arm (default 5)")
-    parser.add_argument("--case", choices=(*CASES, "mlp6", "all"), default="all",
+    parser.add_argument("--case", choices=(*CASES, "mlp6", "encoder-train", "all"), default="all",
                         help="default all = every case (of the chosen measure)")
     parser.add_argument("--strict", action="store_true",
                         help="one process, warm C++ build cache: plain vs TORCH_TRACE-style "
                              "handler vs capture vs capture+document")
+    parser.add_argument("--settings", action="store_true",
+                        help="with --strict: add one arm per capture setting left out, "
+                             "giving each setting's share of the overhead")
     parser.add_argument("--check", action="store_true",
                         help=f"exit non-zero if a median ratio exceeds {LIMIT:.2f}")
     parser.add_argument("--diagnose", action="store_true",
@@ -405,10 +459,11 @@ def main(argv: list[str] | None = None) -> int:
     if args.reps < 1:
         parser.error("--reps must be >= 1")
     if args.strict:
-        code = strict(STRICT_CASES if args.case == "all" else (args.case,), args.reps)
+        code = strict(STRICT_CASES if args.case == "all" else (args.case,), args.reps,
+                      settings=args.settings)
         return code if args.check else 0
-    if args.case == "mlp6":
-        parser.error("mlp6 is a case of --strict")
+    if args.case in ("mlp6", "encoder-train"):
+        parser.error(f"{args.case} is a case of --strict")
 
     import importlib.metadata
     import platform
