@@ -82,8 +82,8 @@ STRICT_CASES = ("mlp6", "transformer", "transformer-slowpath", "encoder-train")
 STRICT_ARMS = ("plain", "payloads", "torch_trace", "capture", "capture+doc")
 # --settings: capture+doc with one of capture's settings or listeners left out; each arm's
 # ratio below capture+doc's is that setting's share of the overhead.
-SETTING_ARMS = ("-provenance", "-fused_provenance", "-artifact_logs", "-dynamo_hooks",
-                "-warnings", "-deliver")
+SETTING_ARMS = ("no-provenance", "no-fused_provenance", "no-artifact_logs", "no-dynamo_hooks",
+                "no-warnings", "no-deliver")
 STRICT_MARGIN = 0.03  # goal: capture+doc ratio <= torch_trace ratio + this
 MAIN_ARMS = ("baseline", "capture")
 DIAG_ARMS = ("capture-noprov", "prov-only")
@@ -279,13 +279,13 @@ def _left_out(arm: str):
         return contextlib.nullcontext()
 
     patches = {
-        "-provenance": [(_torch_compat, "has_provenance_tracking_config", lambda: False)],
-        "-fused_provenance": [(_torch_compat, "fused_node_provenance", nothing)],
-        "-artifact_logs": [(listeners, "_attached_to_artifact_logs", nothing)],
-        "-dynamo_hooks": [(listeners, "_hearing_dynamo", nothing)],
-        "-warnings": [(listeners, "_recording_warnings", nothing)],
+        "no-provenance": [(_torch_compat, "has_provenance_tracking_config", lambda: False)],
+        "no-fused_provenance": [(_torch_compat, "fused_node_provenance", nothing)],
+        "no-artifact_logs": [(listeners, "_attached_to_artifact_logs", nothing)],
+        "no-dynamo_hooks": [(listeners, "_hearing_dynamo", nothing)],
+        "no-warnings": [(listeners, "_recording_warnings", nothing)],
         # the trace handler hears every event but hands none to the session
-        "-deliver": [(listeners, "_deliver", lambda metadata, payload: None)],
+        "no-deliver": [(listeners, "_deliver", lambda metadata, payload: None)],
     }.get(arm, [])
     saved = [(obj, name, getattr(obj, name)) for obj, name, _ in patches]
     for obj, name, value in patches:
@@ -297,7 +297,8 @@ def _left_out(arm: str):
             setattr(obj, name, value)
 
 
-def strict(cases: tuple[str, ...], reps: int, settings: bool = False) -> int:
+def strict(cases: tuple[str, ...], reps: int, settings: bool = False,
+           only: tuple[str, ...] = ()) -> int:
     """The one-process measure: C++ build cache warm, FX/AOT caches off, arms alternating."""
     import torch._functorch.config as functorch_config
     import torch._inductor.config as inductor_config
@@ -309,6 +310,8 @@ def strict(cases: tuple[str, ...], reps: int, settings: bool = False) -> int:
           f"arm, arms alternating (order rotated per rep), median of {reps}")
     failed = False
     arms = STRICT_ARMS + (SETTING_ARMS if settings else ())
+    if only:  # the paired ratios need plain; the summary needs the anchor and capture+doc
+        arms = tuple(a for a in arms if a in only or a in ("plain", "payloads", "torch_trace", "capture+doc"))
     for case in cases:
         run = _build(case)
         for arm in arms:  # warm-up: C++ builds cached, imports and first uses done
@@ -326,6 +329,8 @@ def strict(cases: tuple[str, ...], reps: int, settings: bool = False) -> int:
                 if d is not None and arm == "capture+doc":
                     documents.append(d)
                     summary = s
+            print(f"  rep {rep + 1}/{reps}: " + " ".join(
+                f"{a}={wall[a][-1] / wall['plain'][-1]:.3f}" for a in arms), flush=True)
         print(f"\n{case}: {', '.join(f'{k}={v}' for k, v in (summary or {}).items())}")
         print(f"  {'arm':<17} {'wall':>8} {'cpu':>8}   paired wall ratio: median [quartiles]")
         paired = {arm: _paired_ratios(wall[arm], wall["plain"]) for arm in arms}
@@ -338,9 +343,9 @@ def strict(cases: tuple[str, ...], reps: int, settings: bool = False) -> int:
         floor = statistics.median(paired["payloads"])
         print(f"  torch building the events (payloads) {floor - 1:+.3f}; tcexplore's own "
               f"share (capture+doc - payloads) {ours - floor:+.3f}")
-        for arm in SETTING_ARMS if settings else ():
+        for arm in (a for a in SETTING_ARMS if a in arms):
             share = ours - statistics.median(paired[arm])
-            print(f"  share of {arm[1:]:<16} (capture+doc - {arm}) {share:+.3f}")
+            print(f"  share of {arm[3:]:<16} (capture+doc - {arm}) {share:+.3f}")
         failed |= ours > LIMIT
         print(f"  capture+doc {ours:.3f} vs TORCH_TRACE {anchor:.3f} "
               f"(goal <= {anchor + STRICT_MARGIN:.3f}, limit {LIMIT:.2f}): "
@@ -444,6 +449,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--settings", action="store_true",
                         help="with --strict: add one arm per capture setting left out, "
                              "giving each setting's share of the overhead")
+    parser.add_argument("--arms", nargs="+", metavar="ARM",
+                        help="with --strict: only these arms (plus plain, payloads, torch_trace and "
+                             "capture+doc, which the summary needs)")
     parser.add_argument("--check", action="store_true",
                         help=f"exit non-zero if a median ratio exceeds {LIMIT:.2f}")
     parser.add_argument("--diagnose", action="store_true",
@@ -460,7 +468,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--reps must be >= 1")
     if args.strict:
         code = strict(STRICT_CASES if args.case == "all" else (args.case,), args.reps,
-                      settings=args.settings)
+                      settings=args.settings, only=tuple(args.arms or ()))
         return code if args.check else 0
     if args.case in ("mlp6", "encoder-train"):
         parser.error(f"{args.case} is a case of --strict")
