@@ -240,10 +240,10 @@ class Snapshot:
             sys.modules["numpy"].random.set_state(self.numpy_rng)
 
     def changed_gradients(self) -> dict[str, torch.Tensor | None]:
-        """``{parameter or tensor name: its .grad now}`` for those whose gradient differs
-        from the saved one (what one step computed), in the order they were found."""
-        return {name: saved.tensor.grad for name, saved in self.tensors.values()
-                if saved.gradient_changed()}
+        """``{parameter or tensor name: a copy of its .grad now}`` for those whose gradient
+        differs from the saved one (what one step computed), in the order they were found."""
+        return {name: None if saved.tensor.grad is None else saved.tensor.grad.detach().clone()
+                for name, saved in self.tensors.values() if saved.gradient_changed()}
 
     def report(self) -> dict[str, list[str]]:
         """The document's ``isolation`` section: what was put back, what could not be."""
