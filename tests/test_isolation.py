@@ -95,7 +95,7 @@ def test_compare_in_this_process_leaves_everything_bit_equal():
     _assert_bit_equal(before, _state())
 
 
-@pytest.mark.slow
+@pytest.mark.slow  # a spawned process imports torch and compiles: about 35 s on 2 cores
 def test_compare_in_fresh_processes_leaves_everything_bit_equal():
     _warm_state()
     before = _state()
@@ -154,3 +154,75 @@ def test_a_wrong_backward_is_caught_in_the_gradients_and_found_at_its_node():
     assert found["of"] == "gradients" and found["target"].endswith("tanh"), found
     assert all(p.grad is None for p in [*linear.parameters(), *head.parameters()])
     validate(exploration.document.data)
+
+
+TRAINING_CELLS = {
+    "setup": """\
+import copy
+import torch
+import tcexplore
+%load_ext tcexplore
+torch.manual_seed(0)
+model = torch.nn.Sequential(torch.nn.Linear(8, 16), torch.nn.BatchNorm1d(16), torch.nn.ReLU(),
+                            torch.nn.Linear(16, 1))
+x = torch.randn(32, 8)
+expected = copy.deepcopy(model)
+expected(x).pow(2).mean().backward()""",
+    "train": """\
+%%tcompile --backend aot_eager --time-budget 0.05 --out trained
+loss = model(x).pow(2).mean()
+loss.backward()""",
+    "check": """\
+close = all(torch.allclose(p.grad, q.grad, rtol=1e-5, atol=1e-6)
+            for p, q in zip(model.parameters(), expected.parameters()))
+stats = torch.allclose(model[1].running_mean, expected[1].running_mean)
+print(int(model[1].num_batches_tracked), close, stats)
+print([r["path"] for r in trained.accuracy["gradients"]], trained.accuracy["ok"])""",
+}
+
+
+def test_a_tcompile_training_cell_leaves_exactly_one_steps_effects(tmp_path):
+    for module in ("nbclient", "nbformat", "ipykernel"):
+        pytest.importorskip(module, reason=f"{module} is in the `test` extra")
+    from nbclient import NotebookClient
+
+    from .notebook_tour import checkout_env, named_notebook
+
+    notebook = named_notebook(TRAINING_CELLS)
+    client = NotebookClient(notebook, timeout=300, kernel_name="python3",
+                            resources={"metadata": {"path": str(tmp_path)}})
+    client.execute(env=checkout_env())
+    printed = "".join(o.get("text", "") for o in notebook.cells[2].outputs)
+    tracked, grads_close, stats_close, *_ = printed.split("\n")[0].split()
+    assert (tracked, grads_close, stats_close) == ("1", "True", "True"), printed
+    names = [f"model.{i}.{p}" for i in (0, 1, 3) for p in ("weight", "bias")]
+    assert printed.split("\n")[1] == f"{names} True", printed
+
+
+@pytest.mark.gpu
+def test_a_cuda_training_step_under_explore_leaves_the_model_bit_equal():
+    torch.manual_seed(0)
+    model = torch.nn.Sequential(torch.nn.Linear(64, 128), torch.nn.BatchNorm1d(128),
+                                torch.nn.ReLU(), torch.nn.Linear(128, 8)).cuda()
+    optimizer = torch.optim.Adam(model.parameters(), lr=1e-3)
+    x = torch.randn(256, 64, device="cuda")
+
+    def step(x):  # model and optimizer reached through the closure
+        loss = model(x).pow(2).mean()
+        loss.backward()
+        optimizer.step()
+        return loss.detach()
+
+    step(x)
+    before = (copy.deepcopy(model.state_dict()), [p.grad.clone() for p in model.parameters()],
+              copy.deepcopy(optimizer.state_dict()), torch.cuda.get_rng_state())
+    exploration = tcexplore.explore(step, x, time_budget_s=0.2, profile=True)
+    assert exploration.error is None, exploration.error
+    assert exploration.accuracy["gradients"] and exploration.accuracy["ok"], exploration.accuracy
+    state, grads, opt_state, rng = before
+    assert all(torch.equal(v, model.state_dict()[k]) for k, v in state.items())
+    assert all(torch.equal(g, p.grad) for g, p in zip(grads, model.parameters()))
+    now = optimizer.state_dict()["state"]
+    assert all(torch.equal(s[key], now[i][key]) for i, s in opt_state["state"].items()
+               for key in ("step", "exp_avg", "exp_avg_sq"))
+    assert torch.equal(rng, torch.cuda.get_rng_state())
