@@ -79,7 +79,7 @@ def test_explore_compares_every_parameters_gradient_and_says_what_it_restored(ex
     assert [r["path"] for r in rows] == [f"MODEL.{n}" for n, _ in MODEL.named_parameters()]
     assert all(r["ok"] and r["kind"] == "tensor" for r in rows)
     assert exploration.accuracy["ok"]
-    isolation = exploration.document.data["isolation"]
+    isolation = exploration.isolation
     assert any(line.startswith("MODEL: 6 parameters") for line in isolation["restored"])
     assert any(line.startswith("OPTIMIZER: optimizer state of 6") for line in isolation["restored"])
     assert any("version counters" in line for line in isolation["not_restorable"])
