@@ -133,7 +133,7 @@ def wrong_tanh_backward(gm, example_inputs):
     return gm
 
 
-def test_a_wrong_backward_is_caught_in_the_gradients_and_found_at_its_node():
+def test_a_wrong_backward_is_caught_in_the_gradients_and_found_at_its_node(tmp_path):
     torch.manual_seed(1)
     linear = torch.nn.Linear(4, 4)
     head = torch.nn.Linear(4, 1)
@@ -154,6 +154,10 @@ def test_a_wrong_backward_is_caught_in_the_gradients_and_found_at_its_node():
     assert found["of"] == "gradients" and found["target"].endswith("tanh"), found
     assert all(p.grad is None for p in [*linear.parameters(), *head.parameters()])
     validate(exploration.document.data)
+    page = exploration.save(tmp_path / "report.html").read_text(encoding="utf-8")
+    assert "but the gradients of linear.weight, linear.bias differ." in page
+    assert "the backward: gradient of graph input" in page
+    assert "What measuring left untouched" in page
 
 
 TRAINING_CELLS = {
@@ -226,3 +230,25 @@ def test_a_cuda_training_step_under_explore_leaves_the_model_bit_equal():
     assert all(torch.equal(s[key], now[i][key]) for i, s in opt_state["state"].items()
                for key in ("step", "exp_avg", "exp_avg_sq"))
     assert torch.equal(rng, torch.cuda.get_rng_state())
+
+
+def test_untouched_puts_back_replaced_tensors_optimizer_state_and_rng_on_keyboard_interrupt():
+    from tcexplore.measure.snapshot import untouched
+
+    linear = torch.nn.Linear(2, 2)
+    optimizer = torch.optim.Adam(linear.parameters())
+    weight, values, x, rng = linear.weight, linear.weight.detach().clone(), torch.ones(1, 2), \
+        torch.get_rng_state()
+
+    def step(x):  # reaches linear and optimizer through its closure
+        linear(x).sum().backward()
+        optimizer.step()
+
+    with pytest.raises(KeyboardInterrupt), untouched(step, (x,)):
+        step(x)
+        linear.weight = torch.nn.Parameter(torch.zeros(2, 2))
+        linear.eval()
+        torch.rand(3)
+        raise KeyboardInterrupt
+    assert linear.weight is weight and torch.equal(weight, values) and weight.grad is None
+    assert linear.training and not optimizer.state and torch.equal(torch.get_rng_state(), rng)

@@ -149,7 +149,7 @@ class _SavedModule:
         for module, training, parameters, buffers in self.modules:
             module.training = training
             for held, saved in ((module._parameters, parameters), (module._buffers, buffers)):
-                if held != saved:
+                if held.keys() != saved.keys() or any(held[k] is not v for k, v in saved.items()):
                     held.clear()
                     held.update(saved)
 
