@@ -252,3 +252,16 @@ def test_untouched_puts_back_replaced_tensors_optimizer_state_and_rng_on_keyboar
         raise KeyboardInterrupt
     assert linear.weight is weight and torch.equal(weight, values) and weight.grad is None
     assert linear.training and not optimizer.state and torch.equal(torch.get_rng_state(), rng)
+
+
+def test_reachable_state_is_named_as_the_users_code_names_it():
+    import functools
+
+    from tcexplore.measure.snapshot import reachable
+
+    def forward(module, x):
+        return MODEL(x) + module(x)  # MODEL: a global, module: bound by the partial
+
+    step = functools.partial(forward, torch.nn.Linear(8, 1))
+    names = [name for name, _ in reachable(step, (X,), {"scale": torch.ones(1)})]
+    assert names == ["partial[0]", "MODEL", "args[0]", "kwargs['scale']"]

@@ -8,8 +8,8 @@ error and KeyboardInterrupt included:
 
 - reached: the function itself when it is a module, the module of a bound method, and the
   modules, optimizers and tensors its code names as globals or closure variables (also
-  in lists, tuples and dicts, and through the Python functions it names, a few levels
-  deep), plus the arguments;
+  in lists, tuples and dicts, and through the Python functions and ``functools.partial``
+  objects it names, a few levels deep), plus the arguments;
 - saved: every parameter, its ``.grad``, every buffer (BatchNorm's running stats and
   ``num_batches_tracked``), each module's ``training`` flag and which tensors it holds,
   each optimizer's per-parameter state and its groups' settings, tensor arguments and
@@ -23,6 +23,7 @@ What cannot be put back is said in :meth:`Snapshot.report`, never silently.
 from __future__ import annotations
 
 import contextlib
+import functools
 import random
 import sys
 import types
@@ -79,6 +80,10 @@ def reachable(fn: Callable, args: tuple, kwargs: dict[str, Any]) -> list[tuple[s
 
     def follow(function: Any, depth: int) -> None:
         function = getattr(function, "_torchdynamo_orig_callable", function)  # torch.compile(fn)
+        if isinstance(function, functools.partial):
+            for i, arg in enumerate((*function.args, *function.keywords.values())):
+                add(f"partial[{i}]", arg)
+            function = function.func
         if isinstance(function, types.MethodType):
             add("self", function.__self__)
             function = function.__func__
@@ -94,7 +99,7 @@ def reachable(fn: Callable, args: tuple, kwargs: dict[str, Any]) -> list[tuple[s
                 visit(name, function.__globals__[name], depth)
 
     def visit(name: str, value: Any, depth: int) -> None:
-        if isinstance(value, (types.FunctionType, types.MethodType)):
+        if isinstance(value, (types.FunctionType, types.MethodType, functools.partial)):
             if depth < FUNCTION_DEPTH:
                 follow(value, depth + 1)
         else:
