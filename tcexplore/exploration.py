@@ -29,6 +29,12 @@ class Exploration:
         return self.document.data.get("profile")
 
     @property
+    def isolation(self) -> dict[str, Any] | None:
+        """What measuring put back after running the user's code (``restored``) and what
+        it cannot (``not_restorable``)."""
+        return self.document.data.get("isolation")
+
+    @property
     def error(self) -> dict[str, Any] | None:
         return (self.document.data.get("explore") or {}).get("error")
 

@@ -9,11 +9,17 @@ backend, a user's backend callable included, because the prefixes go through the
 ``torch.compile`` call the user made. Each graph's reference and every compiled prefix
 start from the random-number state the graph met in the recorded run, so random ops
 compare fairly (and the node found says which random operators it runs).
+
+For a training step whose outputs agree but whose gradients differ, the same search runs
+backward through each prefix (fixed cotangents on every live output) and compares the
+gradients of the graph's inputs, parameters included: the first node whose compiled
+backward diverges (``"of": "gradients"``).
 """
 
 from __future__ import annotations
 
 import re
+from functools import partial
 from typing import Any, Callable
 
 import torch
@@ -35,12 +41,14 @@ class _Recorder:
         self.cuda = cuda
 
     def __call__(self, gm: torch.fx.GraphModule, example_inputs: list[Any]) -> Callable:
-        entry: dict[str, Any] = {"gm": gm, "inputs": None, "rewind": None}
+        entry: dict[str, Any] = {"gm": gm, "inputs": None, "rewind": None, "requires_grad": None}
         self.graphs.append(entry)
 
         def run(*args: Any) -> Any:
             if entry["inputs"] is None:
                 entry["inputs"] = clone_tensors(list(args))
+                entry["requires_grad"] = [isinstance(a, torch.Tensor) and a.requires_grad
+                                          for a in args]
                 entry["rewind"] = rng_snapshot(self.cuda)
             return gm(*args)
 
@@ -97,6 +105,54 @@ def _diverges(gm: torch.fx.GraphModule, cut: int, inputs: list[Any], values: dic
     return worst
 
 
+def _input_gradients(module: Callable, inputs: list[Any], requires_grad: list[bool],
+                     rewind: Callable[[], None]) -> list[torch.Tensor | None] | None:
+    """The gradients of the inputs that require them, backward from every live output with
+    fixed cotangents (seeded, the same for eager and compiled); None when no output
+    requires a gradient."""
+    leaves = [t.detach().clone().requires_grad_(wants) if isinstance(t, torch.Tensor) else t
+              for t, wants in zip(inputs, requires_grad)]
+    rewind()
+    with torch.enable_grad():
+        outputs = [o for o in module(*leaves) if isinstance(o, torch.Tensor) and o.requires_grad]
+        if not outputs:
+            return None
+        cotangents = [torch.randn(o.shape, dtype=o.dtype, device=o.device,
+                                  generator=torch.Generator(o.device).manual_seed(i))
+                      for i, o in enumerate(outputs)]
+        wanted = [t for t, wants in zip(leaves, requires_grad) if wants]
+        return list(torch.autograd.grad(outputs, wanted, cotangents, allow_unused=True))
+
+
+def _gradients_diverge(gm: torch.fx.GraphModule, cut: int, inputs: list[Any],
+                       values: dict[str, Any], compile_fn: Callable[[Callable], Callable],
+                       rewind: Callable[[], None], *, requires_grad: list[bool]
+                       ) -> dict[str, Any] | None:
+    """As ``_diverges``, for the gradients of the graph's inputs through the prefix; the
+    worst names the input (a placeholder: a parameter, a buffer, an argument)."""
+    prefix, live = _prefix_module(gm, cut, values)
+    if not live:
+        return None
+    expected = _input_gradients(prefix, inputs, requires_grad, rewind)
+    if expected is None:
+        return None
+    compiled = compile_fn(prefix)
+    _input_gradients(compiled, inputs, requires_grad, rewind)  # compiles
+    actual = _input_gradients(compiled, inputs, requires_grad, rewind)
+    names = [n.name for n, wants in zip(
+        (n for n in gm.graph.nodes if n.op == "placeholder"), requires_grad) if wants]
+    worst = None
+    for name, e, a in zip(names, expected, actual or []):
+        if e is None and a is None:
+            continue
+        result = diff_leaf(e, a)
+        if not result["ok"] and (worst is None or (result.get("max_abs_err") or 0)
+                                 > (worst["max_abs_err"] or 0)):
+            worst = {"node": name, "input": name, **{k: result.get(k) for k in
+                                                     ("max_abs_err", "max_rel_err", "mismatched")}}
+    return worst
+
+
 def _source_from_meta(node: torch.fx.Node) -> dict[str, Any] | None:
     matches = list(_STACK_LINE.finditer(node.meta.get("stack_trace") or ""))
     if not matches:
@@ -128,20 +184,21 @@ def _graph_node(document: dict[str, Any], node_name: str) -> dict[str, Any]:
 
 
 def find_first_divergence(fn: Callable, args: tuple, kwargs: dict[str, Any],
-                          compile_kwargs: dict[str, Any], document: dict[str, Any]
-                          ) -> dict[str, Any] | None:
-    """The first diverging node of the first diverging graph, or None if all graphs agree.
+                          compile_kwargs: dict[str, Any], document: dict[str, Any],
+                          gradients: bool = False) -> dict[str, Any] | None:
+    """The first diverging node of the first diverging graph, or None if all graphs agree;
+    ``gradients``: where a graph's outputs agree, its input gradients are searched too.
     The random-number state is left as it was found."""
     cuda = torch.cuda.is_available() and torch.cuda.is_initialized()
     leave_rng_as_found = rng_snapshot(cuda)
     try:
-        return _search(fn, args, kwargs, compile_kwargs, document, cuda)
+        return _search(fn, args, kwargs, compile_kwargs, document, cuda, gradients)
     finally:
         leave_rng_as_found()
 
 
 def _search(fn: Callable, args: tuple, kwargs: dict[str, Any], compile_kwargs: dict[str, Any],
-            document: dict[str, Any], cuda: bool) -> dict[str, Any] | None:
+            document: dict[str, Any], cuda: bool, gradients: bool) -> dict[str, Any] | None:
     recorder = _Recorder(cuda)
     record_kwargs = {k: v for k, v in compile_kwargs.items() if k in ("dynamic", "fullgraph")}
     torch.compile(fn, backend=recorder, **record_kwargs)(*clone_tensors(args), **clone_tensors(kwargs))
@@ -161,20 +218,28 @@ def _search(fn: Callable, args: tuple, kwargs: dict[str, Any], compile_kwargs: d
         nodes = [n for n in gm.graph.nodes if n.op != "output"]
         last = len(nodes) - 1
         probes += 1
+        diverges = partial(_diverges, gm)
         if _diverges(gm, last, inputs, values, compile_fn, rewind) is None:
-            continue
+            if not gradients or not any(entry["requires_grad"]):
+                continue
+            diverges = partial(_gradients_diverge, gm, requires_grad=entry["requires_grad"])
+            probes += 1
+            if diverges(last, inputs, values, compile_fn, rewind) is None:
+                continue
         low, high = 0, last  # invariant: the cut at `high` diverges
         while low < high:
             mid = (low + high) // 2
             probes += 1
-            if _diverges(gm, mid, inputs, values, compile_fn, rewind) is not None:
+            if diverges(mid, inputs, values, compile_fn, rewind) is not None:
                 high = mid
             else:
                 low = mid + 1
-        worst = _diverges(gm, high, inputs, values, compile_fn, rewind)
+        worst = diverges(high, inputs, values, compile_fn, rewind)
         node = nodes[high]
         captured = _graph_node(document, node.name)
         return {
+            "of": "gradients" if diverges.func is _gradients_diverge else "outputs",
+            **({"gradient_of": worst["input"]} if worst and "input" in worst else {}),
             "graph_index": index,
             "node": node.name,
             "op": node.op,

@@ -12,7 +12,9 @@ from ..capture import capture
 from ..exploration import Exploration
 from .diff import closeness_to_reference, diff_named, diff_outputs
 from .divergence import find_first_divergence
+from .gradients import gradient_rows, gradients_ok
 from .random_ops import explain_mismatch
+from .snapshot import Snapshot, untouched
 from ..document import error_record
 from .inputs import clone_tensors, rng_state
 from .profile import profile_calls
@@ -54,7 +56,21 @@ def explore(fn: Callable, *args: Any, mode: str | None = None, backend: Any = "i
     against a float64 eager run; ``profile`` (``profile_gpu`` is its old name) measures
     every kernel's time after the timing samples, rolls it up to source lines and holds it
     against this machine's peaks. A compile or run that raises is kept in the result.
+    Everything ``fn`` can reach is as it was afterwards (the ``isolation`` section says
+    what was put back and what cannot be); a step computing gradients has them compared.
     """
+    with untouched(fn, args, kwargs) as state:
+        exploration = _explore(state, fn, args, kwargs, mode, backend, dynamic, fullgraph,
+                               options, time_budget_s, reference, find_divergence,
+                               measure_timing, profile, profile_gpu)
+    return Exploration(exploration.document.with_sections(isolation=state.report()))
+
+
+def _explore(state: Snapshot, fn: Callable, args: tuple, kwargs: dict[str, Any],
+             mode: str | None, backend: Any, dynamic: bool | None, fullgraph: bool,
+             options: dict[str, Any] | None, time_budget_s: float, reference: str | None,
+             find_divergence: bool, measure_timing: bool, profile: bool,
+             profile_gpu: bool) -> Exploration:
     compile_kwargs = compile_arguments(mode, backend, dynamic, fullgraph, options)
     cuda = uses_cuda((args, kwargs))
     compiled_fn = torch.compile(fn, **compile_kwargs)
@@ -69,16 +85,22 @@ def explore(fn: Callable, *args: Any, mode: str | None = None, backend: Any = "i
                                                cuda=cuda)
                 c_args, c_kwargs = clone_tensors(args), clone_tensors(kwargs)
                 e_args, e_kwargs = clone_tensors(args), clone_tensors(kwargs)
+                state.restore()  # each side runs one step from the same state
                 rewind()
                 compiled_out = compiled_fn(*c_args, **c_kwargs)
+                compiled_grads = state.changed_gradients()
+                state.restore()
                 rewind()
                 eager_out = fn(*e_args, **e_kwargs)
+                eager_grads = state.changed_gradients()
             accuracy = {
                 "outputs": diff_outputs(eager_out, compiled_out),
                 "inputs_after_call": diff_named({"args": e_args, "kwargs": e_kwargs},
                                                 {"args": c_args, "kwargs": c_kwargs}),
+                **gradient_rows(eager_grads, compiled_grads),
             }
-            accuracy["ok"] = all(r["ok"] for r in accuracy["outputs"] + accuracy["inputs_after_call"])
+            accuracy["ok"] = all(r["ok"] for r in accuracy["outputs"] + accuracy["inputs_after_call"]
+                                 + accuracy.get("gradients", []))
             if measure_timing:
                 eager_stats, compiled_stats = measure(
                     lambda: fn(*e_args, **e_kwargs), lambda: compiled_fn(*c_args, **c_kwargs),
@@ -98,8 +120,10 @@ def explore(fn: Callable, *args: Any, mode: str | None = None, backend: Any = "i
             accuracy["reference"] = _fp64_reference(fn, args, kwargs, eager_out, compiled_out)
         if not accuracy["ok"] and find_divergence:
             try:
+                state.restore()
                 accuracy["first_divergence"] = find_first_divergence(
-                    fn, args, kwargs, compile_kwargs, document.data)
+                    fn, args, kwargs, compile_kwargs, document.data,
+                    gradients=not gradients_ok(accuracy))
             except Exception as exc:  # noqa: BLE001 - the search is best effort; say why
                 accuracy["divergence_error"] = error_record(exc)
         explain_mismatch(accuracy, document.data, FALLBACK_RANDOM_OPTION

@@ -4,7 +4,10 @@ The real run is the compiled cell on the user's own objects (its prints, its in-
 updates and the names it binds are what the notebook keeps). For the comparison the
 tensors it reads were copied before that run; the eager run starts from the same RNG
 state as the real one, and afterwards the RNG is left where the real run left it, as if
-the cell had run once. Everything runs inside one ``capture()``, so compiles triggered
+the cell had run once. The eager run and the timing loops start from the state the real
+run started from (modules, optimizers, tensors the cell reaches: :mod:`..measure.snapshot`)
+and leave the state the real run made, so the cell's effects are one run's. Everything
+runs inside one ``capture()``, so compiles triggered
 by already-compiled models called in the cell are recorded too.
 """
 
@@ -23,6 +26,8 @@ from ..document import error_record
 from ..exploration import Exploration
 from ..measure.diff import diff_named
 from ..measure.divergence import find_first_divergence
+from ..measure.gradients import gradient_rows, gradients_ok
+from ..measure.snapshot import Snapshot, untouched
 from ..measure.random_ops import explain_mismatch
 from ..measure.inputs import clone_tensors, rng_state
 from ..measure.timing import first_call_seconds, measure, summarize, uses_cuda
@@ -70,6 +75,8 @@ def run_cell(cell: CellFunction, namespace: dict[str, Any], compiled: Callable[.
     args = cell.arguments(namespace)
     cuda = cell_uses_cuda(args)
     before = clone_tensors(args) if eager else None
+    start_state = Snapshot(cell.fn, args, {}) if eager else None
+    isolation = None
     box: list[tuple[Any, tuple[Any, ...]]] = []
     error: BaseException | None = None
     measured: dict[str, Any] = {}
@@ -82,24 +89,27 @@ def run_cell(cell: CellFunction, namespace: dict[str, Any], compiled: Callable[.
                 raise cell.from_cell(exc)  # noqa: B904 - the same exception, re-raised
             if eager:
                 on_stage(f"running eager for accuracy and timing ({time_budget_s:g} s each)")
-                with rng_state(cuda) as rewind_to_after_real, quiet():
+                with rng_state(cuda) as rewind_to_after_real, quiet(), \
+                        untouched(cell.fn, args) as after_real:
                     try:
                         measured = _measure(cell, compiled, before, box[0], args, compile_s,
-                                            rewind_to_start, cuda, time_budget_s)
+                                            rewind_to_start, cuda, time_budget_s, start_state)
                     finally:
                         rewind_to_after_real()
+                isolation = after_real.report()
     except Exception as exc:  # noqa: BLE001 - the user's exception: shown, then raised again
         error = exc
     document = session.document
     if measured.get("accuracy") is not None and not measured["accuracy"]["ok"]:
         on_stage("outputs differ: searching for the first diverging graph node")
-        _first_divergence(cell, before, compile_kwargs, document.data, measured["accuracy"])
+        _first_divergence(cell, before, compile_kwargs, document.data, measured["accuracy"],
+                          start_state)
         explain_mismatch(measured["accuracy"], document.data, FALLBACK_RANDOM_OPTION
                          if compile_kwargs.get("backend") == "inductor" else None)
     exploration = Exploration(document.with_sections(
         explore={"compile_kwargs": _jsonable(compile_kwargs), "device": "cuda" if cuda else "cpu",
                  "error": measured.get("error"), **sections(document.data)},
-        timing=measured.get("timing"), accuracy=measured.get("accuracy")))
+        timing=measured.get("timing"), accuracy=measured.get("accuracy"), isolation=isolation))
     if box:
         return CellRun(exploration, box[0][0], cell.named_values(box[0]), None)
     return CellRun(exploration, None, cell.locals_at_error(error) if error else {}, error)
@@ -107,11 +117,15 @@ def run_cell(cell: CellFunction, namespace: dict[str, Any], compiled: Callable[.
 
 def _measure(cell: CellFunction, compiled: Callable[..., Any], before: tuple[Any, ...],
              real: tuple[Any, tuple[Any, ...]], real_args: tuple[Any, ...], compile_s: float,
-             rewind_to_start: Callable[[], None], cuda: bool, budget_s: float) -> dict[str, Any]:
-    """Accuracy, then timing; a failure here is the measurement's, kept in the document
-    with whatever was measured before it."""
+             rewind_to_start: Callable[[], None], cuda: bool, budget_s: float,
+             start_state: Snapshot) -> dict[str, Any]:
+    """Accuracy (the gradients the real run computed against the eager run's, both from
+    ``start_state``), then timing; a failure here is the measurement's, kept in the
+    document with whatever was measured before it."""
     measured: dict[str, Any] = {}
     try:
+        real_grads = start_state.changed_gradients()
+        start_state.restore()
         e_args = clone_tensors(before)
         rewind_to_start()
         eager_out = cell.fn(*e_args)
@@ -119,9 +133,11 @@ def _measure(cell: CellFunction, compiled: Callable[..., Any], before: tuple[Any
             "outputs": diff_named(_compared(cell, eager_out), _compared(cell, real)),
             "inputs_after_call": diff_named(dict(zip(cell.params, e_args)),
                                             dict(zip(cell.params, real_args))),
+            **gradient_rows(start_state.changed_gradients(), real_grads),
             "first_divergence": None,
         }
-        accuracy["ok"] = all(r["ok"] for r in accuracy["outputs"] + accuracy["inputs_after_call"])
+        accuracy["ok"] = all(r["ok"] for r in accuracy["outputs"] + accuracy["inputs_after_call"]
+                             + accuracy.get("gradients", []))
         measured["accuracy"] = accuracy
         c_args = clone_tensors(before)
         eager_stats, compiled_stats = measure(lambda: cell.fn(*e_args), lambda: compiled(*c_args),
@@ -134,11 +150,14 @@ def _measure(cell: CellFunction, compiled: Callable[..., Any], before: tuple[Any
 
 
 def _first_divergence(cell: CellFunction, before: tuple[Any, ...], compile_kwargs: dict[str, Any],
-                      document: dict[str, Any], accuracy: dict[str, Any]) -> None:
+                      document: dict[str, Any], accuracy: dict[str, Any],
+                      start_state: Snapshot) -> None:
     try:
-        with quiet():
+        with quiet(), untouched(cell.fn, ()):
+            start_state.restore()  # searched from where the real run started
             accuracy["first_divergence"] = find_first_divergence(
-                cell.fn, clone_tensors(before), {}, compile_kwargs, document)
+                cell.fn, clone_tensors(before), {}, compile_kwargs, document,
+                gradients=not gradients_ok(accuracy))
     except Exception as exc:  # noqa: BLE001 - the search is best effort; say why
         accuracy["divergence_error"] = error_record(exc)
 

@@ -12,6 +12,7 @@ import json
 from typing import Any
 
 from .bars import BAR_COLOURS, Bar, axis_chart, fmt_duration, fmt_num, time_axis
+from .isolation import divergence_of, gradient_verdict, gradients_table, isolation_html
 from .markup import Data, _c, _details, _e, _error_block, _location_with_code, _names, _note, _table
 
 _TIMING_COLUMNS = ("median_ms", "iqr_ms", "q1_ms", "q3_ms", "min_ms", "max_ms", "samples", "inner",
@@ -210,6 +211,7 @@ def _divergence(found: Data) -> str:
     rows = [["graph", _e(found.get("graph_index"))],
             ["node", _c(found.get("node"))],
             ["op / target", f"{_e(found.get('op'))} {_c(found.get('target'))}"],
+            *divergence_of(found),
             ["user line", _location_with_code(found.get("source"))],
             ["kernels", _names(found.get("kernels") or []) or '<span class="tcx-muted">—</span>'],
             ["random ops", _names(found.get("random_ops") or [])
@@ -262,7 +264,8 @@ def _accuracy(accuracy: Data) -> str:
     random = _random_explanation(accuracy)
     random_cause = random is not None
     verdict = ("Compiled outputs match eager within tolerance." if accuracy.get("ok")
-               else _VERDICTS.get(accuracy.get("cause"), "Compiled outputs differ from eager."))
+               else gradient_verdict(accuracy)
+               or _VERDICTS.get(accuracy.get("cause"), "Compiled outputs differ from eager."))
     parts = [f'<p class="tcx-findings">{_e(verdict)}</p>', _note(random) if random else "",
              _table(_LEAF_HEADERS, _leaf_rows(accuracy.get("outputs") or [], random_cause),
                     "tcx-accuracy-table")]
@@ -270,6 +273,7 @@ def _accuracy(accuracy: Data) -> str:
     if inputs:
         parts.append("<p>Inputs after the call (in-place updates):</p>"
                      + _table(_LEAF_HEADERS, _leaf_rows(inputs, random_cause), "tcx-inputs-table"))
+    parts.append(gradients_table(accuracy, _leaf_rows, _LEAF_HEADERS))
     if isinstance(accuracy.get("first_divergence"), dict):
         parts.append(_divergence(accuracy["first_divergence"]))
     elif not accuracy.get("ok") and not accuracy.get("divergence_error"):
@@ -295,5 +299,6 @@ def measurements(data: Data) -> str:
                  else _note("Not timed against eager."))
     parts.append(_accuracy(accuracy) if isinstance(accuracy, dict)
                  else _note("Not compared with eager."))
+    parts.append(isolation_html(data))
     return _details("Eager vs compiled", "\n".join(p for p in parts if p),
                     cls="tcx-section tcx-measurements", open_=True, id_="tcx-measurements")

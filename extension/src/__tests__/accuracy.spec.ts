@@ -91,3 +91,34 @@ describe('random ops', () => {
     expect(text).not.toContain('MISMATCH');
   });
 });
+
+describe('gradients of a training step', () => {
+  function gradientDoc(): TcxDocument {
+    const doc = fixture();
+    const acc = doc.accuracy!;
+    acc.ok = false;
+    acc.outputs = [tensor('')];
+    acc.inputs_after_call = [];
+    acc.gradients = [tensor('head.weight'), { ...tensor('linear.weight', 0.29), ok: false, mismatched: 16 }];
+    acc.first_divergence = { ...acc.first_divergence!, node: 'tanh', target: 'torch.tanh', of: 'gradients', gradient_of: 'l_linear_weight_' };
+    doc.isolation = { restored: ['linear: 2 parameters with their .grad'], not_restorable: ['files written'] };
+    return doc;
+  }
+
+  it('names the parameters whose gradient differs when the outputs match', () => {
+    const verdict = accuracyVerdict(gradientDoc().accuracy!);
+    expect(verdict.severity).toBe('error');
+    expect(verdict.headline).toContain('Compiled outputs match eager, but the gradients of linear.weight differ');
+    expect(verdict.headline).toContain('in the backward of node tanh');
+  });
+
+  it('the Accuracy tab lists each parameter, the backward divergence and what was put back', () => {
+    const root = createExplorer(gradientDoc());
+    (root.querySelector('[role=tab][data-tab=accuracy]') as HTMLButtonElement).click();
+    const text = (root.querySelector('[role=tabpanel][data-tab=accuracy]') as HTMLElement).textContent ?? '';
+    expect(text).toContain('Gradients after one training step');
+    expect(text).toContain('diverges in the backward: gradient of graph input l_linear_weight_');
+    expect(text).toContain('Put back as they were: linear: 2 parameters with their .grad');
+    expect(text).toContain('Not put back: files written');
+  });
+});

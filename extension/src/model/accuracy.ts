@@ -114,7 +114,17 @@ export function accuracyVerdict(acc: Accuracy, labels: SourceLabels = {}): Accur
       hint: `Eager and Inductor draw different random numbers (${ops}). ${hint}`
     };
   }
+  const grads = badGradients(acc);
+  if (grads.length && acc.outputs.every(o => o.ok)) {
+    const named = grads.slice(0, 5).join(', ') + (grads.length > 5 ? ` and ${grads.length - 5} more` : '');
+    return { severity: 'error', headline: `Compiled outputs match eager, but the gradients of ${named} differ${d ? `; first divergence in the backward of ${node}` : '.'}` };
+  }
   return { severity: 'error', headline: d ? `Compiled output differs from eager; first divergence at ${node}` : 'Compiled output differs from eager.' };
+}
+
+/** The parameters (or tensors) whose compiled gradient differs from eager's. */
+export function badGradients(acc: Accuracy): string[] {
+  return (acc.gradients ?? []).filter(g => !g.ok && g.kind !== 'truncated').map(g => g.path);
 }
 
 /** The Overview's accuracy finding, if the document was compared with eager. */

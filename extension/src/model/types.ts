@@ -312,12 +312,18 @@ export interface Divergence {
   max_abs_err?: number | null;
   /** Random operators (torch's nondeterministic_seeded tag) the node runs, e.g. aten.randn.default. */
   random_ops?: string[];
+  /** outputs: the node's values diverge; gradients: its backward (the outputs agreeing). */
+  of?: 'outputs' | 'gradients';
+  /** with of 'gradients': the graph input whose gradient diverges most. */
+  gradient_of?: string;
 }
 
 export interface Accuracy {
   ok: boolean;
   outputs: LeafDiff[];
   inputs_after_call: LeafDiff[];
+  /** A training step's gradients, eager against compiled, one row per parameter (path: its name). */
+  gradients?: LeafDiff[];
   first_divergence: Divergence | null;
   divergence_error?: ErrorInfo;
   /** random: the first divergence is at a random op; random_in_graph: no node found, the graphs hold random ops. */
@@ -370,6 +376,8 @@ export interface TcxDocument {
   error?: ErrorInfo | null;
   timing?: Timing;
   accuracy?: Accuracy;
+  /** What measuring put back after running the user's code, and what it cannot. */
+  isolation?: { restored: string[]; not_restorable: string[] };
   /** the grid of compare() this run is row `row` of */
   comparison?: { rows?: ComparisonRow[]; row?: number };
   runtime?: { cudagraphs?: CudaGraphInfo | null };

@@ -6,8 +6,8 @@ import { append, code, el, link, note, table } from './dom';
 
 const STATE_CLASS: Record<LeafState, string> = { match: 'tcx-ok', mismatch: 'tcx-bad', random: 'tcx-warning', other: 'tcx-muted' };
 
-function diffTable(leaves: LeafDiff[], randomCause: boolean): HTMLElement {
-  return table(['output', 'verdict', 'value', 'max abs err', 'max rel err', 'mismatched'], diffRows(leaves, randomCause).map(r => [
+function diffTable(leaves: LeafDiff[], randomCause: boolean, first = 'output'): HTMLElement {
+  return table([first, 'verdict', 'value', 'max abs err', 'max rel err', 'mismatched'], diffRows(leaves, randomCause).map(r => [
     code(r.path), el('span', { class: STATE_CLASS[r.state] }, r.verdict), r.detail, r.maxAbs, r.maxRel, r.mismatched
   ]));
 }
@@ -31,17 +31,27 @@ export function accuracyTab(ctx: Context): TabView {
   if (acc.inputs_after_call?.length) {
     element.append(el('h4', null, 'Inputs after the call (mutations)'), diffTable(acc.inputs_after_call, randomCause));
   }
+  if (acc.gradients?.length) {
+    element.append(el('h4', null, 'Gradients after one training step (each side from the same saved state)'), diffTable(acc.gradients, false, 'parameter'));
+  }
   const d = acc.first_divergence;
   if (d) {
     const links = divergenceLinks(ctx.doc);
     element.append(el('div', { class: 'tcx-divergence' },
       el('h4', null, 'First divergence'),
       el('div', null, 'node: ', links.node ? link(d.node, () => ctx.go(links.node!)) : code(d.node), ` (${d.op} `, code(d.target), `) · max abs err ${num(d.max_abs_err)}`),
+      d.of === 'gradients' ? el('div', null, 'diverges in the backward: gradient of graph input ', code(d.gradient_of ?? '')) : null,
       el('div', null, 'kernels: ', ...(links.kernels.length ? links.kernels.flatMap((k, i) => [i ? ', ' : '', link(k.name, () => ctx.go(k.target))]) : ['none recorded'])),
       d.random_ops?.length ? el('div', null, 'random ops: ', ...d.random_ops.flatMap((op, i) => [i ? ', ' : '', code(op)])) : null,
       d.source ? el('div', null, 'line: ', links.line ? link(where(d.source, sourceLabels(ctx.doc)), () => ctx.go(links.line!), whereTitle(d.source)) : where(d.source, sourceLabels(ctx.doc)), ' ', code(d.source.code ?? '')) : null));
   } else if (!acc.ok) {
     element.appendChild(note(acc.divergence_error ? `The divergence search failed: ${acc.divergence_error.type ?? ''} ${acc.divergence_error.message ?? ''}` : 'No diverging graph node was found.'));
+  }
+  const isolation = ctx.doc.isolation;
+  if (isolation) {
+    element.append(el('h4', null, 'What measuring left untouched'),
+      el('p', null, 'Put back as they were: ', isolation.restored.join('; ')),
+      el('p', { class: 'tcx-muted' }, 'Not put back: ', isolation.not_restorable.join('; ')));
   }
   return { element };
 }

@@ -1,0 +1,266 @@
+"""Measuring without touching: the state user code can reach, saved and put back in place.
+
+Measurements run the user's function many times (timing loops, the accuracy runs, the
+divergence search, the profile, a cell's eager re-run). A training step changes what it
+touches each time: gradients accumulate, BatchNorm's running statistics move, an optimizer
+steps. :func:`untouched` saves everything the function can reach and puts it back on exit,
+error and KeyboardInterrupt included:
+
+- reached: the function itself when it is a module, the module of a bound method, and the
+  modules, optimizers and tensors its code names as globals or closure variables (also
+  in lists, tuples and dicts, and through the Python functions and ``functools.partial``
+  objects it names, a few levels deep), plus the arguments;
+- saved: every parameter, its ``.grad``, every buffer (BatchNorm's running stats and
+  ``num_batches_tracked``), each module's ``training`` flag and which tensors it holds,
+  each optimizer's per-parameter state and its groups' settings, tensor arguments and
+  their ``.grad``, and the RNG (CPU, CUDA where in use, Python's ``random``, NumPy's);
+- put back in place (``copy_``), so the same tensor objects hold the old values and
+  compiled graphs' guards on them still hold.
+
+What cannot be put back is said in :meth:`Snapshot.report`, never silently.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import random
+import sys
+import types
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import torch
+
+from .. import _torch_compat
+from .inputs import rng_snapshot
+
+# Said of every snapshot: what restoring in place cannot undo, and what is out of reach.
+ALWAYS_NOT_RESTORABLE = (
+    ("tensor version counters: restoring in place counts as a write (an autograd graph built "
+     "before the measurement that saved these tensors can no longer run backward)"),
+    ("effects outside the tensors reached: files written, output printed, Python objects other "
+     "than modules, optimizers and tensors (e.g. an LR scheduler's counters, a list the "
+     "function appends to)"),
+)
+FUNCTION_DEPTH = 3  # how deep Python functions named by the function are followed
+
+
+def _tensor_leaves(value: Any) -> list[Any]:
+    if isinstance(value, (list, tuple, dict)):
+        leaves, _ = _torch_compat.tree_flatten_with_paths(value)
+        return [leaf for _, leaf in leaves]
+    return [value]
+
+
+def _is_state(value: Any) -> bool:
+    return isinstance(value, (torch.nn.Module, torch.optim.Optimizer, torch.Tensor))
+
+
+def _code_names(code: types.CodeType) -> set[str]:
+    """Global names a code object (and the functions and comprehensions it defines) loads."""
+    names = set(code.co_names)
+    for const in code.co_consts:
+        if isinstance(const, types.CodeType):
+            names |= _code_names(const)
+    return names
+
+
+def reachable(fn: Callable, args: tuple, kwargs: dict[str, Any]) -> list[tuple[str, Any]]:
+    """(name, object) of every module, optimizer and tensor ``fn`` can reach, as named in
+    the user's code (``model``, ``self``, ``args[0]``); each object once."""
+    found: list[tuple[str, Any]] = []
+    seen: set[int] = set()
+
+    def add(name: str, value: Any) -> None:
+        for i, leaf in enumerate(_tensor_leaves(value)):
+            if _is_state(leaf) and id(leaf) not in seen:
+                seen.add(id(leaf))
+                found.append((name if leaf is value else f"{name}[{i}]", leaf))
+
+    def follow(function: Any, depth: int) -> None:
+        function = getattr(function, "_torchdynamo_orig_callable", function)  # torch.compile(fn)
+        if isinstance(function, functools.partial):
+            for i, arg in enumerate((*function.args, *function.keywords.values())):
+                add(f"partial[{i}]", arg)
+            function = function.func
+        if isinstance(function, types.MethodType):
+            add("self", function.__self__)
+            function = function.__func__
+        if not isinstance(function, types.FunctionType) or id(function) in seen:
+            return
+        seen.add(id(function))
+        code = function.__code__
+        for name, cell in zip(code.co_freevars, function.__closure__ or ()):
+            with contextlib.suppress(ValueError):  # an empty cell
+                visit(name, cell.cell_contents, depth)
+        for name in sorted(_code_names(code)):
+            if name in function.__globals__:
+                visit(name, function.__globals__[name], depth)
+
+    def visit(name: str, value: Any, depth: int) -> None:
+        if isinstance(value, (types.FunctionType, types.MethodType, functools.partial)):
+            if depth < FUNCTION_DEPTH:
+                follow(value, depth + 1)
+        else:
+            add(name, value)
+
+    if isinstance(fn, torch.nn.Module):
+        add(type(fn).__name__, fn)
+    follow(fn, 0)
+    for i, arg in enumerate(args):
+        add(f"args[{i}]", arg)
+    for key, arg in kwargs.items():
+        add(f"kwargs[{key!r}]", arg)
+    return found
+
+
+class _SavedTensor:
+    """A tensor's values and its ``.grad`` (the same grad object is put back)."""
+
+    def __init__(self, tensor: torch.Tensor):
+        self.tensor = tensor
+        self.values = tensor.detach().clone()
+        self.grad = tensor.grad
+        self.grad_values = tensor.grad.detach().clone() if tensor.grad is not None else None
+
+    def restore(self, problems: list[str], name: str) -> None:
+        tensor = self.tensor
+        if tensor.shape != self.values.shape:
+            problems.append(f"{name}: its shape changed from {list(self.values.shape)} to "
+                            f"{list(tensor.shape)}; left as the function made it")
+            return
+        with torch.inference_mode() if tensor.is_inference() else torch.no_grad():
+            tensor.copy_(self.values)
+        if self.grad is not None:
+            with torch.no_grad():
+                self.grad.copy_(self.grad_values)
+        if tensor.grad is not self.grad:
+            tensor.grad = self.grad
+
+    def gradient_changed(self) -> bool:
+        now = self.tensor.grad
+        if now is None or self.grad_values is None:
+            return (now is None) != (self.grad_values is None)
+        return now is not self.grad or not torch.equal(now, self.grad_values)
+
+
+class _SavedModule:
+    def __init__(self, module: torch.nn.Module):
+        self.modules = [(m, m.training, dict(m._parameters), dict(m._buffers))
+                        for m in module.modules()]
+
+    def restore(self) -> None:
+        for module, training, parameters, buffers in self.modules:
+            module.training = training
+            for held, saved in ((module._parameters, parameters), (module._buffers, buffers)):
+                if held.keys() != saved.keys() or any(held[k] is not v for k, v in saved.items()):
+                    held.clear()
+                    held.update(saved)
+
+
+class _SavedOptimizer:
+    def __init__(self, optimizer: torch.optim.Optimizer):
+        self.optimizer = optimizer
+        self.attributes = dict(optimizer.__dict__)
+        self.state = {param: (state, dict(state)) for param, state in optimizer.state.items()}
+        self.groups = [(group, dict(group)) for group in optimizer.param_groups]
+        self.tensors = [_SavedTensor(t) for _, (_, values) in self.state.items()
+                        for t in values.values() if isinstance(t, torch.Tensor)]
+
+    def restore(self, problems: list[str], name: str) -> None:
+        optimizer = self.optimizer
+        optimizer.__dict__.clear()
+        optimizer.__dict__.update(self.attributes)
+        optimizer.state.clear()
+        for param, (state, values) in self.state.items():
+            state.clear()
+            state.update(values)
+            optimizer.state[param] = state
+        for group, values in self.groups:
+            group.clear()
+            group.update(values)
+        for saved in self.tensors:
+            saved.restore(problems, f"{name} state")
+
+
+class Snapshot:
+    """The reachable state of one call, saved; ``restore()`` puts it back (any number of
+    times), ``changed_gradients()`` names the gradients that differ from it now."""
+
+    def __init__(self, fn: Callable, args: tuple, kwargs: dict[str, Any]):
+        self.roots = reachable(fn, args, kwargs)
+        self.tensors: dict[int, tuple[str, _SavedTensor]] = {}
+        self.parameters: list[tuple[str, torch.Tensor]] = []
+        self.modules: list[_SavedModule] = []
+        self.optimizers: list[tuple[str, _SavedOptimizer]] = []
+        self.restored: list[str] = []
+        for name, value in self.roots:
+            if isinstance(value, torch.nn.Module):
+                self._save_module(name, value)
+            elif isinstance(value, torch.optim.Optimizer):
+                saved = _SavedOptimizer(value)
+                self.optimizers.append((name, saved))
+                self.restored.append(f"{name}: optimizer state of {len(saved.state)} parameters"
+                                     f" and {len(saved.groups)} parameter groups")
+            elif self._save_tensor(name, value):
+                self.restored.append(f"{name}: tensor and its .grad")
+        cuda = torch.cuda.is_available() and torch.cuda.is_initialized()
+        self.rewind_torch = rng_snapshot(cuda)
+        self.python_rng = random.getstate()
+        numpy = sys.modules.get("numpy")
+        self.numpy_rng = numpy.random.get_state() if numpy is not None else None
+        self.restored.append("random number generators: torch CPU" + (", CUDA" if cuda else "")
+                             + ", Python's random" + (", NumPy's" if numpy is not None else ""))
+        self.problems: list[str] = []
+
+    def _save_tensor(self, name: str, tensor: torch.Tensor) -> bool:
+        if id(tensor) in self.tensors:
+            return False
+        self.tensors[id(tensor)] = (name, _SavedTensor(tensor))
+        return True
+
+    def _save_module(self, name: str, module: torch.nn.Module) -> None:
+        self.modules.append(_SavedModule(module))
+        params = buffers = 0
+        for path, param in module.named_parameters():
+            if self._save_tensor(f"{name}.{path}", param):
+                self.parameters.append((f"{name}.{path}", param))
+                params += 1
+        for path, buffer in module.named_buffers():
+            buffers += self._save_tensor(f"{name}.{path}", buffer)
+        self.restored.append(f"{name}: {params} parameters with their .grad, {buffers} buffers, "
+                             "training flags")
+
+    def restore(self) -> None:
+        for saved in self.modules:
+            saved.restore()
+        for name, saved in self.tensors.values():
+            saved.restore(self.problems, name)
+        for name, optimizer in self.optimizers:
+            optimizer.restore(self.problems, name)
+        self.rewind_torch()
+        random.setstate(self.python_rng)
+        if self.numpy_rng is not None:
+            sys.modules["numpy"].random.set_state(self.numpy_rng)
+
+    def changed_gradients(self) -> dict[str, torch.Tensor | None]:
+        """``{parameter or tensor name: a copy of its .grad now}`` for those whose gradient
+        differs from the saved one (what one step computed), in the order they were found."""
+        return {name: None if saved.tensor.grad is None else saved.tensor.grad.detach().clone()
+                for name, saved in self.tensors.values() if saved.gradient_changed()}
+
+    def report(self) -> dict[str, list[str]]:
+        """The document's ``isolation`` section: what was put back, what could not be."""
+        return {"restored": list(self.restored),
+                "not_restorable": list(dict.fromkeys(self.problems)) + list(ALWAYS_NOT_RESTORABLE)}
+
+
+@contextlib.contextmanager
+def untouched(fn: Callable, args: tuple, kwargs: dict[str, Any] | None = None) -> Iterator[Snapshot]:
+    """Runs the block with ``fn``'s reachable state saved; puts it back on every exit."""
+    snapshot = Snapshot(fn, args, kwargs or {})
+    try:
+        yield snapshot
+    finally:
+        snapshot.restore()
