@@ -275,6 +275,33 @@ export interface Timing {
   /** seconds of timing each side was given */
   budget_s?: number | null;
   device: string;
+  /** the machine over the samples (tcexplore/measure/machine.py); absent in older documents */
+  machine?: MachineState | null;
+  /** how far to trust it, decided in Python (render/measurements.py); absent in older documents */
+  verdict?: {
+    severity: 'ok' | 'warning';
+    headline: string;
+    noise?: string | null;
+    busy?: string | null;
+    advice?: string | null;
+  };
+}
+
+export interface MachineState {
+  busy: boolean;
+  reasons: string[];
+  cores: number;
+  torch_threads: number;
+  load_average: number | null;
+  /** cores other processes used on this process's CPUs; null where /proc/stat is unreadable */
+  others_cores: number | null;
+  process_cores: number;
+  throttled_share: number | null;
+  window_s: number;
+  source: string;
+  /** the torch thread count that fits the cores left free, when fewer than torch uses */
+  fit_threads?: number | null;
+  gpu?: { other_processes: number[]; utilization_percent?: number | null; source: string };
 }
 
 export interface LeafDiff {
