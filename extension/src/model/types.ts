@@ -475,4 +475,6 @@ export interface Profile {
     advice: string[];
   };
   cudagraph_share?: number | null;
+  /** calls of compiled code; those that compiled are left out of every other figure (measure/profile.py) */
+  calls?: { steady: number; compiling: number; compiling_us: number; per_call_us: number | null };
 }
