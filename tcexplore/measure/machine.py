@@ -159,9 +159,8 @@ def machine_state(before: dict[str, Any], after: dict[str, Any], cuda: bool) -> 
     if cuda:
         gpu = gpu_sharing()
         machine["gpu"] = gpu
-        if gpu.get("other_processes"):
-            reasons.append(f"{len(gpu['other_processes'])} other process(es) have work on this "
-                           "GPU")
+        if gpu["others"]:
+            reasons.append(f"{gpu['others']} other process(es) have work on this GPU")
             machine["busy"] = True
     return machine
 
@@ -196,26 +195,34 @@ def _nvml_processes(uuid: str | None, index: int) -> dict[str, Any] | None:
         return None
     finally:
         pynvml.nvmlShutdown()
-    return {"other_processes": pids, "utilization_percent": utilization, "source": "NVML"}
+    return {"pids": pids, "utilization_percent": utilization, "source": "NVML"}
 
 
 def gpu_sharing() -> dict[str, Any]:
-    """Other processes computing on this process's GPU: NVML, else ``nvidia-smi``. Both
-    see only the processes of this PID namespace (a container sees its own)."""
+    """Other processes computing on this process's GPU: NVML, else ``nvidia-smi``."""
     mine, index = os.getpid(), torch.cuda.current_device()
     uuid = _gpu_uuid(index)
     nvml = _nvml_processes(uuid, index)
     if nvml is not None:
-        return {**nvml, "other_processes": sorted(set(nvml["other_processes"]) - {mine})}
+        return {**nvml, **_others(nvml.pop("pids"), mine)}
     smi = shutil.which("nvidia-smi")
     if not smi or not uuid:
-        return {"other_processes": [], "source": "unavailable (no NVML, no nvidia-smi or GPU id)"}
+        return {"pids": [], "others": 0, "source": "unavailable (no NVML, no nvidia-smi or GPU id)"}
     try:
         apps = subprocess.run(
             [smi, "--query-compute-apps=pid,gpu_uuid", "--format=csv,noheader"],
             capture_output=True, text=True, timeout=10, check=True).stdout
     except (OSError, subprocess.SubprocessError) as exc:
-        return {"other_processes": [], "source": f"unavailable (nvidia-smi: {exc})"}
-    pids = {int(pid) for pid, gpu in (line.split(",")[:2] for line in apps.splitlines()
-                                      if "," in line) if gpu.strip() == uuid}
-    return {"other_processes": sorted(pids - {mine}), "source": "nvidia-smi"}
+        return {"pids": [], "others": 0, "source": f"unavailable (nvidia-smi: {exc})"}
+    pids = [int(pid) for pid, gpu in (line.split(",")[:2] for line in apps.splitlines()
+                                      if "," in line) if gpu.strip() == uuid]
+    return {**_others(pids, mine), "source": "nvidia-smi"}
+
+
+def _others(pids: list[int], mine: int) -> dict[str, Any]:
+    """Processes on the GPU besides this one. Seen from another PID namespace (a container
+    whose driver reports host PIDs) this process is not among them by its PID, yet it holds
+    the GPU while it times: then it is one of them, whichever."""
+    listed = sorted(set(pids))
+    others = len(listed) - 1 if listed and mine not in listed else len(set(listed) - {mine})
+    return {"pids": listed, "others": max(others, 0), "own_pid_listed": mine in listed}

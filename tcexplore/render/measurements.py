@@ -119,8 +119,8 @@ def machine_line(machine: Data) -> str:
         parts.append(f"throttled {machine['throttled_share']:.0%}")
     gpu = machine.get("gpu")
     if isinstance(gpu, dict):
-        others = gpu.get("other_processes") or []
-        parts.append(f"GPU shared with {len(others)} other process(es)" if others
+        others = gpu.get("others") or 0
+        parts.append(f"GPU shared with {others} other process(es)" if others
                      else "no other process on the GPU")
     window = machine.get("window_s")
     over = f" over {fmt_num(window)} s" if isinstance(window, (int, float)) else ""

@@ -166,7 +166,7 @@ export function machineLine(m: MachineState): string {
     parts.push(`throttled ${Math.round(100 * m.throttled_share)}%`);
   }
   if (m.gpu) {
-    const others = m.gpu.other_processes.length;
+    const others = m.gpu.others;
     parts.push(others ? `GPU shared with ${others} other process(es)` : 'no other process on the GPU');
   }
   return `${m.busy ? 'busy' : 'quiet'}: ${parts.join(', ')} over ${num(m.window_s)} s`;

@@ -301,7 +301,8 @@ export interface MachineState {
   source: string;
   /** the torch thread count that fits the cores left free, when fewer than torch uses */
   fit_threads?: number | null;
-  gpu?: { other_processes: number[]; utilization_percent?: number | null; source: string };
+  /** other processes with work on the GPU (NVML or nvidia-smi), CUDA only */
+  gpu?: { others: number; pids: number[]; own_pid_listed?: boolean; utilization_percent?: number | null; source: string };
 }
 
 export interface LeafDiff {
