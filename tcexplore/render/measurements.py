@@ -156,7 +156,7 @@ def _verdict(leaf: Data, random_cause: bool) -> str:
 
 
 def _timing(timing: Data) -> str:
-    verdict = timing.get("verdict") or timing_verdict(timing)
+    verdict = timing_verdict(timing)
     pill = ('<span class="tcx-status tcx-status-ok">ok</span>' if verdict["severity"] == "ok"
             else f'<span class="tcx-status" style="{_WARNING_PILL}">warning</span>')
     parts = [f'<p class="tcx-findings tcx-timing-verdict">{pill} {_e(verdict["headline"])}</p>']
