@@ -372,6 +372,8 @@ export interface ComparisonRow {
   kernels?: number | null;
   speedup_interval?: [number, number] | null;
   noisy?: boolean | null;
+  /** the machine was busy while this row was timed (its timing's machine.busy) */
+  busy?: boolean | null;
   /** the row's document: in a comparison output, as the views read it (maybe packed) */
   document?: unknown;
   document_left_out?: { reason: string; bytes: number } | null;
