@@ -541,3 +541,13 @@ def check() -> list[str]:
         except (TorchCompatError, AttributeError) as exc:
             missing.append(str(exc))
     return missing
+
+
+#: How torch names the profiler range around each step of a compile (Dynamo, AOTAutograd,
+#: Inductor): ``dynamo_timed(key)`` in torch/_dynamo/utils.py opens ``f"{key} (dynamo_timed)"``.
+COMPILE_RANGE_SUFFIX = " (dynamo_timed)"
+
+
+def is_compile_range(name: str) -> bool:
+    """A torch.profiler range torch opened while compiling."""
+    return name.endswith(COMPILE_RANGE_SUFFIX)

@@ -83,6 +83,7 @@ def _grid_row(row: dict[str, Any]) -> dict[str, Any]:
     return {"label": row_label(row), **{k: row[k] for k in ROW_KEYS},
             "speedup_interval": (timing or {}).get("speedup_interval"),
             "noisy": (timing or {}).get("noisy"),
+            "busy": ((timing or {}).get("machine") or {}).get("busy"),
             "verdict": (profile or {}).get("step", {}).get("verdict"),
             "advised_modes": (profile or {}).get("step", {}).get("advised_modes") or []}
 

@@ -27,10 +27,12 @@ import torch
 from torch.autograd import DeviceType
 from torch.profiler import ProfilerActivity, profile, schedule
 
+from .. import _torch_compat
 from ..capture.parsers.output_code import parse_output_code
 from . import roofline
 from .instrument import RANGE_PREFIX, Instrument, KernelSite, instrumented
 from .lines import roll_up
+from .native_stderr import quietly_entered, without_native_noise
 from .peaks import measured_peaks
 
 CUDA_GRAPH_REPLAY = "CUDA graph replay: "
@@ -80,6 +82,32 @@ def _is_compiled(event: Any) -> bool:
     return event.name.startswith((COMPILED_REGION, COMPILED_GRAPH_CALL))
 
 
+def _outermost_call(event: Any) -> Any:
+    """The outermost compiled range ``event`` lies in (itself included), or None."""
+    return next((a for a in reversed(_ancestors(event)) if _is_compiled(a)), None)
+
+
+def compiling_calls(events: list[Any]) -> dict[str, Any]:
+    """Calls of compiled code (outermost compiled ranges) and those during which torch
+    compiled: a graph break's resume function or a recompile compiles inside the call that
+    reaches it, and such a call's time is mostly compile. Told by torch's own compile ranges
+    (``_torch_compat.is_compile_range``)."""
+    outermost = [e for e in events if e.device_type == DeviceType.CPU and _is_compiled(e)
+                 and _outermost_call(e) is e]
+    compiling = {id(call): call for call in (
+        _outermost_call(e) for e in events
+        if e.device_type == DeviceType.CPU and _torch_compat.is_compile_range(e.name))
+        if call is not None}
+    steady = [e.cpu_time_total for e in outermost if id(e) not in compiling]
+    return {
+        "steady": len(steady),
+        "compiling": len(compiling),
+        "compiling_us": sum(call.cpu_time_total for call in compiling.values()),
+        "per_call_us": sum(steady) / len(steady) if steady else None,
+        "compiling_ids": set(compiling),
+    }
+
+
 def _flops_inside(event: Any) -> float:
     """torch's FLOP estimate for the ATen ops under ``event`` (outermost ops only)."""
     total = 0.0
@@ -97,9 +125,11 @@ def _output_locations(document: dict[str, Any]) -> dict[str, tuple[int, int]]:
 
 def attribute(events: list[Any], sites: list[KernelSite], document: dict[str, Any],
               steps: int, cuda: bool) -> dict[str, Any]:
-    """The profiler's events as kernel rows, with time per step (``steps`` profiled)."""
+    """The profiler's events as kernel rows, with time per step (``steps`` profiled).
+    Calls during which torch compiled are left out (see :func:`compiling_calls`)."""
     graphs_recorded = any(c.get("cudagraphs", {}).get("recordings")
                           for c in document.get("compiles", []))
+    calls = compiling_calls(events)
     time_us: dict[int, float] = defaultdict(float)
     flops: dict[int, float] = defaultdict(float)
     launches: dict[int, int] = defaultdict(int)
@@ -108,7 +138,10 @@ def attribute(events: list[Any], sites: list[KernelSite], document: dict[str, An
     for event in events:
         if event.device_type != DeviceType.CPU:
             continue  # on CUDA a range also shows as a GPU-side annotation of the same name
-        if _is_compiled(event) and not any(_is_compiled(a) for a in _ancestors(event.cpu_parent)):
+        call = _outermost_call(event)
+        if id(call) in calls["compiling_ids"]:
+            continue
+        if call is event:
             region_us += event.cpu_time_total
         index = _site_index(event.name)
         if index is not None:
@@ -145,6 +178,7 @@ def attribute(events: list[Any], sites: list[KernelSite], document: dict[str, An
     device_total = sum(r["time_us"] for r in rows) + other_device_us / steps
     return {
         "device": "cuda" if cuda else "cpu",
+        "calls": {k: v for k, v in calls.items() if k != "compiling_ids"},
         "region_us": region_us / steps if region_us else None,
         "kernels": sorted(rows, key=lambda r: -r["time_us"]),
         "other_us": other_device_us / steps,
@@ -185,16 +219,18 @@ def profile_calls(thunk: Callable[[], Any], document: dict[str, Any], cuda: bool
         if cuda:
             torch.cuda.synchronize()
         # The profiler's own first steps are slow: they warm up outside the recorded ones.
-        with profile(activities=_activities(cuda), record_shapes=True, with_flops=True,
-                     schedule=schedule(wait=0, warmup=WARMUP_CALLS, active=calls, repeat=1),
-                     acc_events=True) as prof:
+        with quietly_entered(profile(
+                activities=_activities(cuda), record_shapes=True, with_flops=True,
+                schedule=schedule(wait=0, warmup=WARMUP_CALLS, active=calls, repeat=1),
+                acc_events=True)) as prof:
             for _ in range(WARMUP_CALLS + calls):
                 began = time.perf_counter()
                 thunk()
                 if cuda:
                     torch.cuda.synchronize()
                 walls.append(time.perf_counter() - began)
-                prof.step()
+                with without_native_noise():  # the schedule starts and stops it in a step
+                    prof.step()
     cost_s = time.perf_counter() - started
     run = attribute(prof.events(), sites, document, calls, cuda)
     wall_us = sum(walls[WARMUP_CALLS:]) / calls * 1e6
@@ -227,8 +263,8 @@ class RunProfile:
     def recording(self) -> Iterator[None]:
         self._started = time.perf_counter()
         try:
-            with profile(activities=_activities(self.cuda), record_shapes=True,
-                         with_flops=True) as self._profiler:
+            with quietly_entered(profile(activities=_activities(self.cuda), record_shapes=True,
+                                         with_flops=True)) as self._profiler:
                 yield
         finally:
             self._instrument.restore()

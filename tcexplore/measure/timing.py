@@ -35,6 +35,8 @@ from typing import Any, Callable
 import torch
 
 from .. import _torch_compat
+from ..render.measurements import timing_verdict
+from .machine import watching
 
 L2_FLUSH_BYTES = 256 * 1024 * 1024  # what triton.testing.do_bench clears between calls
 DEVICE_SAMPLES = (50, 2000)  # bounds; within them, a quarter of the budget decides
@@ -59,9 +61,12 @@ class TimingStats:
     device_median_ms: float | None = None
     #: seconds per call of each sample, in the order taken (not in the document)
     per_call_s: list[float] = field(default_factory=list, repr=False)
+    #: the machine's state over the samples (machine.py), the same for every side
+    machine: dict[str, Any] | None = field(default=None, repr=False)
 
     def to_dict(self) -> dict[str, Any]:
-        return {f.name: getattr(self, f.name) for f in fields(self) if f.name != "per_call_s"}
+        return {f.name: getattr(self, f.name) for f in fields(self)
+                if f.name not in ("per_call_s", "machine")}
 
 
 def uses_cuda(tree: Any) -> bool:
@@ -192,11 +197,14 @@ def measure(*thunks: Callable[[], Any], cuda: bool, budget_s: float = 1.0,
     warm = [_warm_up(clock, thunk, time.perf_counter() + budget_s * 0.3) for thunk in thunks]
     deadline = start + budget_s * len(thunks)
     samples: list[list[float]] = [[] for _ in thunks]
-    while len(samples[0]) < max_samples and (
-            len(samples[0]) < min_samples or time.perf_counter() < deadline):
-        for thunk, (inner, _), taken in zip(thunks, warm, samples):
-            taken.append(clock(thunk, inner))
+    with watching(cuda) as machine:
+        while len(samples[0]) < max_samples and (
+                len(samples[0]) < min_samples or time.perf_counter() < deadline):
+            for thunk, (inner, _), taken in zip(thunks, warm, samples):
+                taken.append(clock(thunk, inner))
     stats = [_stats(taken, inner, calls) for taken, (inner, calls) in zip(samples, warm)]
+    for result in stats:
+        result.machine = machine
     if cuda:
         low, high = DEVICE_SAMPLES
         for thunk, result in zip(thunks, stats):
@@ -220,9 +228,10 @@ def first_call_seconds(thunk: Callable[[], Any], *, cuda: bool) -> float:
 def summarize(eager: TimingStats, compiled: TimingStats, compile_s: float,
               device: str, budget_s: float | None = None) -> dict[str, Any]:
     """Speedup (with its interval) and break-even: how many calls pay back the compile
-    time (None: never); ``budget_s`` is the time budget each side was given."""
+    time (None: never); ``budget_s`` is the time budget each side was given. The machine's
+    state over the samples and the verdict on the whole (how far to trust it) go with it."""
     saved_ms = eager.median_ms - compiled.median_ms
-    return {
+    timing = {
         "eager": eager.to_dict(),
         "compiled": compiled.to_dict(),
         "compile_s": compile_s,
@@ -232,4 +241,7 @@ def summarize(eager: TimingStats, compiled: TimingStats, compile_s: float,
         "noisy": eager.noisy or compiled.noisy,
         "budget_s": budget_s,
         "device": device,
+        "machine": eager.machine,
     }
+    timing["verdict"] = timing_verdict(timing)
+    return timing

@@ -77,7 +77,8 @@ def _speedup_bar(row: Data, best: int | None, i: int) -> Bar:
         return Bar(row["label"], None, "failed" if row.get("status") == "error" else "not timed",
                    title=row.get("error") or "")
     interval = row.get("speedup_interval")
-    remark = " (unclear)" if _uncertain(row) else " (noisy)" if row.get("noisy") else ""
+    remark = (" (busy machine)" if row.get("busy") else " (unclear)" if _uncertain(row)
+              else " (noisy)" if row.get("noisy") else "")
     return Bar(row["label"], speedup, f"{fmt_num(speedup)}×{remark}",
                colour="#cf222e" if row.get("status") in ("mismatch", "error") else "#0969da",
                band=tuple(interval) if isinstance(interval, list) else None,

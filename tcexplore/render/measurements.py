@@ -80,10 +80,52 @@ def timing_verdict(timing: Data) -> dict[str, Any]:
         advice = (f"For a measurement to trust: a longer time budget ({this_run}time_budget_s= "
                   "in explore() and compare(), --time-budget in %%tcompile), a quieter machine, "
                   "fewer other processes.")
+    busy = _busy(timing.get("machine"))
+    if busy:
+        advice = _busy_advice(timing["machine"]) + (f" {advice}" if advice else "")
     slower = isinstance(speedup, (int, float)) and speedup < 1
     severity = ("warning" if not isinstance(speedup, (int, float)) or uncertain or slower or noise
-                else "ok")
-    return {"severity": severity, "headline": headline, "noise": noise, "advice": advice}
+                or busy else "ok")
+    return {"severity": severity, "headline": headline, "noise": noise, "busy": busy,
+            "advice": advice}
+
+
+def _busy(machine: Any) -> str | None:
+    """Why the machine was busy during the samples (measure/machine.py), or None."""
+    if not isinstance(machine, dict) or not machine.get("busy"):
+        return None
+    reasons = "; ".join(str(r) for r in machine.get("reasons") or []) or "see the figures"
+    return (f"Busy machine: {reasons}. A busy machine slows every sample alike, so the spread "
+            "does not show it: these times are not this code's.")
+
+
+def _busy_advice(machine: Data) -> str:
+    threads = machine.get("fit_threads")
+    fit = (f", or torch.set_num_threads({threads}) to fit the cores other processes left free"
+           if threads else "")
+    return f"Quiet the machine (stop other jobs) and measure again{fit}."
+
+
+def machine_line(machine: Data) -> str:
+    """The figures behind ``busy``, in one line."""
+    def cores(value: Any) -> str:
+        return f"{value:.1f}" if isinstance(value, (int, float)) else "?"
+
+    parts = [f"{cores(machine.get('process_cores'))} cores used by this process",
+             f"{cores(machine.get('others_cores'))} by others, of {machine.get('cores')}",
+             f"torch threads {machine.get('torch_threads')}"]
+    if isinstance(machine.get("load_average"), (int, float)):
+        parts.append(f"load average {machine['load_average']:.2f}")
+    if isinstance(machine.get("throttled_share"), (int, float)):
+        parts.append(f"throttled {machine['throttled_share']:.0%}")
+    gpu = machine.get("gpu")
+    if isinstance(gpu, dict):
+        others = gpu.get("others") or 0
+        parts.append(f"GPU shared with {others} other process(es)" if others
+                     else "no other process on the GPU")
+    window = machine.get("window_s")
+    over = f" over {fmt_num(window)} s" if isinstance(window, (int, float)) else ""
+    return f"{'busy' if machine.get('busy') else 'quiet'}: " + ", ".join(parts) + over
 
 
 def _runtime_chart(timing: Data) -> str:
@@ -119,8 +161,9 @@ def _timing(timing: Data) -> str:
     pill = ('<span class="tcx-status tcx-status-ok">ok</span>' if verdict["severity"] == "ok"
             else f'<span class="tcx-status" style="{_WARNING_PILL}">warning</span>')
     parts = [f'<p class="tcx-findings tcx-timing-verdict">{pill} {_e(verdict["headline"])}</p>']
-    if verdict["noise"] or verdict["advice"]:
-        said = "".join(f"<p>{_e(text)}</p>" for text in (verdict["noise"], verdict["advice"]) if text)
+    said = [verdict.get(k) for k in ("busy", "noise", "advice") if verdict.get(k)]
+    if said:
+        said = "".join(f"<p>{_e(text)}</p>" for text in said)
         parts.append(f'<div class="tcx-timing-warning" style="{_WARNING_BOX}">{said}</div>')
     parts.append(_runtime_chart(timing))
     parts.append('<p class="tcx-muted">Bars: medians, from 0. Whiskers: the middle half of the '
@@ -145,6 +188,8 @@ def _timing(timing: Data) -> str:
     ]
     if isinstance(timing.get("budget_s"), (int, float)):
         facts.append(["time budget", _e(f"{timing['budget_s']:g} s per side")])
+    if isinstance(timing.get("machine"), dict):
+        facts.append(["machine during the samples", _e(machine_line(timing["machine"]))])
     parts += [_table(_TIMING_HEADERS, rows, "tcx-timing-table"),
               _table(["", ""], facts, "tcx-timing-summary"),
               _note(f"Noisy: a side's IQR is over {NOISY_IQR_FRACTION:.0%} of its median. The "

@@ -62,6 +62,15 @@ def _kernel_name(data: Data, row: Data) -> str:
     return f'<a href="#{_e(anchor)}">{name}</a>' if anchor else name
 
 
+def calls_line(calls: Data) -> str:
+    """How many calls the figures cover, and the calls that compiled, left out."""
+    said = f"{calls.get('steady')} measured, {time_us(calls.get('per_call_us'))} each on average"
+    if calls.get("compiling"):
+        said += (f"; {calls['compiling']} during which torch compiled "
+                 f"({time_us(calls.get('compiling_us'))} in all) left out of every figure")
+    return said
+
+
 def _verdict(profile: Data) -> str:
     step = profile["step"]
     scope = "over the run" if profile.get("scope") == "run" else "per call"
@@ -72,6 +81,8 @@ def _verdict(profile: Data) -> str:
         ["outside kernels (Python, guards, launches, idle)",
          _e(f"{time_us(step.get('overhead_us'))} ({share(step['overhead_share'])})")],
     ]
+    if isinstance(profile.get("calls"), dict):
+        figures.append(["calls of compiled code", _e(calls_line(profile["calls"]))])
     if step.get("timing_wall_us"):
         figures.append(["the same call without the profiler",
                          _e(f"{time_us(step['timing_wall_us'])} (median of the timing samples)")])

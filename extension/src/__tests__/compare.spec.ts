@@ -44,6 +44,8 @@ describe('the comparison grid', () => {
     });
     expect(speed.bars.map(b => b.value)).toEqual(['1.60×', '0.800× (unclear)', 'failed', '1.70×']);
     expect(speed.bars[1].offScale).toBe('to 3.20×');
+    const busy = comparisonGrid({ ...output(), rows: output().rows.map((r, i) => (i === 0 ? { ...r, busy: true } : r)) });
+    expect(speedupChart(busy).bars[0].value).toBe('1.60× (busy machine)');
     const compile = compileChart(grid);
     expect(compile.bars[3].length! * compile.axis.max).toBeCloseTo(9, 9);
     expect(compile.axis.title).toBe('first call: compile + one run (s)');

@@ -66,7 +66,7 @@ describe('the runtime chart', () => {
 describe('the timing verdict', () => {
   it('states a clear speedup plainly, and only then is it ok', () => {
     const verdict = timingVerdict(measured());
-    expect(verdict).toEqual({ severity: 'ok', headline: 'Compiled is 1.58× faster than eager: 10.2 ms vs 16.1 ms per call', noise: null, advice: null });
+    expect(verdict).toEqual({ severity: 'ok', headline: 'Compiled is 1.58× faster than eager: 10.2 ms vs 16.1 ms per call', noise: null, busy: null, advice: null });
     expect(timingVerdict(measured({ speedup: 0.151, speedup_interval: [0.14, 0.16] })).headline).toMatch(/^Compiled is 6.62× slower than eager/);
   });
 
@@ -85,6 +85,24 @@ describe('the timing verdict', () => {
     const [timing] = findings(withTiming(noisy)).filter(f => f.target?.tab === 'timing');
     expect(timing.severity).toBe('warning');
     expect(timing.text).toContain('Noisy: compiled');
+  });
+
+  it('shows the verdict Python decided, busy machine included, and the machine\'s figures', () => {
+    const busy = measured({
+      machine: { busy: true, reasons: ['other processes used 1.9 of 2 cores while torch runs 2 threads'], cores: 2, torch_threads: 2, load_average: 4.1, others_cores: 1.9, process_cores: 0.4, throttled_share: null, window_s: 0.8, source: '/proc/stat' },
+      verdict: { severity: 'warning', headline: 'Compiled is 1.58× faster than eager: 10.2 ms vs 16.1 ms per call', noise: null, busy: 'Busy machine: other processes used 1.9 of 2 cores', advice: 'Quiet the machine (stop other jobs) and measure again.' }
+    });
+    const verdict = timingVerdict(busy);
+    expect(verdict.severity).toBe('warning');
+    expect(verdict.busy).toContain('Busy machine');
+    const [timing] = findings(withTiming(busy)).filter(f => f.target?.tab === 'timing');
+    expect(timing.severity).toBe('warning');
+    expect(timing.text).toContain('Quiet the machine');
+    const explorer = createExplorer(withTiming(busy));
+    (explorer.querySelector('[role=tab][data-tab=timing]') as HTMLButtonElement).click();
+    const text = (explorer.querySelector('[role=tabpanel][data-tab=timing]') as HTMLElement).textContent ?? '';
+    expect(text).toContain('Busy machine: other processes used 1.9 of 2 cores');
+    expect(text).toContain('busy: 0.4 cores used by this process, 1.9 by others, of 2, torch threads 2, load average 4.10 over 0.800 s');
   });
 
   it('says when the speedup\'s interval holds 1: no clear difference', () => {

@@ -145,7 +145,7 @@ export function speedupChart(grid: Grid): GridChart {
       return { ...base, ...missing(r, 'not timed'), title: r.error ?? `${label}: not timed` };
     }
     const interval = Array.isArray(r.speedup_interval) ? r.speedup_interval : null;
-    const remark = uncertain(r) ? ' (unclear)' : r.noisy ? ' (noisy)' : '';
+    const remark = r.busy ? ' (busy machine)' : uncertain(r) ? ' (unclear)' : r.noisy ? ' (noisy)' : '';
     return {
       ...base,
       length: fraction(axis, r.speedup),

@@ -250,7 +250,7 @@ export function findings(doc: TcxDocument): Finding[] {
         : `compile time pays back after ${Math.ceil(t.break_even_calls)} calls`;
     out.push({
       severity: v.severity,
-      text: [`${v.headline}; ${payback}.`, v.noise, v.advice].filter(Boolean).join(' '),
+      text: [`${v.headline}; ${payback}.`, v.busy, v.noise, v.advice].filter(Boolean).join(' '),
       target: { tab: 'timing' }
     });
   }

@@ -2,7 +2,7 @@
 
 import { Axis, duration, fraction, timeAxis } from './axis';
 import { ms, num } from './format';
-import { Compile, Phase, TcxDocument, Timing, TimingStats } from './types';
+import { Compile, MachineState, Phase, TcxDocument, Timing, TimingStats } from './types';
 
 /** The share of its median a side's IQR may reach before the measurement is noisy (measure/timing.py). */
 export const NOISY_IQR_FRACTION = 0.1;
@@ -87,11 +87,25 @@ export interface TimingVerdict {
   headline: string;
   /** which side is noisy and how much, or null */
   noise: string | null;
+  /** why the machine was busy during the samples, or null */
+  busy: string | null;
   /** what to do for a measurement to trust, or null */
   advice: string | null;
 }
 
+/**
+ * The verdict Python decided when it measured (render/measurements.py timing_verdict, kept
+ * in the document); documents written before it get the same rules, which knew no machine.
+ */
 export function timingVerdict(t: Timing): TimingVerdict {
+  const v = t.verdict;
+  if (v) {
+    return { severity: v.severity, headline: v.headline, noise: v.noise ?? null, busy: v.busy ?? null, advice: v.advice ?? null };
+  }
+  return legacyVerdict(t);
+}
+
+function legacyVerdict(t: Timing): TimingVerdict {
   const perCall = `${duration(t.compiled.median_ms)} vs ${duration(t.eager.median_ms)} per call`;
   const uncertain = speedupUncertain(t);
   let headline: string;
@@ -116,7 +130,7 @@ export function timingVerdict(t: Timing): TimingVerdict {
     ? `For a measurement to trust: a longer time budget (${budget}time_budget_s= in explore() and compare(), --time-budget in %%tcompile), a quieter machine, fewer other processes.`
     : null;
   const slower = t.speedup !== null && t.speedup < 1;
-  return { severity: t.speedup === null || uncertain || slower || noise ? 'warning' : 'ok', headline, noise, advice };
+  return { severity: t.speedup === null || uncertain || slower || noise ? 'warning' : 'ok', headline, noise, busy: null, advice };
 }
 
 export function timingSummary(doc: TcxDocument): Array<[string, string]> {
@@ -133,8 +147,29 @@ export function timingSummary(doc: TcxDocument): Array<[string, string]> {
     ['first call (compile + run)', ms(t.compile_s * 1000)],
     ['break-even', t.break_even_calls === null ? 'never (compiled is not faster)' : `${Math.ceil(t.break_even_calls)} calls`],
     ['samples', `eager ${t.eager.samples}, compiled ${t.compiled.samples}` + (typeof t.budget_s === 'number' ? ` (time budget ${t.budget_s} s per side)` : '')],
-    ['measurement', noisy ? `noisy (an IQR over ${100 * NOISY_IQR_FRACTION}% of its median)` : `steady (both IQRs within ${100 * NOISY_IQR_FRACTION}% of their medians)`]
+    ['measurement', noisy ? `noisy (an IQR over ${100 * NOISY_IQR_FRACTION}% of its median)` : `steady (both IQRs within ${100 * NOISY_IQR_FRACTION}% of their medians)`],
+    ...(t.machine ? [['machine during the samples', machineLine(t.machine)] as [string, string]] : [])
   ];
+}
+
+function cores(value: number | null): string {
+  return typeof value === 'number' ? value.toFixed(1) : '?';
+}
+
+/** The figures behind `busy`, in one line (as render/measurements.py machine_line). */
+export function machineLine(m: MachineState): string {
+  const parts = [`${cores(m.process_cores)} cores used by this process`, `${cores(m.others_cores)} by others, of ${m.cores}`, `torch threads ${m.torch_threads}`];
+  if (typeof m.load_average === 'number') {
+    parts.push(`load average ${m.load_average.toFixed(2)}`);
+  }
+  if (typeof m.throttled_share === 'number') {
+    parts.push(`throttled ${Math.round(100 * m.throttled_share)}%`);
+  }
+  if (m.gpu) {
+    const others = m.gpu.others;
+    parts.push(others ? `GPU shared with ${others} other process(es)` : 'no other process on the GPU');
+  }
+  return `${m.busy ? 'busy' : 'quiet'}: ${parts.join(', ')} over ${num(m.window_s)} s`;
 }
 
 export interface PhaseBox {

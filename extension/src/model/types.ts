@@ -275,6 +275,34 @@ export interface Timing {
   /** seconds of timing each side was given */
   budget_s?: number | null;
   device: string;
+  /** the machine over the samples (tcexplore/measure/machine.py); absent in older documents */
+  machine?: MachineState | null;
+  /** how far to trust it, decided in Python (render/measurements.py); absent in older documents */
+  verdict?: {
+    severity: 'ok' | 'warning';
+    headline: string;
+    noise?: string | null;
+    busy?: string | null;
+    advice?: string | null;
+  };
+}
+
+export interface MachineState {
+  busy: boolean;
+  reasons: string[];
+  cores: number;
+  torch_threads: number;
+  load_average: number | null;
+  /** cores other processes used on this process's CPUs; null where /proc/stat is unreadable */
+  others_cores: number | null;
+  process_cores: number;
+  throttled_share: number | null;
+  window_s: number;
+  source: string;
+  /** the torch thread count that fits the cores left free, when fewer than torch uses */
+  fit_threads?: number | null;
+  /** other processes with work on the GPU (NVML or nvidia-smi), CUDA only */
+  gpu?: { others: number; pids: number[]; own_pid_listed?: boolean; utilization_percent?: number | null; source: string };
 }
 
 export interface LeafDiff {
@@ -350,6 +378,8 @@ export interface ComparisonRow {
   kernels?: number | null;
   speedup_interval?: [number, number] | null;
   noisy?: boolean | null;
+  /** the machine was busy while this row was timed (its timing's machine.busy) */
+  busy?: boolean | null;
   /** the row's document: in a comparison output, as the views read it (maybe packed) */
   document?: unknown;
   document_left_out?: { reason: string; bytes: number } | null;
@@ -456,4 +486,6 @@ export interface Profile {
     advice: string[];
   };
   cudagraph_share?: number | null;
+  /** calls of compiled code; those that compiled are left out of every other figure (measure/profile.py) */
+  calls?: { steady: number; compiling: number; compiling_us: number; per_call_us: number | null };
 }

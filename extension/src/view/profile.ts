@@ -1,7 +1,7 @@
 /** The Profile tab: the step's verdict, the heaviest lines, the kernels on a roofline. */
 
 import {
-  bytes, kernelTarget, logAxis, microseconds, percent, rate, roofline, stepSegments, topLines, verdictLine
+  callsLine, bytes, kernelTarget, logAxis, microseconds, percent, rate, roofline, stepSegments, topLines, verdictLine
 } from '../model/profile';
 import { Profile, ProfiledKernel, Target } from '../model/types';
 import { Context, TabView } from './context';
@@ -120,6 +120,9 @@ export function profileTab(ctx: Context): TabView {
     ['in kernels', `${microseconds(step.kernel_us)} (${percent(1 - step.overhead_share)})`],
     ['outside kernels', `${microseconds(step.overhead_us)} (${percent(step.overhead_share)})`]
   ];
+  if (profile.calls) {
+    figures.push(['calls of compiled code', callsLine(profile.calls)]);
+  }
   if (step.timing_wall_us) {
     figures.push(['without the profiler', `${microseconds(step.timing_wall_us)} (median of the timing samples)`]);
   }

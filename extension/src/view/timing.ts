@@ -15,8 +15,8 @@ function runtime(ctx: Context): Child[] {
   return [
     el('p', { class: `tcx-timing-verdict tcx-finding tcx-${verdict.severity}` },
       el('span', { class: 'tcx-badge' }, verdict.severity), ' ', verdict.headline),
-    verdict.noise || verdict.advice
-      ? el('div', { class: 'tcx-timing-warning', attrs: { role: 'note' } }, verdict.noise ? el('p', null, verdict.noise) : null, verdict.advice ? el('p', null, verdict.advice) : null)
+    verdict.busy || verdict.noise || verdict.advice
+      ? el('div', { class: 'tcx-timing-warning', attrs: { role: 'note' } }, ...[verdict.busy, verdict.noise, verdict.advice].map(text => text ? el('p', null, text) : null))
       : null,
     runtimeBarChart(chart),
     el('p', { class: 'tcx-muted tcx-chart-key' }, `Bars: medians, from 0. Whiskers: the middle half of the samples (IQR). Thin line: min to max; a max past the axis is marked ▸, not drawn to scale. Noisy: an IQR over ${100 * NOISY_IQR_FRACTION}% of its median. The speedup's 95% interval comes from the paired samples (eager and compiled timed in alternation); when it holds 1×, the measurement cannot tell faster from slower.`),

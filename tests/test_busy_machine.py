@@ -1,0 +1,70 @@
+"""A busy machine is a warning: timing records the machine's state over its samples."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import time
+
+import pytest
+import torch
+
+import tcexplore
+from tcexplore.document import validate
+from tcexplore.measure.machine import usable_cores
+from tcexplore.render.measurements import _timing
+
+MACHINE_FIELDS = {"busy", "reasons", "cores", "torch_threads", "load_average", "others_cores",
+                  "process_cores", "throttled_share", "window_s", "source"}
+
+
+def _step(x):
+    return (x.sin() * 2 + 1).sum()
+
+
+def _explore():
+    return tcexplore.explore(_step, torch.randn(256), time_budget_s=0.3, find_divergence=False)
+
+
+@pytest.fixture(scope="module")
+def quiet():
+    return _explore()
+
+
+@pytest.fixture(scope="module")
+def busy():
+    """An exploration timed while a spinning process holds every core (two per core)."""
+    spinners = [subprocess.Popen([sys.executable, "-S", "-c", "while True: pass"])
+                for _ in range(2 * usable_cores())]
+    try:
+        time.sleep(0.3)  # the spinners are running before the samples start
+        return _explore()
+    finally:
+        for spinner in spinners:
+            spinner.kill()
+        for spinner in spinners:
+            spinner.wait()
+
+
+def test_timing_records_the_machine_with_its_figures(quiet):
+    machine = quiet.timing["machine"]
+    assert MACHINE_FIELDS <= machine.keys()
+    assert machine["cores"] == usable_cores()
+    assert machine["torch_threads"] == torch.get_num_threads()
+    assert machine["window_s"] > 0 and machine["process_cores"] > 0
+    assert machine["busy"] == bool(machine["reasons"])
+    assert quiet.timing["verdict"]["severity"] in ("ok", "warning")
+    validate(quiet.document.data)
+
+
+def test_spinning_processes_on_every_core_make_the_machine_busy_and_the_verdict_a_warning(busy):
+    machine, verdict = busy.timing["machine"], busy.timing["verdict"]
+    assert machine["busy"] is True
+    assert machine["others_cores"] is None or machine["others_cores"] > 0.5
+    assert verdict["severity"] == "warning"
+    assert verdict["busy"].startswith("Busy machine: ")
+    assert "Quiet the machine" in verdict["advice"]
+    html = _timing(busy.timing)
+    assert "Busy machine: " in html and "machine during the samples" in html
+    assert "tcx-status-ok" not in html
+    validate(busy.document.data)

@@ -1,0 +1,76 @@
+"""``run --profile`` of a loop that recompiles: calls that compiled stay out of the per-call
+figures, and the profiler's native log lines stay out of stderr."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from tcexplore.document import validate
+
+# A graph break (its resume function compiles inside the first call) and a new size after
+# fifteen calls (a recompile inside the call that meets it). The script times its own last
+# calls, under the same profiler, as the steady call to compare with.
+RECOMPILING_LOOP = '''
+import json, statistics, sys, time
+import torch
+
+@torch.compile
+def step(x):
+    y = x * 2 + 1
+    torch._dynamo.graph_break()
+    return (y.sin() + x.size(0)).sum()
+
+walls = []
+for i in range(30):
+    began = time.perf_counter()
+    step(torch.randn(8 + i // 15))
+    walls.append(time.perf_counter() - began)
+json.dump({"steady_call_us": statistics.median(walls[-8:]) * 1e6}, open(sys.argv[1], "w"))
+'''
+
+
+@pytest.fixture(scope="module")
+def profiled(tmp_path_factory):
+    """The loop under `tcexplore run --profile`, in a process of its own (its stderr whole,
+    fd 2 included): the document, the script's own steady call, and stderr."""
+    workdir = tmp_path_factory.mktemp("recompiling")
+    script, out, timed = workdir / "loop.py", workdir / "out.json", workdir / "timed.json"
+    script.write_text(RECOMPILING_LOOP)
+    env = dict(os.environ, TCEXPLORE_CACHE_DIR=str(workdir / "cache"),
+               TORCHINDUCTOR_CACHE_DIR=str(workdir / "inductor-cache"))
+    run = subprocess.run([sys.executable, "-m", "tcexplore", "run", str(script), str(timed),
+                          "--profile", "--json", str(out)],
+                         env=env, capture_output=True, text=True, timeout=600, cwd=workdir,
+                         check=False)
+    assert run.returncode == 0, run.stderr[-3000:]
+    return json.loads(out.read_text()), json.loads(timed.read_text()), run.stderr
+
+
+def test_calls_that_compiled_are_named_by_torchs_compile_ranges_and_left_out(profiled):
+    document, _, _ = profiled
+    validate(document)
+    calls = document["profile"]["calls"]
+    assert document["summary"]["recompiles"] >= 2
+    assert calls["compiling"] >= 2, (
+        "no profiled call holds a compile range: torch may no longer open "
+        "'<key> (dynamo_timed)' profiler ranges (_torch_compat.is_compile_range)")
+    assert calls["steady"] + calls["compiling"] >= 30
+    assert calls["compiling_us"] > document["profile"]["step"]["wall_us"]
+
+
+def test_the_per_call_time_is_near_the_steady_calls(profiled):
+    document, timed, _ = profiled
+    calls = document["profile"]["calls"]
+    assert calls["per_call_us"] < 5 * timed["steady_call_us"]
+    assert document["profile"]["step"]["wall_us"] <= calls["per_call_us"] * calls["steady"] * 1.01
+
+
+def test_the_profilers_native_lines_stay_out_of_stderr(profiled):
+    *_, stderr = profiled
+    assert "USDT" not in stderr
+    assert "tcexplore: profile: calls of compiled code: " in stderr  # stderr itself is kept
