@@ -11,7 +11,7 @@ import torch
 
 import tcexplore
 from tcexplore.document import validate
-from tcexplore.measure.machine import usable_cores
+from tcexplore.measure.machine import machine_state, usable_cores
 from tcexplore.render.measurements import _timing
 
 MACHINE_FIELDS = {"busy", "reasons", "cores", "torch_threads", "load_average", "others_cores",
@@ -68,3 +68,25 @@ def test_spinning_processes_on_every_core_make_the_machine_busy_and_the_verdict_
     assert "Busy machine: " in html and "machine during the samples" in html
     assert "tcx-status-ok" not in html
     validate(busy.document.data)
+
+
+def _window(process_s: float, busy_s: float, throttled: int = 0) -> tuple[dict, dict]:
+    """Snapshots one second apart: this process's CPU seconds, all CPUs' busy seconds."""
+    return ({"wall": 0.0, "process": 0.0, "busy": 0.0, "throttle": (0, 0)},
+            {"wall": 1.0, "process": process_s, "busy": busy_s, "throttle": (100, throttled)})
+
+
+def test_a_process_that_waited_on_nothing_but_itself_is_not_busy():
+    machine = machine_state(*_window(0.1, 0.1), cuda=False)  # it slept; nobody else ran
+    assert machine["busy"] is False and machine["reasons"] == []
+    assert machine["others_cores"] == pytest.approx(0.0)
+
+
+def test_others_on_every_core_and_throttling_are_each_a_reason():
+    cores = usable_cores()
+    machine = machine_state(*_window(0.5, cores, throttled=40), cuda=False)
+    assert machine["busy"] is True
+    assert machine["others_cores"] == pytest.approx(cores - 0.5)
+    assert machine["throttled_share"] == pytest.approx(0.4)
+    said = " ".join(machine["reasons"])
+    assert "other processes used" in said and "ran only 50%" in said and "throttled 40%" in said

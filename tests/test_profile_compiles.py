@@ -11,6 +11,7 @@ import sys
 import pytest
 
 from tcexplore.document import validate
+from tcexplore.measure.native_stderr import without_native_noise
 
 # A graph break (its resume function compiles inside the first call) and a new size after
 # fifteen calls (a recompile inside the call that meets it). The script times its own last
@@ -74,3 +75,15 @@ def test_the_profilers_native_lines_stay_out_of_stderr(profiled):
     *_, stderr = profiled
     assert "USDT" not in stderr
     assert "tcexplore: profile: calls of compiled code: " in stderr  # stderr itself is kept
+
+
+def test_only_the_native_noise_is_dropped_and_fd_2_is_restored(capfd):
+    before = os.fstat(2)
+    with pytest.raises(KeyboardInterrupt), without_native_noise():
+        os.write(2, b"USDT:2026 SyncActivityProfilerHandler.cpp:52] profiler_start\n")
+        os.write(2, b"a real error\n")
+        raise KeyboardInterrupt
+    after = os.fstat(2)
+    assert (before.st_dev, before.st_ino) == (after.st_dev, after.st_ino)
+    err = capfd.readouterr().err
+    assert "a real error" in err and "USDT" not in err

@@ -13,8 +13,8 @@ counters tell. Over the window this reads:
   only where ``/proc/stat`` cannot be read;
 * on CUDA, other processes with work on the GPU (NVML, else ``nvidia-smi``).
 
-The machine is busy when other processes and torch's threads together want more cores
-than there are, when this process got too little CPU to run its loop, when the cgroup was
+The machine is busy when other processes and torch's threads (on CUDA: the one thread that
+launches) together want more cores than there are, when this process got too little CPU to run its loop, when the cgroup was
 throttled, or when another process computes on the same GPU.
 """
 
@@ -141,12 +141,17 @@ def machine_state(before: dict[str, Any], after: dict[str, Any], cuda: bool) -> 
     load = _load_average()
     sources.append("os.getloadavg")
     reasons = []
-    if others is not None and others > SLACK_CORES and others + threads > cores + SLACK_CORES:
+    # On CPU torch's threads want a core each; on CUDA one thread launches the work.
+    wanted = 1 if cuda else threads
+    if others is not None and others > SLACK_CORES and others + wanted > cores + SLACK_CORES:
         reasons.append(f"other processes used {others:.1f} of {cores} cores while torch runs "
-                       f"{threads} threads")
+                       f"{threads} threads" if not cuda else
+                       f"other processes used {others:.1f} of {cores} cores, leaving none free "
+                       "to launch the GPU work")
     if others is None and load is not None and load > cores:
         reasons.append(f"the load average, {load:.1f}, is over the {cores} cores")
-    if not cuda and process < STARVED_CORES:
+    # Less CPU than the loop wants, while others ran: it waited for a CPU (not for a sleep).
+    if not cuda and process < STARVED_CORES and (others is None or others > SLACK_CORES):
         reasons.append(f"this process ran only {process:.0%} of the time: it waited for a CPU")
     if throttled is not None and throttled > THROTTLED_SHARE:
         reasons.append(f"the container's CPU quota throttled {throttled:.0%} of its periods")

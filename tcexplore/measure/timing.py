@@ -23,6 +23,8 @@ How far to trust the numbers, two separate questions:
   measurement cannot tell faster from slower. (Whether the two IQRs overlap is no test of
   this: they overlap for two runs whose difference is smaller than their spread, however
   many samples show that difference clearly.)
+* **Busy**: a loaded machine slows every sample alike and passes both tests above; the
+  machine's own counters over the samples (machine.py) tell, and make the verdict a warning.
 """
 
 from __future__ import annotations

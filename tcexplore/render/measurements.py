@@ -161,9 +161,8 @@ def _timing(timing: Data) -> str:
     pill = ('<span class="tcx-status tcx-status-ok">ok</span>' if verdict["severity"] == "ok"
             else f'<span class="tcx-status" style="{_WARNING_PILL}">warning</span>')
     parts = [f'<p class="tcx-findings tcx-timing-verdict">{pill} {_e(verdict["headline"])}</p>']
-    said = [verdict.get(k) for k in ("busy", "noise", "advice") if verdict.get(k)]
+    said = "".join(f"<p>{_e(verdict[k])}</p>" for k in ("busy", "noise", "advice") if verdict[k])
     if said:
-        said = "".join(f"<p>{_e(text)}</p>" for text in said)
         parts.append(f'<div class="tcx-timing-warning" style="{_WARNING_BOX}">{said}</div>')
     parts.append(_runtime_chart(timing))
     parts.append('<p class="tcx-muted">Bars: medians, from 0. Whiskers: the middle half of the '
