@@ -67,7 +67,9 @@ def test_calls_that_compiled_are_named_by_torchs_compile_ranges_and_left_out(pro
 def test_the_per_call_time_is_near_the_steady_calls(profiled):
     document, timed, _ = profiled
     calls = document["profile"]["calls"]
-    assert calls["per_call_us"] < 5 * timed["steady_call_us"]
+    # Compiles inside the calls made it ~10,000x (seconds against ~0.2 ms); a wide bound
+    # keeps a loaded CI machine's jitter out of the verdict.
+    assert calls["per_call_us"] < 25 * timed["steady_call_us"]
     assert document["profile"]["step"]["wall_us"] <= calls["per_call_us"] * calls["steady"] * 1.01
 
 
