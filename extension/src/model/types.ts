@@ -374,6 +374,8 @@ export interface TcxDocument {
   comparison?: { rows?: ComparisonRow[]; row?: number };
   runtime?: { cudagraphs?: CudaGraphInfo | null };
   profile?: Profile;
+  /** the files named that are library code, decided at capture (capture/library_files.py) */
+  library_files?: string[];
 }
 
 /** Where a click can take the reader: a tab and the thing to show in it. */
