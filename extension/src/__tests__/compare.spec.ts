@@ -88,6 +88,15 @@ describe('the comparison grid', () => {
     expect((view.querySelector('tr.tcx-opened') as HTMLElement).dataset.row).toBe('0');
   });
 
+  it('shows the rows torch ran as another, folded into it with torch\'s words', () => {
+    const data = output();
+    data.rows[1].same_runs = [{ label: 'aot_eager / max-autotune / dynamic=None', reason: "aot_autograd-based backend ignoring extra kwargs {'mode': 'max-autotune'}" }];
+    const view = createComparisonView(data);
+    const same = view.querySelector('tr[data-row="1"] .tcx-same-run') as HTMLElement;
+    expect(same.textContent).toBe("= aot_eager / max-autotune / dynamic=None: the same run (torch: “aot_autograd-based backend ignoring extra kwargs {'mode': 'max-autotune'}”)");
+    expect(view.querySelectorAll('.tcx-same-run')).toHaveLength(1);
+  });
+
   it('says why a row whose document was left out cannot open', () => {
     const view = createComparisonView(output());
     (view.querySelector('.tcx-compare-table tr[data-row="3"]') as HTMLElement).click();

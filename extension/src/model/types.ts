@@ -344,6 +344,10 @@ export interface ComparisonRow {
   kernels?: number | null;
   speedup_interval?: [number, number] | null;
   noisy?: boolean | null;
+  /** rows torch ran exactly as this one (their backend ignored their mode), folded into it, with torch's message */
+  same_runs?: Array<{ label: string; reason: string }>;
+  /** what torch logged, compiling this row, about options its backend ignores */
+  ignored_options?: string[];
   /** the row's document: in a comparison output, as the views read it (maybe packed) */
   document?: unknown;
   document_left_out?: { reason: string; bytes: number } | null;

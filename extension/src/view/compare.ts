@@ -47,6 +47,12 @@ function statusCell(status: string): HTMLElement {
   return el('span', { class: `tcx-status${look}` }, status);
 }
 
+/** A row torch ran exactly as this one, folded into it: its label and torch's reason. */
+function sameRun(same: { label: string; reason: string }): HTMLElement {
+  return el('div', { class: 'tcx-muted tcx-same-run', attrs: { title: `torch: ${same.reason}` } },
+    `= ${same.label}: the same run (torch: “${same.reason}”)`);
+}
+
 /** A row's document as an explorer below the grid reads it: without a `comparison`
  * section, so that the explorer does not draw the grid a second time inside itself. */
 async function rowDocument(grid: Grid, index: number, inflate: Inflate): Promise<unknown> {
@@ -128,7 +134,8 @@ export function gridView(grid: Grid, options: GridOptions = {}): HTMLElement {
       diffButton.disabled = picked.length !== 2;
     });
     const classes = [i === winning ? 'tcx-best' : '', i === current ? 'tcx-current' : ''];
-    const label = i === current ? el('span', null, el('strong', null, rowLabel(r)), el('span', { class: 'tcx-muted' }, ' (this explorer)')) : rowLabel(r);
+    const name = i === current ? el('span', null, el('strong', null, rowLabel(r)), el('span', { class: 'tcx-muted' }, ' (this explorer)')) : rowLabel(r);
+    const label = r.same_runs?.length ? el('span', null, name, ...r.same_runs.map(sameRun)) : name;
     const tr = el('tr', { class: classes.filter(Boolean).join(' '), attrs: { 'data-row': String(i), 'data-status': cell(r, 'status') } },
       el('td', null, pick), el('td', null, label),
       ...COLUMNS.map(([key]) => el('td', null, key === 'error' ? errorCell(r.error) : key === 'status' ? statusCell(cell(r, key)) : cell(r, key))));
