@@ -551,3 +551,31 @@ COMPILE_RANGE_SUFFIX = " (dynamo_timed)"
 def is_compile_range(name: str) -> bool:
     """A torch.profiler range torch opened while compiling."""
     return name.endswith(COMPILE_RANGE_SUFFIX)
+
+
+# What torch's non-Inductor backends log when they ignore torch.compile's options, e.g.
+# "aot_autograd-based backend ignoring extra kwargs {'mode': 'max-autotune'}" (backends/
+# common.py, debugging.py, cudagraphs.py): the one place torch says two configurations run alike.
+_BACKENDS_LOGGER = "torch._dynamo.backends"
+IGNORING_OPTIONS = "backend ignoring extra kwargs"
+
+
+@contextlib.contextmanager
+def ignored_backend_options() -> Iterator[list[str]]:
+    """The messages torch's backends log, inside the block, about options they ignore.
+    Adds a handler only (levels, propagation and torch's own output are left alone)."""
+    said: list[str] = []
+
+    class _Heard(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            message = record.getMessage()
+            if IGNORING_OPTIONS in message and message not in said:
+                said.append(message)
+
+    handler = _Heard(logging.WARNING)
+    logger = logging.getLogger(_BACKENDS_LOGGER)
+    logger.addHandler(handler)
+    try:
+        yield said
+    finally:
+        logger.removeHandler(handler)

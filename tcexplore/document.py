@@ -181,9 +181,11 @@ def build_document(*, compiles: list[dict[str, Any]], graph_breaks: list[dict[st
                    unknown_events: dict[str, int], runtime: dict[str, Any],
                    capture: dict[str, Any], error: dict[str, Any] | None,
                    environment: dict[str, Any] | None = None,
-                   distributed: dict[str, Any] | None = None) -> Document:
+                   distributed: dict[str, Any] | None = None,
+                   library_files: list[str] | None = None) -> Document:
     """``environment`` defaults to this machine's (a live capture); ``distributed`` is the
-    rank, world size and backend of a process in a distributed job, else None."""
+    rank, world size and backend of a process in a distributed job, else None;
+    ``library_files`` the files named that are library code (capture/library_files.py)."""
     if environment is None:
         from . import _torch_compat  # noqa: PLC0415 - a live capture: torch is loaded
 
@@ -203,6 +205,8 @@ def build_document(*, compiles: list[dict[str, Any]], graph_breaks: list[dict[st
         "runtime": runtime,
         "error": error,
     }
+    if library_files is not None:
+        data["library_files"] = library_files
     return Document(data, check=False)  # built here, not read from outside: see above
 
 

@@ -11,7 +11,8 @@ up to ``summary["graph_breaks"]``.
 Each site carries torch's own words: the specific message (the line after the generic
 "Encountered graph break when attempting to trace ..."), the explanation, hints and link,
 and its developer context; the user stacks that reached it, with library frames (the
-standard library, site-packages, torch, tcexplore) marked so that views fold them; and the
+standard library, installed packages, torch, tcexplore: the document's ``library_files``, decided
+at capture) marked so that views fold them; and the
 resume functions Dynamo made to go on after the break, with their compiles.
 
 Plain data in, plain data out: no torch import, usable on any saved document.
@@ -27,15 +28,12 @@ Data = dict[str, Any]
 GENERIC_PREFIX = "Encountered graph break when attempting to trace"
 RESUME_PREFIX = "torch_dynamo_resume_in_"
 RESUME_NAME = re.compile(r"^torch_dynamo_resume_in_(?P<fn>.+)_at_\d+$")
-# <frozen runpy>, the standard library, installed packages, and torch's and tcexplore's own
-# directories (tcexplore's run and %%tcompile frames sit between the user and their code).
-_LIBRARY = re.compile(r"^<frozen |[\\/](?:site-packages|dist-packages)[\\/]"
-                      r"|[\\/]lib[\\/]python\d+(?:\.\d+)?[\\/]|[\\/](?:torch|tcexplore)[\\/]")
-
-
-def is_library_file(file: Any) -> bool:
-    """Whether a frame's file is library code rather than the user's own."""
-    return isinstance(file, str) and bool(_LIBRARY.search(file))
+def library_marks(data: Data) -> frozenset[str]:
+    """``library_files``: the files the capture marked as library code (see
+    capture/library_files.py). A document from before the mark has none: no frame is
+    folded, so nothing of the user's is hidden on a guess."""
+    files = data.get("library_files")
+    return frozenset(f for f in files if isinstance(f, str)) if isinstance(files, list) else frozenset()
 
 
 def source_labels(data: Data) -> dict[str, str]:
@@ -63,11 +61,11 @@ def split_reason(reason: Any) -> tuple[str, str | None, str]:
     return message, generic, "\n".join(lines)
 
 
-def _frame(loc: Any, labels: dict[str, str]) -> Data:
+def _frame(loc: Any, labels: dict[str, str], library: frozenset[str]) -> Data:
     loc = loc if isinstance(loc, dict) else {}
     return {"file": loc.get("file"), "line": loc.get("line"), "function": loc.get("function"),
             "code": loc.get("code"), "where": where(loc.get("file"), loc.get("line"), labels),
-            "library": is_library_file(loc.get("file"))}
+            "library": loc.get("file") in library}
 
 
 def resume_name(brk: Data, frame: Data) -> str | None:
@@ -102,12 +100,12 @@ def _reasons(events: list[Data]) -> list[Data]:
     return sorted(grouped.values(), key=lambda r: -r["count"])
 
 
-def _paths(events: list[Data], labels: dict[str, str]) -> list[Data]:
+def _paths(events: list[Data], labels: dict[str, str], library: frozenset[str]) -> list[Data]:
     """The distinct user call paths that reached the site, most frequent first; each keeps
     the whole stack of its first event, library frames marked."""
     paths: dict[tuple, Data] = {}
     for brk in events:
-        stack = [_frame(loc, labels) for loc in brk.get("user_stack") or []]
+        stack = [_frame(loc, labels, library) for loc in brk.get("user_stack") or []]
         key = tuple((f["file"], f["line"], f["function"]) for f in stack if not f["library"])
         entry = paths.setdefault(key, {"count": 0, "stack": stack})
         entry["count"] += 1
@@ -115,7 +113,7 @@ def _paths(events: list[Data], labels: dict[str, str]) -> list[Data]:
 
 
 def _site(key: tuple, events: list[tuple[int, Data]], data: Data,
-          labels: dict[str, str]) -> Data:
+          labels: dict[str, str], library: frozenset[str]) -> Data:
     file, line = key
     compiles = {c.get("id"): c for c in data.get("compiles") or [] if isinstance(c, dict)}
     breaks = [brk for _, brk in events]
@@ -144,13 +142,13 @@ def _site(key: tuple, events: list[tuple[int, Data]], data: Data,
     return {
         "file": file, "line": line, "where": where(file, line, labels),
         "function": innermost.get("function"), "code": innermost.get("code"),
-        "library": is_library_file(file),
+        "library": file in library,
         "count": len(breaks),
         "events": [i for i, _ in events],
         "compiles": [brk.get("compile_id") for brk in breaks],
         "frames": list(frames.values()),
         "reasons": _reasons(breaks),
-        "paths": _paths(breaks, labels),
+        "paths": _paths(breaks, labels, library),
         "resume_functions": [{"name": n, "compiles": ids} for n, ids in resumes.items() if ids],
     }
 
@@ -159,11 +157,12 @@ def graph_break_audit(data: Data) -> list[Data]:
     """The document's graph breaks grouped by site (file and line), ranked by what to act on
     first: the most break events, then the earliest. See the module docstring."""
     labels = source_labels(data)
+    library = library_marks(data)
     groups: dict[tuple, list[tuple[int, Data]]] = {}
     for index, brk in enumerate(data.get("graph_breaks") or []):
         if isinstance(brk, dict):
             groups.setdefault((brk.get("file"), brk.get("line")), []).append((index, brk))
-    sites = [_site(key, events, data, labels) for key, events in groups.items()]
+    sites = [_site(key, events, data, labels, library) for key, events in groups.items()]
     return sorted(sites, key=lambda s: (-s["count"], s["events"][0]))
 
 

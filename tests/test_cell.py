@@ -112,3 +112,16 @@ def test_an_error_keeps_what_the_cell_bound_before_it_and_its_traceback_starts_i
     assert set(cell.locals_at_error(info.value)) == {"before"}
     trimmed = cell.from_cell(info.value)
     assert trimmed.__traceback__.tb_frame.f_code.co_filename == FILE
+
+
+def test_the_cells_bytecode_shows_no_tcexplore_internals():
+    """Names a cell binds start with a marker constant; the Bytecode tab shows it, so it
+    names what it is in the user's terms, not tcexplore's."""
+    import dis
+
+    ns = {"torch": torch, "x": torch.ones(3), "k": 2}
+    cell, _ = run("y = x * k\nif k > 5:\n    never = 1\ny", ns)
+    constants = [i.argval for i in dis.get_instructions(cell.fn) if i.opname == "LOAD_CONST"]
+    texts = [c for c in constants if isinstance(c, str)]
+    assert texts == ["<not assigned by this cell (yet)>"]
+    assert "never" not in ns

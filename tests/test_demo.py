@@ -6,7 +6,11 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
 
+import pytest
+
+import tcexplore
 import tcexplore.demo
 from tcexplore.document import validate
 
@@ -29,3 +33,13 @@ def test_demo_writes_its_report_and_prints_the_break_with_torchs_reason(tmp_path
     line = next(n for n, text in enumerate(source, start=1) if BRANCH in text)
     assert f"demo.py:{line} in forward: Data-dependent branching" in proc.stdout
     assert "more: https://" in proc.stdout
+
+
+def test_demo_outputs_in_a_checkout_are_ignored_by_git():
+    """`tcexplore demo` run in the clone (README's first command) leaves git status clean."""
+    root = Path(tcexplore.__file__).resolve().parents[1]
+    if not (root / ".git").exists():
+        pytest.skip("not a git checkout")
+    for name in ("tcexplore-demo.json", "tcexplore-demo.html"):
+        proc = subprocess.run(["git", "check-ignore", "-q", name], cwd=root, check=False)
+        assert proc.returncode == 0, f"{name} is not ignored by git"

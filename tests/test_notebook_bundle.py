@@ -52,3 +52,20 @@ def test_bundle_has_three_forms_and_big_ones_get_the_summary_report(training, mo
     assert "Summary only" in big["text/html"]
     assert len(big["text/html"]) < len(bundle["text/html"])
     json.dumps(big)  # notebook-serialisable as is
+
+
+def test_document_and_report_over_the_budget_together_are_packed_with_the_summary(training,
+                                                                                  monkeypatch):
+    """A document under PACK_OVER whose full HTML report brings the output over the budget
+    (a training step's report repeats every graph and kernel) is packed too, and its HTML
+    fallback is the summary pointing to the extension: what the views read is all there."""
+    full = mime_bundle(training, "<plain>")
+    assert "packed" not in full[MIME_TYPE]
+    size = len(json.dumps(full).encode())
+    assert size <= notebook.BUNDLE_BUDGET
+    monkeypatch.setattr(notebook, "BUNDLE_BUDGET", size // 2)
+    light = mime_bundle(training, "<plain>")
+    assert light[MIME_TYPE]["packed"] and "Summary only" in light["text/html"]
+    assert len(json.dumps(light).encode()) < size // 2
+    validate(light[MIME_TYPE])
+    assert unpack(light[MIME_TYPE]) == display_document(training)

@@ -14,6 +14,7 @@ from typing import Any, Callable
 
 from .events import Event
 from .fusion import attribute_kernels
+from .library_files import library_files
 from .parsers.cudagraphs import apply_cudagraph_message
 from .parsers.fx_text import parse_graph
 from .parsers.graph_breaks import parse_graph_break
@@ -154,13 +155,15 @@ class Assembler:
         link_resumes(list(self.compiles.values()), self.graph_breaks, self.breaks_before)
         _complete_guard_paths(list(self.compiles.values()), self.graph_breaks)
         self._attribute_runtime_skips()
+        compiles = list(self.compiles.values())
+        runtime = {"cudagraphs": self.session_cudagraphs, "perf_hints": self.session_perf_hints,
+                   "warnings": self.session_warnings}
         return {
-            "compiles": list(self.compiles.values()),
+            "compiles": compiles,
             "graph_breaks": self.graph_breaks,
             "unknown_events": self.unknown_events,
-            "runtime": {"cudagraphs": self.session_cudagraphs,
-                        "perf_hints": self.session_perf_hints,
-                        "warnings": self.session_warnings},
+            "runtime": runtime,
+            "library_files": library_files(compiles, self.graph_breaks, runtime),
         }
 
 

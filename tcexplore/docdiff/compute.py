@@ -51,7 +51,8 @@ def compute(a: Data, b: Data, label_a: str, label_b: str) -> Data:
 def _side(doc: Data, label: str) -> Data:
     environment = doc.get("environment") or {}
     return {"label": label, "key": document_key(doc), "created": doc.get("created"),
-            "torch": environment.get("torch"), "summary": doc.get("summary") or {}}
+            "torch": environment.get("torch"), "summary": doc.get("summary") or {},
+            "source_labels": source_labels(doc)}
 
 
 def _summary(entries: list[Data]) -> dict[str, int]:

@@ -12,7 +12,7 @@ from typing import Any
 
 from ..render.html import _CSS
 from ..render.markup import Data, _c, _clip, _details, _e, _note, _page, _plural, _table
-from .text import compile_title, graph_label
+from .text import compile_title, diff_labels, graph_label, line_where
 
 _DIFF_CSS = """
 .tcx-report .tcx-added { background: #dafbe1; }
@@ -36,8 +36,9 @@ def render_html(data: Data, *, full_page: bool = True) -> str:
         _sides(data),
         _counts(data["summary"]),
         _measurements(data),
-        *(_compile(entry) for entry in data["compiles"] if entry["status"] != "same"),
-        _unchanged(data["compiles"]),
+        *(_compile(entry, diff_labels(data)) for entry in data["compiles"]
+          if entry["status"] != "same"),
+        _unchanged(data["compiles"], diff_labels(data)),
         "</div>",
     ]
     fragment = "\n".join(p for p in parts if p)
@@ -99,17 +100,16 @@ def _node_cell(node: Data | None) -> str:
     return f"{_c(node['name'])} {_e(node['target'])}<br>{_c(meta)}"
 
 
-def _source(node: Data | None) -> str:
+def _source(node: Data | None, labels: dict[str, str]) -> str:
     source = node["source"] if node else None
     if not source:
         return ""
-    file = str(source.get("file") or "?").rsplit("/", 1)[-1]
-    return f"{_e(file)}:{_e(source.get('line'))} {_c(source.get('code'))}"
+    return f"{_e(line_where(source, labels))} {_c(source.get('code'))}"
 
 
-def _graph(graph: Data, open_: bool) -> str:
+def _graph(graph: Data, open_: bool, labels: dict[str, str]) -> str:
     rows = [[_mark(n["status"]), _node_cell(n["a"]), _node_cell(n["b"]), _e(", ".join(n["changes"])),
-             _source(n["b"] or n["a"])] for n in graph["nodes"]]
+             _source(n["b"] or n["a"], labels)] for n in graph["nodes"]]
     counts = ", ".join(_plural(sum(1 for n in graph["nodes"] if n["status"] == s), f"{s} node")
                        for s in ("changed", "added", "removed")
                        if any(n["status"] == s for n in graph["nodes"]))
@@ -157,27 +157,27 @@ def _kernel(kernel: Data) -> str:
     return _details(f"{_mark(kernel['status'])} {names}", "\n".join(body))
 
 
-def _compile(entry: Data) -> str:
+def _compile(entry: Data, labels: dict[str, str]) -> str:
     body = []
     if entry["status"] in ("added", "removed"):
         side = "B" if entry["status"] == "added" else "A"
         body.append(_note(f"Only {side} compiled this; its graphs and kernels are in {side}'s report."))
     for change in entry["changes"]:
         body.append(f"<p>{_e(change['field'])}: {_c(change['a'])} → {_c(change['b'])}</p>")
-    body += [_graph(g, open_=i == 0) for i, g in enumerate(entry["graphs"])]  # the first open
+    body += [_graph(g, open_=i == 0, labels=labels) for i, g in enumerate(entry["graphs"])]  # the first open
     body.append(_guards(entry["guards"]))
     for output in entry["outputs"]:
         kernels = "\n".join(_kernel(k) for k in output["kernels"])
         body.append(_details(f"Kernels ({_e(output['output'])}): {len(output['kernels'])} differ",
                              kernels, open_=True))
-    return _details(f"{_mark(entry['status'])} {_e(compile_title(entry))}",
+    return _details(f"{_mark(entry['status'])} {_e(compile_title(entry, labels))}",
                     "\n".join(p for p in body if p), cls="tcx-section", open_=True)
 
 
-def _unchanged(compiles: list[Data]) -> str:
+def _unchanged(compiles: list[Data], labels: dict[str, str]) -> str:
     same = [entry for entry in compiles if entry["status"] == "same"]
     if not same:
         return ""
-    items = "".join(f"<li>{_e(compile_title(entry))}</li>" for entry in same)
+    items = "".join(f"<li>{_e(compile_title(entry, labels))}</li>" for entry in same)
     return _details(f"{_plural(len(same), 'compile')} unchanged", f"<ul>{items}</ul>",
                     cls="tcx-section")

@@ -56,13 +56,26 @@ def kernel_line(entry: Data) -> str:
     return f"~ {names} ({', '.join(what)})"
 
 
-def compile_title(entry: Data) -> str:
+def diff_labels(data: Data) -> dict[str, str]:
+    """Both sides' notebook-cell labels (file -> "cell [5]")."""
+    return {**(data["a"].get("source_labels") or {}), **(data["b"].get("source_labels") or {})}
+
+
+def line_where(location: Data, labels: dict[str, str]) -> str:
+    """``cell [2], line 13`` for a cell's line, else ``file.py:13`` (the base name)."""
+    file, line = location.get("file"), location.get("line")
+    label = labels.get(file) if isinstance(file, str) else None
+    if label:
+        return label if line is None else f"{label}, line {line}"
+    return f"{str(file or '?').rsplit('/', 1)[-1]}:{line}"
+
+
+def compile_title(entry: Data, labels: dict[str, str]) -> str:
     a, b = entry["a"], entry["b"]
     ref = a or b
     frame = ref["frame"]
     ids = ref["id"] if not (a and b) or a["id"] == b["id"] else f"{a['id']} -> {b['id']}"
-    where = f"{str(frame.get('file') or '?').rsplit('/', 1)[-1]}:{frame.get('line')}"
-    return f"{ids} {frame.get('function') or '?'} ({where})"
+    return f"{ids} {frame.get('function') or '?'} ({line_where(frame, labels)})"
 
 
 def _listed(lines: list[str], indent: str) -> list[str]:
@@ -88,7 +101,7 @@ def render_text(data: Data) -> str:
     for entry in data["compiles"]:
         if entry["status"] == "same":
             continue
-        lines.append(f"{entry['status']}: {compile_title(entry)}")
+        lines.append(f"{entry['status']}: {compile_title(entry, diff_labels(data))}")
         for change in entry["changes"]:
             lines.append(f"  {change['field']}: {change['a']} -> {change['b']}")
         for graph in entry["graphs"]:

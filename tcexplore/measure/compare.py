@@ -20,11 +20,13 @@ from typing import Any, Callable, Iterable
 
 import torch
 
+from .. import _torch_compat
 from .._version import __version__
 from ..document import SCHEMA, Document
 from ..exploration import Exploration, max_abs_error
 from ..output_files import write_text
 from .explore import explore
+from .same_runs import collapse_same_runs
 
 ROW_KEYS = ("mode", "backend", "dynamic", "status", "error", "compile_s", "median_ms",
             "speedup", "max_abs_err", "graphs", "graph_breaks", "kernels")
@@ -64,10 +66,11 @@ def accuracy_status(accuracy: dict[str, Any] | None) -> str:
 
 
 def _explore_in_subprocess(fn: Callable, args: tuple, kwargs: dict[str, Any],
-                           config: dict[str, Any], options: dict[str, Any]) -> dict[str, Any]:
-    exploration = explore(fn, *args, mode=config["mode"], backend=config["backend"],
-                          dynamic=config["dynamic"], **options, **kwargs)
-    return exploration.document.data
+                           config: dict[str, Any], options: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
+    with _torch_compat.ignored_backend_options() as said:
+        exploration = explore(fn, *args, mode=config["mode"], backend=config["backend"],
+                              dynamic=config["dynamic"], **options, **kwargs)
+    return exploration.document.data, said
 
 
 def row_label(row: dict[str, Any]) -> str:
@@ -85,7 +88,9 @@ def _grid_row(row: dict[str, Any]) -> dict[str, Any]:
             "noisy": (timing or {}).get("noisy"),
             "busy": ((timing or {}).get("machine") or {}).get("busy"),
             "verdict": (profile or {}).get("step", {}).get("verdict"),
-            "advised_modes": (profile or {}).get("step", {}).get("advised_modes") or []}
+            "advised_modes": (profile or {}).get("step", {}).get("advised_modes") or [],
+            "same_runs": row.get("same_runs") or [],
+            "ignored_options": row.get("ignored_options") or []}
 
 
 HELD_RATIO = 1.1  # the advised row must be at least this much faster per call
@@ -206,23 +211,25 @@ def compare(fn: Callable, *args: Any, modes: Iterable[str | None] = (None,),
                   "dynamic": dyn}
         try:
             if isolate == "process":
-                exploration = Exploration(Document(_run_in_fresh_process(
-                    fn, args, kwargs, {**config, "backend": backend}, options)))
+                data, said = _run_in_fresh_process(fn, args, kwargs,
+                                                   {**config, "backend": backend}, options)
+                exploration = Exploration(Document(data))
             else:
                 torch.compiler.reset()
-                exploration = explore(fn, *args, mode=mode, backend=backend, dynamic=dyn,
-                                      **options, **kwargs)
-            rows.append(_row(config, exploration, None))
+                with _torch_compat.ignored_backend_options() as said:
+                    exploration = explore(fn, *args, mode=mode, backend=backend, dynamic=dyn,
+                                          **options, **kwargs)
+            rows.append({**_row(config, exploration, None), "ignored_options": said})
         except Exception as exc:  # noqa: BLE001 - one failing configuration is one row
             rows.append(_row(config, None, f"{type(exc).__name__}: {exc}"))
         finally:
             if isolate == "reset":
                 torch.compiler.reset()
-    return Comparison(rows)
+    return Comparison(collapse_same_runs(rows, row_label))
 
 
 def _run_in_fresh_process(fn: Callable, args: tuple, kwargs: dict[str, Any],
-                          config: dict[str, Any], options: dict[str, Any]) -> dict[str, Any]:
+                          config: dict[str, Any], options: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
     with tempfile.TemporaryDirectory(prefix="tcexplore-cache-") as cache_dir:
         saved = os.environ.get("TORCHINDUCTOR_CACHE_DIR")
         os.environ["TORCHINDUCTOR_CACHE_DIR"] = cache_dir  # inherited by the spawned child

@@ -13,7 +13,6 @@ from __future__ import annotations
 import ast
 import builtins
 import symtable
-import uuid
 from dataclasses import dataclass
 from types import FunctionType
 from typing import Any, Callable
@@ -25,8 +24,9 @@ from .. import _torch_compat
 CELL_FUNCTION = "<cell>"
 
 # What a name the cell has not (or no longer) bound returns. A string constant, not a
-# sentinel object: Dynamo treats constants as constants, so the wrapping adds no guard.
-UNBOUND = f"<tcexplore unbound {uuid.uuid4().hex}>"
+# sentinel object: Dynamo treats constants as constants, so the wrapping adds no guard. It
+# shows in the cell's bytecode (the Bytecode tab), so it says what it is in the user's terms.
+UNBOUND = "<not assigned by this cell (yet)>"
 
 _NESTED_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda,
                   ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)

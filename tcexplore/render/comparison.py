@@ -127,6 +127,8 @@ def table(rows: list[Data], linked: bool = False) -> str:
         label = _e(r["label"])
         if linked and r.get("document"):
             label = f'<a href="#tcx-row-{i}">{label}</a>'
+        label += "".join(f'<div class="tcx-muted">= {_e(s["label"])}: the same run (torch: '
+                         f'“{_e(s["reason"])}”)</div>' for s in r.get("same_runs") or [])
         look = {"ok": " tcx-status-ok", "mismatch": " tcx-status-failed",
                 "error": " tcx-status-failed"}.get(r.get("status"), "")
         cells = [label, f'<span class="tcx-status{look}">{_e(r.get("status"))}</span>',

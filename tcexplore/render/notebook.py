@@ -8,7 +8,9 @@ the disassembly texts of bytecode read into instructions (marked the same way),
 Inductor's raw provenance, non-scalar compile metrics. ``Exploration.save()`` still
 writes everything. And a document still over :data:`PACK_OVER` bytes carries its
 ``compiles`` gzip-compressed in ``packed`` (the JupyterLab extension unpacks it); its
-``text/html`` fallback is then the summary report.
+``text/html`` fallback is then the summary report, which points to the extension. So is
+one whose document and full HTML report together would pass :data:`BUNDLE_BUDGET` (a
+training step's report repeats every graph and kernel: it outweighs the document).
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from .html import render_html
 
 PACK_OVER = 1_000_000  # bytes of document JSON; smaller documents stay readable inline
 PACKED_ENCODING = "gzip+base64"
+BUNDLE_BUDGET = 1_000_000  # bytes one output may take in a saved notebook, document and HTML
 _LONG_METRIC = 200  # characters: longer string metrics are stack traces and dumps
 
 
@@ -65,12 +68,13 @@ def _display_compile(record: dict[str, Any]) -> dict[str, Any]:
     return record
 
 
-def display_document(data: dict[str, Any]) -> dict[str, Any]:
-    """The document as a notebook output shows it: what the views read, compiles packed if big."""
+def display_document(data: dict[str, Any], pack_over: int | None = None) -> dict[str, Any]:
+    """The document as a notebook output shows it: what the views read, compiles packed if
+    their JSON passes ``pack_over`` bytes (default :data:`PACK_OVER`)."""
     shown = dict(data)
     shown["compiles"] = [_display_compile(c) for c in data.get("compiles") or []]
     compiles_json = json.dumps(shown["compiles"], separators=(",", ":"), ensure_ascii=False)
-    if len(compiles_json) > PACK_OVER:
+    if len(compiles_json) > (PACK_OVER if pack_over is None else pack_over):
         packed = gzip.compress(json.dumps({"compiles": shown["compiles"]}, separators=(",", ":"),
                                           ensure_ascii=False).encode(), compresslevel=6, mtime=0)
         shown["compiles"] = []
@@ -90,6 +94,12 @@ def unpack(shown: dict[str, Any]) -> dict[str, Any]:
 
 def mime_bundle(data: dict[str, Any], text: str) -> dict[str, Any]:
     shown = display_document(data)
-    return {MIME_TYPE: shown,
-            "text/html": render_html(data, full_page=False, summary_only="packed" in shown),
-            "text/plain": text}
+    html = render_html(data, full_page=False, summary_only="packed" in shown)
+    if "packed" not in shown and _bytes(shown) + len(html.encode()) > BUNDLE_BUDGET:
+        shown = display_document(data, pack_over=0)
+        html = render_html(data, full_page=False, summary_only=True)
+    return {MIME_TYPE: shown, "text/html": html, "text/plain": text}
+
+
+def _bytes(value: Any) -> int:
+    return len(json.dumps(value, separators=(",", ":"), ensure_ascii=False).encode())

@@ -7,7 +7,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 
-import { foldStack, graphBreakAudit, isLibraryFile, splitReason } from '../model/breaks';
+import { foldStack, graphBreakAudit, libraryFiles, splitReason } from '../model/breaks';
 import { relabel, sourceLabels, where, whereTitle } from '../model/format';
 import { findings } from '../model/overview';
 import { checkDocument } from '../model/schema';
@@ -60,9 +60,20 @@ describe('graphBreakAudit', () => {
     const runs = foldStack(stack);
     expect(runs[0].library).toBe(true);
     expect(runs.flatMap(r => (r.library ? r.frames : [r.frame])).length).toBe(stack.length);
-    expect(isLibraryFile('<frozen runpy>')).toBe(true);
-    expect(isLibraryFile('/repo/tcexplore/magic.py')).toBe(true);
-    expect(isLibraryFile('/home/me/train.py')).toBe(false);
+  });
+
+  it('reads library frames from the document\'s marks, never from names in a path', () => {
+    const doc = scenario();
+    expect(libraryFiles(doc).has('<frozen runpy>')).toBe(true);
+    expect(libraryFiles(doc).has('/repo/tcexplore/magic.py')).toBe(true);
+    // a user's file under a directory named tcexplore/ or torch/ is theirs unless the capture marked it
+    const mine = '/home/me/tcexplore/torch/train.py';
+    const moved = JSON.parse(JSON.stringify(doc).split('/tmp/ipykernel_978/3824899368.py').join(mine)) as TcxDocument;
+    const users = graphBreakAudit(moved)[0].paths[0].stack.filter(f => !f.library);
+    expect(users.some(f => f.file === mine)).toBe(true);
+    // a document from before the mark folds nothing
+    const old = { ...doc, library_files: undefined };
+    expect(graphBreakAudit(old)[0].paths[0].stack.every(f => !f.library)).toBe(true);
   });
 
   it('leads with the specific line of the reason, not the generic one', () => {
@@ -125,6 +136,7 @@ describe('Source order and chips', () => {
       user_location: { file: '/venv/lib/python3.11/site-packages/transformers/lin.py', line: 5, code: 'return F.linear(x)' } });
     doc.compiles[0].guards.push({ type: 'LAMBDA_GUARD', expression: 'cut', user_code: 'return input',
       user_location: { file: 'nn/modules/linear.py', line: 9, code: 'return input' } });
+    doc.library_files = ['/venv/lib/python3.11/site-packages/transformers/lin.py'];
     const files = sourceFiles({ ...doc, graph_breaks: [] });
     expect(files.map(f => [f.label, folded(f)])).toEqual([
       ['/home/me/model.py', false], ['transformers/lin.py', true], ['nn/modules/linear.py', true]]);

@@ -73,23 +73,30 @@ describe('the comparison grid', () => {
     expect(failed.textContent).toContain('no kernels for you');
   });
 
-  it('opens a row\'s explorer whose Compare tab shows the whole grid, that row highlighted', async () => {
+  it('opens a row\'s explorer below the grid, the row highlighted, without drawing the grid again inside it', async () => {
     const view = createComparisonView(output());
     (view.querySelector('.tcx-compare-table tr[data-row="1"]') as HTMLElement).click();
     await settle();
     const detail = view.querySelector('.tcx-compare-detail') as HTMLElement;
     expect(detail.querySelector('h4')?.textContent).toBe('aot_eager / default / dynamic=None');
     const explorer = detail.querySelector('.tcx-explorer') as HTMLElement;
-    (explorer.querySelector('[role=tab][data-tab=compare]') as HTMLButtonElement).click();
-    const tab = explorer.querySelector('[role=tabpanel][data-tab=compare]') as HTMLElement;
-    expect(tab.querySelectorAll('.tcx-compare-table tbody tr')).toHaveLength(4);
-    const current = tab.querySelector('tr.tcx-current') as HTMLElement;
-    expect(current.dataset.row).toBe('1');
-    expect(current.textContent).toContain('(this explorer)');
-    expect(tab.querySelector('.tcx-chart-row.tcx-highlight')?.textContent).toContain('aot_eager');
-    (tab.querySelector('tr[data-row="0"]') as HTMLElement).click();
+    expect((explorer.querySelector('[role=tab][data-tab=compare]') as HTMLElement).hidden).toBe(true);
+    expect(view.querySelectorAll('.tcx-compare-table')).toHaveLength(1);
+    expect(view.querySelectorAll('tr.tcx-opened')).toHaveLength(1);
+    expect((view.querySelector('tr.tcx-opened') as HTMLElement).dataset.row).toBe('1');
+    (view.querySelector('.tcx-compare-table tr[data-row="0"]') as HTMLElement).click();
     await settle();
-    expect(tab.querySelector('.tcx-compare-detail h4')?.textContent).toBe('inductor / default / dynamic=None');
+    expect(detail.querySelector('h4')?.textContent).toBe('inductor / default / dynamic=None');
+    expect((view.querySelector('tr.tcx-opened') as HTMLElement).dataset.row).toBe('0');
+  });
+
+  it('shows the rows torch ran as another, folded into it with torch\'s words', () => {
+    const data = output();
+    data.rows[1].same_runs = [{ label: 'aot_eager / max-autotune / dynamic=None', reason: "aot_autograd-based backend ignoring extra kwargs {'mode': 'max-autotune'}" }];
+    const view = createComparisonView(data);
+    const same = view.querySelector('tr[data-row="1"] .tcx-same-run') as HTMLElement;
+    expect(same.textContent).toBe("= aot_eager / max-autotune / dynamic=None: the same run (torch: “aot_autograd-based backend ignoring extra kwargs {'mode': 'max-autotune'}”)");
+    expect(view.querySelectorAll('.tcx-same-run')).toHaveLength(1);
   });
 
   it('says why a row whose document was left out cannot open', () => {

@@ -22,6 +22,17 @@ function openAll(root: HTMLElement): void {
 }
 
 describe('diff view', () => {
+  it('names a notebook cell\'s lines "cell [3], line 2", not by IPython\'s file name', () => {
+    const cells = path.join(FIXTURE, '..', 'graph_break_audit', 'document.json');
+    const a = (checkDocument(JSON.parse(fs.readFileSync(cells, 'utf-8'))) as { doc: TcxDocument }).doc;
+    const b = JSON.parse(JSON.stringify(a)) as TcxDocument;
+    b.compiles[0].guards.push({ type: 'TENSOR_MATCH', expression: "check_tensor(L['x'])", user_code: null,
+      user_location: { file: '/tmp/ipykernel_978/3824899368.py', line: 3 } });
+    const root = createDiffView(computeDiff(a, b, 'inductor', 'aot_eager'), () => true);
+    expect(root.querySelector('.tcx-diff-compile > summary')?.textContent).toContain('0/0 <cell> (cell [3], line 2)');
+    expect(root.textContent).not.toMatch(/3824899368|1420159023/);
+  });
+
   it('shows the changed Dynamo node and both kernel names side by side', () => {
     const root = createDiffView(load('expected.json'), () => true);
     expect(root.querySelector('.tcx-diff-counts')?.textContent).toContain('nodes');

@@ -19,8 +19,6 @@ export function resumeLabel(name: string): string {
   const found = /^torch_dynamo_resume_in_(.+)_at_(\d+)$/.exec(name);
   return found ? `${found[1]} after line ${found[2]}` : name;
 }
-// <frozen runpy>, the standard library, installed packages, torch's and tcexplore's own files
-const LIBRARY = /^<frozen |[\\/](?:site-packages|dist-packages)[\\/]|[\\/]lib[\\/]python\d+(?:\.\d+)?[\\/]|[\\/](?:torch|tcexplore)[\\/]/;
 
 export interface StackFrame extends Location {
   where: string;
@@ -67,8 +65,11 @@ export interface BreakSite {
   resume_functions: Array<{ name: string; compiles: string[] }>;
 }
 
-export function isLibraryFile(file: string | null | undefined): boolean {
-  return typeof file === 'string' && LIBRARY.test(file);
+/** The files the capture marked as library code (the document's `library_files`, decided
+ * from where the interpreter keeps its libraries). A document from before the mark has
+ * none: no frame is folded, so nothing of the user's is hidden on a guess. */
+export function libraryFiles(doc: Pick<TcxDocument, 'library_files'>): Set<string> {
+  return new Set(Array.isArray(doc.library_files) ? doc.library_files.filter(f => typeof f === 'string') : []);
 }
 
 /** torch's reason as [specific message, generic first line or null, the rest]. */
@@ -82,7 +83,7 @@ export function splitReason(reason: string | null | undefined): [string, string 
   return [message, generic, lines.join('\n')];
 }
 
-function frame(loc: Location | null | undefined, labels: SourceLabels): StackFrame {
+function frame(loc: Location | null | undefined, labels: SourceLabels, library: Set<string>): StackFrame {
   const l = loc ?? {};
   return {
     file: l.file ?? null,
@@ -90,7 +91,7 @@ function frame(loc: Location | null | undefined, labels: SourceLabels): StackFra
     function: l.function ?? null,
     code: l.code ?? null,
     where: auditWhere(l.file, l.line, labels),
-    library: isLibraryFile(l.file)
+    library: typeof l.file === 'string' && library.has(l.file)
   };
 }
 
@@ -139,10 +140,10 @@ function reasons(events: GraphBreak[]): BreakReason[] {
   return [...grouped.values()].sort((a, b) => b.count - a.count);
 }
 
-function paths(events: GraphBreak[], labels: SourceLabels): CallPath[] {
+function paths(events: GraphBreak[], labels: SourceLabels, library: Set<string>): CallPath[] {
   const found = new Map<string, CallPath>();
   for (const brk of events) {
-    const stack = (brk.user_stack ?? []).map(l => frame(l, labels));
+    const stack = (brk.user_stack ?? []).map(l => frame(l, labels, library));
     const key = JSON.stringify(stack.filter(f => !f.library).map(f => [f.file, f.line, f.function]));
     const entry = found.get(key) ?? { count: 0, stack };
     entry.count += 1;
@@ -151,7 +152,7 @@ function paths(events: GraphBreak[], labels: SourceLabels): CallPath[] {
   return [...found.values()].sort((a, b) => b.count - a.count);
 }
 
-function site(file: string | null, line: number | null, events: Array<[number, GraphBreak]>, doc: TcxDocument, labels: SourceLabels): BreakSite {
+function site(file: string | null, line: number | null, events: Array<[number, GraphBreak]>, doc: TcxDocument, labels: SourceLabels, library: Set<string>): BreakSite {
   const compiles = new Map<string, Compile>(doc.compiles.map(c => [c.id, c]));
   const breaks = events.map(([, b]) => b);
   let innermost: Location = {};
@@ -183,13 +184,13 @@ function site(file: string | null, line: number | null, events: Array<[number, G
   return {
     file, line, where: auditWhere(file, line, labels),
     function: innermost.function ?? null, code: innermost.code ?? null,
-    library: isLibraryFile(file),
+    library: file !== null && library.has(file),
     count: breaks.length,
     events: events.map(([i]) => i),
     compiles: breaks.map(b => b.compile_id ?? null),
     frames: [...frames.values()],
     reasons: reasons(breaks),
-    paths: paths(breaks, labels),
+    paths: paths(breaks, labels, library),
     resume_functions: [...resumes.entries()].filter(([, ids]) => ids.length).map(([name, ids]) => ({ name, compiles: ids }))
   };
 }
@@ -197,6 +198,7 @@ function site(file: string | null, line: number | null, events: Array<[number, G
 /** The document's graph breaks grouped by site, ranked: the most events, then the earliest. */
 export function graphBreakAudit(doc: TcxDocument): BreakSite[] {
   const labels = sourceLabels(doc);
+  const library = libraryFiles(doc);
   const groups = new Map<string, { file: string | null; line: number | null; events: Array<[number, GraphBreak]> }>();
   doc.graph_breaks.forEach((brk, i) => {
     if (!brk || typeof brk !== 'object') {
@@ -209,7 +211,7 @@ export function graphBreakAudit(doc: TcxDocument): BreakSite[] {
     group.events.push([i, brk]);
     groups.set(key, group);
   });
-  const sites = [...groups.values()].map(g => site(g.file, g.line, g.events, doc, labels));
+  const sites = [...groups.values()].map(g => site(g.file, g.line, g.events, doc, labels, library));
   return sites.sort((a, b) => b.count - a.count || a.events[0] - b.events[0]);
 }
 

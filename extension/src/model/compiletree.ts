@@ -8,7 +8,7 @@
  * one cache entry of the frame's code, kept with its guards.
  */
 
-import { isLibraryFile } from './breaks';
+import { libraryFiles } from './breaks';
 import { firstLine } from './format';
 import { Compile, Location, ResumeOf, TcxDocument } from './types';
 
@@ -61,6 +61,7 @@ function entry(c: Compile, index: number): TreeCompile {
 export function compileTree(doc: TcxDocument): TreeNode[] {
   const roots: TreeNode[] = [];
   const index = new Map<string, TreeNode>();
+  const library = libraryFiles(doc);
   doc.compiles.forEach((c, ci) => {
     const stack = c.stack?.length ? c.stack : c.frame ? [c.frame] : [];
     if (!stack.length) {
@@ -71,7 +72,7 @@ export function compileTree(doc: TcxDocument): TreeNode[] {
     let folded = 0;
     stack.forEach((f, depth) => {
       const last = depth === stack.length - 1;
-      if (!last && isLibraryFile(f.file)) {
+      if (!last && typeof f.file === 'string' && library.has(f.file)) {
         folded += 1;
         return;
       }

@@ -27,7 +27,8 @@ export function checkDiff(data: unknown): CheckedDiff {
         : `This output is not a tcexplore diff it can read (schema ${JSON.stringify(raw.schema ?? null)}; expected "${DIFF_SCHEMA}").`
     };
   }
-  const side = (s: any) => ({ label: String(s?.label ?? '?'), key: String(s?.key ?? ''), created: s?.created ?? null, torch: s?.torch ?? null, summary: s?.summary ?? {} });
+  const side = (s: any) => ({ label: String(s?.label ?? '?'), key: String(s?.key ?? ''), created: s?.created ?? null, torch: s?.torch ?? null, summary: s?.summary ?? {},
+    source_labels: s?.source_labels && typeof s.source_labels === 'object' && !Array.isArray(s.source_labels) ? s.source_labels : {} });
   const compiles = list<any>(raw.compiles).map(c => ({
     ...c,
     changes: list(c?.changes),

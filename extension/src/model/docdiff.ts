@@ -25,6 +25,8 @@ export interface DiffSide {
   created: string | null;
   torch: string | null;
   summary: Record<string, number>;
+  /** the document's notebook-cell labels (file -> "cell [5]"), for naming lines */
+  source_labels?: Record<string, string>;
 }
 
 export interface CompileRef {
@@ -127,7 +129,7 @@ export function computeDiff(a: TcxDocument, b: TcxDocument, labelA: string, labe
 
 function side(doc: TcxDocument, label: string): DiffSide {
   const environment = (doc.environment ?? {}) as Loose;
-  return { label, key: documentKey(doc), created: orNull(doc.created) ?? null, torch: orNull(environment.torch), summary: doc.summary ?? {} };
+  return { label, key: documentKey(doc), created: orNull(doc.created) ?? null, torch: orNull(environment.torch), summary: doc.summary ?? {}, source_labels: sourceLabels(doc) };
 }
 
 function summarize(entries: CompileDiff[]): DocDiff['summary'] {

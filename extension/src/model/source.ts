@@ -8,7 +8,7 @@
  */
 
 import { duration } from './axis';
-import { graphBreakAudit, isLibraryFile } from './breaks';
+import { graphBreakAudit, libraryFiles } from './breaks';
 import { plural, SourceLabels, sourceLabels } from './format';
 import { microseconds, percent } from './profile';
 import { tracedFunctions } from './tracing';
@@ -96,11 +96,11 @@ class Collector {
     }
   }
 
-  result(labels: SourceLabels): SourceFile[] {
+  result(labels: SourceLabels, library: Set<string>): SourceFile[] {
     const files = [...this.files.entries()].map(([file, lines]) => ({
       file,
       label: fileLabel(file, labels),
-      library: isLibraryFile(file),
+      library: library.has(file),
       guardsOnly: !this.beyondGuards.has(file),
       lines: [...lines.values()].filter(l => l.code || l.marks.length).sort((a, b) => a.line - b.line)
     }));
@@ -214,7 +214,7 @@ export function sourceFiles(doc: TcxDocument): SourceFile[] {
   if (d?.source) {
     c.add(d.source, undefined, { kind: 'divergence', label: `first divergence: ${d.node}`, target: { tab: 'accuracy' } });
   }
-  return c.result(sourceLabels(doc));
+  return c.result(sourceLabels(doc), libraryFiles(doc));
 }
 
 /** The profile's lines: time, share and heat (relative to the heaviest line). */

@@ -380,6 +380,10 @@ export interface ComparisonRow {
   noisy?: boolean | null;
   /** the machine was busy while this row was timed (its timing's machine.busy) */
   busy?: boolean | null;
+  /** rows torch ran exactly as this one (their backend ignored their mode), folded into it, with torch's message */
+  same_runs?: Array<{ label: string; reason: string }>;
+  /** what torch logged, compiling this row, about options its backend ignores */
+  ignored_options?: string[];
   /** the row's document: in a comparison output, as the views read it (maybe packed) */
   document?: unknown;
   document_left_out?: { reason: string; bytes: number } | null;
@@ -412,6 +416,8 @@ export interface TcxDocument {
   comparison?: { rows?: ComparisonRow[]; row?: number };
   runtime?: { cudagraphs?: CudaGraphInfo | null };
   profile?: Profile;
+  /** the files named that are library code, decided at capture (capture/library_files.py) */
+  library_files?: string[];
 }
 
 /** Where a click can take the reader: a tab and the thing to show in it. */

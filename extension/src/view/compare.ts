@@ -1,9 +1,9 @@
 /**
  * The grid of tcexplore.compare(): a headline, speedup and compile time per configuration
- * drawn to scale, and the table. A row opens its own explorer below the grid, whose Compare
- * tab shows the same grid with that row highlighted; two picked rows open their diff. The
- * grid is a notebook output of its own ("kind": "comparison") and the Compare tab of every
- * row's explorer.
+ * drawn to scale, and the table. A row opens its own explorer below the grid, the row
+ * highlighted in the grid (the explorer has no Compare tab: the grid is right above it);
+ * two picked rows open their diff. The grid is a notebook output of its own ("kind":
+ * "comparison") and the Compare tab of a row's document shown on its own.
  */
 
 import { firstLine } from '../model/format';
@@ -47,10 +47,17 @@ function statusCell(status: string): HTMLElement {
   return el('span', { class: `tcx-status${look}` }, status);
 }
 
-/** A row's document as the explorer reads it, its `comparison` section the whole grid. */
+/** A row torch ran exactly as this one, folded into it: its label and torch's reason. */
+function sameRun(same: { label: string; reason: string }): HTMLElement {
+  return el('div', { class: 'tcx-muted tcx-same-run', attrs: { title: `torch: ${same.reason}` } },
+    `= ${same.label}: the same run (torch: “${same.reason}”)`);
+}
+
+/** A row's document as an explorer below the grid reads it: without a `comparison`
+ * section, so that the explorer does not draw the grid a second time inside itself. */
 async function rowDocument(grid: Grid, index: number, inflate: Inflate): Promise<unknown> {
   const doc = (await unpack(grid.rows[index].document, inflate)) as Record<string, unknown>;
-  return { ...doc, comparison: { rows: grid.rows, row: index } };
+  return { ...doc, comparison: undefined };
 }
 
 function whyNot(r: ComparisonRow): string {
@@ -96,6 +103,9 @@ export function gridView(grid: Grid, options: GridOptions = {}): HTMLElement {
   };
   const open = (i: number) => {
     const r = rows[i];
+    for (const tr of body.querySelectorAll('tr')) {
+      tr.classList.toggle('tcx-opened', tr.dataset.row === String(i));
+    }
     if (!r.document) {
       detail.replaceChildren(note(whyNot(r)));
       return;
@@ -124,7 +134,8 @@ export function gridView(grid: Grid, options: GridOptions = {}): HTMLElement {
       diffButton.disabled = picked.length !== 2;
     });
     const classes = [i === winning ? 'tcx-best' : '', i === current ? 'tcx-current' : ''];
-    const label = i === current ? el('span', null, el('strong', null, rowLabel(r)), el('span', { class: 'tcx-muted' }, ' (this explorer)')) : rowLabel(r);
+    const name = i === current ? el('span', null, el('strong', null, rowLabel(r)), el('span', { class: 'tcx-muted' }, ' (this explorer)')) : rowLabel(r);
+    const label = r.same_runs?.length ? el('span', null, name, ...r.same_runs.map(sameRun)) : name;
     const tr = el('tr', { class: classes.filter(Boolean).join(' '), attrs: { 'data-row': String(i), 'data-status': cell(r, 'status') } },
       el('td', null, pick), el('td', null, label),
       ...COLUMNS.map(([key]) => el('td', null, key === 'error' ? errorCell(r.error) : key === 'status' ? statusCell(cell(r, key)) : cell(r, key))));

@@ -15,8 +15,10 @@ import { OpenSide, pageLinks } from './links';
 export const MAX_NODE_ROWS = 300;
 
 const MARK: Record<string, string> = { added: '+', removed: '−', changed: '~', same: '=' };
-// A diff holds no source labels of its documents: files show by base name.
-const NO_LABELS = {};
+/** Both sides' cell labels: a cell's line shows as "cell [2], line 13", other files by base name. */
+function diffLabels(diff: DocDiff): Record<string, string> {
+  return { ...(diff.a.source_labels ?? {}), ...(diff.b.source_labels ?? {}) };
+}
 
 interface View {
   diff: DocDiff;
@@ -66,10 +68,10 @@ function measurements(diff: DocDiff): HTMLElement | null {
   return rows.length ? el('div', { class: 'tcx-diff-measurements' }, el('h4', null, 'Timing and accuracy'), table(['', 'A', 'B', 'B / A'], rows)) : null;
 }
 
-function compileTitle(entry: CompileDiff): string {
+function compileTitle(entry: CompileDiff, labels: Record<string, string>): string {
   const ref = (entry.a ?? entry.b)!;
   const ids = entry.a && entry.b && entry.a.id !== entry.b.id ? `${entry.a.id} → ${entry.b.id}` : ref.id;
-  return `${ids} ${ref.frame?.function ?? '?'} (${where(ref.frame, NO_LABELS)})`;
+  return `${ids} ${ref.frame?.function ?? '?'} (${where(ref.frame, labels)})`;
 }
 
 function nodeCell(view: View, entry: CompileDiff, graph: GraphDiff, side: Side, node: NodeView | null): HTMLElement | null {
@@ -102,7 +104,7 @@ function graphSection(view: View, entry: CompileDiff, graph: GraphDiff, open: bo
       el('td', null, nodeCell(view, entry, graph, 'a', node.a)),
       el('td', null, nodeCell(view, entry, graph, 'b', node.b)),
       el('td', null, changeText(node)),
-      el('td', null, source ? el('span', null, where(source, NO_LABELS), ' ', code(source.code ?? '')) : null));
+      el('td', null, source ? el('span', null, where(source, diffLabels(view.diff)), ' ', code(source.code ?? '')) : null));
   }));
   const tally = (['changed', 'added', 'removed'] as const).map(s => [s, graph.nodes.filter(n => n.status === s).length] as const).filter(([, n]) => n).map(([s, n]) => `${n} ${s}`).join(', ');
   return el('details', { class: 'tcx-diff-graph', attrs: { 'data-graph': graph.graph, ...(open ? { open: '' } : {}) } },
@@ -177,7 +179,7 @@ function compileSection(view: View, entry: CompileDiff): HTMLElement {
   const ref = entry.a ?? entry.b;
   const guardLinks = (['a', 'b'] as const).filter(s => entry[s]).map(s => sideLink(view, s, `guards in ${s.toUpperCase()}`, { tab: 'guards', compile: entry[s]!.index }));
   return el('details', { class: `tcx-diff-compile tcx-diff-compile-${entry.status}`, attrs: { open: '', 'data-compile': String(ref?.id ?? '') } },
-    el('summary', null, chip(entry.status), ' ', compileTitle(entry)),
+    el('summary', null, chip(entry.status), ' ', compileTitle(entry, diffLabels(view.diff))),
     el('div', { class: 'tcx-toolbar' }, ...guardLinks),
     ...parts);
 }
@@ -206,5 +208,5 @@ export function createDiffView(data: unknown, open?: OpenSide): HTMLElement {
   return el('div', { class: 'tcx-explorer tcx-diffview' },
     header(diff), counts(diff), measurements(diff), status,
     ...changed.map(entry => compileSection(view, entry)),
-    same.length ? note(`${plural(same.length, 'compile')} unchanged: ${same.map(compileTitle).join('; ')}`, 'tcx-muted') : null);
+    same.length ? note(`${plural(same.length, 'compile')} unchanged: ${same.map(e => compileTitle(e, diffLabels(diff))).join('; ')}`, 'tcx-muted') : null);
 }
