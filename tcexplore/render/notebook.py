@@ -19,6 +19,7 @@ import json
 from typing import Any
 
 from ..document import MIME_TYPE
+from ..inflation import unpack_document
 from .html import render_html
 
 PACK_OVER = 1_000_000  # bytes of document JSON; smaller documents stay readable inline
@@ -79,13 +80,8 @@ def display_document(data: dict[str, Any]) -> dict[str, Any]:
 
 
 def unpack(shown: dict[str, Any]) -> dict[str, Any]:
-    """The inverse of the packing in :func:`display_document` (for tests and tools)."""
-    packed = shown.get("packed")
-    if not packed:
-        return shown
-    data = {k: v for k, v in shown.items() if k != "packed"}
-    data.update(json.loads(gzip.decompress(base64.b64decode(packed["data"]))))
-    return data
+    """The inverse of the packing in :func:`display_document` (for tests and tools), bounded."""
+    return unpack_document(shown, json.loads)
 
 
 def mime_bundle(data: dict[str, Any], text: str) -> dict[str, Any]:
