@@ -177,7 +177,9 @@ def error_record(exc: BaseException) -> dict[str, Any]:
 def compute_summary(compiles: list[dict[str, Any]], graph_breaks: list[Any]) -> dict[str, int]:
     outputs = [o for c in compiles for o in c["output_codes"]]
     return {
-        "graphs": sum(1 for c in compiles if c["dynamo_graph"] is not None),
+        # tlparse's count: a restarted attempt's graph too (capture/attempts.py)
+        "graphs": sum(1 for c in compiles if c["dynamo_graph"] is not None)
+        + sum(len(c.get("restarted_attempts") or ()) for c in compiles),
         "graph_breaks": len(graph_breaks),
         "recompiles": sum(len(c["recompile_reasons"]) for c in compiles),
         "output_codes": len(outputs),

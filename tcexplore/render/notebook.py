@@ -56,6 +56,9 @@ def _display_compile(record: dict[str, Any]) -> dict[str, Any]:
         del aot["joint"]
     record["aot_graphs"] = {kind: _display_graph(g) for kind, g in aot.items()}
     record["dynamo_graph"] = _display_graph(record.get("dynamo_graph"))
+    if record.get("restarted_attempts"):
+        record["restarted_attempts"] = [{**a, "graph": _display_graph(a.get("graph"))}
+                                        for a in record["restarted_attempts"]]
     record["post_grad_graphs"] = [_display_graph(g) for g in record.get("post_grad_graphs") or []]
     record["bytecode"] = _display_bytecode(record.get("bytecode"))
     record["output_codes"] = [{k: v for k, v in out.items() if k != "provenance"}

@@ -71,6 +71,16 @@ describe('bounded inflation', () => {
     expect(seen[0]).toBe(inflateLimit(seen[1]));
   });
 
+  it('inflates input of many slices whole, and rejects a corrupt stream', async () => {
+    const text = JSON.stringify(Array.from({ length: 20000 }, (_, i) => `node_${i * 7919}`));
+    const packed = gzipSync(Buffer.from(text), { level: 0 });
+    expect(packed.byteLength).toBeGreaterThan(4 * 16 * 1024);
+    expect(await inflateGzip(packed, inflateLimit(packed.byteLength))).toBe(text);
+    const corrupt = Buffer.from(packed);
+    corrupt.fill(0xff, 100, 200);
+    await expect(inflateGzip(corrupt, inflateLimit(corrupt.byteLength))).rejects.toThrow();
+  });
+
   it('the default inflater is the streaming gzip one', async () => {
     await expect(inflateGzip(gzipSync(Buffer.alloc(5000)), 4999)).rejects.toBeInstanceOf(PackedTooLarge);
     expect((await inflateGzip(gzipSync(Buffer.from('abc')), 3))).toBe('abc');

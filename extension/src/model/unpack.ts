@@ -60,9 +60,28 @@ export async function readBounded(stream: ReadableStream<Uint8Array>, limit: num
   return whole;
 }
 
+/**
+ * Compressed bytes handed to the inflater at a time. The browser inflates a whole input chunk
+ * before anything reads its output (2 GiB for 2 MiB of gzip'd zeros); deflate inflates at
+ * most ~1032x, so a slice yields at most ~16 MiB, and the next is written only once read.
+ */
+const INPUT_SLICE = 16 * 1024;
+
 export const inflateGzip: Inflate = async (bytes, limit) => {
-  const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream('gzip'));
-  const inflated = await readBounded(stream, limit);
+  const inflater = new DecompressionStream('gzip');
+  const writer = inflater.writable.getWriter();
+  let stopped = false;
+  const feeding = (async () => {
+    for (let at = 0; at < bytes.byteLength && !stopped; at += INPUT_SLICE) {
+      await writer.write(bytes.subarray(at, at + INPUT_SLICE));
+    }
+    if (!stopped) {
+      await writer.close();
+    }
+  })().catch(() => undefined); // a corrupt stream's error reaches the reader too
+  const inflated = await readBounded(inflater.readable, limit);
+  stopped = true;
+  await feeding;
   if (inflated === null) {
     throw new PackedTooLarge(bytes.byteLength, limit);
   }

@@ -1,3 +1,4 @@
+import { restartedLabel } from '../model/attempts';
 import { baseName } from '../model/format';
 import { Compile, Graph, Target, TcxDocument } from '../model/types';
 import { Context, TabView } from './context';
@@ -15,6 +16,7 @@ interface GraphChoice {
 function choices(compiles: Compile[]): GraphChoice[] {
   const out: GraphChoice[] = [];
   compiles.forEach((c, ci) => {
+    (c.restarted_attempts ?? []).forEach(a => out.push({ key: `${ci}|dynamo:${a.attempt}`, label: restartedLabel(c, a), compile: ci, graph: a.graph }));
     if (c.dynamo_graph) {
       out.push({ key: `${ci}|dynamo`, label: `${c.id} · Dynamo`, compile: ci, graph: c.dynamo_graph });
     }
