@@ -3,7 +3,8 @@ the reason Dynamo restarted after it, above the last attempt's graph."""
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from .markup import Data, _details, _e
 

@@ -16,10 +16,10 @@ interface GraphChoice {
 function choices(compiles: Compile[]): GraphChoice[] {
   const out: GraphChoice[] = [];
   compiles.forEach((c, ci) => {
-    (c.restarted_attempts ?? []).forEach(a => out.push({ key: `${ci}|dynamo:${a.attempt}`, label: restartedLabel(c, a), compile: ci, graph: a.graph }));
     if (c.dynamo_graph) {
       out.push({ key: `${ci}|dynamo`, label: `${c.id} · Dynamo`, compile: ci, graph: c.dynamo_graph });
     }
+    (c.restarted_attempts ?? []).forEach(a => out.push({ key: `${ci}|dynamo:${a.attempt}`, label: restartedLabel(c, a), compile: ci, graph: a.graph }));
     for (const kind of ['forward', 'backward', 'inference', 'joint']) {
       if (c.aot_graphs[kind]) {
         out.push({ key: `${ci}|aot:${kind}`, label: `${c.id} · AOT ${kind}`, compile: ci, graph: c.aot_graphs[kind] });
