@@ -3,6 +3,8 @@
  */
 // Node's own Blob, DecompressionStream and web streams: the browser's inflation path, for real.
 import { gzipSync } from 'zlib';
+import { MAX_CODE_CHARS, MAX_GRAPH_NODES, boundedGraph, boundedText } from '../model/bounds';
+import { Graph } from '../model/types';
 import { MAX_INFLATED_BYTES, MAX_INFLATE_RATIO, PackedTooLarge, inflateGzip, inflateLimit, readBounded, unpack } from '../model/unpack';
 
 function chunks(sizes: number[]): { stream: ReadableStream<Uint8Array>; pulled: () => number; cancelled: () => boolean } {
@@ -84,5 +86,22 @@ describe('bounded inflation', () => {
   it('the default inflater is the streaming gzip one', async () => {
     await expect(inflateGzip(gzipSync(Buffer.alloc(5000)), 4999)).rejects.toBeInstanceOf(PackedTooLarge);
     expect((await inflateGzip(gzipSync(Buffer.from('abc')), 3))).toBe('abc');
+  });
+});
+
+describe('declared sizes', () => {
+  it('a graph past the node bound is drawn from its first nodes, saying so', () => {
+    const nodes = Array.from({ length: MAX_GRAPH_NODES + 5 }, (_, i) => ({ name: `n${i}`, op: 'call_function', target: 'aten.add', args: [], users: [] }));
+    const { value, note } = boundedGraph({ nodes } as unknown as Graph);
+    expect(value.nodes.length).toBe(MAX_GRAPH_NODES);
+    expect(note).toBe('Drawn: the first 50,000 of 50,005 nodes (a view\'s limit).');
+    expect(boundedGraph({ nodes: nodes.slice(0, 3) } as unknown as Graph).note).toBeNull();
+  });
+
+  it('a text past the character bound is cut, saying so', () => {
+    const { value, note } = boundedText('x'.repeat(MAX_CODE_CHARS + 1));
+    expect(value.length).toBe(MAX_CODE_CHARS);
+    expect(note).toBe('Shown: the first 4,000,000 of 4,000,001 characters (a view\'s limit).');
+    expect(boundedText('abc')).toEqual({ value: 'abc', note: null });
   });
 });
