@@ -8,7 +8,7 @@ describe('restarted attempts', () => {
   it('labels an attempt with its number and the restart reason, or says it has none', () => {
     const doc = fixture();
     const graph = doc.compiles[0].dynamo_graph!;
-    expect(restartedLabel(doc.compiles[0], { attempt: 0, graph, reason: TENSORIFY })).toBe(`${doc.compiles[0].id} · Dynamo, attempt 0 (restarted: ${TENSORIFY})`);
+    expect(restartedLabel(doc.compiles[0], { attempt: 0, graph, reason: TENSORIFY })).toBe(`${doc.compiles[0].id} · Dynamo, attempt 0 (restarted: TensorifyScalarRestartAnalysis)`);
     expect(restartedLabel(doc.compiles[0], { attempt: 1, graph, reason: null })).toBe(`${doc.compiles[0].id} · Dynamo, attempt 1 (restarted)`);
   });
 
@@ -19,7 +19,7 @@ describe('restarted attempts', () => {
     const root = createExplorer(doc);
     (root.querySelector('[role=tab][data-tab=graphs]') as HTMLButtonElement).click();
     const options = [...root.querySelectorAll('[role=tabpanel][data-tab=graphs] select option')].map(o => o.textContent);
-    const restarted = options.findIndex(o => o?.startsWith(`${c.id} · Dynamo, attempt 0 (restarted: ${TENSORIFY}) (`));
+    const restarted = options.findIndex(o => o?.startsWith(`${c.id} · Dynamo, attempt 0 (restarted: TensorifyScalarRestartAnalysis) (`));
     expect(restarted).toBe(1);
     expect(options[0]).toMatch(new RegExp(`^${c.id} · Dynamo \\(\\d+ nodes\\)$`));
   });
