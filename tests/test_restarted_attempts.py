@@ -3,9 +3,16 @@ Adam + LR scheduler (TensorifyScalarRestartAnalysis), counted as tlparse counts.
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import pytest
+
 import tcexplore
+from tcexplore.document import validate
 from tcexplore.render.html import render_html
 from tcexplore.render.notebook import display_document
+
+from .conftest import TLPARSE_COUNTED, run_program
 
 PROGRAM = "adam_lr_scheduler"
 
@@ -41,3 +48,16 @@ def test_report_and_notebook_output_show_the_restarted_attempt(program_runs):
     (record,) = _restarted(shown)
     assert record["restarted_attempts"][0]["graph"]["nodes"]
     assert record["restarted_attempts"][0]["graph"]["text"] == ""  # as the last attempt's graph
+
+
+@pytest.mark.gpu
+def test_on_cuda_the_restarted_attempt_is_kept_and_counted_as_tlparse(tmp_path):
+    program = Path(__file__).parent / "gpu_programs" / "adam_lr_scheduler_cuda.py"
+    run = run_program(str(program), tmp_path / "adam_cuda")
+    assert run.returncode == 0, run.stderr[-3000:]
+    validate(run.document)
+    summary = run.document["summary"]
+    assert {k: summary[k] for k in TLPARSE_COUNTED} == run.tlparse_counts
+    assert any("TensorifyScalarRestartAnalysis" in (a["reason"] or "")
+               for c in _restarted(run.document) for a in c["restarted_attempts"])
+    print("graphs:", summary["graphs"], "tlparse:", run.tlparse_counts["graphs"])
