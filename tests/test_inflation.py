@@ -16,6 +16,8 @@ from tcexplore.inflation import MAX_INFLATE_RATIO, inflate_gzip, inflate_limit
 from tcexplore.render import notebook
 from tcexplore.render.notebook import display_document, unpack
 
+from .test_malformed_input import _cli, _one_line_exit_2
+
 DOCUMENT = Path(__file__).parent / "fixtures" / "docdiff" / "gelu.json"
 
 
@@ -81,3 +83,10 @@ def test_inflation_never_produces_more_than_the_limit():
     packed = gzip.compress(b"0" * 100_000)
     with pytest.raises(ValueError, match=rf"inflates to more than {len(packed) * 200 / 1024:.1f} KiB"):
         inflate_gzip(packed, "x")
+
+
+def test_the_commands_refuse_a_bomb_in_one_line(tmp_path):
+    (tmp_path / "bomb.json.gz").write_bytes(_bomb(64))
+    (tmp_path / "gelu.json").write_bytes(DOCUMENT.read_bytes())
+    _one_line_exit_2(_cli("diff", "bomb.json.gz", "gelu.json", cwd=tmp_path),
+                     "bomb.json.gz", "inflates to more than")
