@@ -28,6 +28,7 @@ import orjson
 from ._bulk import without_gc
 from ._version import __version__
 from .graph_break_audit import graph_break_audit
+from .inflation import GZIP_MAGIC, InflationError, inflate_gzip, unpack_document
 from .output_files import write_atomically, write_text
 
 SCHEMA = "tcexplore/1"
@@ -111,13 +112,23 @@ def _write_piece(write: Callable[[bytes], Any], value: Any, depth: int = 0) -> N
 
 
 def read_json(path: str | Path) -> Any:
+    """A JSON file, or a gzip-compressed one (``.json.gz``: inflated within a stated limit);
+    a notebook output's document comes back with its packed compiles restored."""
     path = Path(path)
     try:
         text = path.read_bytes()
     except OSError as exc:
         raise DocumentError(f"cannot read {path}: {exc.strerror or exc}") from None
-    with without_gc():
-        return parse_json(text, path)
+    try:
+        if text.startswith(GZIP_MAGIC):
+            text = inflate_gzip(text, str(path))
+        with without_gc():
+            data = parse_json(text, path)
+            if isinstance(data, dict) and "packed" in data:
+                data = unpack_document(data, lambda raw: parse_json(raw, path))
+    except InflationError as exc:
+        raise DocumentError(f"{path}: {exc}") from None
+    return data
 
 
 @lru_cache(maxsize=None)
@@ -166,7 +177,9 @@ def error_record(exc: BaseException) -> dict[str, Any]:
 def compute_summary(compiles: list[dict[str, Any]], graph_breaks: list[Any]) -> dict[str, int]:
     outputs = [o for c in compiles for o in c["output_codes"]]
     return {
-        "graphs": sum(1 for c in compiles if c["dynamo_graph"] is not None),
+        # tlparse's count: a restarted attempt's graph too (capture/attempts.py)
+        "graphs": sum(1 for c in compiles if c["dynamo_graph"] is not None)
+        + sum(len(c.get("restarted_attempts") or ()) for c in compiles),
         "graph_breaks": len(graph_breaks),
         "recompiles": sum(len(c["recompile_reasons"]) for c in compiles),
         "output_codes": len(outputs),

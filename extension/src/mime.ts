@@ -7,7 +7,7 @@ import { isComparisonDocument } from './model/compare';
 import { DIFF_MIME_TYPE } from './model/docdiff';
 import { isRanksDocument } from './model/ranks';
 import { MIME_TYPE } from './model/types';
-import { unpack } from './model/unpack';
+import { PackedTooLarge, unpack } from './model/unpack';
 import { OPEN_AS_CELL } from './model/workbench';
 import { createComparisonView } from './view/compare';
 import { Host } from './view/context';
@@ -50,7 +50,7 @@ class ExplorerRenderer extends Widget implements IRenderMime.IRenderer {
           ? createComparisonView(data, host)
           : createExplorer(await unpack(data), { host });
     } catch (error) {
-      view = el('div', { class: 'tcx-explorer tcx-unreadable' }, el('p', { class: 'tcx-error', attrs: { role: 'alert' } }, `This tcexplore output could not be read: ${String(error)}`));
+      view = el('div', { class: 'tcx-explorer tcx-unreadable' }, el('p', { class: 'tcx-error', attrs: { role: 'alert' } }, error instanceof PackedTooLarge ? error.message : `This tcexplore output could not be read: ${String(error)}`));
     }
     this.node.replaceChildren(view);
   }

@@ -12,6 +12,7 @@ import json
 import re
 from typing import Any, Callable
 
+from .attempts import keep_restarted_graph, name_restart_reasons
 from .events import Event
 from .fusion import attribute_kernels
 from .library_files import library_files
@@ -109,7 +110,9 @@ class Assembler:
             record = self.compiles[cid] = new_compile_record(cid, event)
             self.breaks_before[cid] = len(self.graph_breaks)
         if event.attempt + 1 > record["attempts"]:
-            # A restart (graph break) discards the earlier trace, and its shape symbols with it.
+            # A restart (graph break) discards the earlier trace, and its shape symbols with it;
+            # a Dynamo graph it had output is kept (capture/attempts.py).
+            keep_restarted_graph(record)
             record["attempts"] = event.attempt + 1
             record["symbols"], record["symbolic_guards"] = [], []
         return record
@@ -147,6 +150,7 @@ class Assembler:
             _attach_triton_info(record)
             record["autotuning"] = _autotuning(record["phases"])
             record["status"], record["error"] = _status(record, self.interruptions.get(cid))
+            name_restart_reasons(record)
             record["tracing"] = tracing_section(record, self.profiler_timings.get(cid, []))
             heard = self.bytecode_texts.get(cid)
             if heard and "original" in heard and "modified" in heard:

@@ -17,6 +17,7 @@ import json
 from typing import Any
 
 from ..graph_break_audit import graph_break_audit
+from .attempts import restarted_attempts
 from .bytecode import CSS as _BYTECODE_CSS
 from .bytecode import bytecode_block
 from .compile_time import compile_time
@@ -474,6 +475,7 @@ def _compile(data: Data, compile_: Data) -> str:
     body = [
         _compile_header(compile_),
         _recompile_reasons(compile_.get("recompile_reasons") or []),
+        restarted_attempts(compile_, _dynamo_graph),
         _dynamo_graph(compile_.get("dynamo_graph")),
         bytecode_block(data, compile_),
         _guards(compile_),

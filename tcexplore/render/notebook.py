@@ -21,6 +21,7 @@ import json
 from typing import Any
 
 from ..document import MIME_TYPE
+from ..inflation import unpack_document
 from .html import render_html
 
 PACK_OVER = 1_000_000  # bytes of document JSON; smaller documents stay readable inline
@@ -58,6 +59,9 @@ def _display_compile(record: dict[str, Any]) -> dict[str, Any]:
         del aot["joint"]
     record["aot_graphs"] = {kind: _display_graph(g) for kind, g in aot.items()}
     record["dynamo_graph"] = _display_graph(record.get("dynamo_graph"))
+    if record.get("restarted_attempts"):
+        record["restarted_attempts"] = [{**a, "graph": _display_graph(a.get("graph"))}
+                                        for a in record["restarted_attempts"]]
     record["post_grad_graphs"] = [_display_graph(g) for g in record.get("post_grad_graphs") or []]
     record["bytecode"] = _display_bytecode(record.get("bytecode"))
     record["output_codes"] = [{k: v for k, v in out.items() if k != "provenance"}
@@ -83,13 +87,8 @@ def display_document(data: dict[str, Any], pack_over: int | None = None) -> dict
 
 
 def unpack(shown: dict[str, Any]) -> dict[str, Any]:
-    """The inverse of the packing in :func:`display_document` (for tests and tools)."""
-    packed = shown.get("packed")
-    if not packed:
-        return shown
-    data = {k: v for k, v in shown.items() if k != "packed"}
-    data.update(json.loads(gzip.decompress(base64.b64decode(packed["data"]))))
-    return data
+    """The inverse of the packing in :func:`display_document` (for tests and tools), bounded."""
+    return unpack_document(shown, json.loads)
 
 
 def mime_bundle(data: dict[str, Any], text: str) -> dict[str, Any]:

@@ -147,6 +147,8 @@ export interface Compile {
   frame_compile_id?: number | null;
   attempts?: number;
   restart_reasons?: string[];
+  /** Dynamo graphs of attempts torch restarted, oldest first (dynamo_graph is the last attempt's) */
+  restarted_attempts?: RestartedAttempt[];
   /** the call path that made this compile, outermost first (dynamo_start's stack) */
   stack?: Location[];
   bytecode?: Bytecode | null;
@@ -155,6 +157,14 @@ export interface Compile {
   tracing?: Tracing | null;
   /** present when the compile ran in a thread without capture()'s settings */
   without_capture_settings?: { settings: string[]; threads: string[] };
+}
+
+/** An attempt of a compile that Dynamo restarted after it had output a graph. */
+export interface RestartedAttempt {
+  attempt: number;
+  graph: Graph;
+  /** the restart's reason, where torch names one only for the compile */
+  reason: string | null;
 }
 
 /** One instruction as dis prints it. */

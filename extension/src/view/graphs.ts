@@ -1,3 +1,4 @@
+import { restartedLabel } from '../model/attempts';
 import { baseName } from '../model/format';
 import { Compile, Graph, Target, TcxDocument } from '../model/types';
 import { Context, TabView } from './context';
@@ -18,6 +19,7 @@ function choices(compiles: Compile[]): GraphChoice[] {
     if (c.dynamo_graph) {
       out.push({ key: `${ci}|dynamo`, label: `${c.id} · Dynamo`, compile: ci, graph: c.dynamo_graph });
     }
+    (c.restarted_attempts ?? []).forEach(a => out.push({ key: `${ci}|dynamo:${a.attempt}`, label: restartedLabel(c, a), compile: ci, graph: a.graph }));
     for (const kind of ['forward', 'backward', 'inference', 'joint']) {
       if (c.aot_graphs[kind]) {
         out.push({ key: `${ci}|aot:${kind}`, label: `${c.id} · AOT ${kind}`, compile: ci, graph: c.aot_graphs[kind] });

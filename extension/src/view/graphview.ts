@@ -4,10 +4,11 @@
  * marking nodes for the tab that owns it (Graphs or Fusion).
  */
 
+import { boundedGraph } from '../model/bounds';
 import { buildGraph, GraphModel, groupNodes, Grouping, search, VGraph } from '../model/graph';
 import { Graph } from '../model/types';
 import { chooseOpening, Drawing, drawing, Fit, Pane, paneHeight } from '../model/viewport';
-import { el } from './dom';
+import { el, note } from './dom';
 import { GraphCanvas } from './graphcanvas';
 
 export interface GraphViewOptions {
@@ -40,7 +41,8 @@ export class GraphView {
   private touched = false;
 
   constructor(graph: Graph, private options: GraphViewOptions = {}) {
-    this.model = buildGraph(graph);
+    const bounded = boundedGraph(graph);
+    this.model = buildGraph(bounded.value);
     this.grouping = groupNodes(this.model, options.fileLabel);
     this.canvas = new GraphCanvas({
       colour: i => {
@@ -79,7 +81,7 @@ export class GraphView {
     const by = { module: 'module', source: 'user code (function, then line)', runs: 'runs of nodes' }[this.model.groupBy];
     const help = el('div', { class: 'tcx-muted tcx-graph-help' }, this.status, el('br'),
       grouped ? `Grouped by ${by}: click a group to open it, its title to close it. ` : '', 'Drag or wheel to pan, Ctrl+wheel to zoom.');
-    this.element = el('div', { class: 'tcx-graphview' }, tools, help, this.canvas.element);
+    this.element = el('div', { class: 'tcx-graphview' }, tools, bounded.note ? note(bounded.note) : null, help, this.canvas.element);
     this.open();
     if (typeof ResizeObserver !== 'undefined') {
       // The pane's real width is known once it is in the page: open again for it, unless the reader has moved.
