@@ -45,3 +45,4 @@ def test_rows_torch_runs_alike_are_one_row_saying_why(grid):
     assert data["rows"][0]["same_runs"] == [same]
     page = render_comparison_html(data)
     assert "= aot_eager / max-autotune / dynamic=None: the same run (torch: " in page
+    assert "1 configuration (1 more that torch runs identically, folded in)" in page

@@ -54,6 +54,9 @@ def headline(rows: list[Data]) -> str:
     best = best_row(rows)
     failed = sum(1 for r in rows if r.get("status") == "error")
     said = [f"{len(rows)} configuration{'s' if len(rows) != 1 else ''}"]
+    same = sum(len(r.get("same_runs") or []) for r in rows)
+    if same:
+        said[0] += f" ({same} more that torch runs identically, folded in)"
     if best is not None:
         row = rows[best]
         at = f"{row['label']} at {fmt_num(row['speedup'])}× the speed of eager"

@@ -97,6 +97,7 @@ describe('the comparison grid', () => {
     const same = view.querySelector('tr[data-row="1"] .tcx-same-run') as HTMLElement;
     expect(same.textContent).toBe("= aot_eager / max-autotune / dynamic=None: the same run (torch: “aot_autograd-based backend ignoring extra kwargs {'mode': 'max-autotune'}”)");
     expect(view.querySelectorAll('.tcx-same-run')).toHaveLength(1);
+    expect(view.querySelector('.tcx-compare-headline')?.textContent).toMatch(/^4 configurations \(1 more that torch runs identically, folded in\);/);
   });
 
   it('says why a row whose document was left out cannot open', () => {

@@ -106,6 +106,10 @@ export function gridHeadline(rows: ComparisonRow[]): string {
   const best = bestRow(rows);
   const failed = rows.filter(r => r.status === 'error').length;
   const said = [`${rows.length} configuration${rows.length === 1 ? '' : 's'}`];
+  const same = rows.reduce((n, r) => n + (r.same_runs?.length ?? 0), 0);
+  if (same) {
+    said[0] += ` (${same} more that torch runs identically, folded in)`;
+  }
   if (best < 0) {
     said.push('none both ran and matched eager');
   } else {
