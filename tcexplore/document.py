@@ -42,7 +42,7 @@ class DocumentError(ValueError):
 
 # name -> function, set by the layers above through wire(): "html" (document -> page),
 # "notebook" (data, text -> MIME bundle), "kernel" and "kernels" (the workbench's finders),
-# "ranks" (multi-rank data -> tcexplore.Ranks).
+# "ranks" (multi-rank data -> tcexplore.Ranks), "findings" (data -> its findings section).
 _WIRED: dict[str, Callable[..., Any]] = {}
 
 
@@ -203,6 +203,7 @@ def build_document(*, compiles: list[dict[str, Any]], graph_breaks: list[dict[st
         "runtime": runtime,
         "error": error,
     }
+    data["findings"] = _wired("findings")(data)
     return Document(data, check=False)  # built here, not read from outside: see above
 
 
@@ -246,6 +247,7 @@ class Document:
         """A copy with measurement sections (``timing``, ``accuracy``, ...) added; None ones skipped."""
         data = dict(self.data)
         data.update({k: v for k, v in sections.items() if v is not None})
+        data["findings"] = _wired("findings")(data)  # the measurements add their own
         return Document(data, check=False)  # sections measured here, not read from outside
 
     def to_dict(self) -> dict[str, Any]:
@@ -295,4 +297,6 @@ def load(path: str | Path) -> Any:
         raise DocumentError(f"{path}: {exc}") from None
     if data.get("kind") == "ranks":
         return _wired("ranks")(data)
+    if "findings" not in data:  # saved before the section existed
+        data["findings"] = _wired("findings")(data)
     return Document(data, check=False)

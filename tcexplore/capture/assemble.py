@@ -14,6 +14,7 @@ from typing import Any, Callable
 
 from .events import Event
 from .fusion import attribute_kernels
+from .parsers.cache_info import cache_details
 from .parsers.cudagraphs import apply_cudagraph_message
 from .parsers.fx_text import parse_graph
 from .parsers.graph_breaks import parse_graph_break
@@ -440,6 +441,7 @@ def _cache(assembler: Assembler, event: Event, record: dict[str, Any]) -> None:
         "result": result,
         "key": info.get("key"),
         "reason": info.get("cache_bypass_reason") or info.get("reason"),
+        **cache_details(info),
     })
 
 

@@ -1,7 +1,6 @@
 /** The Accuracy tab: per-output errors and the first diverging node, linked. */
 
-import { num, SourceLabels, sourceLabels, where } from './format';
-import type { Finding } from './overview';
+import { num, SourceLabels, where } from './format';
 import { Accuracy, LeafDiff, Target, TcxDocument } from './types';
 
 /**
@@ -115,15 +114,6 @@ export function accuracyVerdict(acc: Accuracy, labels: SourceLabels = {}): Accur
     };
   }
   return { severity: 'error', headline: d ? `Compiled output differs from eager; first divergence at ${node}` : 'Compiled output differs from eager.' };
-}
-
-/** The Overview's accuracy finding, if the document was compared with eager. */
-export function accuracyFinding(doc: TcxDocument): Finding | null {
-  if (!doc.accuracy) {
-    return null;
-  }
-  const v = accuracyVerdict(doc.accuracy, sourceLabels(doc));
-  return { severity: v.severity, text: v.hint ? `${v.headline} ${v.hint}` : v.headline, target: { tab: 'accuracy' } };
 }
 
 export interface DivergenceLinks {
