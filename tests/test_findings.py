@@ -1,10 +1,13 @@
 """Findings: decided once in Python when a document is built, stored in it, drawn by both
-renderers. Real captures for the corpus and two small programs; hand-built documents for the
+renderers (the last test: the extension's Overview, Shapes tab and Source marks in JupyterLab
+with no kernel, screenshots in the `shots` folder). Real captures for the corpus and two small programs; hand-built documents for the
 sections other capture paths add (not_compiled, timing.machine, cudagraphs)."""
 
 from __future__ import annotations
 
 import json
+import os
+import subprocess
 import sys
 from pathlib import Path
 
@@ -18,6 +21,8 @@ from tcexplore.render.html import render_html
 from tcexplore.traces import load_trace
 
 from .conftest import run_program
+from .lab_support import chromium_page, dismiss_kernel_dialog, lab_server, write_notebook
+from .test_lab_extension import REASON as LAB_REASON
 
 HERE = Path(__file__).parent
 FIXTURE = HERE / "fixtures" / "graph_break_audit"
@@ -49,7 +54,7 @@ def test_graph_break_findings_match_the_audit_site_for_site_live_and_imported(pr
     run = program_runs[name]
     sites = [(s["file"], s["line"], s["count"]) for s in graph_break_audit(run.document)]
     assert sites and _sites(run.document["findings"]) == sites
-    imported = load_trace(run.log).data
+    imported = load_trace(run.trace_log).data
     assert _sites(imported["findings"]) == sites
     assert _kinds(imported["findings"]) == _kinds(run.document["findings"])
 
@@ -69,9 +74,11 @@ def test_old_document_report_says_findings_are_missing():
     assert "saved before tcexplore recorded its findings" in page
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def dynamic_run(tmp_path_factory):
-    return run_program(str(PROGRAMS / "dynamic_two_ifs.py"), tmp_path_factory.mktemp("dyn"))
+    """Caches on, in a fresh cache directory (run_program's): a cold run, so they miss."""
+    return run_program(str(PROGRAMS / "dynamic_two_ifs.py"), tmp_path_factory.mktemp("dyn"),
+                       ["--use-caches"])
 
 
 def test_dynamic_shape_names_the_size_its_change_and_both_guarding_lines(dynamic_run):
@@ -150,16 +157,46 @@ def test_caches_cold_warm_then_a_changed_setting_named_by_the_diff(tmp_path):
 
 
 def _cached_run(workdir: Path, cache_dir: Path, args: list[str]) -> dict:
-    import os
-    import subprocess
-
     workdir.mkdir()
     out = workdir / "doc.json"
     env = dict(os.environ, TORCHINDUCTOR_CACHE_DIR=str(cache_dir))
     script = PROGRAMS / "cached.py"
     own, script_args = args[:1], args[1:]
     proc = subprocess.run([sys.executable, "-m", "tcexplore", "run", str(script), *script_args,
-                           *own, "--json", str(out)], env=env, capture_output=True, text=True,
+                           *own, "--json", str(out)], check=False, env=env, capture_output=True,
+                          text=True,
                           timeout=600, cwd=workdir)
     assert out.exists(), proc.stderr[-3000:]
     return json.loads(out.read_text())
+
+
+@pytest.mark.skipif(LAB_REASON is not None, reason=LAB_REASON or "")
+def test_shapes_view_and_cache_finding_render_without_a_kernel(dynamic_run, tmp_path, shots):
+    document = tcexplore.Document(dynamic_run.document)
+    bundle = document._repr_mimebundle_()
+    notebook = write_notebook(tmp_path / "findings.ipynb", [bundle])
+    expected = [f["kind"] for f in dynamic_run.document["findings"]]
+    assert "cache" in expected and "dynamic_shape" in expected
+    with lab_server(tmp_path, tmp_path / "lab-work") as lab, chromium_page(1280, 900) as page:
+        page.goto(lab.url(notebook.name))
+        dismiss_kernel_dialog(page)
+        explorer = page.locator(".tcx-explorer").first
+        explorer.locator(".tcx-findings .tcx-finding").first.wait_for(timeout=90_000)
+        kinds = explorer.locator(".tcx-findings > .tcx-finding").evaluate_all(
+            "items => items.map(li => li.getAttribute('data-kind'))")
+        assert kinds == expected
+        cache = explorer.locator(".tcx-finding[data-kind=cache]")
+        assert "Caches on: FX graph" in cache.inner_text()
+        explorer.locator(".tcx-findings").screenshot(path=str(shots / "findings-overview.png"))
+        cache.screenshot(path=str(shots / "findings-cache.png"))
+        explorer.locator(".tcx-finding[data-kind=dynamic_shape] button", has_text="Shapes").click()
+        shapes = explorer.locator("[role=tabpanel][data-tab=shapes]")
+        shapes.locator(".tcx-shape").first.wait_for(timeout=10_000)
+        text = shapes.inner_text()
+        assert "x.size(0)" in text and "changed from 8 to 16" in text
+        assert "x.size(0) <= 100" in text and "x.size(0) % 2 == 0" in text
+        shapes.screenshot(path=str(shots / "findings-shapes.png"))
+        shapes.locator("table button").nth(1).click()
+        source = explorer.locator("[role=tabpanel][data-tab=source]")
+        assert source.locator(".tcx-mark-shape").count() == 2
+        assert page.errors == []
