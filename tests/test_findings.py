@@ -200,3 +200,18 @@ def test_shapes_view_and_cache_finding_render_without_a_kernel(dynamic_run, tmp_
         source = explorer.locator("[role=tabpanel][data-tab=source]")
         assert source.locator(".tcx-mark-shape").count() == 2
         assert page.errors == []
+
+
+def test_changed_cache_key_components_are_named_by_hash_and_value():
+    from tcexplore.docdiff.cache_keys import cache_key_changes
+
+    def record(fusion_hash: str, fusion: str) -> dict:
+        return {"cache": [{"cache": "fx_graph", "result": "hit", "components": [
+            "[aa] gm: <lambda>()", f"[{fusion_hash}] inductor_config[max_fusion_size]: {fusion}",
+            "[cc] inductor_config[long]: " + "x" * 10]}]}
+
+    assert cache_key_changes(record("bb", "64"), record("bb", "64")) == []
+    assert cache_key_changes(record("bb", "64"), record("dd", "32")) == [
+        {"field": "FX graph cache key: inductor_config[max_fusion_size]", "a": "64", "b": "32"}]
+    # a value cut short in the document: its hash still tells the change
+    assert cache_key_changes(record("bb", "6…"), record("dd", "6…"))[0]["a"] == "6…"

@@ -10,18 +10,19 @@ from typing import Any
 
 Data = dict[str, Any]
 MAX_CHANGES = 12  # per cache of a compile
-_LINE = re.compile(r"^\[[^\]]*\] (?P<name>[^:]+): (?P<value>.*)$", re.S)
+_LINE = re.compile(r"^\[(?P<hash>[^\]]*)\] (?P<name>[^:]+): (?P<value>.*)$", re.DOTALL)
 NAMES = {"fx_graph": "FX graph", "aotautograd": "AOTAutograd"}
 
 
-def _components(record: Data, cache: str) -> dict[str, str] | None:
+def _components(record: Data, cache: str) -> dict[str, tuple[str, str]] | None:
+    """name -> (hash, value): the hash tells values apart that the document cut short."""
     for entry in record.get("cache") or []:
         if entry.get("cache") == cache and isinstance(entry.get("components"), list):
             parsed = {}
             for line in entry["components"]:
                 match = _LINE.match(str(line))
                 if match:
-                    parsed[match["name"]] = match["value"]
+                    parsed[match["name"]] = (match["hash"], match["value"])
             return parsed
     return None
 
@@ -35,6 +36,10 @@ def cache_key_changes(x: Data, y: Data) -> list[Data]:
             continue
         names = [n for n in dict.fromkeys([*a, *b]) if a.get(n) != b.get(n)]
         for component in names[:MAX_CHANGES]:
-            out.append({"field": f"{name} cache key: {component}", "a": a.get(component),
-                        "b": b.get(component)})
+            out.append({"field": f"{name} cache key: {component}", "a": _value(a, component),
+                        "b": _value(b, component)})
     return out
+
+
+def _value(components: dict[str, tuple[str, str]], name: str) -> str | None:
+    return components[name][1] if name in components else None

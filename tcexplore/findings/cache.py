@@ -56,8 +56,10 @@ def find(data: dict[str, Any]) -> list[dict[str, Any]]:
             details.append(f"{name} bypassed in compile {e['compile']}: {e.get('reason') or 'no reason given'}")
         for e in rows.get((cache, "miss"), []):
             if e.get("components"):
-                details.append(f"{name} miss in compile {e['compile']}: key of "
-                               f"{len(e['components'])} components kept (tcexplore diff names those that changed)")
+                kept = (f"{len(e['components'])} of {e['components_truncated']}"
+                        if e.get("components_truncated") else str(len(e["components"])))
+                details.append(f"{name} miss in compile {e['compile']}: its key's {kept} "
+                               "components are kept (tcexplore diff names those that changed)")
     for state, n in sorted(_autotune_states(data).items()):
         said.append(f"Triton autotune {state} ×{n}")
     ids = list(dict.fromkeys(e["compile"] for entries in rows.values() for e in entries))

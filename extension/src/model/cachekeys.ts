@@ -7,18 +7,19 @@
 import { Compile } from './types';
 
 const MAX_CHANGES = 12;
-const LINE = /^\[[^\]]*\] ([^:]+): ([\s\S]*)$/;
+const LINE = /^\[([^\]]*)\] ([^:]+): ([\s\S]*)$/;
 const NAMES: Array<[string, string]> = [['fx_graph', 'FX graph'], ['aotautograd', 'AOTAutograd']];
 
-function components(record: Compile, cache: string): Map<string, string> | null {
+/** name -> [hash, value]: the hash tells values apart that the document cut short. */
+function components(record: Compile, cache: string): Map<string, [string, string]> | null {
   const entries = (record as { cache?: Array<{ cache?: string; components?: unknown }> }).cache ?? [];
   for (const entry of entries) {
     if (entry.cache === cache && Array.isArray(entry.components)) {
-      const parsed = new Map<string, string>();
+      const parsed = new Map<string, [string, string]>();
       for (const line of entry.components) {
         const match = LINE.exec(String(line));
         if (match) {
-          parsed.set(match[1], match[2]);
+          parsed.set(match[2], [match[1], match[3]]);
         }
       }
       return parsed;
@@ -35,9 +36,9 @@ export function cacheKeyChanges(x: Compile, y: Compile): Array<{ field: string; 
     if (!a || !b) {
       continue;
     }
-    const names = [...new Set([...a.keys(), ...b.keys()])].filter(n => a.get(n) !== b.get(n));
+    const names = [...new Set([...a.keys(), ...b.keys()])].filter(n => a.get(n)?.[0] !== b.get(n)?.[0] || a.get(n)?.[1] !== b.get(n)?.[1]);
     for (const component of names.slice(0, MAX_CHANGES)) {
-      out.push({ field: `${name} cache key: ${component}`, a: a.get(component) ?? null, b: b.get(component) ?? null });
+      out.push({ field: `${name} cache key: ${component}`, a: a.get(component)?.[1] ?? null, b: b.get(component)?.[1] ?? null });
     }
   }
   return out;

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
-MAX_COMPONENTS = 400
-MAX_COMPONENT_CHARS = 400
+MAX_COMPONENTS = 2000  # torch 2.13's FX graph key has ~640 (most: inductor_config[...])
+MAX_COMPONENT_CHARS = 200  # the [hash] still tells a longer value's change
 
 
 def cache_details(info: dict[str, Any]) -> dict[str, Any]:
