@@ -56,7 +56,8 @@ def test_graph_break_findings_match_the_audit_site_for_site_live_and_imported(pr
     assert sites and _sites(run.document["findings"]) == sites
     imported = load_trace(run.trace_log).data
     assert _sites(imported["findings"]) == sites
-    assert _kinds(imported["findings"]) == _kinds(run.document["findings"])
+    # a log does not say whether the run bypassed the caches: no cache finding from it
+    assert _kinds(imported["findings"]) == [k for k in _kinds(run.document["findings"]) if k != "cache"]
 
 
 def test_saved_documents_keep_findings_and_older_ones_get_them_on_load(tmp_path):
@@ -92,8 +93,10 @@ def test_dynamic_shape_names_the_size_its_change_and_both_guarding_lines(dynamic
     assert "mark_dynamic" in shape["advice"] and "torch._check" in shape["advice"]
     recompile = next(f for f in document["findings"] if f["kind"] == "recompile")
     assert {e.get("compile") for e in recompile["evidence"]} & {e.get("compile") for e in shape["evidence"]}
-    page = render_html(tcexplore.Document(document))
-    assert 'id="tcx-shapes"' in page and "x.size(0) % 2 == 0" in page
+    program = str(PROGRAMS / "dynamic_two_ifs.py")
+    with_source = document | {"explore": {"sources": {program: Path(program).read_text()}}}
+    page = render_html(tcexplore.Document(with_source, check=False))
+    assert 'id="tcx-shapes"' in page and page.count('class="tcx-mark tcx-mark-shape"') == 2
 
 
 def test_nothing_compiled_is_never_all_clear():

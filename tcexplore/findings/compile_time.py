@@ -44,10 +44,9 @@ def _below_wrappers(phases: list[dict[str, Any]]) -> list[dict[str, Any]]:
 def _function_totals(compiles: list[dict[str, Any]]) -> dict[str, float]:
     totals: dict[str, float] = {}
     for c in compiles:
-        for f in (c.get("tracing_time") or {}).get("functions") or []:
-            if f.get("depth") in (0, None) or (c.get("tracing_time") or {}).get("source") == "dynamo_profiler":
-                name = f"{f.get('function')} (line {f.get('line')})"
-                totals[name] = totals.get(name, 0) + (f.get("cumtime_ms") or 0)
+        for f in (c.get("tracing") or {}).get("functions") or []:
+            name = f"{f.get('function')} (line {f.get('line')})"
+            totals[name] = totals.get(name, 0) + (f.get("cumtime_ms") or 0)
     return totals
 
 

@@ -54,3 +54,13 @@ def tab_link(tab: str, label: str) -> Data:
 
 def plural(count: int, word: str) -> str:
     return f"{count} {word}" if count == 1 else f"{count} {word}s"
+
+
+def short_where(file: Any, line: Any, labels: dict[str, str]) -> str:
+    """``cell [5], line 3`` for a notebook cell, else ``name.py:3`` (the views' ``where``;
+    the location keeps the full path)."""
+    label = labels.get(file) if isinstance(file, str) else None
+    if label:
+        return label if line is None else f"{label}, line {line}"
+    name = str(file or "?").replace("\\", "/").rsplit("/", 1)[-1]
+    return name + ("" if line is None else f":{line}")

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..graph_break_audit import RESUME_NAME
-from .make import compile_link, finding, location
+from ..graph_break_audit import RESUME_NAME, source_labels
+from .make import compile_link, finding, location, short_where
 from .user_terms import scalar_guard
 
 SCALAR_ADVICE = ("a Python number is baked into the graph as a constant, so each new value "
@@ -41,7 +41,9 @@ def find(data: dict[str, Any]) -> list[dict[str, Any]]:
         guards = sorted(group["guards"].items(), key=lambda kv: -kv[1])
         top = guards[0][0] if guards else ""
         resumed = RESUME_NAME.match(function)
-        what = f"the rest of {resumed['fn']} after its graph break" if resumed else function
+        at = short_where(frame.get("file"), frame.get("line"), source_labels(data)) if frame.get("file") else None
+        what = (f"the rest of {resumed['fn']} after its graph break" + (f" at {at}" if at else "")
+                if resumed else function + (f" ({at})" if at else ""))
         scalar = scalar_guard(top)
         if scalar:
             named = scalar[0] if scalar[0].startswith("the ") else f"the Python value {scalar[0]}"

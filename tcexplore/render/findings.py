@@ -93,4 +93,4 @@ def shapes_section(data: Data) -> str:
                      guards])
     return _details("Shapes", _table(["size", "symbol", "range", "why dynamic", "compile",
                                       "lines that guard it"], rows, "tcx-shapes-table"),
-                    cls="tcx-section tcx-shapes", open_=True, id_=SHAPES_ANCHOR)
+                    cls="tcx-section tcx-shapes", id_=SHAPES_ANCHOR)
