@@ -170,7 +170,7 @@ def test_failed_compile_and_capture_error(failed_document):
     page = render_html(failed_document)
     assert failed_document.summary["failures"] == 1
     assert '<div class="tcx-error">' in page
-    assert "1 failed compile" in page
+    assert 'data-kind="failed_compile"' in page and "failed: BackendCompilerFailed" in page
     assert "BackendCompilerFailed" in page
     assert "<summary>Traceback</summary>" in page
     assert "<script>alert" not in page
