@@ -85,4 +85,11 @@ def _ranks(data: dict[str, Any]) -> Any:
     return Ranks(data, check=False)
 
 
-_document.wire(html=_html, notebook=_notebook, kernel=_kernel, kernels=_kernels, ranks=_ranks)
+def _findings(data: dict[str, Any]) -> list[dict[str, Any]]:
+    from .findings import compute_findings  # noqa: PLC0415
+
+    return compute_findings(data)
+
+
+_document.wire(html=_html, notebook=_notebook, kernel=_kernel, kernels=_kernels, ranks=_ranks,
+               findings=_findings)

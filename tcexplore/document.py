@@ -43,7 +43,7 @@ class DocumentError(ValueError):
 
 # name -> function, set by the layers above through wire(): "html" (document -> page),
 # "notebook" (data, text -> MIME bundle), "kernel" and "kernels" (the workbench's finders),
-# "ranks" (multi-rank data -> tcexplore.Ranks).
+# "ranks" (multi-rank data -> tcexplore.Ranks), "findings" (data -> its findings section).
 _WIRED: dict[str, Callable[..., Any]] = {}
 
 
@@ -220,6 +220,9 @@ def build_document(*, compiles: list[dict[str, Any]], graph_breaks: list[dict[st
     }
     if library_files is not None:
         data["library_files"] = library_files
+
+
+    data["findings"] = _wired("findings")(data)
     return Document(data, check=False)  # built here, not read from outside: see above
 
 
@@ -263,6 +266,7 @@ class Document:
         """A copy with measurement sections (``timing``, ``accuracy``, ...) added; None ones skipped."""
         data = dict(self.data)
         data.update({k: v for k, v in sections.items() if v is not None})
+        data["findings"] = _wired("findings")(data)  # the measurements add their own
         return Document(data, check=False)  # sections measured here, not read from outside
 
     def to_dict(self) -> dict[str, Any]:
@@ -312,4 +316,6 @@ def load(path: str | Path) -> Any:
         raise DocumentError(f"{path}: {exc}") from None
     if data.get("kind") == "ranks":
         return _wired("ranks")(data)
+    if "findings" not in data:  # saved before the section existed
+        data["findings"] = _wired("findings")(data)
     return Document(data, check=False)

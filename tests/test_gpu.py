@@ -239,3 +239,12 @@ def test_user_triton_kernel_maps_to_its_launch_and_the_pointwise_kernel_to_relu_
                                              "torch.ops.aten.relu.default"]
     (graph,) = [c["post_grad_graphs"][output["post_grad_graph"]] for c in document["compiles"]]
     assert all(len(n["kernels"]) == 1 for n in graph["nodes"] if n.get("kernels"))
+
+
+def test_reduce_overhead_skip_is_a_cudagraph_skip_finding_with_its_reason(mode_runs):
+    document = mode_runs["reduce-overhead"].document
+    found = [f for f in document["findings"] if f["kind"] == "cudagraph_skip"]
+    assert found and all(f["severity"] == "warning" for f in found)
+    assert any("mutated inputs" in (f["reason"] or "") and "mutated inputs" in f["title"] for f in found)
+    assert any(loc["file"].endswith("cuda_modes.py") for f in found for loc in f["locations"])
+    assert any("outside CUDA graphs" in f["title"] for f in found if f["reason"])

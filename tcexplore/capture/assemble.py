@@ -16,6 +16,7 @@ from .attempts import keep_restarted_graph, name_restart_reasons
 from .events import Event
 from .fusion import attribute_kernels
 from .library_files import library_files
+from .parsers.cache_info import cache_details
 from .parsers.cudagraphs import apply_cudagraph_message
 from .parsers.fx_text import parse_graph
 from .parsers.graph_breaks import parse_graph_break
@@ -447,6 +448,7 @@ def _cache(assembler: Assembler, event: Event, record: dict[str, Any]) -> None:
         "result": result,
         "key": info.get("key"),
         "reason": info.get("cache_bypass_reason") or info.get("reason"),
+        **cache_details(info),
     })
 
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from .align import matches, rows
+from .cache_keys import cache_key_changes
 from .identity import (
     Data,
     as_one_file,
@@ -113,6 +114,7 @@ def _compile_entry(i: int | None, j: int | None, ca: list[Data], cb: list[Data],
     x, y = ca[i], cb[j]
     if x.get("status") != y.get("status"):
         entry["changes"].append({"field": "status", "a": x.get("status"), "b": y.get("status")})
+    entry["changes"] += cache_key_changes(x, y)
     error_a, error_b = _error_type(x), _error_type(y)
     if error_a != error_b:
         entry["changes"].append({"field": "error", "a": error_a, "b": error_b})

@@ -21,6 +21,8 @@ from .attempts import restarted_attempts
 from .bytecode import CSS as _BYTECODE_CSS
 from .bytecode import bytecode_block
 from .compile_time import compile_time
+from .findings import CSS as _FINDINGS_CSS
+from .findings import findings_list, shapes_section
 from .graph_breaks import audit_table, graph_breaks
 from .graph_svg import MAX_SVG_NODES, dynamo_graph_svg
 from .markup import (MAX_CELL_ITEMS, SOURCE_LABELS, MAX_ROWS, MAX_TEXT_CHARS, Data, _c, _captured_note, _code,
@@ -74,6 +76,7 @@ _CSS = """
 .tcx-report .tcx-mark-break, .tcx-report .tcx-mark-recompile { background: #ffebe9;
   color: #cf222e; }
 .tcx-report .tcx-mark-kernel { background: #ddf4ff; }
+.tcx-report .tcx-mark-shape { background: #fff8c5; }
 .tcx-report .tcx-mark-time { background: #ffebe9; color: #a40e26; }
 .tcx-report .tcx-mark-break-path { background: #fff; color: #cf222e; border: 1px solid #ffcecb; }
 .tcx-report details.tcx-mark-list { display: inline-block; vertical-align: top; margin: 0; }
@@ -117,12 +120,13 @@ def _report(data: Data, summary_only: bool = False, only: list[str] | None = Non
         if summary_only else _compiles(data, compiles, only)
     parts = [
         '<div class="tcx-report">',
-        f"<style>{_CSS}{_BYTECODE_CSS}</style>",
+        f"<style>{_CSS}{_BYTECODE_CSS}{_FINDINGS_CSS}</style>",
         "<h1>torch.compile report</h1>",
         _overview(data),
         measurements(data),
         profile_section(data),
         sources(data),
+        shapes_section(data),
         compile_time(compiles),
         graph_breaks(data),
         detail,
@@ -139,30 +143,6 @@ def _report(data: Data, summary_only: bool = False, only: list[str] | None = Non
 NO_PROVENANCE = ("torch recorded no kernel → node mapping (it does with INDUCTOR_PROVENANCE=1 "
                  "or TORCH_COMPILE_DEBUG=1, which tcexplore run, explore() and %%tcompile turn "
                  "on), so only kernels whose code names their nodes are mapped")
-
-
-def _unmapped_without_provenance(data: Data) -> int:
-    return sum(len(o.get("unmapped_nodes") or []) for c in data.get("compiles") or []
-               for o in c.get("output_codes") or [] if o.get("provenance") is None)
-
-
-def _findings(data: Data) -> str:
-    summary = data.get("summary") or {}
-    found = []
-    for key, word in (("graph_breaks", "graph break"), ("recompiles", "recompile"),
-                      ("failures", "failed compile"), ("unmapped_nodes", "unmapped node")):
-        count = summary.get(key) or 0
-        if count:
-            found.append(_plural(count, word))
-            if key == "graph_breaks":
-                found[-1] += f" at {_plural(len(graph_break_audit(data)), 'site')}"
-            elif key == "unmapped_nodes" and (unproven := _unmapped_without_provenance(data)):
-                found[-1] += (f" ({unproven} of them in output codes without torch's kernel → "
-                              "node mapping: INDUCTOR_PROVENANCE=1 records it)")
-    if isinstance(data.get("error"), dict):
-        found.append("the captured code raised " + str(data["error"].get("type") or "an error"))
-    text = ", ".join(found) if found else "No graph breaks, recompiles or failed compiles."
-    return f'<p class="tcx-findings">{_e(text)}</p>'
 
 
 def _summary_table(summary: Data) -> str:
@@ -236,7 +216,7 @@ def _overview(data: Data) -> str:
     body = [
         _error_block(data.get("error"), "The captured code raised"),
         _not_available(data),
-        _findings(data),
+        findings_list(data),
         audit_table(data),
         _summary_table(data.get("summary") or {}),
         _environment(data),

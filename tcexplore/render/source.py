@@ -15,11 +15,12 @@ from collections import defaultdict
 from typing import Any
 
 from ..graph_break_audit import graph_break_audit
+from .findings import SHAPES_ANCHOR, shape_rows
 from .graph_breaks import site_anchor
 from .markup import Data, _compile_anchor, _compile_link, _details, _e, _note, _plural, _table
 from .profile import PROFILE_ANCHOR, share, time_us
 
-_MARK_CLASSES = ("break", "break-path", "recompile", "time", "guard", "op", "kernel")
+_MARK_CLASSES = ("break", "break-path", "recompile", "shape", "time", "guard", "op", "kernel")
 MAX_LINE_CHARS = 1000  # characters of one source line
 
 
@@ -60,6 +61,11 @@ def _marks(data: Data, files: set[str]) -> dict[tuple[str, int], list[tuple[str,
         return None
 
     _break_marks(data, at, found)
+    for shape in shape_rows(data):
+        for guard in shape.get("guards") or []:
+            if spot := at(guard):
+                found[spot].append(("shape", _mark("shape", f"{shape['name']}: {guard.get('expr')}",
+                                                   SHAPES_ANCHOR)))
     guards: dict[tuple[str, int], dict[Any, int]] = defaultdict(lambda: defaultdict(int))
     ops: dict[tuple[str, int], dict[Any, int]] = defaultdict(lambda: defaultdict(int))
     for compile_ in data.get("compiles") or []:

@@ -25,7 +25,7 @@ function load(name: string): unknown {
 }
 
 function scenario(): TcxDocument {
-  const checked = checkDocument(load('document.json'));
+  const checked = checkDocument({ ...(load('document.json') as object), findings: load('findings.json') });
   if (!checked.ok) {
     throw new Error(checked.message);
   }
@@ -101,6 +101,21 @@ describe('grouped findings', () => {
       expect(f.target).toEqual({ tab: 'guards', compile: f.recompiled!.compiles[0].index });
     }
     expect(found.findIndex(f => f.site)).toBeLessThan(found.findIndex(f => f.recompiled));
+  });
+
+  it('lists the document\'s findings exactly as Python decided them, in order', () => {
+    const decided = load('findings.json') as Array<{ severity: string; title: string; kind: string }>;
+    expect(findings(scenario()).map(f => [f.severity, f.kind, f.text])).toEqual(decided.map(f => [f.severity, f.kind, f.title]));
+    const { element } = overviewTab(ctx(scenario()));
+    expect([...element.querySelectorAll('.tcx-findings > .tcx-finding')].map(li => li.getAttribute('data-kind'))).toEqual(decided.map(f => f.kind));
+  });
+
+  it('says a document saved before findings were recorded lists none, and why', () => {
+    const doc = scenario();
+    delete doc.findings;
+    const { element } = overviewTab(ctx(doc));
+    expect(element.querySelectorAll('.tcx-finding').length).toBe(0);
+    expect(element.querySelector('.tcx-findings-absent')!.textContent).toContain('saved before tcexplore recorded its findings');
   });
 
   it('shows the reason and hint in the Overview, never a temporary file name', () => {

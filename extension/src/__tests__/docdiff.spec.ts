@@ -1,10 +1,11 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { matches, rows } from '../model/align';
+import { cacheKeyChanges } from '../model/cachekeys';
 import { computeDiff } from '../model/docdiff';
 import { documentKey, guardKey, kernelText } from '../model/identity';
 import { checkDocument } from '../model/schema';
-import { TcxDocument } from '../model/types';
+import { Compile, TcxDocument } from '../model/types';
 import { unified } from '../model/unified';
 
 const FIXTURE = path.join(__dirname, '..', '..', '..', 'tests', 'fixtures', 'docdiff');
@@ -107,5 +108,20 @@ describe('identity', () => {
   it('keys a document by its id, else by creation time and counts', () => {
     expect(documentKey({ id: 'abc', schema: 'tcexplore/1', summary: {} } as unknown as TcxDocument)).toBe('abc');
     expect(documentKey({ schema: 'tcexplore/1', created: 't', summary: { graphs: 1 } } as unknown as TcxDocument)).toBe('t|1,,,,,,,');
+  });
+});
+
+describe('cache key changes', () => {
+  // the same records as tests/test_findings.py's, with the same result
+  const record = (hash: string, fusion: string) => ({
+    cache: [{ cache: 'fx_graph', result: 'hit', components: ['[aa] gm: <lambda>()', `[${hash}] inductor_config[max_fusion_size]: ${fusion}`, '[cc] inductor_config[long]: ' + 'x'.repeat(10)] }]
+  }) as unknown as Compile;
+
+  it('names the components whose hash or value differs, as docdiff/cache_keys.py does', () => {
+    expect(cacheKeyChanges(record('bb', '64'), record('bb', '64'))).toEqual([]);
+    expect(cacheKeyChanges(record('bb', '64'), record('dd', '32'))).toEqual([
+      { field: 'FX graph cache key: inductor_config[max_fusion_size]', a: '64', b: '32' }
+    ]);
+    expect(cacheKeyChanges(record('bb', '6…'), record('dd', '6…'))[0].a).toBe('6…');
   });
 });

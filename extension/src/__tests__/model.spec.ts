@@ -1,6 +1,6 @@
 import { diffRows, divergenceLinks } from '../model/accuracy';
 import { bestRow, cell, comparisonRows } from '../model/compare';
-import { cudaGraphSections, cudaGraphWarning } from '../model/cudagraphs';
+import { cudaGraphSections } from '../model/cudagraphs';
 import { fusionModel, kernelColour, EXTERN_COLOUR, NO_PROVENANCE, unmappedReason } from '../model/fusion';
 import { guardSummary, recompileRows, recompiles } from '../model/guards';
 import { findings, pipeline } from '../model/overview';
@@ -52,23 +52,24 @@ describe('overview', () => {
     expect(pipeline(doc).map(s => s.time)).toEqual(['20.0 ms', '50.0 ms', '150.0 ms', undefined]);
   });
 
-  it('puts errors first and links each finding where it points', () => {
-    const found = findings(fixture());
-    expect(found[0].severity).toBe('error');
-    expect(found[0].text).toContain('first divergence at node relu');
-    const brk = found.find(f => f.text.startsWith('Graph break'))!;
-    expect(brk.target).toEqual({ tab: 'source', file: '/home/me/model.py', line: 12 });
-    expect(found.find(f => f.recompiled)!.target).toEqual({ tab: 'guards', compile: 1 });
-    expect(found.some(f => f.text.includes('2.00× faster'))).toBe(true);
-  });
-
-  it('says which compile ran in a thread outside the capture\'s settings', () => {
+  it('links each of the document\'s findings to its first evidence, compiles by id', () => {
     const doc = fixture();
-    doc.compiles[1].without_capture_settings = { settings: ['provenance', 'cache_bypass'], threads: ['loader-7'] };
-    const found = findings(doc).filter(f => f.text.includes('outside the capture'));
-    expect(found.map(f => [f.severity, f.text, f.target])).toEqual([
-      ['warning', `Compile ${doc.compiles[1].id} ran in thread loader-7, outside the capture's settings (provenance tracking off, caches on): open capture() in that thread too`, { tab: 'guards', compile: 1 }]
+    doc.findings = [
+      { kind: 'graph_break', severity: 'warning', title: 'Graph break ×1 at model.py:12', count: 1,
+        locations: [{ file: '/home/me/model.py', line: 12, function: 'forward' }],
+        evidence: [{ tab: 'source', file: '/home/me/model.py', line: 12, label: 'line 12' }], advice: null },
+      { kind: 'recompile', severity: 'warning', title: 'forward recompiled ×1', count: 1, locations: [],
+        evidence: [{ tab: 'guards', compile: doc.compiles[1].id, label: 'compile' }], advice: 'make it dynamic', details: ['a guard'] },
+      { kind: 'timing', severity: 'ok', title: 'Compiled is 2.00× faster', count: 1, locations: [],
+        evidence: [{ tab: 'timing', label: 'Timing' }, { tab: 'guards', compile: 'no/such', label: 'gone' }], advice: null }
+    ];
+    const found = findings(doc);
+    expect(found.map(f => f.text)).toEqual(doc.findings.map(f => f.title));
+    expect(found.map(f => f.target)).toEqual([
+      { tab: 'source', file: '/home/me/model.py', line: 12 }, { tab: 'guards', compile: 1 }, { tab: 'timing' }
     ]);
+    expect(found[1].advice).toBe('make it dynamic');
+    expect(found[2].evidence!.map(e => e.target)).toEqual([{ tab: 'timing' }, undefined]);
   });
 });
 
@@ -97,21 +98,17 @@ describe('fusion', () => {
     expect(kernelColour(model, 'arg0_1')).toBeNull();
   });
 
-  it('says unmapped nodes come from a log without torch\'s kernel → node mapping, and links them', () => {
+  it('says unmapped nodes come from a log without torch\'s kernel → node mapping', () => {
     const doc = fixture();
     const output = doc.compiles[0].output_codes[0];
     output.unmapped_nodes = ['relu'];
     doc.summary.unmapped_nodes = 1;
     output.provenance = null;
-    const finding = findings(doc).find(f => f.text.includes('mapped to no kernel'))!;
-    expect(finding.text).toBe(`1 post-grad node mapped to no kernel: ${NO_PROVENANCE}`);
-    expect(finding.target).toEqual({ tab: 'fusion', compile: 0, output: 0 });
     expect(unmappedReason(output)).toBe(NO_PROVENANCE);
     const root = createExplorer(doc);
     (root.querySelector('[role=tab][data-tab=fusion]') as HTMLButtonElement).click();
     expect(root.querySelector('.tcx-unmapped-reason')!.textContent).toContain('INDUCTOR_PROVENANCE=1');
     output.provenance = { cpp_fused_relu_0: ['mm'] };
-    expect(findings(doc).find(f => f.text.includes('mapped to no kernel'))!.text).toBe('1 post-grad node mapped to no kernel');
     expect(unmappedReason(output)).toBeNull();
   });
 
@@ -182,8 +179,5 @@ describe('compare and CUDA graphs', () => {
     const sections = cudaGraphSections(doc);
     expect(sections.map(s => [s.compile, s.skipReason, s.partitions.length, s.recordings, s.skips.length]))
       .toEqual([['0/0', 'mutated inputs', 0, 0, 0], ['0/1', null, 1, 1, 0], ['run time', null, 0, 0, 1]]);
-    expect(sections.map(cudaGraphWarning)).toEqual([
-      'CUDA graphs skipped: mutated inputs', null, 'CUDA graphs skipped: mutated inputs (1 instances)'
-    ]);
   });
 });

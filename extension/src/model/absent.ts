@@ -5,6 +5,7 @@
 
 import { comparisonRows } from './compare';
 import { cudaGraphSections } from './cudagraphs';
+import { shapeEntries } from './shapes';
 import { TabId, TcxDocument } from './types';
 
 export interface AbsentTab {
@@ -32,6 +33,9 @@ export function absentTabs(doc: TcxDocument): AbsentTab[] {
     out.push({ tab: 'cudagraphs', what: unrecorded
       ? 'CUDA-graph data (not recorded by this document\'s source)'
       : 'CUDA-graph data (CUDA graphs exist on GPU runs with mode="reduce-overhead" or "max-autotune")' });
+  }
+  if (!shapeEntries(doc).length) {
+    out.push({ tab: 'shapes', what: 'dynamic shapes (no size of this run became dynamic)' });
   }
   if (!comparisonRows(doc).length) {
     out.push({ tab: 'compare', what: 'a comparison grid (tcexplore.compare() makes one)' });

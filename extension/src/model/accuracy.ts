@@ -1,7 +1,6 @@
 /** The Accuracy tab: per-output errors and the first diverging node, linked. */
 
-import { num, SourceLabels, sourceLabels, where } from './format';
-import type { Finding } from './overview';
+import { num, SourceLabels, where } from './format';
 import { Accuracy, LeafDiff, Target, TcxDocument } from './types';
 
 /**
@@ -125,15 +124,6 @@ export function accuracyVerdict(acc: Accuracy, labels: SourceLabels = {}): Accur
 /** The parameters (or tensors) whose compiled gradient differs from eager's. */
 export function badGradients(acc: Accuracy): string[] {
   return (acc.gradients ?? []).filter(g => !g.ok && g.kind !== 'truncated').map(g => g.path);
-}
-
-/** The Overview's accuracy finding, if the document was compared with eager. */
-export function accuracyFinding(doc: TcxDocument): Finding | null {
-  if (!doc.accuracy) {
-    return null;
-  }
-  const v = accuracyVerdict(doc.accuracy, sourceLabels(doc));
-  return { severity: v.severity, text: v.hint ? `${v.headline} ${v.hint}` : v.headline, target: { tab: 'accuracy' } };
 }
 
 export interface DivergenceLinks {

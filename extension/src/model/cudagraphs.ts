@@ -40,14 +40,3 @@ export function cudaGraphSections(doc: TcxDocument): CudaGraphSection[] {
   sections.push(section('run time', doc.runtime?.cudagraphs, null));
   return sections.filter((s): s is CudaGraphSection => s !== null);
 }
-
-/** Why a section deserves a warning on the Overview (null: it does not). */
-export function cudaGraphWarning(s: CudaGraphSection): string | null {
-  if (s.fastPathMissed) {
-    return 'CUDA-graph fast path missed (pending backward)';
-  }
-  if (s.skips.length) {
-    return `CUDA graphs skipped: ${s.skips[0].reason}`;
-  }
-  return s.skipReason !== null ? `CUDA graphs skipped: ${s.skipReason}` : null;
-}

@@ -5,6 +5,7 @@
  */
 
 import { matches, rows } from './align';
+import { cacheKeyChanges } from './cachekeys';
 import { asOneFile, compileKeys, documentKey, fileId, frameFile, guardKey, kernelText, Labels, nodeKey, nodeTarget, sourceId, sourceLabels, text } from './identity';
 import { Compile, Guard, Kernel, Location, TcxDocument } from './types';
 import { unified } from './unified';
@@ -210,6 +211,7 @@ function compileEntry(i: number | null, j: number | null, ca: Compile[], cb: Com
   if (x.status !== y.status) {
     entry.changes.push({ field: 'status', a: orNull(x.status), b: orNull(y.status) });
   }
+  entry.changes.push(...cacheKeyChanges(x, y));
   const errorA = errorType(x);
   const errorB = errorType(y);
   if (errorA !== errorB) {

@@ -1,21 +1,22 @@
 /** The Overview tab: the stage pipeline and the findings that lead it. */
 
-import { accuracyFinding } from './accuracy';
-import { verdictLine } from './profile';
-import { BreakSite, graphBreakAudit, RESUME_NAME } from './breaks';
-import { cudaGraphSections, cudaGraphWarning } from './cudagraphs';
-import { NO_PROVENANCE, unmappedReason } from './fusion';
-import { ms, plural, firstLine, sourceLabels, where } from './format';
+import { BreakSite, graphBreakAudit } from './breaks';
+import { cudaGraphSections } from './cudagraphs';
+import { ms, plural } from './format';
 import { recompileRows } from './guards';
-import { timingVerdict } from './timing';
-import { Location, Target, TcxDocument } from './types';
+import { FindingEvidence, Location, ShapeInfo, Target, TcxDocument } from './types';
 
 export type Severity = 'error' | 'warning' | 'info' | 'ok';
 
 export interface Finding {
   severity: Severity;
   text: string;
+  kind?: string;
   target?: Target;
+  advice?: string | null;
+  details?: string[];
+  evidence?: Array<{ label: string; target?: Target }>;
+  shape?: ShapeInfo;
   /** a graph-break finding: its site of the audit, all of it */
   site?: BreakSite;
   /** a recompile finding: the function and the guards that failed */
@@ -150,125 +151,68 @@ export function pipeline(doc: TcxDocument): Stage[] {
   ];
 }
 
-function sourceTarget(file: string | null | undefined, line: number | null | undefined) {
-  return file && typeof line === 'number' ? ({ tab: 'source', file, line } as Target) : undefined;
-}
-
 /**
- * Errors first, then warnings, then the good news: what a reader should look at. Graph
- * breaks come one per site of the audit (most events first), recompiles one per function.
+ * The document's findings (decided once in Python, tcexplore/findings/), as the Overview
+ * draws them: each with the link to its first evidence, and a graph break's audit site or
+ * a recompile's failed guards for the details. Nothing is decided here.
  */
-function adviceSentence(advice: string | undefined): string {
-  return advice ? ` ${advice.charAt(0).toUpperCase()}${advice.slice(1)}.` : '';
-}
-
-/** Unmapped nodes, linked to the first output code that has some, with the reason if known. */
-function unmappedFinding(doc: TcxDocument, unmapped: number): Finding {
-  const outputs = doc.compiles.flatMap((c, compile) => (c.output_codes ?? []).map((o, output) => ({ o, target: { tab: 'fusion' as const, compile, output } })));
-  const first = outputs.find(({ o }) => (o.unmapped_nodes ?? []).length);
-  const unproven = outputs.filter(({ o }) => unmappedReason(o)).reduce((sum, { o }) => sum + o.unmapped_nodes.length, 0);
-  const why = !unproven ? '' : unproven === unmapped
-    ? `: ${NO_PROVENANCE}`
-    : ` (${unproven} of them in output codes without torch's kernel → node mapping: INDUCTOR_PROVENANCE=1 records it)`;
-  return { severity: 'warning', text: `${plural(unmapped, 'post-grad node')} mapped to no kernel${why}`, target: first?.target };
-}
-
 export function findings(doc: TcxDocument): Finding[] {
-  const labels = sourceLabels(doc);
-  const out: Finding[] = [];
-  if (doc.error) {
-    out.push({
-      severity: 'error',
-      text: `The captured code raised ${doc.error.type ?? 'an error'}: ${firstLine(doc.error.message)}`
-    });
+  if (!Array.isArray(doc.findings)) {
+    return [];
   }
-  doc.compiles.forEach((c, i) => {
-    if (c.status === 'failed') {
-      out.push({
-        severity: 'error',
-        text: `Compile ${c.id} failed: ${c.error?.type ?? ''} ${firstLine(c.error?.message)}`.trim(),
-        target: { tab: 'guards', compile: i }
-      });
-    }
+  const sites = graphBreakAudit(doc);
+  const recompiled = recompiledFunctions(doc);
+  return doc.findings.map(f => {
+    const evidence = (f.evidence ?? []).map(e => ({ label: e.label, target: evidenceTarget(doc, e) }));
+    const first = evidence.find(e => e.target);
+    const loc = f.locations?.[0];
+    const site = f.kind === 'graph_break' && loc
+      ? sites.find(s => s.file === loc.file && s.line === loc.line)
+      : undefined;
+    const ids = new Set(f.evidence.map(e => e.compile));
+    const recompile = f.kind === 'recompile' ? recompiled.find(r => r.compiles.some(c => ids.has(c.id))) : undefined;
+    return {
+      severity: f.severity,
+      text: f.title,
+      kind: f.kind,
+      target: first?.target,
+      advice: f.advice ?? null,
+      details: f.details ?? [],
+      evidence,
+      site,
+      recompiled: recompile,
+      shape: f.shape
+    };
   });
-  const accuracy = accuracyFinding(doc);
-  if (accuracy && accuracy.severity !== 'ok') {
-    out.push(accuracy);
+}
+
+/** Why the Overview lists no findings: a document saved before they were recorded. */
+export const OLD_DOCUMENT_NOTE =
+  'This document was saved before tcexplore recorded its findings, so none are listed here. ' +
+  'Read it with tcexplore.load() in Python (which computes them) and display or save it again.';
+
+/** A finding's evidence as a place in the explorer (null: nothing to open). */
+export function evidenceTarget(doc: TcxDocument, e: FindingEvidence): Target | undefined {
+  const compile = e.compile === undefined || e.compile === null ? -1 : doc.compiles.findIndex(c => c.id === e.compile);
+  switch (e.tab) {
+    case 'source':
+      return e.file && typeof e.line === 'number' ? { tab: 'source', file: e.file, line: e.line } : undefined;
+    case 'guards':
+      return compile >= 0 ? { tab: 'guards', compile } : undefined;
+    case 'fusion':
+      return compile >= 0 && typeof e.output === 'number' ? { tab: 'fusion', compile, output: e.output } : undefined;
+    case 'cudagraphs':
+    case 'timing':
+    case 'accuracy':
+    case 'shapes':
+    case 'overview':
+    case 'compare':
+      return { tab: e.tab };
+    case 'profile':
+      return { tab: 'profile' };
+    default:
+      return undefined;
   }
-  for (const site of graphBreakAudit(doc)) {
-    const fn = site.function ? ` in ${site.function}` : '';
-    out.push({
-      severity: 'warning',
-      text: `Graph break ×${site.count} at ${where(site, labels)}${fn}: ${site.reasons[0]?.message ?? ''}`,
-      target: sourceTarget(site.file, site.line),
-      site
-    });
-  }
-  for (const r of recompiledFunctions(doc)) {
-    const resumed = RESUME_NAME.exec(r.function);
-    const at = resumed
-      ? ` (the rest of ${resumed[1]} after its graph break${r.frame ? ` at ${where(r.frame, labels)}` : ''})`
-      : r.frame ? ` (${where(r.frame, labels)})` : '';
-    out.push({
-      severity: 'warning',
-      text: `${r.function}${at} recompiled ×${r.count}: ${r.guards[0]?.guard ?? ''}`,
-      target: { tab: 'guards', compile: r.compiles[0].index },
-      recompiled: r
-    });
-  }
-  const unmapped = doc.summary.unmapped_nodes ?? 0;
-  if (unmapped > 0) {
-    out.push(unmappedFinding(doc, unmapped));
-  }
-  doc.compiles.forEach((c, i) => {
-    const unsettled = c.without_capture_settings;
-    if (unsettled) {
-      const lacked = unsettled.settings.map(s => (s === 'provenance' ? 'provenance tracking off' : 'caches on')).join(', ');
-      out.push({
-        severity: 'warning',
-        text: `Compile ${c.id} ran in thread ${unsettled.threads.join(', ')}, outside the capture's settings (${lacked}): open capture() in that thread too`,
-        target: { tab: 'guards', compile: i }
-      });
-    }
-  });
-  for (const section of cudaGraphSections(doc)) {
-    const warning = cudaGraphWarning(section);
-    if (warning !== null) {
-      out.push({
-        severity: 'warning',
-        text: `${firstLine(warning)} (${section.compile})`,
-        target: { tab: 'cudagraphs' }
-      });
-    }
-  }
-  const t = doc.timing;
-  if (t) {
-    const v = timingVerdict(t);
-    const payback =
-      t.break_even_calls === null
-        ? 'compile time never pays back'
-        : `compile time pays back after ${Math.ceil(t.break_even_calls)} calls`;
-    out.push({
-      severity: v.severity,
-      text: [`${v.headline}; ${payback}.`, v.busy, v.noise, v.advice].filter(Boolean).join(' '),
-      target: { tab: 'timing' }
-    });
-  }
-  if (doc.profile) {
-    out.push({
-      severity: 'info',
-      text: `Where the time goes: ${verdictLine(doc.profile)}.${adviceSentence(doc.profile.step.advice[0])}`,
-      target: { tab: 'profile' }
-    });
-  }
-  if (accuracy?.severity === 'ok') {
-    out.push(accuracy);
-  }
-  if (!out.some(f => f.severity === 'error' || f.severity === 'warning')) {
-    out.push({ severity: 'ok', text: 'No graph breaks, recompiles or failed compiles.' });
-  }
-  const rank: Record<Severity, number> = { error: 0, warning: 1, info: 2, ok: 3 };
-  return out.sort((a, b) => rank[a.severity] - rank[b.severity]);
 }
 
 export interface Origin {

@@ -60,7 +60,10 @@ export function checkDocument(data: unknown): Checked {
     ...(raw as object),
     summary: record<number>(raw.summary),
     compiles: list<unknown>(raw.compiles).map(normalizeCompile),
-    graph_breaks: list(raw.graph_breaks)
+    graph_breaks: list(raw.graph_breaks),
+    findings: Array.isArray(raw.findings)
+      ? raw.findings.filter(f => f && typeof f === 'object' && typeof f.title === 'string')
+      : undefined
   } as TcxDocument;
   return { ok: true, doc };
 }

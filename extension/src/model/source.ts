@@ -12,9 +12,10 @@ import { graphBreakAudit, libraryFiles } from './breaks';
 import { plural, SourceLabels, sourceLabels } from './format';
 import { microseconds, percent } from './profile';
 import { tracedFunctions } from './tracing';
+import { shapeRows } from './shapes';
 import { Location, Target, TcxDocument } from './types';
 
-export type MarkKind = 'break' | 'break-path' | 'recompile' | 'guard' | 'divergence' | 'tracing' | 'node' | 'kernel' | 'time';
+export type MarkKind = 'break' | 'break-path' | 'recompile' | 'shape' | 'guard' | 'divergence' | 'tracing' | 'node' | 'kernel' | 'time';
 
 export interface Mark {
   kind: MarkKind;
@@ -56,7 +57,7 @@ export interface LineChips {
   time: Mark | null;
 }
 
-const FIRST: MarkKind[] = ['break', 'break-path', 'recompile', 'divergence', 'tracing'];
+const FIRST: MarkKind[] = ['break', 'break-path', 'recompile', 'shape', 'divergence', 'tracing'];
 
 class Collector {
   private files = new Map<string, Map<number, SourceLine>>();
@@ -186,6 +187,11 @@ export function sourceFiles(doc: TcxDocument): SourceFile[] {
       c.add(loc, code, { kind: 'recompile', label: `recompiled (${comp.id})`, title: guards.join('\n'), target: { tab: 'guards', compile: ci } });
     }
   });
+  for (const shape of shapeRows(doc)) {
+    for (const g of shape.guards) {
+      c.add(g, undefined, { kind: 'shape', label: `${shape.name}: ${g.expr}`, title: `${g.kind === 'specialized' ? 'specializes' : 'guards'} ${shape.name} (${shape.symbol})`, target: { tab: 'shapes' } });
+    }
+  }
   graphBreakAudit(doc).forEach((site, i) => {
     const reason = site.reasons[0]?.message ?? '';
     const title = `#${i + 1}: ${reason}`;

@@ -428,6 +428,43 @@ export interface TcxDocument {
   profile?: Profile;
   /** the files named that are library code, decided at capture (capture/library_files.py) */
   library_files?: string[];
+  /** decided when the document was built (tcexplore/findings/); absent in older documents */
+  findings?: DocFinding[];
+}
+
+/** A link a finding gives to its evidence: a tab, with the compile (by id) or line. */
+export interface FindingEvidence {
+  tab: string;
+  label: string;
+  compile?: string | null;
+  file?: string;
+  line?: number;
+  output?: number;
+}
+
+/** A size that became dynamic (dynamic_shape findings), in the user's terms. */
+export interface ShapeInfo {
+  name: string;
+  symbol: string;
+  range: string;
+  compile: string;
+  value?: unknown;
+  changed?: { from: string; to: string } | null;
+  unbacked?: boolean;
+  guards: Array<{ file: string | null; line: number | null; function: string | null; expr: string; kind: string; compile?: string }>;
+}
+
+/** One finding of the document's `findings` section (schema $defs/finding). */
+export interface DocFinding {
+  kind: string;
+  severity: 'error' | 'warning' | 'info' | 'ok';
+  title: string;
+  count: number;
+  locations: Array<{ file: string; line: number | null; function: string | null }>;
+  evidence: FindingEvidence[];
+  advice: string | null;
+  details?: string[];
+  shape?: ShapeInfo;
 }
 
 /** Where a click can take the reader: a tab and the thing to show in it. */
@@ -440,6 +477,7 @@ export type Target =
   | { tab: 'code'; compile: number; output: number; kernel?: string }
   | { tab: 'guards'; compile: number }
   | { tab: 'cudagraphs' }
+  | { tab: 'shapes' }
   | { tab: 'timing' }
   | { tab: 'profile'; kernel?: number }
   | { tab: 'accuracy' }

@@ -17,6 +17,7 @@ import { guardsTab } from './guards';
 import { DOC_ATTRIBUTE, GO_EVENT } from './links';
 import { overviewTab } from './overview';
 import { profileTab } from './profile';
+import { shapesTab } from './shapes';
 import { sourceTab } from './source';
 import { Tabs } from './tabs';
 import { timingTab } from './timing';
@@ -29,6 +30,7 @@ const TABS: Array<[TabId, string, TabFactory]> = [
   ['fusion', 'Fusion', fusionTab],
   ['code', 'Code', codeTab],
   ['guards', 'Guards & recompiles', guardsTab],
+  ['shapes', 'Shapes', shapesTab],
   ['cudagraphs', 'CUDA graphs', cudaGraphsTab],
   ['timing', 'Timing', timingTab],
   ['profile', 'Profile', profileTab],

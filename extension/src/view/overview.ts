@@ -1,7 +1,7 @@
 import { absentTabs } from '../model/absent';
 import { BreakSite, CallPath, countNote, foldStack, RESUME_NAME, resumeLabel, StackFrame } from '../model/breaks';
 import { compilesPerFrame, compileTree, TreeCompile, TreeNode } from '../model/compiletree';
-import { Finding, findings, origin, pipeline, RecompiledFunction } from '../model/overview';
+import { Finding, findings, OLD_DOCUMENT_NOTE, origin, pipeline, RecompiledFunction } from '../model/overview';
 import { plural, relabel, SourceLabels, sourceLabels, where, whereTitle } from '../model/format';
 import { microseconds, percent, topLines } from '../model/profile';
 import { Context, TabView } from './context';
@@ -86,14 +86,28 @@ function recompileDetail(ctx: Context, r: RecompiledFunction): HTMLElement {
     el('div', { class: 'tcx-muted' }, 'Recompiles: ', compileLinks(ctx, r.compiles.map(c => c.id))));
 }
 
+/** A finding's evidence: each a link into the tab that shows it. */
+function evidenceLinks(ctx: Context, f: Finding): HTMLElement | null {
+  const links = (f.evidence ?? []).filter(e => e.target).slice(0, 12);
+  if (links.length < 2 && !f.shape) {
+    return null;
+  }
+  return el('div', { class: 'tcx-muted tcx-evidence' }, 'See: ',
+    ...links.flatMap((e, i) => [i ? ', ' : '', link(e.label, () => ctx.go(e.target!))]));
+}
+
 function findingItem(ctx: Context, f: Finding): HTMLElement {
   const title = f.site ? whereTitle({ file: f.site.file, line: f.site.line, code: f.site.code }) : undefined;
-  return el('li', { class: `tcx-finding tcx-${f.severity}${f.site ? ' tcx-finding-break' : ''}` },
+  const details = f.site || f.recompiled ? [] : f.details ?? [];
+  return el('li', { class: `tcx-finding tcx-${f.severity}${f.site ? ' tcx-finding-break' : ''}`, attrs: { 'data-kind': f.kind ?? '' } },
     el('span', { class: 'tcx-badge' }, f.severity),
     el('div', { class: 'tcx-finding-body' },
       f.target ? link(f.text, () => ctx.go(f.target!), title) : f.text,
       ...(f.site ? [...siteSummary(f.site), siteDetail(ctx, f.site)] : []),
-      f.recompiled ? recompileDetail(ctx, f.recompiled) : null));
+      f.recompiled ? recompileDetail(ctx, f.recompiled) : null,
+      details.length ? el('ul', { class: 'tcx-finding-details' }, ...details.slice(0, 20).map(d => el('li', null, d))) : null,
+      f.advice && !f.site ? el('div', { class: 'tcx-hint' }, 'What to do: ', f.advice) : null,
+      evidenceLinks(ctx, f)));
 }
 
 /** What the document does not hold, for the tabs hidden because of it. */
@@ -155,7 +169,9 @@ function compileTreeView(ctx: Context, labels: SourceLabels): HTMLElement {
 export function overviewTab(ctx: Context): TabView {
   const { doc } = ctx;
   const labels = sourceLabels(doc);
-  const list = el('ul', { class: 'tcx-findings' }, ...findings(doc).map(f => findingItem(ctx, f)));
+  const list = Array.isArray(doc.findings)
+    ? el('ul', { class: 'tcx-findings' }, ...findings(doc).map(f => findingItem(ctx, f)))
+    : el('p', { class: 'tcx-muted tcx-findings-absent' }, OLD_DOCUMENT_NOTE);
   const stages = el('div', { class: 'tcx-pipeline' });
   pipeline(doc).forEach((stage, i) => {
     if (i) {

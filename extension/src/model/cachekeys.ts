@@ -1,0 +1,45 @@
+/**
+ * Which parts of a cache key changed between two runs of a compile, step for step as
+ * tcexplore/docdiff/cache_keys.py: each cache event's key components ("[hash] name: value")
+ * compared by name, one change per component whose value differs.
+ */
+
+import { Compile } from './types';
+
+const MAX_CHANGES = 12;
+const LINE = /^\[([^\]]*)\] ([^:]+): ([\s\S]*)$/;
+const NAMES: Array<[string, string]> = [['fx_graph', 'FX graph'], ['aotautograd', 'AOTAutograd']];
+
+/** name -> [hash, value]: the hash tells values apart that the document cut short. */
+function components(record: Compile, cache: string): Map<string, [string, string]> | null {
+  const entries = (record as { cache?: Array<{ cache?: string; components?: unknown }> }).cache ?? [];
+  for (const entry of entries) {
+    if (entry.cache === cache && Array.isArray(entry.components)) {
+      const parsed = new Map<string, [string, string]>();
+      for (const line of entry.components) {
+        const match = LINE.exec(String(line));
+        if (match) {
+          parsed.set(match[2], [match[1], match[3]]);
+        }
+      }
+      return parsed;
+    }
+  }
+  return null;
+}
+
+export function cacheKeyChanges(x: Compile, y: Compile): Array<{ field: string; a: unknown; b: unknown }> {
+  const out: Array<{ field: string; a: unknown; b: unknown }> = [];
+  for (const [cache, name] of NAMES) {
+    const a = components(x, cache);
+    const b = components(y, cache);
+    if (!a || !b) {
+      continue;
+    }
+    const names = [...new Set([...a.keys(), ...b.keys()])].filter(n => a.get(n)?.[0] !== b.get(n)?.[0] || a.get(n)?.[1] !== b.get(n)?.[1]);
+    for (const component of names.slice(0, MAX_CHANGES)) {
+      out.push({ field: `${name} cache key: ${component}`, a: a.get(component)?.[1] ?? null, b: b.get(component)?.[1] ?? null });
+    }
+  }
+  return out;
+}

@@ -1,0 +1,45 @@
+"""Which parts of a cache key changed between two runs of a compile, in torch's words:
+every FX-graph and AOTAutograd cache event carries its key's components ("[hash] name:
+value" lines), so a hit in one run and a miss in the other is explained by the components
+whose values differ (``inductor_config[max_fusion_size]: 64 -> 32``)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+Data = dict[str, Any]
+MAX_CHANGES = 12  # per cache of a compile
+_LINE = re.compile(r"^\[(?P<hash>[^\]]*)\] (?P<name>[^:]+): (?P<value>.*)$", re.DOTALL)
+NAMES = {"fx_graph": "FX graph", "aotautograd": "AOTAutograd"}
+
+
+def _components(record: Data, cache: str) -> dict[str, tuple[str, str]] | None:
+    """name -> (hash, value): the hash tells values apart that the document cut short."""
+    for entry in record.get("cache") or []:
+        if entry.get("cache") == cache and isinstance(entry.get("components"), list):
+            parsed = {}
+            for line in entry["components"]:
+                match = _LINE.match(str(line))
+                if match:
+                    parsed[match["name"]] = (match["hash"], match["value"])
+            return parsed
+    return None
+
+
+def cache_key_changes(x: Data, y: Data) -> list[Data]:
+    """One change per key component whose value differs, for each cache both runs keyed."""
+    out = []
+    for cache, name in NAMES.items():
+        a, b = _components(x, cache), _components(y, cache)
+        if a is None or b is None:
+            continue
+        names = [n for n in dict.fromkeys([*a, *b]) if a.get(n) != b.get(n)]
+        for component in names[:MAX_CHANGES]:
+            out.append({"field": f"{name} cache key: {component}", "a": _value(a, component),
+                        "b": _value(b, component)})
+    return out
+
+
+def _value(components: dict[str, tuple[str, str]], name: str) -> str | None:
+    return components[name][1] if name in components else None

@@ -1,0 +1,54 @@
+"""Findings: every "why" a document answers (graph breaks, recompiles, dynamic shapes,
+caches, skipped frames, CUDA-graph skips, compile time, timing, accuracy, profile),
+decided once here and stored in the document's ``findings`` section; both renderers
+(the HTML report, the extension) only draw that list.
+
+Each kind is one module with ``find(data) -> list[finding]`` listed in ``KINDS``:
+adding a kind is adding a module and its name here. No torch import.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import (
+    accuracy,
+    cache,
+    capture_settings,
+    compile_time,
+    cudagraph_skip,
+    dynamic_shape,
+    failed_compile,
+    graph_break,
+    nothing_compiled,
+    profile,
+    raised,
+    recompile,
+    timing,
+    unmapped,
+)
+from .make import SEVERITIES, finding
+
+Data = dict[str, Any]
+
+KINDS = (raised, failed_compile, accuracy, nothing_compiled, graph_break, recompile,
+         dynamic_shape, cache, cudagraph_skip, capture_settings, unmapped, compile_time,
+         timing, profile)
+
+ALL_CLEAR = "No graph breaks, recompiles or failed compiles."
+
+
+def compute_findings(data: Data) -> list[Data]:
+    """The document's findings, errors first, then warnings, info, and the good news."""
+    found = [f for kind in KINDS for f in kind.find(data)]
+    worrying = any(f["severity"] in ("error", "warning") for f in found)
+    compiled = any(f["kind"] == "nothing_compiled" for f in found)
+    if not worrying and not compiled:
+        found.append(finding("all_clear", "ok", ALL_CLEAR))
+    return sorted(found, key=lambda f: SEVERITIES.index(f["severity"]))
+
+
+def with_findings(data: Data) -> Data:
+    """``data`` with its ``findings`` section (re)computed, in place; returns it."""
+    data["findings"] = compute_findings(data)
+    return data

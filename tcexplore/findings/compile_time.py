@@ -1,0 +1,95 @@
+"""Where compile time goes: the top phases and the top user functions by tracing time;
+advice on repeated identical graphs (regional compilation) and on warm starts (caches,
+mega-cache), with the figures behind it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .make import compile_link, finding, tab_link
+
+TOP = 3
+WARM_START_S = 5.0  # below this a cold start costs too little to advise on
+REGIONAL = ("compile the repeated block once (regional compilation: torch.compile each "
+            "layer/block module, e.g. `for layer in model.layers: layer.compile()`), so it "
+            "is traced once and its compile reused")
+WARM = ("keep a warm start: leave Inductor's caches on (tcexplore run --use-caches) or ship "
+        "them with torch.compiler.save_cache_artifacts() / load_cache_artifacts() (mega-cache)")
+
+
+def _compile_ms(c: dict[str, Any]) -> float:
+    return sum(p.get("duration_ms") or 0 for p in c.get("phases") or [])
+
+
+def _phase_totals(compiles: list[dict[str, Any]]) -> dict[str, float]:
+    """Time per phase below each compile's outermost phases (their children), summed."""
+    totals: dict[str, float] = {}
+    for c in compiles:
+        for top in c.get("phases") or []:
+            for p in _below_wrappers(top.get("children") or [top]):
+                if p.get("name") and p.get("duration_ms"):
+                    totals[p["name"]] = totals.get(p["name"], 0) + p["duration_ms"]
+    return totals
+
+
+def _below_wrappers(phases: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A compile attempt (``compile_attempt_N``) wraps the phases that did the work."""
+    out = []
+    for p in phases:
+        wrapper = str(p.get("name") or "").startswith("compile_attempt") and p.get("children")
+        out.extend(_below_wrappers(p["children"]) if wrapper else [p])
+    return out
+
+
+def _function_totals(compiles: list[dict[str, Any]]) -> dict[str, float]:
+    totals: dict[str, float] = {}
+    for c in compiles:
+        for f in (c.get("tracing") or {}).get("functions") or []:
+            name = f"{f.get('function')} (line {f.get('line')})"
+            totals[name] = totals.get(name, 0) + (f.get("cumtime_ms") or 0)
+    return totals
+
+
+def _repeats(compiles: list[dict[str, Any]]) -> list[list[str]]:
+    """Compiles whose Dynamo graphs are the same ops in the same order (of >1 node)."""
+    groups: dict[tuple, list[str]] = {}
+    for c in compiles:
+        nodes = (c.get("dynamo_graph") or {}).get("nodes") or []
+        key = tuple((n.get("op"), str(n.get("target"))) for n in nodes)
+        if len(key) > 3:
+            groups.setdefault(key, []).append(str(c.get("id")))
+    return [ids for ids in groups.values() if len(ids) > 2]
+
+
+def _top(totals: dict[str, float]) -> str:
+    rows = sorted(totals.items(), key=lambda kv: -kv[1])[:TOP]
+    return ", ".join(f"{name} {ms / 1000:.2f} s" for name, ms in rows)
+
+
+def _slowest(compiles: list[dict[str, Any]]) -> str:
+    return ", ".join(f"{c.get('id')} {_compile_ms(c) / 1000:.2f} s" for c in compiles)
+
+
+def find(data: dict[str, Any]) -> list[dict[str, Any]]:
+    compiles = data.get("compiles") or []
+    total_ms = sum(_compile_ms(c) for c in compiles)
+    if not total_ms:
+        return []
+    slowest = sorted(compiles, key=_compile_ms, reverse=True)[:TOP]
+    details = [f"top phases: {_top(_phase_totals(compiles))}"]
+    functions = _function_totals(compiles)
+    if functions:
+        details.append(f"top functions by tracing time: {_top(functions)}")
+    advice = []
+    for ids in _repeats(compiles):
+        advice.append(f"{len(ids)} compiles ({', '.join(ids[:5])}{'…' if len(ids) > 5 else ''}) "
+                      f"made the same graph: {REGIONAL}")
+    hit = any(e.get("result") == "hit" for c in compiles for e in c.get("cache") or [])
+    if total_ms / 1000 >= WARM_START_S and not hit:
+        advice.append(f"compiling took {total_ms / 1000:.1f} s with no cache hit: {WARM}")
+    return [finding("compile_time", "info",
+                    f"Compile time {total_ms / 1000:.2f} s over {len(compiles)} compiles; "
+                    f"slowest {_slowest(slowest)}",
+                    count=len(compiles), details=details,
+                    evidence=[compile_link(c.get("id")) for c in slowest] + [tab_link("timing", "Timing")],
+                    advice="; ".join(advice) or None)]

@@ -1,0 +1,96 @@
+"""Dynamic shapes in user terms: which size became dynamic (and when), which lines guard
+or specialize it with torch's expression, unbacked symbols; one finding per size."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from ..graph_break_audit import is_library_file
+from .make import compile_link, finding, locations, source_link
+from .user_terms import expression, scalar_guard, source_name, symbol_names, value_range
+
+ADVICE = ("to compile it dynamic from the first call (one compile, not two): "
+          "torch._dynamo.mark_dynamic(tensor, dim) before the call, or torch.compile(..., "
+          "dynamic=True); each guarding line is a condition the compiled code checks: "
+          "torch._check(...) states a fact so torch can drop a guard, and "
+          "torch._dynamo.mark_unbacked(tensor, dim) keeps a size from being specialized")
+UNBACKED_ADVICE = ("an unbacked size (from .item(), nonzero(), ...) has no example value: "
+                   "torch._check(...) / torch._check_is_size(...) on it tells torch its range")
+SCALAR_ADVICE = ("an int argument that changed is traced as a symbol from its second value "
+                 "on (one recompile); torch.compile(..., dynamic=True) makes it symbolic from "
+                 "the first call, and a tensor argument is never specialized")
+_SIZE_MISMATCH = re.compile(r"expected (\d+), actual (\d+)")
+
+
+def _changed(c: dict[str, Any], name: str, value: Any) -> dict[str, str] | None:
+    """From which value to which the size changed: the recompile that made it dynamic."""
+    base = name.split(".")[0]
+    for failed in (g for attempt in c.get("recompile_reasons") or [] for g in attempt):
+        guard = str(failed.get("guard") or "")
+        scalar = scalar_guard(guard)
+        if scalar and scalar[0] == name and value is not None:
+            return {"from": scalar[1], "to": str(value)}
+        if f"'{base}'" not in guard and base not in guard:
+            continue
+        if failed.get("expected") is not None and failed.get("actual") is not None:
+            return {"from": str(failed["expected"]), "to": str(failed["actual"])}
+        match = _SIZE_MISMATCH.search(guard)
+        if match:
+            return {"from": match[1], "to": match[2]}
+    return None
+
+
+def shapes(data: dict[str, Any]) -> list[dict[str, Any]]:
+    """Every shape symbol with a source, in user terms, with the lines that guard it."""
+    out: dict[str, dict[str, Any]] = {}
+    for c in data.get("compiles") or []:
+        names = symbol_names(c)
+        for sym in c.get("symbols") or []:
+            symbol = str(sym.get("symbol") or "")
+            if not symbol or not sym.get("source"):
+                continue
+            name = source_name(sym["source"])
+            entry = out.setdefault(name, {
+                "name": name, "symbol": symbol, "range": value_range(sym.get("range")),
+                "value": sym.get("value"), "compile": c.get("id"),
+                "changed": _changed(c, name, sym.get("value")), "unbacked": symbol.startswith("u"),
+                "guards": []})
+            for guard in c.get("symbolic_guards") or []:
+                expr = str(guard.get("expr") or "")
+                where = guard.get("user_location") or {}
+                if not re.search(rf"\b{re.escape(symbol)}\b", expr) or is_library_file(where.get("file")):
+                    continue
+                row = {"file": where.get("file"), "line": where.get("line"),
+                       "function": where.get("function"), "expr": expression(expr, names),
+                       "kind": ("specialized" if guard.get("kind") == "symbolic_shape_specialization"
+                                else "guard"), "compile": c.get("id")}
+                if not any(g["line"] == row["line"] and g["file"] == row["file"]
+                           and g["expr"] == row["expr"] for g in entry["guards"]):
+                    entry["guards"].append(row)
+    return list(out.values())
+
+
+def find(data: dict[str, Any]) -> list[dict[str, Any]]:
+    out = []
+    for shape in shapes(data):
+        how = (f" when it changed from {shape['changed']['from']} to {shape['changed']['to']}"
+               if shape["changed"] else "")
+        verb = "is unbacked" if shape["unbacked"] else "became dynamic"
+        title = (f"{shape['name']} {verb} ({shape['symbol']}, range {shape['range']}){how}, "
+                 f"compile {shape['compile']}")
+        guard_lines = [g for g in shape["guards"] if g.get("file")]
+        evidence = [compile_link(shape["compile"])]
+        evidence += [link for g in guard_lines
+                     if (link := source_link(g, f"line {g['line']}: {g['expr']}"))]
+        evidence.append({"tab": "shapes", "label": "Shapes"})
+        out.append(finding(
+            "dynamic_shape", "info", title, count=max(1, len(guard_lines)),
+            locations=locations(guard_lines), evidence=evidence,
+            advice=(UNBACKED_ADVICE if shape["unbacked"] else
+                    ADVICE if "." in shape["name"] else SCALAR_ADVICE),
+            details=[f"line {g['line']}: {g['expr']}"
+                     + (" (specializes it)" if g["kind"] == "specialized" else "")
+                     for g in guard_lines],
+            shape=shape))
+    return out

@@ -1,0 +1,29 @@
+"""Graph breaks, one finding per site of the graph-break audit (most events first)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..graph_break_audit import graph_break_audit, source_labels
+from .make import compile_link, finding, location, short_where, source_link
+
+
+def find(data: dict[str, Any]) -> list[dict[str, Any]]:
+    out = []
+    labels = source_labels(data)
+    for site in graph_break_audit(data):
+        reason = (site["reasons"] or [{}])[0]
+        fn = f" in {site['function']}" if site.get("function") else ""
+        hints = reason.get("hints") or []
+        loc = location(site)
+        at = short_where(site["file"], site["line"], labels)
+        links = [link for link in [source_link(site, at)] if link]
+        links += [compile_link(cid) for cid in dict.fromkeys(site["compiles"]) if cid]
+        out.append(finding(
+            "graph_break", "warning",
+            f"Graph break ×{site['count']} at {at}{fn}: {reason.get('message') or ''}",
+            count=site["count"], locations=[loc] if loc else [], evidence=links,
+            advice=hints[0] if hints else None,
+            details=[reason["explanation"]] if reason.get("explanation") else [],
+            events=site["events"]))
+    return out

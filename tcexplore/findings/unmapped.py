@@ -1,0 +1,27 @@
+"""Post-grad nodes mapped to no kernel, with why when torch recorded no mapping."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..render.html import NO_PROVENANCE
+from .make import finding, plural
+
+
+def find(data: dict[str, Any]) -> list[dict[str, Any]]:
+    unmapped = (data.get("summary") or {}).get("unmapped_nodes") or 0
+    if not unmapped:
+        return []
+    outputs = [(c, i, o) for c in data.get("compiles") or []
+               for i, o in enumerate(c.get("output_codes") or [])]
+    unproven = sum(len(o.get("unmapped_nodes") or []) for _, _, o in outputs
+                   if o.get("provenance") is None)
+    why = ("" if not unproven else f": {NO_PROVENANCE}" if unproven == unmapped else
+           f" ({unproven} of them in output codes without torch's kernel → node mapping: "
+           "INDUCTOR_PROVENANCE=1 records it)")
+    first = next(((c, i) for c, i, o in outputs if o.get("unmapped_nodes")), None)
+    evidence = ([{"tab": "fusion", "compile": first[0].get("id"), "output": first[1],
+                  "label": f"compile {first[0].get('id')} in Fusion"}] if first else [])
+    return [finding("unmapped", "warning",
+                    f"{plural(unmapped, 'post-grad node')} mapped to no kernel{why}",
+                    count=unmapped, evidence=evidence)]

@@ -1,0 +1,96 @@
+"""The Overview's findings and the Shapes section, drawn from the document's ``findings``
+(decided in tcexplore/findings/, never here)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .markup import Data, _c, _compile_anchor, _details, _e, _location, _note, _table
+from .profile import PROFILE_ANCHOR
+
+SHAPES_ANCHOR = "tcx-shapes"
+OLD_DOCUMENT = ("This document was saved before tcexplore recorded its findings: "
+                "tcexplore.load() computes them (save it again to keep them).")
+CSS = """
+.tcx-report .tcx-finding-list { list-style: none; padding-left: 0; }
+.tcx-report .tcx-finding { margin: 4px 0; padding: 4px 8px; border-left: 4px solid #d0d7de; }
+.tcx-report .tcx-finding-error { border-color: #cf222e; }
+.tcx-report .tcx-finding-warning { border-color: #bf8700; }
+.tcx-report .tcx-finding-info { border-color: #0969da; }
+.tcx-report .tcx-finding-ok { border-color: #1a7f37; }
+.tcx-report .tcx-severity { font-size: 11px; text-transform: uppercase; color: #57606a;
+  margin-right: 6px; }
+.tcx-report .tcx-finding-title { font-weight: 600; }
+.tcx-report .tcx-finding ul { margin: 2px 0; }
+"""
+_TAB_ANCHORS = {"timing": "tcx-measurements", "accuracy": "tcx-measurements",
+                "profile": PROFILE_ANCHOR, "source": "tcx-source", "shapes": SHAPES_ANCHOR,
+                "cudagraphs": "tcx-compiles", "overview": "tcx-overview"}
+
+
+def _href(link: Data) -> str | None:
+    if link.get("compile") is not None:
+        return _compile_anchor(link["compile"])
+    return _TAB_ANCHORS.get(str(link.get("tab")))
+
+
+def _evidence(links: list[Any]) -> str:
+    parts = []
+    for link in links:
+        if not isinstance(link, dict):
+            continue
+        href = _href(link)
+        text = _e(link.get("label") or link.get("tab"))
+        parts.append(f'<a href="#{_e(href)}">{text}</a>' if href else text)
+    return f'<div class="tcx-muted">See: {", ".join(parts)}</div>' if parts else ""
+
+
+def _finding(f: Data) -> str:
+    severity = str(f.get("severity"))
+    body = [(f'<span class="tcx-severity">{_e(severity)}</span>'
+             f'<span class="tcx-finding-title">{_e(f.get("title"))}</span>')]
+    places = [_location(loc) for loc in f.get("locations") or []][:10]
+    if places and f.get("kind") != "dynamic_shape":
+        body.append(f'<div>At {"; ".join(places)}</div>')
+    if f.get("details"):
+        body.append("<ul>" + "".join(f"<li>{_e(d)}</li>" for d in f["details"][:20]) + "</ul>")
+    if f.get("advice"):
+        body.append(f"<div><strong>What to do:</strong> {_e(f['advice'])}</div>")
+    body.append(_evidence(f.get("evidence") or []))
+    return (f'<li class="tcx-finding tcx-finding-{_e(severity)}" data-kind="{_e(f.get("kind"))}">'
+            + "".join(body) + "</li>")
+
+
+def findings_list(data: Data) -> str:
+    found = data.get("findings")
+    if not isinstance(found, list):
+        return _note(OLD_DOCUMENT)
+    return ('<ul class="tcx-finding-list">' + "".join(_finding(f) for f in found if isinstance(f, dict))
+            + "</ul>")
+
+
+def shape_rows(data: Data) -> list[Data]:
+    return [f["shape"] for f in data.get("findings") or []
+            if isinstance(f, dict) and f.get("kind") == "dynamic_shape" and isinstance(f.get("shape"), dict)]
+
+
+def shapes_section(data: Data) -> str:
+    """Each dynamic size in user terms: its symbol and range, the change that made it
+    dynamic, and the lines that guard or specialize it with torch's expression."""
+    shapes = shape_rows(data)
+    if not shapes:
+        return ""
+    rows = []
+    for s in shapes:
+        changed = s.get("changed") or {}
+        when = (f"changed from {_e(changed.get('from'))} to {_e(changed.get('to'))}" if changed
+                else "unbacked" if s.get("unbacked") else "dynamic from the first compile")
+        guards = "<br>".join(f"{_location(g)}: {_c(g.get('expr'))}"
+                             + (" (specializes it)" if g.get("kind") == "specialized" else "")
+                             for g in s.get("guards") or []) or '<span class="tcx-muted">none</span>'
+        rows.append([_c(s.get("name")), _c(s.get("symbol")), _e(s.get("range")), when,
+                     f'<a href="#{_e(_compile_anchor(s.get("compile")))}">{_e(s.get("compile"))}</a>',
+                     guards])
+    return _details("Shapes", _table(["size", "symbol", "range", "why dynamic", "compile",
+                                      "lines that guard it"], rows, "tcx-shapes-table"),
+                    cls="tcx-section tcx-shapes", id_=SHAPES_ANCHOR)
