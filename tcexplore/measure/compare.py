@@ -18,8 +18,6 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
-import torch
-
 from .._version import __version__
 from ..document import SCHEMA, Document
 from ..exploration import Exploration, max_abs_error
@@ -191,8 +189,9 @@ def compare(fn: Callable, *args: Any, modes: Iterable[str | None] = (None,),
             isolate: str = "reset", time_budget_s: float = 0.5, **kwargs: Any) -> Comparison:
     """Explore ``fn`` under every (mode, backend, dynamic) combination.
 
-    ``isolate="reset"`` runs each in this process after ``torch.compiler.reset()`` (no
-    state leaks between rows, but warm caches); ``"process"`` runs each in a fresh
+    ``isolate="reset"`` runs each in this process, each compiled afresh with a backend of
+    its own (no state leaks between rows, the user's compiled functions keep their code;
+    warm Inductor caches); ``"process"`` runs each in a fresh
     subprocess with an empty Inductor cache directory (true cold-start compile times;
     ``fn`` and the arguments must be picklable, e.g. a module-level function).
     """
@@ -208,15 +207,11 @@ def compare(fn: Callable, *args: Any, modes: Iterable[str | None] = (None,),
                 exploration = Exploration(Document(_run_in_fresh_process(
                     fn, args, kwargs, {**config, "backend": backend}, options)))
             else:
-                torch.compiler.reset()
                 exploration = explore(fn, *args, mode=mode, backend=backend, dynamic=dyn,
                                       **options, **kwargs)
             rows.append(_row(config, exploration, None))
         except Exception as exc:  # noqa: BLE001 - one failing configuration is one row
             rows.append(_row(config, None, f"{type(exc).__name__}: {exc}"))
-        finally:
-            if isolate == "reset":
-                torch.compiler.reset()
     return Comparison(rows)
 
 
