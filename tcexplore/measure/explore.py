@@ -92,7 +92,7 @@ def explore(fn: Callable, *args: Any, mode: str | None = None, backend: Any = "i
     document = session.document
     if not document.data["compiles"] and not document.data["not_compiled"]:
         document = document.with_sections(not_compiled=[nothing_compiled(fn, stance, disabled)])
-    if (profile or profile_gpu) and error is None:
+    if (profile or profile_gpu) and error is None and document.data["compiles"]:
         profiled = profile_calls(lambda: compiled_fn(*c_args, **c_kwargs), document.data,
                                  cuda, timing["compiled"]["median_ms"] if timing else None,
                                  budget_s=time_budget_s / 2)

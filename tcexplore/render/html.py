@@ -27,6 +27,7 @@ from .markup import (MAX_CELL_ITEMS, SOURCE_LABELS, MAX_ROWS, MAX_TEXT_CHARS, Da
                      _location, _location_with_code, _names, _note,
                      _page, _plural, _pre, _status, _table, _value)
 from .measurements import measurements
+from .not_compiled import not_compiled_html
 from .profile import profile_section
 from .source import sources
 
@@ -160,6 +161,9 @@ def _findings(data: Data) -> str:
                               "node mapping: INDUCTOR_PROVENANCE=1 records it)")
     if isinstance(data.get("error"), dict):
         found.append("the captured code raised " + str(data["error"].get("type") or "an error"))
+    if not data.get("compiles"):
+        found.append("nothing was compiled" + (" (Not compiled, below, says why)"
+                                               if data.get("not_compiled") else ""))
     text = ", ".join(found) if found else "No graph breaks, recompiles or failed compiles."
     return f'<p class="tcx-findings">{_e(text)}</p>'
 
@@ -236,6 +240,7 @@ def _overview(data: Data) -> str:
         _error_block(data.get("error"), "The captured code raised"),
         _not_available(data),
         _findings(data),
+        not_compiled_html(data),
         audit_table(data),
         _summary_table(data.get("summary") or {}),
         _environment(data),

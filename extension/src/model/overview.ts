@@ -8,6 +8,7 @@ import { NO_PROVENANCE, unmappedReason } from './fusion';
 import { ms, plural, firstLine, sourceLabels, where } from './format';
 import { recompileRows } from './guards';
 import { timingVerdict } from './timing';
+import { notCompiledFinding, nothingCompiled, timingWhenNothingCompiled } from './notcompiled';
 import { Location, Target, TcxDocument } from './types';
 
 export type Severity = 'error' | 'warning' | 'info' | 'ok';
@@ -241,11 +242,16 @@ export function findings(doc: TcxDocument): Finding[] {
       });
     }
   }
+  const skipped = notCompiledFinding(doc);
+  if (skipped) {
+    out.push(skipped);
+  }
   const t = doc.timing;
   if (t) {
-    const v = timingVerdict(t);
-    const payback =
-      t.break_even_calls === null
+    const v = timingWhenNothingCompiled(doc, timingVerdict(t));
+    const payback = nothingCompiled(doc)
+      ? 'there is no compile to pay back'
+      : t.break_even_calls === null
         ? 'compile time never pays back'
         : `compile time pays back after ${Math.ceil(t.break_even_calls)} calls`;
     out.push({

@@ -374,6 +374,18 @@ export interface TcxDocument {
   comparison?: { rows?: ComparisonRow[]; row?: number };
   runtime?: { cudagraphs?: CudaGraphInfo | null };
   profile?: Profile;
+  /** frames that ran without compiled code, with torch's reason */
+  not_compiled?: NotCompiled[];
+}
+
+/** A frame Dynamo ran without compiled code: torch's reason and what to do. */
+export interface NotCompiled {
+  function: string;
+  file: string;
+  line: number | null;
+  category: 'skipfiles' | 'disabled' | 'stance' | 'recompile_limit' | 'no_tensor_ops' | 'cache' | 'other';
+  reason: string;
+  advice: string;
 }
 
 /** Where a click can take the reader: a tab and the thing to show in it. */

@@ -1,0 +1,55 @@
+import { findings } from '../model/overview';
+import { timingSummary, timingVerdict } from '../model/timing';
+import { notCompiled, timingWhenNothingCompiled } from '../model/notcompiled';
+import { TcxDocument } from '../model/types';
+import { createExplorer } from '../view/explorer';
+import { fixture } from './fixture';
+
+const SKIPPED = {
+  function: '_call_impl', file: '/venv/torch/nn/modules/module.py', line: 1780, category: 'skipfiles' as const,
+  reason: 'frame is in the Dynamo skipfiles list', advice: 'wrap the built-in layer in your own nn.Module or function'
+};
+
+function nothingCompiledDoc(): TcxDocument {
+  const doc = fixture();
+  return { ...doc, accuracy: undefined, compiles: [], graph_breaks: [], summary: { ...doc.summary, graphs: 0, graph_breaks: 0, recompiles: 0 }, not_compiled: [SKIPPED, { ...SKIPPED, function: '<b>forward</b>', line: null }] };
+}
+
+describe('frames that were not compiled', () => {
+  it('leads the findings with torch\'s reason and never says OK when nothing compiled', () => {
+    const found = findings(nothingCompiledDoc());
+    expect(found[0].severity).toBe('warning');
+    expect(found[0].text).toContain('Nothing was compiled. _call_impl (module.py:1780) ran eagerly: frame is in the Dynamo skipfiles list');
+    expect(found.some(f => f.severity === 'ok')).toBe(false);
+    expect(found.some(f => /No graph breaks/.test(f.text))).toBe(false);
+  });
+
+  it('says nothing compiled even when torch gave no reason', () => {
+    const doc = { ...nothingCompiledDoc(), not_compiled: undefined };
+    expect(notCompiled(doc)).toEqual([]);
+    expect(findings(doc)[0].text).toContain('torch emitted no compile event');
+  });
+
+  it('keeps the timing verdict from calling eager against eager ok or a compile', () => {
+    const doc = { ...nothingCompiledDoc(), timing: fixture().timing };
+    if (!doc.timing) {
+      return;
+    }
+    const v = timingWhenNothingCompiled(doc, timingVerdict(doc.timing));
+    expect(v.severity).toBe('warning');
+    expect(v.headline).toMatch(/^Nothing was compiled/);
+    expect(timingSummary(doc).map(([k]) => k)).toContain('first call (nothing compiled)');
+    expect(timingSummary(fixture()).map(([k]) => k)).toContain('first call (compile + run)');
+  });
+
+  it('shows each frame, its file, torch\'s reason and what to do on the Overview, as text', () => {
+    const root = createExplorer(nothingCompiledDoc());
+    const block = root.querySelector('.tcx-not-compiled') as HTMLDetailsElement;
+    expect(block.open).toBe(true);
+    expect(block.textContent).toContain('frame is in the Dynamo skipfiles list');
+    expect(block.textContent).toContain('wrap the built-in layer');
+    expect(block.textContent).toContain('module.py:1780');
+    expect(block.querySelector('b')).toBeNull();
+    expect(createExplorer(fixture()).querySelector('.tcx-not-compiled')).toBeNull();
+  });
+});

@@ -1,0 +1,48 @@
+/** Frames Dynamo ran without compiled code (the document's `not_compiled`): the Overview's
+ * finding and table, and what the Timing verdict says when nothing was compiled. */
+
+import { Finding } from './overview';
+import { baseName, plural } from './format';
+import { TimingVerdict } from './timing';
+import { NotCompiled, TcxDocument } from './types';
+
+/** The document's entries, each field checked (a document from an older tcexplore has none). */
+export function notCompiled(doc: TcxDocument): NotCompiled[] {
+  const entries = Array.isArray(doc.not_compiled) ? doc.not_compiled : [];
+  return entries.filter(e => e && typeof e === 'object').map(e => ({
+    function: String(e.function ?? '?'),
+    file: String(e.file ?? ''),
+    line: typeof e.line === 'number' ? e.line : null,
+    category: e.category,
+    reason: String(e.reason ?? ''),
+    advice: String(e.advice ?? '')
+  }));
+}
+
+export function nothingCompiled(doc: TcxDocument): boolean {
+  return doc.compiles.length === 0;
+}
+
+/** One finding: nothing compiled (with the first frame's reason), or frames skipped beside compiles. */
+export function notCompiledFinding(doc: TcxDocument): Finding | null {
+  const entries = notCompiled(doc);
+  const first = entries[0];
+  if (nothingCompiled(doc)) {
+    const why = first
+      ? ` ${first.function} (${baseName(first.file)}${first.line === null ? '' : `:${first.line}`}) ran eagerly: ${first.reason}.`
+      : ' torch emitted no compile event.';
+    return { severity: 'warning', text: `Nothing was compiled.${why} See "Not compiled" below.` };
+  }
+  if (!entries.length) {
+    return null;
+  }
+  return { severity: 'info', text: `${plural(entries.length, 'frame')} ran without compiled code (Dynamo skipped them): see "Not compiled" below.` };
+}
+
+/** With nothing compiled, both timed sides ran eagerly: never an "ok". */
+export function timingWhenNothingCompiled(doc: TcxDocument, verdict: TimingVerdict): TimingVerdict {
+  if (!nothingCompiled(doc)) {
+    return verdict;
+  }
+  return { ...verdict, severity: 'warning', headline: `Nothing was compiled: both sides ran eagerly, so this compares eager with eager (${verdict.headline})` };
+}
