@@ -81,14 +81,21 @@ def test_dynamic_state_is_put_back():
     assert pgo._CODE_STATE is before
 
 
-def test_a_built_in_layer_compiled_in_place_is_explained():
+@pytest.fixture(scope="module")
+def skipped_layer():
+    """A built-in layer compiled in place, captured once: Dynamo decides a frame's skip once
+    per process, so a second capture of the same layer code hears no reason."""
     if not _torch_compat.has_skip_reasons():
         pytest.skip("this torch records no skip reasons (torch < 2.13)")
     layer = torch.nn.TransformerEncoderLayer(8, 2, 16, batch_first=True).eval()
     layer.compile()  # compiles the module's _call_impl: a frame of torch's own
     with capture() as session:
         layer(torch.randn(2, 3, 8))
-    data = session.document.data
+    return session.document
+
+
+def test_a_built_in_layer_compiled_in_place_is_explained(skipped_layer):
+    data = skipped_layer.data
     assert data["summary"]["graphs"] == 0
     first = data["not_compiled"][0]
     assert first["category"] == "skipfiles"
@@ -115,6 +122,20 @@ def test_force_eager_and_disable_are_explained():
 
     disabled = explore(Off(), torch.randn(4), measure_timing=False, find_divergence=False)
     assert disabled.document.data["summary"]["graphs"] == 0
-    categories = {e["category"] for e in disabled.document.data["not_compiled"]}
-    assert "disabled" in categories or "skipfiles" in categories
+    first = disabled.document.data["not_compiled"][0]
+    assert first["category"] == "disabled" and first["function"].endswith("forward")
     Document(eager.document.data)
+
+
+def test_the_html_overview_explains_a_skipped_layer_and_never_says_no_graph_breaks(
+        skipped_layer):
+    from tcexplore.render.html import render_html
+
+    data = dict(skipped_layer.data)
+    data["not_compiled"] = [{**data["not_compiled"][0], "function": "<script>x</script>"},
+                            *data["not_compiled"]]
+    page = render_html(Document(data))
+    assert "Not compiled" in page and "nothing was compiled" in page
+    assert "No graph breaks" not in page
+    assert "wrap the built-in layer" in page
+    assert "<script>x</script>" not in page and "&lt;script&gt;" in page

@@ -85,15 +85,20 @@ def frame_of(fn: Any) -> tuple[str, str, int | None]:
     return name, code.co_filename, code.co_firstlineno
 
 
-def nothing_compiled(fn: Any, stance: str, disabled: bool) -> dict[str, Any]:
-    """The entry for ``fn`` itself when its capture compiled nothing and torch gave no
-    skip reason: the stance or the disable decorator that explains it, else "other"."""
+def nothing_compiled(fn: Any, stance: str, disabled: bool,
+                     skipped: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The entries when a capture of ``fn`` compiled no graph: the stance or the disable
+    decorator that explains it first, then torch's skip reasons; "other" if there is none."""
     name, file, line = frame_of(fn)
     if stance != "default":
-        return entry(name, file, line, "stance",
-                     f'torch.compiler.set_stance("{stance}") was in effect: no compile ran')
+        return [entry(name, file, line, "stance",
+                      f'torch.compiler.set_stance("{stance}") was in effect: no compile ran'),
+                *skipped]
     if disabled:
-        return entry(name, file, line, "disabled",
-                     "the function is wrapped by torch.compiler.disable: Dynamo ran it eagerly")
-    return entry(name, file, line, "other",
-                 "torch emitted no compile event and no skip reason for this call")
+        return [entry(name, file, line, "disabled",
+                      "the function is wrapped by torch.compiler.disable: Dynamo ran it "
+                      "eagerly"), *skipped]
+    return skipped or [entry(name, file, line, "other",
+                             "torch emitted no compiled graph and no skip reason in this capture "
+                             "(Dynamo decides a frame's skip once per process: an earlier "
+                             "call may have made it)")]

@@ -90,9 +90,10 @@ def explore(fn: Callable, *args: Any, mode: str | None = None, backend: Any = "i
         except Exception as exc:  # noqa: BLE001 - kept in the exploration, with the capture
             error = error_record(exc)
     document = session.document
-    if not document.data["compiles"] and not document.data["not_compiled"]:
-        document = document.with_sections(not_compiled=[nothing_compiled(fn, stance, disabled)])
-    if (profile or profile_gpu) and error is None and document.data["compiles"]:
+    if not document.data["summary"]["graphs"]:
+        document = document.with_sections(not_compiled=nothing_compiled(
+            fn, stance, disabled, document.data["not_compiled"]))
+    if (profile or profile_gpu) and error is None and document.data["summary"]["graphs"]:
         profiled = profile_calls(lambda: compiled_fn(*c_args, **c_kwargs), document.data,
                                  cuda, timing["compiled"]["median_ms"] if timing else None,
                                  budget_s=time_budget_s / 2)

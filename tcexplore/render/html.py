@@ -161,7 +161,7 @@ def _findings(data: Data) -> str:
                               "node mapping: INDUCTOR_PROVENANCE=1 records it)")
     if isinstance(data.get("error"), dict):
         found.append("the captured code raised " + str(data["error"].get("type") or "an error"))
-    if not data.get("compiles"):
+    if not (data.get("summary") or {}).get("graphs"):
         found.append("nothing was compiled" + (" (Not compiled, below, says why)"
                                                if data.get("not_compiled") else ""))
     text = ", ".join(found) if found else "No graph breaks, recompiles or failed compiles."

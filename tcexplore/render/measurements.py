@@ -295,7 +295,7 @@ def measurements(data: Data) -> str:
              f" on {_e(explore.get('device'))}</p>",
              _error_block(explore.get("error"), "Measuring against eager failed")]
     timing, accuracy = data.get("timing"), data.get("accuracy")
-    parts.append(_timing(timing, bool(data.get("compiles"))) if isinstance(timing, dict)
+    parts.append(_timing(timing, bool((data.get("summary") or {}).get("graphs"))) if isinstance(timing, dict)
                  else _note("Not timed against eager."))
     parts.append(_accuracy(accuracy) if isinstance(accuracy, dict)
                  else _note("Not compared with eager."))

@@ -19,7 +19,7 @@ def not_compiled_html(data: dict[str, Any]) -> str:
             for e in entries[:MAX_ROWS]]
     more = len(entries) - MAX_ROWS
     note = f'<p class="tcx-note">… {_e(more)} more frames not shown</p>' if more > 0 else ""
-    compiled = bool(data.get("compiles"))
+    compiled = bool((data.get("summary") or {}).get("graphs"))
     title = (f"Not compiled: {_plural(len(entries), 'frame')} ran without compiled code"
              + ("" if compiled else " (nothing was compiled)"))
     return _details(_e(title), _table(["frame", "category", "torch's reason", "what to do"],

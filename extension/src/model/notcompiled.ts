@@ -19,8 +19,10 @@ export function notCompiled(doc: TcxDocument): NotCompiled[] {
   }));
 }
 
+/** No graph was compiled (a compile record without a graph compiled nothing). */
 export function nothingCompiled(doc: TcxDocument): boolean {
-  return doc.compiles.length === 0;
+  const graphs = doc.summary?.graphs;
+  return typeof graphs === 'number' ? graphs === 0 : doc.compiles.length === 0;
 }
 
 /** One finding: nothing compiled (with the first frame's reason), or frames skipped beside compiles. */
@@ -33,10 +35,10 @@ export function notCompiledFinding(doc: TcxDocument): Finding | null {
       : ' torch emitted no compile event.';
     return { severity: 'warning', text: `Nothing was compiled.${why} See "Not compiled" below.` };
   }
-  if (!entries.length) {
-    return null;
+  if (!entries.some(e => e.category !== 'skipfiles')) {
+    return null; // torch's own frames skipped around compiled code: the table lists them
   }
-  return { severity: 'info', text: `${plural(entries.length, 'frame')} ran without compiled code (Dynamo skipped them): see "Not compiled" below.` };
+  return { severity: 'info', text: `${plural(entries.length, 'frame')} ran without compiled code (Dynamo skipped or ran them eagerly): see "Not compiled" below.` };
 }
 
 /** With nothing compiled, both timed sides ran eagerly: never an "ok". */
