@@ -50,6 +50,8 @@ describe('frames that were not compiled', () => {
     expect(block.textContent).toContain('wrap the built-in layer');
     expect(block.textContent).toContain('module.py:1780');
     expect(block.querySelector('b')).toBeNull();
+    expect(block.querySelectorAll('tbody tr').length).toBe(1); // one reason, one row
+    expect(block.textContent).toContain('and 1 more frame: <b>forward</b>');
     expect(createExplorer(fixture()).querySelector('.tcx-not-compiled')).toBeNull();
   });
 });

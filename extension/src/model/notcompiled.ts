@@ -19,6 +19,21 @@ export function notCompiled(doc: TcxDocument): NotCompiled[] {
   }));
 }
 
+/** Entries grouped by (category, reason, advice), in the order torch first gave them. */
+export function reasonGroups(entries: NotCompiled[]): NotCompiled[][] {
+  const groups = new Map<string, NotCompiled[]>();
+  for (const e of entries) {
+    const key = JSON.stringify([e.category, e.reason, e.advice]);
+    const group = groups.get(key);
+    if (group) {
+      group.push(e);
+    } else {
+      groups.set(key, [e]);
+    }
+  }
+  return [...groups.values()];
+}
+
 /** No graph was compiled (a compile record without a graph compiled nothing). */
 export function nothingCompiled(doc: TcxDocument): boolean {
   const graphs = doc.summary?.graphs;

@@ -1,12 +1,14 @@
-import { notCompiled, nothingCompiled } from '../model/notcompiled';
+import { notCompiled, nothingCompiled, reasonGroups } from '../model/notcompiled';
 import { sourceLabels, where } from '../model/format';
 import { Context } from './context';
 import { code, el, table } from './dom';
 
-/** Rows shown; the rest are counted. */
+/** Reasons shown, and other frames named per reason; the rest are counted. */
 const MAX_ROWS = 20;
+const MAX_NAMES = 8;
 
-/** The Overview's "Not compiled" block: each frame, torch's reason and what to do. */
+/** The Overview's "Not compiled" block: one row per reason of torch's, its first frame
+ * named in full and the others by name, and what to do. */
 export function notCompiledView(ctx: Context): HTMLElement | null {
   const entries = notCompiled(ctx.doc);
   if (!entries.length) {
@@ -14,12 +16,19 @@ export function notCompiledView(ctx: Context): HTMLElement | null {
   }
   const labels = sourceLabels(ctx.doc);
   const none = nothingCompiled(ctx.doc);
-  const rows = entries.slice(0, MAX_ROWS).map(e => [
-    el('span', null, code(e.function), ' ', el('span', { class: 'tcx-muted', title: e.file }, where({ file: e.file, line: e.line }, labels))),
-    e.category, e.reason, e.advice]);
-  const more = entries.length - MAX_ROWS;
+  const groups = reasonGroups(entries);
+  const rows = groups.slice(0, MAX_ROWS).map(g => {
+    const [first, ...others] = g;
+    const names = others.slice(0, MAX_NAMES).map(e => e.function);
+    const more = others.length - names.length;
+    return [
+      el('span', null, code(first.function), ' ', el('span', { class: 'tcx-muted', title: first.file }, where({ file: first.file, line: first.line }, labels)),
+        others.length ? el('div', { class: 'tcx-muted' }, `and ${others.length} more frame${others.length === 1 ? '' : 's'}: ${names.join(', ')}${more > 0 ? `, … ${more} more` : ''}`) : null),
+      first.category, first.reason, first.advice];
+  });
+  const more = groups.length - MAX_ROWS;
   return el('details', { class: 'tcx-not-compiled', attrs: none ? { open: '' } : {} },
     el('summary', null, `Not compiled: ${entries.length} frame${entries.length === 1 ? '' : 's'} ran without compiled code${none ? ' (nothing was compiled)' : ''}`),
     table(['frame', 'category', "torch's reason", 'what to do'], rows),
-    more > 0 ? el('p', { class: 'tcx-muted' }, `… ${more} more frames not shown`) : null);
+    more > 0 ? el('p', { class: 'tcx-muted' }, `… ${more} more reasons not shown`) : null);
 }
