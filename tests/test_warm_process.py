@@ -139,3 +139,24 @@ def test_the_html_overview_explains_a_skipped_layer_and_never_says_no_graph_brea
     assert "No graph breaks" not in page
     assert "wrap the built-in layer" in page
     assert "<script>x</script>" not in page and "&lt;script&gt;" in page
+
+
+def test_recompiles_against_entries_compiled_before_the_capture_are_not_counted():
+    """torch 2.11's case, made here on any torch: a fresh backend without an isolated region
+    logs its first compile as a recompile of the user's entries (BACKEND_MATCH)."""
+    from tcexplore.measure.foreign_entries import without_foreign_entries
+
+    def shifted(x):
+        return torch.exp(x) - 1
+
+    torch.compile(shifted)(torch.randn(4))
+    fresh = _torch_compat._fresh_backend_class(_torch_compat._resolve(
+        "torch._TorchCompileInductorWrapper"))(None, None, None)
+    with capture() as session:
+        torch.compile(shifted, backend=fresh)(torch.randn(4))
+    raw = session.document
+    assert raw.data["summary"]["recompiles"] == 1
+    assert "BACKEND_MATCH" in str(raw.data["compiles"][0]["recompile_reasons"])
+    kept = without_foreign_entries(raw)
+    assert kept.data["summary"]["recompiles"] == 0
+    assert kept.data["summary"]["graphs"] == raw.data["summary"]["graphs"] == 1

@@ -13,6 +13,7 @@ from ..capture.not_compiled import nothing_compiled
 from ..exploration import Exploration
 from .diff import closeness_to_reference, diff_named, diff_outputs
 from .divergence import find_first_divergence
+from .foreign_entries import without_foreign_entries
 from .random_ops import explain_mismatch
 from ..document import error_record
 from .inputs import clone_tensors, rng_state
@@ -89,7 +90,7 @@ def explore(fn: Callable, *args: Any, mode: str | None = None, backend: Any = "i
                                    "cuda" if cuda else "cpu", time_budget_s)
         except Exception as exc:  # noqa: BLE001 - kept in the exploration, with the capture
             error = error_record(exc)
-    document = session.document
+    document = without_foreign_entries(session.document)
     if not document.data["summary"]["graphs"]:
         document = document.with_sections(not_compiled=nothing_compiled(
             fn, stance, disabled, document.data["not_compiled"]))
