@@ -4,9 +4,11 @@ capture that compiles nothing says why, in torch's words (real torch.compile, ti
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 import textwrap
+from pathlib import Path
 
 import pytest
 import torch
@@ -28,22 +30,19 @@ def counts(exploration) -> dict[str, int]:
     return {key: exploration.document.data["summary"][key] for key in COUNTS}
 
 
-FRESH_PROCESS = textwrap.dedent("""
+FRESH_PROCESS = textwrap.dedent(f"""
     import json, torch
     from tcexplore import explore
     from tests.test_warm_process import breaking
     e = explore(breaking, torch.randn(8), measure_timing=False, find_divergence=False)
-    print(json.dumps({k: e.document.data["summary"][k] for k in %r}))
-""" % (COUNTS,))
+    print(json.dumps({{k: e.document.data["summary"][k] for k in {COUNTS!r}}}))
+""")
 
 
 @pytest.fixture(scope="module")
 def fresh_counts() -> dict[str, int]:
     out = subprocess.run([sys.executable, "-c", FRESH_PROCESS], capture_output=True,
-                         text=True, check=True, cwd=str(__import__("pathlib").Path(
-                             __file__).parents[1]))
-    import json
-
+                         text=True, check=True, cwd=str(Path(__file__).parents[1]))
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
