@@ -159,3 +159,16 @@ def test_recompiles_against_entries_compiled_before_the_capture_are_not_counted(
     kept = without_foreign_entries(raw)
     assert kept.data["summary"]["recompiles"] == 0
     assert kept.data["summary"]["graphs"] == raw.data["summary"]["graphs"] == 1
+
+
+def test_dynamic_state_and_skip_reasons_are_put_back_after_a_keyboard_interrupt():
+    pgo = _torch_compat._module("torch._dynamo.pgo")
+    before = (pgo._CODE_STATE, pgo._INIT_CODE_STATE)
+    tls_before = (_torch_compat._dynamo_tls().skip_reasons
+                  if _torch_compat.has_skip_reasons() else None)
+    with pytest.raises(KeyboardInterrupt):
+        with _torch_compat.fresh_dynamic_state(), _torch_compat.skip_reasons():
+            raise KeyboardInterrupt
+    assert (pgo._CODE_STATE, pgo._INIT_CODE_STATE) == before
+    if _torch_compat.has_skip_reasons():
+        assert _torch_compat._dynamo_tls().skip_reasons is tls_before
