@@ -535,6 +535,10 @@ def check() -> list[str]:
         _bytecode_hooks,
         lambda: _resolve("torch._dynamo.convert_frame.register_bytecode_hook"),
         lambda: _check_profiler_timing_fields(),
+        lambda: _resolve("torch._TorchCompileInductorWrapper"),
+        lambda: _resolve("torch._TorchCompileWrapper"),
+        lambda: _module("torch._dynamo.pgo")._CODE_STATE,
+        compile_stance,
     ):
         try:
             probe()
@@ -579,3 +583,120 @@ def ignored_backend_options() -> Iterator[list[str]]:
         yield said
     finally:
         logger.removeHandler(handler)
+
+
+# --- A warm process: compile afresh beside the user's compiled code (measure/explore.py) ---
+
+def _fresh_backend_class(base: type) -> type:
+    """``base`` (torch's backend wrapper) equal only to itself: Dynamo keys cache entries by
+    backend (``==``), so entries compiled earlier with an equal wrapper never match."""
+    return type(f"Fresh{base.__name__}", (base,),
+                {"__eq__": object.__eq__, "__hash__": object.__hash__,
+                 "__doc__": "A backend wrapper that compares equal only to itself."})
+
+
+def supports_isolated_recompiles() -> bool:
+    """torch.compile(isolate_recompiles=...) (torch 2.13): a call's own cache entries and
+    recompile limit, apart from other compiles of the same code."""
+    import inspect  # noqa: PLC0415
+
+    import torch  # noqa: PLC0415
+
+    return "isolate_recompiles" in inspect.signature(torch.compile).parameters
+
+
+def isolated_compile(fn: Callable, compile_kwargs: dict[str, Any]) -> Callable:
+    """``torch.compile(fn, **compile_kwargs)`` whose compiles ignore every earlier one in this
+    process: a backend distinct from any other (so Dynamo's warm cache entries of ``fn``'s
+    code never serve it) and, on torch >= 2.13, its own recompile region. Other compiled
+    functions keep their entries. On torch 2.11/2.12 the first compile of code compiled
+    before is logged as a recompile (BACKEND_MATCH) and shares its recompile limit."""
+    import torch  # noqa: PLC0415
+
+    kwargs = dict(compile_kwargs)
+    backend = kwargs.pop("backend", "inductor")
+    mode, options, dynamic = kwargs.pop("mode", None), kwargs.pop("options", None), \
+        kwargs.get("dynamic")
+    if mode is not None and options is not None:  # torch.compile's own message
+        raise RuntimeError("Either mode or options can be specified, but both can't be "
+                           "specified at the same time.")
+    if backend == "inductor":
+        wrapper = _fresh_backend_class(_resolve("torch._TorchCompileInductorWrapper"))(
+            mode, options, dynamic)
+    else:
+        wrapper = _fresh_backend_class(_resolve("torch._TorchCompileWrapper"))(
+            backend, mode, options, dynamic)
+    if supports_isolated_recompiles():
+        kwargs["isolate_recompiles"] = True
+    return torch.compile(fn, backend=wrapper, **kwargs)
+
+
+@contextlib.contextmanager
+def fresh_dynamic_state() -> Iterator[None]:
+    """Automatic-dynamic (PGO) state as in a fresh process inside the block, the process's
+    put back after: shapes an earlier compile saw do not make this one dynamic."""
+    pgo = _module("torch._dynamo.pgo")
+    names = [n for n in ("_CODE_STATE", "_INIT_CODE_STATE") if hasattr(pgo, n)]
+    if len(names) != 2:
+        raise TorchCompatError("torch._dynamo.pgo has no _CODE_STATE/_INIT_CODE_STATE")
+    saved = {n: getattr(pgo, n) for n in names}
+    for name in names:
+        setattr(pgo, name, None)
+    try:
+        yield
+    finally:
+        for name, value in saved.items():
+            setattr(pgo, name, value)
+
+
+# --- Frames Dynamo skipped (capture/not_compiled.py) ---
+
+def _dynamo_tls() -> Any:
+    tls = _resolve("torch._dynamo.eval_frame.dynamo_tls")
+    if not hasattr(tls, "skip_reasons"):
+        raise TorchCompatError("torch._dynamo.eval_frame.dynamo_tls has no skip_reasons")
+    return tls
+
+
+def has_skip_reasons() -> bool:
+    """Dynamo records each skipped frame's reason in a thread-local list (torch >= 2.13)."""
+    try:
+        _dynamo_tls()
+    except (TorchCompatError, AttributeError, ImportError):
+        return False
+    return True
+
+
+@contextlib.contextmanager
+def skip_reasons() -> Iterator[list[str]]:
+    """Dynamo's skip reasons in this thread during the block, each "name (file:line): reason"
+    as torch writes them; the list is filled when the block ends. Empty where torch has none."""
+    found: list[str] = []
+    if not has_skip_reasons():
+        yield found
+        return
+    tls = _dynamo_tls()
+    saved = tls.skip_reasons
+    start = len(saved) if saved is not None else 0
+    if saved is None:
+        tls.skip_reasons = []
+    listening = tls.skip_reasons
+    try:
+        yield found
+    finally:
+        now = tls.skip_reasons  # a fullgraph compile starts a list of its own
+        found.extend(listening[start:])
+        if now is not listening and now is not None:
+            found.extend(now)
+        tls.skip_reasons = saved
+
+
+def compile_stance() -> str:
+    """The stance torch.compiler.set_stance() set ("default", "force_eager", ...)."""
+    return str(_resolve("torch._dynamo.eval_frame._stance").stance)
+
+
+def is_compile_disabled(fn: Callable) -> bool:
+    """``fn`` (or a module's forward) is wrapped by torch.compiler.disable."""
+    target = getattr(fn, "forward", fn)
+    return bool(getattr(target, "_torchdynamo_disable", False))

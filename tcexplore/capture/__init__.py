@@ -17,6 +17,7 @@ from . import listeners
 from .distributed import launcher, process_group
 from .assemble import Assembler
 from .events import Event, compile_id
+from .not_compiled import from_skip_reasons
 
 __all__ = ["capture", "CaptureSession"]
 
@@ -39,6 +40,7 @@ class CaptureSession:
         self._document: Document | None = None
         self._document_events = -1
         self._without_settings: dict[str, dict[str, list[str]]] = {}  # compile id -> what
+        self.skip_reasons: list[str] = []  # Dynamo's, in the capturing thread (at exit)
 
     def add(self, metadata: dict[str, Any], payload: str | None) -> None:
         # Only keep the record while torch compiles; reading it waits until it is asked for.
@@ -94,7 +96,7 @@ class CaptureSession:
                          "events": len(events), "handler_errors": self.handler_errors},
                 error=self.error,
                 distributed=self.distributed or launcher(),
-            )
+            ).with_sections(not_compiled=from_skip_reasons(self.skip_reasons))
             self._document_events = len(events)
         return self._document
 
@@ -115,7 +117,9 @@ def capture(*, bypass_caches: bool = True,
     that thread as well to give it the settings.
     """
     session = CaptureSession(bypass_caches, on_event)
-    with _torch_compat.capture_settings(bypass_caches):
+    with _torch_compat.capture_settings(bypass_caches), \
+            _torch_compat.skip_reasons() as skipped:
+        session.skip_reasons = skipped
         listeners.open_session(session)
         try:
             yield session

@@ -16,18 +16,31 @@ def find(data: dict[str, Any]) -> list[dict[str, Any]]:
     graphs = (data.get("summary") or {}).get("graphs")
     if not isinstance(graphs, int):
         graphs = sum(1 for c in data.get("compiles") or [] if c.get("dynamo_graph") is not None)
+    if graphs:  # torch's own wrapper frames are skipped in every module's compile: not news
+        skipped = [s for s in skipped if s.get("category") != "skipfiles"]
     out = []
-    for s in skipped:
-        loc = location(s)
+    for group in _by_reason(skipped):
+        first, rest = group[0], len(group) - 1
+        loc = location(first)
+        more = f" and {rest} more frame{'s' if rest > 1 else ''}" if rest else ""
         out.append(finding(
-            "nothing_compiled", "warning",
-            f"{s.get('function') or '?'} ran eagerly ({s.get('category') or 'not compiled'}): "
-            f"{s.get('reason') or 'no reason given'}",
-            locations=[loc] if loc else [], advice=s.get("advice"),
-            evidence=[link for link in [_source(s)] if link]))
+            "nothing_compiled", "info" if graphs else "warning",
+            f"{first.get('function') or '?'}{more} ran eagerly "
+            f"({first.get('category') or 'not compiled'}): "
+            f"{first.get('reason') or 'no reason given'}",
+            count=len(group), locations=[loc] if loc else [], advice=first.get("advice"),
+            evidence=[link for link in [_source(first)] if link]))
     if not graphs and not skipped and not isinstance(data.get("error"), dict):
         out.append(finding("nothing_compiled", "warning", NOTHING, count=0))
     return out
+
+
+def _by_reason(skipped: list[dict[str, Any]]) -> list[list[dict[str, Any]]]:
+    """One group per (category, torch's reason), in first-seen order."""
+    groups: dict[tuple[Any, Any], list[dict[str, Any]]] = {}
+    for s in skipped:
+        groups.setdefault((s.get("category"), s.get("reason")), []).append(s)
+    return list(groups.values())
 
 
 def _source(s: dict[str, Any]) -> dict[str, Any] | None:

@@ -20,6 +20,11 @@ def find(data: dict[str, Any]) -> list[dict[str, Any]]:
     machine = timing.get("machine") if isinstance(timing.get("machine"), dict) else {}
     # timing_verdict already makes a busy machine a warning; kept here for older verdicts
     severity = "warning" if machine.get("busy") else verdict["severity"]
+    headline = verdict["headline"]
+    if (data.get("summary") or {}).get("graphs") == 0:
+        severity, payback = "warning", "there is no compile to pay back"
+        headline = ("Nothing was compiled: both sides ran eagerly, so this compares eager "
+                    f"with eager ({headline})")
     details = [t for t in (verdict.get("busy"), verdict.get("noise")) if t]
-    return [finding("timing", severity, f"{verdict['headline']}; {payback}.", details=details,
+    return [finding("timing", severity, f"{headline}; {payback}.", details=details,
                     advice=verdict.get("advice"), evidence=[tab_link("timing", "Timing")])]

@@ -18,8 +18,6 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
-import torch
-
 from .. import _torch_compat
 from .._version import __version__
 from ..document import SCHEMA, Document
@@ -197,8 +195,9 @@ def compare(fn: Callable, *args: Any, modes: Iterable[str | None] = (None,),
             isolate: str = "reset", time_budget_s: float = 0.5, **kwargs: Any) -> Comparison:
     """Explore ``fn`` under every (mode, backend, dynamic) combination.
 
-    ``isolate="reset"`` runs each in this process after ``torch.compiler.reset()`` (no
-    state leaks between rows, but warm caches); ``"process"`` runs each in a fresh
+    ``isolate="reset"`` runs each in this process, each compiled afresh with a backend of
+    its own (no state leaks between rows, the user's compiled functions keep their code;
+    warm Inductor caches); ``"process"`` runs each in a fresh
     subprocess with an empty Inductor cache directory (true cold-start compile times;
     ``fn`` and the arguments must be picklable, e.g. a module-level function).
     """
@@ -215,16 +214,12 @@ def compare(fn: Callable, *args: Any, modes: Iterable[str | None] = (None,),
                                                    {**config, "backend": backend}, options)
                 exploration = Exploration(Document(data))
             else:
-                torch.compiler.reset()
                 with _torch_compat.ignored_backend_options() as said:
                     exploration = explore(fn, *args, mode=mode, backend=backend, dynamic=dyn,
                                           **options, **kwargs)
             rows.append({**_row(config, exploration, None), "ignored_options": said})
         except Exception as exc:  # noqa: BLE001 - one failing configuration is one row
             rows.append(_row(config, None, f"{type(exc).__name__}: {exc}"))
-        finally:
-            if isolate == "reset":
-                torch.compiler.reset()
     return Comparison(collapse_same_runs(rows, row_label))
 
 

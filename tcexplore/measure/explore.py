@@ -9,10 +9,12 @@ import torch
 from .. import _torch_compat
 from ..cell_labels import notebook_cell_sections
 from ..capture import capture
+from ..capture.not_compiled import nothing_compiled
 from ..exploration import Exploration
 from .diff import closeness_to_reference, diff_named, diff_outputs
 from .divergence import find_first_divergence
 from .gradients import gradient_rows, gradients_ok
+from .foreign_entries import without_foreign_entries
 from .random_ops import explain_mismatch
 from .snapshot import Snapshot, untouched
 from ..document import error_record
@@ -73,11 +75,12 @@ def _explore(state: Snapshot, fn: Callable, args: tuple, kwargs: dict[str, Any],
              profile_gpu: bool) -> Exploration:
     compile_kwargs = compile_arguments(mode, backend, dynamic, fullgraph, options)
     cuda = uses_cuda((args, kwargs))
-    compiled_fn = torch.compile(fn, **compile_kwargs)
+    compiled_fn = _torch_compat.isolated_compile(fn, compile_kwargs)
+    stance, disabled = _torch_compat.compile_stance(), _torch_compat.is_compile_disabled(fn)
     error = None
     compiled_out = eager_out = None
     timing = accuracy = profiled = None
-    with capture() as session:
+    with _torch_compat.fresh_dynamic_state(), capture() as session:
         try:
             with rng_state(cuda) as rewind:
                 first_args, first_kwargs = clone_tensors(args), clone_tensors(kwargs)
@@ -109,8 +112,11 @@ def _explore(state: Snapshot, fn: Callable, args: tuple, kwargs: dict[str, Any],
                                    "cuda" if cuda else "cpu", time_budget_s)
         except Exception as exc:  # noqa: BLE001 - kept in the exploration, with the capture
             error = error_record(exc)
-    document = session.document
-    if (profile or profile_gpu) and error is None:
+    document = without_foreign_entries(session.document)
+    if not document.data["summary"]["graphs"]:
+        document = document.with_sections(not_compiled=nothing_compiled(
+            fn, stance, disabled, document.data["not_compiled"]))
+    if (profile or profile_gpu) and error is None and document.data["summary"]["graphs"]:
         profiled = profile_calls(lambda: compiled_fn(*c_args, **c_kwargs), document.data,
                                  cuda, timing["compiled"]["median_ms"] if timing else None,
                                  budget_s=time_budget_s / 2)

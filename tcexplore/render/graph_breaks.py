@@ -146,7 +146,8 @@ def graph_breaks(data: Data) -> str:
                 "events; together they make the document's (and tlparse's) graph-break "
                 "count.</p>\n" + "\n".join(items))
     else:
-        body = "<p>No graph breaks.</p>"
+        body = ("<p>No graph breaks.</p>" if (data.get("summary") or {}).get("graphs")
+                else "<p>Nothing was compiled, so nothing could break.</p>")
     title = (f"Graph breaks ({_plural(total, 'event')} at {_plural(len(sites), 'site')})"
              if sites else "Graph breaks (0)")
     return _details(_e(title), body, cls="tcx-section tcx-graph-breaks", id_="tcx-graph-breaks")

@@ -30,6 +30,7 @@ from .markup import (MAX_CELL_ITEMS, SOURCE_LABELS, MAX_ROWS, MAX_TEXT_CHARS, Da
                      _location, _location_with_code, _names, _note,
                      _page, _plural, _pre, _status, _table, _value)
 from .measurements import measurements
+from .not_compiled import not_compiled_html
 from .profile import profile_section
 from .source import sources
 
@@ -217,6 +218,7 @@ def _overview(data: Data) -> str:
         _error_block(data.get("error"), "The captured code raised"),
         _not_available(data),
         findings_list(data),
+        not_compiled_html(data),
         audit_table(data),
         _summary_table(data.get("summary") or {}),
         _environment(data),

@@ -156,8 +156,11 @@ def _verdict(leaf: Data, random_cause: bool) -> str:
     return _ok(leaf.get("ok"))
 
 
-def _timing(timing: Data) -> str:
+def _timing(timing: Data, compiled: bool = True) -> str:
     verdict = timing_verdict(timing)
+    if not compiled:  # both sides ran eagerly: never an "ok"
+        verdict = {**verdict, "severity": "warning", "headline": "Nothing was compiled: both "
+                   f"sides ran eagerly, so this compares eager with eager ({verdict['headline']})"}
     pill = ('<span class="tcx-status tcx-status-ok">ok</span>' if verdict["severity"] == "ok"
             else f'<span class="tcx-status" style="{_WARNING_PILL}">warning</span>')
     parts = [f'<p class="tcx-findings tcx-timing-verdict">{pill} {_e(verdict["headline"])}</p>']
@@ -179,7 +182,8 @@ def _timing(timing: Data) -> str:
             if isinstance(interval, list) else "")
     facts = [
         ["speedup (eager median / compiled median)", _e(speedup_text)],
-        ["compile time (first call, compile included)", _e(f"{timing.get('compile_s', 0):.3g} s")],
+        ["compile time (first call, compile included)" if compiled
+         else "first call (nothing compiled)", _e(f"{timing.get('compile_s', 0):.3g} s")],
         ["break-even (calls to pay back the compile)",
          _e(f"{even:.3g}") if isinstance(even, (int, float))
          else "never (compiled is not faster)"],
@@ -339,7 +343,7 @@ def measurements(data: Data) -> str:
              f" on {_e(explore.get('device'))}</p>",
              _error_block(explore.get("error"), "Measuring against eager failed")]
     timing, accuracy = data.get("timing"), data.get("accuracy")
-    parts.append(_timing(timing) if isinstance(timing, dict)
+    parts.append(_timing(timing, bool((data.get("summary") or {}).get("graphs"))) if isinstance(timing, dict)
                  else _note("Not timed against eager."))
     parts.append(_accuracy(accuracy) if isinstance(accuracy, dict)
                  else _note("Not compared with eager."))

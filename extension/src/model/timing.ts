@@ -144,7 +144,7 @@ export function timingSummary(doc: TcxDocument): Array<[string, string]> {
   return [
     ['device', t.device],
     ['speedup', speedup],
-    ['first call (compile + run)', ms(t.compile_s * 1000)],
+    [doc.summary?.graphs !== 0 ? 'first call (compile + run)' : 'first call (nothing compiled)', ms(t.compile_s * 1000)],
     ['break-even', t.break_even_calls === null ? 'never (compiled is not faster)' : `${Math.ceil(t.break_even_calls)} calls`],
     ['samples', `eager ${t.eager.samples}, compiled ${t.compiled.samples}` + (typeof t.budget_s === 'number' ? ` (time budget ${t.budget_s} s per side)` : '')],
     ['measurement', noisy ? `noisy (an IQR over ${100 * NOISY_IQR_FRACTION}% of its median)` : `steady (both IQRs within ${100 * NOISY_IQR_FRACTION}% of their medians)`],

@@ -430,6 +430,8 @@ export interface TcxDocument {
   library_files?: string[];
   /** decided when the document was built (tcexplore/findings/); absent in older documents */
   findings?: DocFinding[];
+  /** frames that ran without compiled code, with torch's reason */
+  not_compiled?: NotCompiled[];
 }
 
 /** A link a finding gives to its evidence: a tab, with the compile (by id) or line. */
@@ -465,6 +467,16 @@ export interface DocFinding {
   advice: string | null;
   details?: string[];
   shape?: ShapeInfo;
+}
+
+/** A frame Dynamo ran without compiled code: torch's reason and what to do. */
+export interface NotCompiled {
+  function: string;
+  file: string;
+  line: number | null;
+  category: 'skipfiles' | 'disabled' | 'stance' | 'recompile_limit' | 'no_tensor_ops' | 'cache' | 'other';
+  reason: string;
+  advice: string;
 }
 
 /** Where a click can take the reader: a tab and the thing to show in it. */

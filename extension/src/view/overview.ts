@@ -5,6 +5,7 @@ import { Finding, findings, OLD_DOCUMENT_NOTE, origin, pipeline, RecompiledFunct
 import { plural, relabel, SourceLabels, sourceLabels, where, whereTitle } from '../model/format';
 import { microseconds, percent, topLines } from '../model/profile';
 import { Context, TabView } from './context';
+import { notCompiledView } from './notcompiled';
 import { code, el, link, table } from './dom';
 
 function compileLinks(ctx: Context, ids: Array<string | null>): HTMLElement {
@@ -193,6 +194,7 @@ export function overviewTab(ctx: Context): TabView {
     element: el('div', { class: 'tcx-overview' },
       from.partial ? el('p', { class: 'tcx-error', attrs: { role: 'alert' } }, `Partial document: ${from.partial}`) : null,
       el('h3', null, 'Findings'), list,
+      notCompiledView(ctx),
       timeLines(ctx),
       missing,
       el('h3', null, 'Pipeline'), stages,

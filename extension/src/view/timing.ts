@@ -1,5 +1,6 @@
 import { plural } from '../model/format';
 import { compilePicker, NOISY_IQR_FRACTION, phaseBoxes, runtimeChart, timingSummary, timingVerdict } from '../model/timing';
+import { timingWhenNothingCompiled } from '../model/notcompiled';
 import { tracedFunctions, tracingChart, tracingNote } from '../model/tracing';
 import { axisChart, icicle, runtimeBarChart } from './charts';
 import { Context, TabView } from './context';
@@ -11,7 +12,7 @@ function runtime(ctx: Context): Child[] {
   if (!t || !chart) {
     return [note('No runtime measurement in this document: tcexplore.explore() measures eager against compiled.')];
   }
-  const verdict = timingVerdict(t);
+  const verdict = timingWhenNothingCompiled(ctx.doc, timingVerdict(t));
   return [
     el('p', { class: `tcx-timing-verdict tcx-finding tcx-${verdict.severity}` },
       el('span', { class: 'tcx-badge' }, verdict.severity), ' ', verdict.headline),

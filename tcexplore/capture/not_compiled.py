@@ -1,0 +1,104 @@
+"""Frames that ran without compiled code, each with torch's reason and what to do.
+
+The document's ``not_compiled`` section: one entry per frame (function, file, line),
+``category`` sorted from torch's own words, ``reason`` those words, ``advice`` the fix.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+# Dynamo's skip reasons read "name (file:firstlineno): reason" (eval_frame.add_skip_reason).
+_SKIP_REASON = re.compile(r"(?P<function>[^\s(]+) \((?P<file>.*?):(?P<line>\d+)\): (?P<reason>.*)",
+                          re.DOTALL)
+
+# torch's words -> category, first match wins.
+_CATEGORIES = (
+    ("skipfiles", ("skipfiles", "skip_code", "skipped by")),
+    ("no_tensor_ops", ("No ops traced",)),
+    ("recompile_limit", ("recompile_limit", "recompile limit", "cache_size_limit")),
+    ("disabled", ("disable",)),
+)
+
+ADVICE = {
+    "skipfiles": "Dynamo does not start compiling in torch's or a library's own frames (its "
+                 "skip rules): wrap the built-in layer in your own nn.Module or function and "
+                 "compile that; Dynamo then traces into the layer.",
+    "disabled": "The function is wrapped by torch.compiler.disable (or "
+                "torch._dynamo.disable): remove the decorator to compile it.",
+    "stance": 'torch.compiler.set_stance() makes compiled functions run eagerly: compile '
+              'outside that stance, or set_stance("default").',
+    "recompile_limit": "The frame recompiled up to torch._dynamo.config.recompile_limit and "
+                       "now runs eagerly: see the recompile reasons and mark the changing "
+                       "sizes dynamic (torch._dynamo.mark_dynamic) or raise the limit.",
+    "no_tensor_ops": "The frame has no tensor operations to compile: nothing to do, or "
+                     "compile the function that does the tensor work.",
+    "cache": "Dynamo reused code compiled before this capture: explore() compiles afresh; "
+             "in your own capture, call torch.compiler.reset() first or compile a new function.",
+    "other": "Dynamo ran this frame eagerly; torch's reason says why.",
+}
+
+# A capture keeps this many frames (torch's own modules can skip hundreds).
+MAX_ENTRIES = 100
+
+
+def category_of(reason: str) -> str:
+    for category, words in _CATEGORIES:
+        if any(word in reason for word in words):
+            return category
+    return "other"
+
+
+def entry(function: str, file: str, line: int | None, category: str, reason: str) -> dict[str, Any]:
+    return {"function": function, "file": file, "line": line, "category": category,
+            "reason": reason, "advice": ADVICE[category]}
+
+
+def from_skip_reasons(reasons: list[str]) -> list[dict[str, Any]]:
+    """torch's skip reasons -> entries, one per frame (its first reason), in order."""
+    entries, seen = [], set()
+    for text in reasons:
+        match = _SKIP_REASON.fullmatch(text.strip())
+        if match is None:
+            key: tuple[Any, ...] = (text,)
+            found = entry("?", "", None, category_of(text), text)
+        else:
+            key = (match["function"], match["file"], match["line"])
+            found = entry(match["function"], match["file"], int(match["line"]),
+                          category_of(match["reason"]), match["reason"])
+        if key not in seen:
+            seen.add(key)
+            entries.append(found)
+    return entries[:MAX_ENTRIES]
+
+
+def frame_of(fn: Any) -> tuple[str, str, int | None]:
+    """Name, file and first line of a function or a module's forward."""
+    import inspect  # noqa: PLC0415
+
+    target = inspect.unwrap(getattr(fn, "forward", fn))
+    code = getattr(target, "__code__", None)
+    name = getattr(target, "__qualname__", None) or type(fn).__name__
+    if code is None:
+        return name, "", None
+    return name, code.co_filename, code.co_firstlineno
+
+
+def nothing_compiled(fn: Any, stance: str, disabled: bool,
+                     skipped: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The entries when a capture of ``fn`` compiled no graph: the stance or the disable
+    decorator that explains it first, then torch's skip reasons; "other" if there is none."""
+    name, file, line = frame_of(fn)
+    if stance != "default":
+        return [entry(name, file, line, "stance",
+                      f'torch.compiler.set_stance("{stance}") was in effect: no compile ran'),
+                *skipped]
+    if disabled:
+        return [entry(name, file, line, "disabled",
+                      "the function is wrapped by torch.compiler.disable: Dynamo ran it "
+                      "eagerly"), *skipped]
+    return skipped or [entry(name, file, line, "other",
+                             "torch emitted no compiled graph and no skip reason in this capture "
+                             "(Dynamo decides a frame's skip once per process: an earlier "
+                             "call may have made it)")]

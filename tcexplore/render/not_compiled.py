@@ -1,0 +1,46 @@
+"""The Overview's "Not compiled" block: each frame Dynamo ran without compiled code, with
+torch's reason and what to do (the document's ``not_compiled`` section). Frames with the
+same reason share a row: the first is named in full, the others listed by name."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .markup import _details, _e, _location, _plural, _table
+
+# Reasons shown, and other frames named per reason; the rest are counted.
+MAX_ROWS, MAX_NAMES = 20, 8
+
+
+def reason_groups(entries: list[dict[str, Any]]) -> list[list[dict[str, Any]]]:
+    """Entries grouped by (category, reason, advice), in the order torch first gave them."""
+    groups: dict[tuple[Any, ...], list[dict[str, Any]]] = {}
+    for e in entries:
+        groups.setdefault((e.get("category"), e.get("reason"), e.get("advice")), []).append(e)
+    return list(groups.values())
+
+
+def _frames(group: list[dict[str, Any]]) -> str:
+    names = [str(e.get("function")) for e in group[1:MAX_NAMES + 1]]
+    more = len(group) - 1 - len(names)
+    rest = (f'<br><span class="tcx-muted">and {_e(_plural(len(group) - 1, "more frame"))}: '
+            f'{_e(", ".join(names))}{_e(f", … {more} more") if more > 0 else ""}</span>'
+            if len(group) > 1 else "")
+    return _location(group[0]) + rest
+
+
+def not_compiled_html(data: dict[str, Any]) -> str:
+    entries = [e for e in data.get("not_compiled") or [] if isinstance(e, dict)]
+    if not entries:
+        return ""
+    groups = reason_groups(entries)
+    rows = [[_frames(g), _e(g[0].get("category")), _e(g[0].get("reason")),
+             _e(g[0].get("advice"))] for g in groups[:MAX_ROWS]]
+    more = len(groups) - MAX_ROWS
+    note = f'<p class="tcx-note">… {_e(more)} more reasons not shown</p>' if more > 0 else ""
+    compiled = bool((data.get("summary") or {}).get("graphs"))
+    title = (f"Not compiled: {_plural(len(entries), 'frame')} ran without compiled code"
+             + ("" if compiled else " (nothing was compiled)"))
+    return _details(_e(title), _table(["frame", "category", "torch's reason", "what to do"],
+                                      rows, "tcx-not-compiled") + note,
+                    cls="tcx-not-compiled", open_=not compiled)
