@@ -16,6 +16,7 @@ from ..document import Document, build_document, error_record
 from . import listeners
 from .distributed import launcher, process_group
 from .assemble import Assembler
+from .custom_ops import record_custom_ops
 from .events import Event, compile_id
 
 __all__ = ["capture", "CaptureSession"]
@@ -83,6 +84,7 @@ class CaptureSession:
             for event in events:
                 assembler.feed(event)
             assembled = assembler.finish()
+            record_custom_ops(assembled["compiles"])
             for record in assembled["compiles"]:
                 if record["id"] in self._without_settings:
                     record["without_capture_settings"] = {
