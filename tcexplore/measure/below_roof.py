@@ -71,11 +71,13 @@ def _line(row: dict[str, Any]) -> str:
     head = f"{row['name']} runs at {row['efficiency']:.2g} of its roof"
     if info["reason"] == "page_faults":
         share = f" (about {info['fault_share']:.0%} of its time)" if "fault_share" in info else ""
+        math = (f"; it also computes {', '.join(info['transcendentals'])}, transcendental math "
+                "the roofline counts as one operation") if info["transcendentals"] else ""
         return (f"{head}: page faults, {info['page_faults']:.0f} per launch{share}: it writes "
                 "fresh memory every call. Pre-allocate its output and reuse it (an out= "
                 "buffer, a static buffer), or use an allocator that keeps freed memory mapped "
                 "(jemalloc or tcmalloc through LD_PRELOAD; glibc: raise MALLOC_MMAP_THRESHOLD_ "
-                "and MALLOC_TRIM_THRESHOLD_); moving fewer bytes will not help")
+                f"and MALLOC_TRIM_THRESHOLD_); moving fewer bytes will not help{math}")
     if info["reason"] == "transcendentals":
         return (f"{head}: transcendental math ({', '.join(info['transcendentals'])}), which the "
                 "roofline counts as one operation per element: it is math-bound. Fewer "
