@@ -700,3 +700,36 @@ def is_compile_disabled(fn: Callable) -> bool:
     """``fn`` (or a module's forward) is wrapped by torch.compiler.disable."""
     target = getattr(fn, "forward", fn)
     return bool(getattr(target, "_torchdynamo_disable", False))
+
+
+def custom_op_origin(qualname: str) -> dict[str, Any] | None:
+    """Where the op ``ns::name`` was registered, as far as torch records it: the Python
+    function of a ``torch.library.custom_op`` (its module, file and source), else the file
+    ``torch._C._dispatch_dump`` names for its schema (a ``Library.define``) and the loaded
+    module of that file. None when torch does not know the op (a log read later)."""
+    import inspect  # noqa: PLC0415
+    import re  # noqa: PLC0415
+
+    import torch  # noqa: PLC0415
+
+    opdef = _resolve("torch._library.custom_ops.OPDEFS").get(qualname)
+    if opdef is not None:
+        fn = getattr(opdef, "_init_fn", None)
+        if fn is None:
+            raise TorchCompatError(f"torch {torch.__version__}: CustomOpDef has no `_init_fn`")
+        try:
+            file = inspect.getsourcefile(fn)
+        except TypeError:
+            file = None
+        return {"module": getattr(fn, "__module__", None), "file": file, "function": fn}
+    try:
+        dump = torch._C._dispatch_dump(qualname)
+    except RuntimeError:
+        return None
+    if not dump.strip():
+        return None
+    match = re.search(r"^debug: registered at (.+):\d+$", dump, re.M)
+    file = match[1] if match else None
+    module = next((name for name, mod in list(sys.modules.items())
+                   if file and getattr(mod, "__file__", None) == file), None)
+    return {"module": module, "file": file, "function": None}

@@ -30,6 +30,16 @@ def matmul(a, b):
     return a @ b
 
 
+# 16 MB: a fresh output of this size is mapped anew at every call (over glibc's mmap threshold)
+FRESH_NUMEL = 4 * 2**20
+
+
+def fresh_output(x):
+    # A fresh output each call: its first-touch page faults and its tanh, not its bytes,
+    # hold it far below the bandwidth roof.
+    return (x * 2 + 1).tanh() * x
+
+
 @pytest.fixture(scope="module")
 def profiles(tmp_path_factory):
     """One profiled explore() per program, with this module's own peak cache."""
@@ -44,6 +54,8 @@ def profiles(tmp_path_factory):
             "compute": tcexplore.explore(matmul, torch.randn(1024, 1024),
                                          torch.randn(1024, 1024), profile=True,
                                          time_budget_s=1.0),
+            "fresh": tcexplore.explore(fresh_output, torch.randn(FRESH_NUMEL), profile=True,
+                                       time_budget_s=0.3),
         }
     return {name: run.document.data for name, run in runs.items()}
 
@@ -151,3 +163,32 @@ def test_a_grid_says_whether_the_profiles_advice_held():
     assert 'mode="reduce-overhead"' in check["text"] and "held" in check["text"]
     assert not advice_check([graphed[0], row("reduce-overhead", 0.088)])["held"]
     assert advice_check([row(None, 1.0, "memory-bound")]) is None  # no mode to check
+
+
+def test_a_kernel_far_below_its_roof_says_why_and_the_advice_follows(profiles):
+    profile = profiles["fresh"]["profile"]
+    (kernel,) = profile["kernels"]
+    assert kernel["bytes"] == 2 * FRESH_NUMEL * 4
+    assert kernel["page_faults"] is not None
+    if 0.2 <= kernel["efficiency"] <= 1.2:
+        return  # a machine whose allocator keeps the output mapped: at its roof
+    below = kernel["below_roof"]
+    assert below["page_faults"] > 0, below  # measured around its launches
+    assert below["transcendentals"] == ["tanh"]
+    named = {"page_faults": "page faults", "transcendentals": "transcendental"}[below["reason"]]
+    assert named in profile["step"]["advice"][0], profile["step"]["advice"]
+    assert not any("move fewer bytes" in line for line in profile["step"]["advice"])
+    assert profile["peaks"]["fault_us"] > 0
+    assert "last-level cache" in profile["peaks"]["how"]
+
+
+def test_the_bandwidth_roofs_buffer_is_past_the_last_level_cache():
+    from tcexplore.measure.caches import cpu_caches, last_level_bytes
+    from tcexplore.measure.peaks import LLC_MULTIPLE, copy_bytes
+
+    caches = cpu_caches()
+    nbytes = copy_bytes("cpu", caches)
+    assert nbytes >= 256 * 2**20
+    if caches:  # what the OS reports (Linux sysfs)
+        assert nbytes >= LLC_MULTIPLE * last_level_bytes(caches)  # memory allows it here
+        assert all(c["bytes"] > 0 and c["instances"] >= 1 for c in caches)

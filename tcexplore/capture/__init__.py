@@ -16,6 +16,7 @@ from ..document import Document, build_document, error_record
 from . import listeners
 from .distributed import launcher, process_group
 from .assemble import Assembler
+from .custom_ops import record_custom_ops
 from .events import Event, compile_id
 from .not_compiled import from_skip_reasons
 
@@ -85,6 +86,7 @@ class CaptureSession:
             for event in events:
                 assembler.feed(event)
             assembled = assembler.finish()
+            record_custom_ops(assembled["compiles"])
             for record in assembled["compiles"]:
                 if record["id"] in self._without_settings:
                     record["without_capture_settings"] = {

@@ -21,6 +21,7 @@ import torch
 from torch.profiler import record_function
 
 from .. import _torch_compat
+from .page_faults import minor_page_faults
 
 RANGE_PREFIX = "tcexplore kernel #"
 _CPP_PARAMS = re.compile(r'extern "C"[^(]*\bkernel\((?P<params>[^)]*)\)')
@@ -37,6 +38,8 @@ class KernelSite:
     label: str  # the profiler range
     bytes: int | None = None  # noted on the first call
     in_out: set[int] = field(default_factory=set)  # parameters read and written
+    page_faults: int = 0  # minor page faults of the process during its launches
+    launches: int = 0  # launches counted (faults per launch = page_faults / launches)
 
 
 def _parameter_names(source: str, kind: str) -> list[str]:
@@ -68,8 +71,13 @@ class _Launch:
         site = self._site
         if site.bytes is None:
             site.bytes = tensor_bytes(args, kwargs, site.in_out)
-        with record_function(site.label):
-            return self._fn(*args, **kwargs)
+        before = minor_page_faults()  # outside the range: its time stays the kernel's
+        try:
+            with record_function(site.label):
+                return self._fn(*args, **kwargs)
+        finally:
+            site.page_faults += minor_page_faults() - before
+            site.launches += 1
 
 
 class _TritonLaunch:

@@ -23,7 +23,12 @@ from typing import Any, Callable
 
 import torch
 
+from .caches import cpu_caches, describe, last_level_bytes
+from .page_faults import seconds_per_fault
+
 COPY_BYTES = {"cpu": 256 * 2**20, "cuda": 1024 * 2**20}
+LLC_MULTIPLE = 8  # the CPU roof's buffer is at least this many times the last-level cache
+CACHE_VERSION = 2  # bumped when what a cached figure means changes (2: buffer past the LLC)
 MATMUL_N = {"cpu": 1536, "cuda": 8192}
 REPEATS = 5
 
@@ -43,7 +48,21 @@ def _key(device: str, what: str) -> str:
     settings = f"threads={torch.get_num_threads()}"
     if device == "cuda":
         settings += f" tf32={torch.backends.cuda.matmul.allow_tf32}"
-    return f"{platform.node()}|{device}|{_device_name(device)}|torch {torch.__version__}|{settings}|{what}"
+    return (f"v{CACHE_VERSION}|{platform.node()}|{device}|{_device_name(device)}|"
+            f"torch {torch.__version__}|{settings}|{what}")
+
+
+def copy_bytes(device: str, caches: list[dict[str, Any]]) -> int:
+    """The bandwidth roof's buffer: on CPU at least ``LLC_MULTIPLE`` times the last-level
+    cache, so that it measures memory, and at most an eighth of physical memory."""
+    if device != "cpu":
+        return COPY_BYTES[device]
+    wanted = max(COPY_BYTES["cpu"], LLC_MULTIPLE * last_level_bytes(caches))
+    try:
+        wanted = min(wanted, os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE") // 8)
+    except (ValueError, OSError):
+        pass
+    return max(wanted, 2**20) // 2**20 * 2**20
 
 
 def _best_seconds(fn: Callable[[], Any], device: str) -> float:
@@ -60,8 +79,8 @@ def _best_seconds(fn: Callable[[], Any], device: str) -> float:
     return best
 
 
-def _bandwidth_gbps(device: str) -> float:
-    n = COPY_BYTES[device] // 4
+def _bandwidth_gbps(device: str, nbytes: int) -> float:
+    n = nbytes // 4
     src = torch.ones(n, device=device)
     dst = torch.empty_like(src)
     seconds = min(_best_seconds(lambda: dst.copy_(src), device),
@@ -112,7 +131,12 @@ def measured_peaks(device: str, dtypes: list[str], refresh: bool = False) -> dic
             fresh = True
         return cached[key]
 
-    bandwidth = figure("copy or in-place update", lambda: _bandwidth_gbps(device))
+    caches = cpu_caches() if device == "cpu" else []
+    nbytes = copy_bytes(device, caches)
+    bandwidth = figure(f"copy or in-place update {nbytes}",
+                       lambda: _bandwidth_gbps(device, nbytes))
+    fault_s = figure("minor page fault", lambda: seconds_per_fault() or 0.0) \
+        if device == "cpu" else 0.0
     gflops = {}
     for name in sorted(set(dtypes)):
         dtype = getattr(torch, name, None)
@@ -120,7 +144,11 @@ def measured_peaks(device: str, dtypes: list[str], refresh: bool = False) -> dic
             gflops[name] = figure(f"matmul {name}", lambda d=dtype: _gflops(device, d))
     if fresh:
         _store({**_load(), **cached})
-    copy_mib = COPY_BYTES[device] // 2**20
+    copy_mib = nbytes // 2**20
+    past_llc = (f" (at least {LLC_MULTIPLE}x the last-level cache; caches the OS reports: "
+                f"{describe(caches)})") if device == "cpu" else ""
+    faults = (f"; a minor page fault costs {fault_s * 1e6:.2g} µs here (fresh against touched "
+              f"fills of a 64 MiB buffer)") if fault_s else ""
     n = MATMUL_N[device]
     return {
         "device": _device_name(device),
@@ -128,7 +156,9 @@ def measured_peaks(device: str, dtypes: list[str], refresh: bool = False) -> dic
         "gflops": gflops,
         "how": (f"measured on this machine with torch {torch.__version__}, "
                 f"{torch.get_num_threads()} threads: bandwidth is the best of {REPEATS} copies "
-                f"and {REPEATS} in-place updates of a {copy_mib} MiB tensor (read + write), compute the best of {REPEATS} "
-                f"{n}×{n} matmuls per dtype; cached in {cache_file()}"),
+                f"and {REPEATS} in-place updates of a {copy_mib} MiB tensor{past_llc} (read + write), "
+                f"compute the best of {REPEATS} {n}×{n} matmuls per dtype{faults}; "
+                f"cached in {cache_file()}"),
         "cached": not fresh,
+        "fault_us": fault_s * 1e6 if fault_s else None,
     }

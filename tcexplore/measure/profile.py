@@ -29,7 +29,7 @@ from torch.profiler import ProfilerActivity, profile, schedule
 
 from .. import _torch_compat
 from ..capture.parsers.output_code import parse_output_code
-from . import roofline
+from . import below_roof, roofline
 from .instrument import RANGE_PREFIX, Instrument, KernelSite, instrumented
 from .lines import roll_up
 from .native_stderr import quietly_entered, without_native_noise
@@ -173,6 +173,8 @@ def attribute(events: list[Any], sites: list[KernelSite], document: dict[str, An
                 # per launch: torch's estimate for an extern call; a generated kernel's
                 # are counted from its nodes (roofline.kernel_flops)
                 "flops": flops[i] / launches[i] if site.kind == "extern" and flops[i] else None,
+                # minor page faults per launch, over every launch of the profile
+                "page_faults": site.page_faults / site.launches if site.launches else None,
             })
     rows += _replay_rows(replayed, document, steps)
     device_total = sum(r["time_us"] for r in rows) + other_device_us / steps
@@ -290,7 +292,11 @@ def finish(document: dict[str, Any], run: dict[str, Any], wall: tuple[float, str
     if peaks["cached"] and roofline.beats_peaks(rows, peaks):
         peaks = measured_peaks(run["device"], dtypes or ["float32"], refresh=True)
         roofline.annotate_kernels(document, rows, peaks, wall_us)
+    sources = {i: (roofline.document_kernel(document, r) or {}).get("source") or ""
+               for i, r in enumerate(rows)}
+    below_roof.annotate(rows, sources, peaks, run["device"])
     step = roofline.step_verdict(rows, wall_us, run["device"])
+    below_roof.advise(step, rows)
     step["wall_source"] = wall_source
     return {**run, **roll_up(document, rows, wall_us), "peaks": peaks, "step": step,
             "scope": scope, "profiled_calls": profiled_calls, "cost_s": cost_s,

@@ -7,6 +7,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from .below_roof import below_roof_text
 from .markup import (Data, _c, _compile_anchor, _details, _e, _location_with_code, _note,
                      _table)
 
@@ -112,10 +113,11 @@ def _kernels(data: Data, profile: Data) -> str:
              _e(time_us(r.get("mean_us"))), _e(_bytes(r.get("bytes"))),
              _e("—" if r.get("flops") is None else f"{r['flops']:.3g}"),
              _e(_rate(r.get("achieved_gbps"), "GB/s")), _e(_rate(r.get("achieved_gflops"), "GFLOP/s")),
-             _e(share(r.get("efficiency"))), _e(r.get("bound") or "—")]
+             _e(share(r.get("efficiency"))), _e(r.get("bound") or "—"), _e(below_roof_text(r))]
             for r in profile.get("kernels", [])]
     return _table(["kernel", "kind", "time", "share", "launches", "per launch", "bytes / launch",
-                   "FLOPs / launch", "bandwidth", "compute", "of the roof", "bound"], rows,
+                   "FLOPs / launch", "bandwidth", "compute", "of the roof", "bound",
+                   "why below the roof"], rows,
                   "tcx-time-kernels")
 
 

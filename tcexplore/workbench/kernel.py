@@ -129,6 +129,8 @@ class Kernel:
     output_kind = property(lambda self: self._place.output.get("kind", "unknown"),
                            doc="forward, backward or inference")
     qualified_name = property(lambda self: self._place.qualified_name)
+    custom_ops = property(lambda self: list(self._place.output.get("custom_ops") or []),
+                          doc="ops of other namespaces its output code calls, and their modules")
 
     @property
     def output_code(self) -> str:

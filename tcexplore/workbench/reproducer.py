@@ -18,6 +18,7 @@ from importlib import resources
 from typing import TYPE_CHECKING, Any
 
 from .._version import __version__
+from .custom_ops import section as custom_ops_section
 from .wrapper import Launch, WorkbenchError, Wrapper
 
 if TYPE_CHECKING:
@@ -192,10 +193,13 @@ if __name__ == "__main__":
 
 def build_reproducer(kernel: Kernel, number: int, environment: dict[str, Any]) -> str:
     launch = slice_launch(kernel, number)
+    called = "\n".join([*launch.header, *launch.inputs, *launch.setup, launch.statement])
+    ops = custom_ops_section({"custom_ops": kernel.custom_ops}, called)
     sections = [
         _docstring(kernel, launch, number, environment),
         _PREAMBLE,
         "# The output code's header, as Inductor wrote it.\n" + "\n".join(launch.header),
+        *([ops] if ops else []),
         f"NAME = {kernel.qualified_name!r}",
         "\n".join(_kernel_section(kernel, launch)),
         "\n".join(_make_args(launch)),

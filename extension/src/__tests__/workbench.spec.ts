@@ -16,6 +16,9 @@ describe('open as cell', () => {
     const request = kernelRequest(doc, 0, 0, 1);
     expect(request).toMatchObject({ compile_id: '0/0', kernel: 1, environment: { torch: '2.13.0' } });
     expect(request.output.text).toBe(doc.compiles[0].output_codes[0].text);
+    expect(request.output.custom_ops).toEqual([]);
+    doc.compiles[0].output_codes[0].custom_ops = [{ op: 'tcx::op', module: 'tcx_lib.ops' }];
+    expect(kernelRequest(doc, 0, 0, 1).output.custom_ops).toEqual([{ op: 'tcx::op', module: 'tcx_lib.ops' }]);
     const statement = reproducerStatement(request);
     const literal = statement.slice(statement.indexOf('(', statement.indexOf('print_reproducer')) + 1, -1);
     expect(literal.startsWith('"') && literal.endsWith('"')).toBe(true);

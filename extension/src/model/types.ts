@@ -44,6 +44,16 @@ export interface Kernel {
   source_nodes?: string[];
 }
 
+/** An op of another library (or of the captured program) an output code calls. */
+export interface CustomOp {
+  op: string;
+  module: string | null;
+  file?: string;
+  schema?: string;
+  /** its Python implementation, for an op the captured program (__main__) defines */
+  source?: string;
+}
+
 export interface OutputCode {
   text: string;
   kind: string;
@@ -54,6 +64,8 @@ export interface OutputCode {
   unmapped_nodes: string[];
   /** compute nodes nothing uses: Inductor drops them, no kernel computes them */
   dead_nodes?: string[];
+  /** ops of namespaces other than aten/prims/inductor the code calls, and what registered them */
+  custom_ops?: CustomOp[];
   /** torch's kernel → post-grad node mapping; null where the log has none */
   provenance?: Record<string, unknown> | null;
 }
@@ -517,6 +529,18 @@ export interface ProfiledKernel {
   /** the time the roofs allow one launch over its measured time (1: on a roof) */
   efficiency?: number | null;
   bound: Bound | null;
+  /** minor page faults of the process per launch (getrusage around its launches) */
+  page_faults?: number | null;
+  below_roof?: BelowRoof;
+}
+
+/** Why a kernel under 0.2 of its roof is there, from what its launches measured. */
+export interface BelowRoof {
+  reason: 'page_faults' | 'transcendentals' | 'unexplained';
+  page_faults: number | null;
+  fault_time_s?: number;
+  fault_share?: number;
+  transcendentals: string[];
 }
 
 export interface ProfiledLine {
@@ -539,7 +563,7 @@ export interface Profile {
   kernels: ProfiledKernel[];
   lines: ProfiledLine[];
   files?: Array<{ file: string | null; time_us: number; share: number | null }>;
-  peaks: { device?: string; bandwidth_gbps: number; gflops: Record<string, number>; how: string };
+  peaks: { device?: string; bandwidth_gbps: number; gflops: Record<string, number>; how: string; fault_us?: number | null };
   step: {
     wall_us: number;
     wall_source?: string;
@@ -550,6 +574,7 @@ export interface Profile {
     bound_us?: Record<string, number>;
     verdict: 'overhead-bound' | 'memory-bound' | 'compute-bound';
     advice: string[];
+    below_roof_share?: number;
   };
   cudagraph_share?: number | null;
   /** calls of compiled code; those that compiled are left out of every other figure (measure/profile.py) */

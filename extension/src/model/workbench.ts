@@ -14,7 +14,7 @@ export const REPLY_MARK = 'tcexplore-reproducer:';
 export interface KernelRequest {
   [key: string]: unknown;
   compile_id: string;
-  output: { kind: string; text: string; truncated: boolean; kernels: unknown[] };
+  output: { kind: string; text: string; truncated: boolean; kernels: unknown[]; custom_ops: unknown[] };
   kernel: number;
   environment: Record<string, unknown>;
 }
@@ -24,7 +24,7 @@ export function kernelRequest(doc: TcxDocument, compile: number, output: number,
   const code = record.output_codes[output] as unknown as Record<string, unknown>;
   return {
     compile_id: record.id,
-    output: { kind: String(code.kind ?? 'unknown'), text: String(code.text ?? ''), truncated: Boolean(code.truncated), kernels: record.output_codes[output].kernels },
+    output: { kind: String(code.kind ?? 'unknown'), text: String(code.text ?? ''), truncated: Boolean(code.truncated), kernels: record.output_codes[output].kernels, custom_ops: record.output_codes[output].custom_ops ?? [] },
     kernel,
     environment: doc.environment ?? {}
   };

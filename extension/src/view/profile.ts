@@ -3,6 +3,7 @@
 import {
   callsLine, bytes, kernelTarget, logAxis, microseconds, percent, rate, roofline, stepSegments, topLines, verdictLine
 } from '../model/profile';
+import { belowRoofText } from '../model/belowroof';
 import { Profile, ProfiledKernel, Target } from '../model/types';
 import { Context, TabView } from './context';
 import { code, el, link, note, svg, table } from './dom';
@@ -94,9 +95,10 @@ function kernelRows(ctx: Context, profile: Profile): HTMLTableElement {
     name(k), k.kind, microseconds(k.time_us), percent(k.share), k.calls === null ? '—' : String(Number(k.calls.toPrecision(3))),
     microseconds(k.mean_us), bytes(k.bytes), k.flops === null ? '—' : k.flops.toPrecision(3),
     rate(k.achieved_gbps, 'GB/s'), rate(k.achieved_gflops, 'GFLOP/s'), percent(k.efficiency),
-    el('span', { class: `tcx-chip tcx-bound-${k.bound ?? 'unknown'}` }, k.bound ?? '—')
+    el('span', { class: `tcx-chip tcx-bound-${k.bound ?? 'unknown'}` }, k.bound ?? '—'),
+    belowRoofText(k)
   ]);
-  const t = table(['kernel', 'kind', 'time', 'share', 'launches', 'per launch', 'bytes / launch', 'FLOPs / launch', 'bandwidth', 'compute', 'of the roof', 'bound'], rows, 'tcx-kernel-times');
+  const t = table(['kernel', 'kind', 'time', 'share', 'launches', 'per launch', 'bytes / launch', 'FLOPs / launch', 'bandwidth', 'compute', 'of the roof', 'bound', 'why below the roof'], rows, 'tcx-kernel-times');
   t.querySelectorAll('tbody tr').forEach((tr, i) => tr.setAttribute('data-index', String(i)));
   return t;
 }
