@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ..graph_break_audit import is_library_file
+from ..graph_break_audit import library_marks
 from .make import compile_link, finding, locations, source_link
 from .user_terms import expression, scalar_guard, source_name, symbol_names, value_range
 
@@ -44,6 +44,7 @@ def _changed(c: dict[str, Any], name: str, value: Any) -> dict[str, str] | None:
 def shapes(data: dict[str, Any]) -> list[dict[str, Any]]:
     """Every shape symbol with a source, in user terms, with the lines that guard it."""
     out: dict[str, dict[str, Any]] = {}
+    library = library_marks(data)
     for c in data.get("compiles") or []:
         names = symbol_names(c)
         for sym in c.get("symbols") or []:
@@ -59,7 +60,7 @@ def shapes(data: dict[str, Any]) -> list[dict[str, Any]]:
             for guard in c.get("symbolic_guards") or []:
                 expr = str(guard.get("expr") or "")
                 where = guard.get("user_location") or {}
-                if not re.search(rf"\b{re.escape(symbol)}\b", expr) or is_library_file(where.get("file")):
+                if not re.search(rf"\b{re.escape(symbol)}\b", expr) or where.get("file") in library:
                     continue
                 row = {"file": where.get("file"), "line": where.get("line"),
                        "function": where.get("function"), "expr": expression(expr, names),
