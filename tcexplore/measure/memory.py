@@ -1,0 +1,129 @@
+"""Peak memory of one call, eager against compiled, with its backward when it has one.
+
+CUDA: the caching allocator's own peak (``torch.cuda.max_memory_allocated``), its peak
+statistics reset just before the call. CPU: torch's profiler with ``profile_memory=True``,
+whose allocation and free events are summed in time order; the peak is the highest running
+total, i.e. above what was allocated before the call. Every measurement runs inside
+``preserved_state`` so the user's model, its gradients and the RNG are as they were.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import copy
+import inspect
+from typing import Any, Callable, Iterator
+
+import torch
+
+from .. import _torch_compat
+from .inputs import clone_tensors, rng_snapshot
+
+CPU_DEVICE_TYPE = 0  # torch's DeviceType.CPU in the profiler's memory events
+
+
+def _state_owners(fn: Callable) -> list[Any]:
+    """The modules and optimizers ``fn`` reaches directly: itself, a bound method's object,
+    its closure and the globals its code names."""
+    found: list[Any] = [fn, getattr(fn, "__self__", None)]
+    inner = inspect.unwrap(getattr(fn, "__func__", fn))
+    code = getattr(inner, "__code__", None)
+    if code is not None:
+        found += [c.cell_contents for c in (inner.__closure__ or ()) if c.cell_contents is not c]
+        names = set(code.co_names) | {n for const in code.co_consts
+                                       if inspect.iscode(const) for n in const.co_names}
+        found += [inner.__globals__.get(n) for n in names]
+    owners, seen = [], set()
+    for obj in found:
+        if isinstance(obj, (torch.nn.Module, torch.optim.Optimizer)) and id(obj) not in seen:
+            seen.add(id(obj))
+            owners.append(obj)
+    return owners
+
+
+@contextlib.contextmanager
+def preserved_state(fn: Callable, cuda: bool) -> Iterator[None]:
+    """Run a measurement and put back what it may change: parameters, buffers and their
+    gradients of the modules ``fn`` reaches, optimizer state, and the RNG (the one place
+    to swap for measure/snapshot.py's reachable-state snapshot)."""
+    rewind = rng_snapshot(cuda)
+    saved = []
+    for owner in _state_owners(fn):
+        if isinstance(owner, torch.nn.Module):
+            tensors = [*owner.parameters(), *owner.buffers()]
+            saved.append((tensors, [t.detach().clone() for t in tensors],
+                          [None if getattr(t, "grad", None) is None else t.grad.detach().clone()
+                           for t in tensors]))
+        else:
+            saved.append((owner, copy.deepcopy(owner.state_dict()), None))
+    try:
+        yield
+    finally:
+        for owner, values, grads in saved:
+            if grads is None:
+                owner.load_state_dict(values)
+                continue
+            with torch.no_grad():
+                for tensor, value, grad in zip(owner, values, grads):
+                    tensor.copy_(value)
+                    tensor.grad = grad
+        rewind()
+
+
+def _step(fn: Callable, args: tuple, kwargs: dict[str, Any]) -> Callable[[], None]:
+    """One call on fresh copies of the inputs, then backward of its output if it needs grad."""
+    def run() -> None:
+        out = fn(*clone_tensors(args), **clone_tensors(kwargs))
+        if isinstance(out, torch.Tensor) and out.requires_grad:
+            out.backward(torch.ones_like(out))
+    return run
+
+
+def _cuda_peak(run: Callable[[], None]) -> dict[str, int]:
+    torch.cuda.synchronize()
+    before = torch.cuda.memory_allocated()
+    torch.cuda.reset_peak_memory_stats()
+    run()
+    torch.cuda.synchronize()
+    peak = torch.cuda.max_memory_allocated()
+    return {"peak_bytes": peak, "before_bytes": before, "above_before_bytes": peak - before}
+
+
+def _cpu_peak(run: Callable[[], None]) -> dict[str, int]:
+    with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CPU],
+                                profile_memory=True) as prof:
+        run()
+    running = peak = 0
+    for _, nbytes, device in sorted(_torch_compat.profiler_memory_events(prof)):
+        if device == CPU_DEVICE_TYPE:
+            running += nbytes
+            peak = max(peak, running)
+    return {"peak_bytes": peak, "before_bytes": None, "above_before_bytes": peak}
+
+
+HOW = {
+    "cuda": "torch.cuda.max_memory_allocated() around one call (peak statistics reset just "
+            "before it), backward included when the output needs grad; peak_bytes counts what "
+            "was allocated before the call too",
+    "cpu": "torch.profiler (profile_memory=True): allocations minus frees in time order during "
+           "one call, backward included when the output needs grad; the peak is above what "
+           "was allocated before the call",
+}
+
+
+def measure_peaks(fn: Callable, compiled_fn: Callable, args: tuple, kwargs: dict[str, Any],
+                  cuda: bool) -> dict[str, Any]:
+    """``memory.peak_bytes``: eager and compiled, one call each after a warm-up call (which
+    compiles the backward), each inside ``preserved_state``."""
+    peak = _cuda_peak if cuda else _cpu_peak
+    result: dict[str, Any] = {"device": "cuda" if cuda else "cpu", "how": HOW["cuda" if cuda else "cpu"]}
+    for side, call in (("eager", fn), ("compiled", compiled_fn)):
+        run = _step(call, args, kwargs)
+        with preserved_state(fn, cuda):
+            run()
+        with preserved_state(fn, cuda):
+            result[side] = peak(run)
+    eager, compiled = result["eager"]["above_before_bytes"], result["compiled"]["above_before_bytes"]
+    result["difference_bytes"] = compiled - eager
+    result["ratio"] = compiled / eager if eager else None
+    return result

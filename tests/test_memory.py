@@ -1,0 +1,129 @@
+"""Where the memory goes: saved for backward, recomputed, Inductor's buffers, peaks.
+
+One MLP training step compiled twice (plain, and under torch.utils.checkpoint), shared by
+every test; the saved tensors are held against what autograd's saved_tensors_hooks see."""
+
+from __future__ import annotations
+
+import pytest
+import torch
+from torch.utils.checkpoint import checkpoint
+
+import tcexplore
+from tcexplore.capture import capture
+from tcexplore.memory_finding import memory_finding
+
+
+class MLP(torch.nn.Module):
+    def __init__(self, checkpointed: bool = False):
+        super().__init__()
+        self.checkpointed = checkpointed
+        self.fc1 = torch.nn.Linear(32, 64)
+        self.fc2 = torch.nn.Linear(64, 64)
+        self.out = torch.nn.Linear(64, 8)
+
+    def block(self, x):
+        x = torch.relu(self.fc1(x))
+        return torch.tanh(self.fc2(x))
+
+    def forward(self, x):
+        if self.checkpointed:
+            x = checkpoint(self.block, x, use_reentrant=False)
+        else:
+            x = self.block(x)
+        return self.out(x).sum()
+
+
+def _saved_storage_bytes(step, x) -> int:
+    """Bytes of the distinct storages autograd saves during one call, as its hooks see them."""
+    storages = {}
+
+    def pack(tensor):
+        storage = tensor.untyped_storage()
+        storages[storage.data_ptr()] = storage.nbytes()
+        return tensor
+
+    with torch.autograd.graph.saved_tensors_hooks(pack, lambda t: t):
+        step(x)
+    return sum(storages.values())
+
+
+def _compiled_step(checkpointed: bool):
+    torch.manual_seed(0)
+    model = MLP(checkpointed)
+    compiled = torch.compile(model)
+    x = torch.randn(16, 32)
+    with capture() as session:
+        compiled(x).backward()
+        hooked = _saved_storage_bytes(compiled, x)
+    return session.document.data, hooked
+
+
+@pytest.fixture(scope="module")
+def plain():
+    return _compiled_step(False)
+
+
+@pytest.fixture(scope="module")
+def checkpointed():
+    return _compiled_step(True)
+
+
+def _memory(document):
+    (record,) = [c for c in document["compiles"] if c.get("memory") and
+                 c["memory"]["saved_for_backward"]]
+    return record["memory"]
+
+
+def test_saved_bytes_equal_what_autograd_hooks_see(plain):
+    document, hooked = plain
+    assert _memory(document)["saved_for_backward"]["bytes"] == hooked
+
+
+def test_every_saved_activation_has_a_user_line(plain):
+    saved = _memory(plain[0])["saved_for_backward"]
+    activations = [t for t in saved["tensors"] if t["kind"] == "activation"]
+    assert activations
+    for tensor in activations:
+        assert tensor["user_location"]["file"] == __file__
+        assert tensor["user_location"]["function"] in {"block", "forward"}
+    kinds = {t["kind"] for t in saved["tensors"]}
+    assert kinds == {"activation", "parameter", "input"}
+    assert saved["lines"][0]["bytes"] == max(line["bytes"] for line in saved["lines"])
+
+
+def test_checkpointing_saves_fewer_activations_and_lists_what_it_recomputes(plain, checkpointed):
+    memory, ckpt = _memory(plain[0]), _memory(checkpointed[0])
+    assert ckpt["saved_for_backward"]["bytes"] == checkpointed[1]
+    activations = [t for t in ckpt["saved_for_backward"]["tensors"] if t["kind"] == "activation"]
+    assert activations == []  # the block's inputs and weights are kept instead
+    assert (ckpt["saved_for_backward"]["bytes_by_kind"]["activation"]
+            < memory["saved_for_backward"]["bytes_by_kind"]["activation"])
+    recomputed = {r["target"] for r in ckpt["recomputed"]}
+    assert {"torch.ops.aten.relu.default", "torch.ops.aten.tanh.default"} & recomputed
+    assert all(r["user_location"]["function"] == "block" for r in ckpt["recomputed"]
+               if r["target"].endswith(("relu.default", "tanh.default")))
+    assert ckpt["activation_memory_budget"] == 1.0
+
+
+def test_inductor_buffers_per_output_code(plain):
+    buffers = _memory(plain[0])["buffers"]
+    assert [b["kind"] for b in buffers] == ["forward", "backward"]
+    for code in buffers:
+        assert code["buffers"] > 0
+        assert 0 < code["planned_peak_bytes"] <= code["allocated_bytes"] <= code["without_reuse_bytes"]
+
+
+def test_static_memory_is_in_a_document_read_from_a_torch_trace_log(program_runs):
+    from tcexplore.document import validate
+    from tcexplore.traces import load_trace
+
+    run = program_runs["training_step"]
+    live = [c["memory"] for c in run.document["compiles"] if c["memory"]]
+    imported = [c["memory"] for c in load_trace(run.trace_log).data["compiles"]
+                if c["memory"]]
+    assert live and live == imported
+    saved = live[0]["saved_for_backward"]
+    assert saved["bytes"] > 0 and saved["lines"]
+    assert all(t["user_location"] for t in saved["tensors"] if t["kind"] == "activation")
+    validate(run.document)
