@@ -80,7 +80,7 @@ def memory_finding(document: dict[str, Any]) -> dict[str, Any] | None:
         evidence.append("activation_memory_budget in force: "
                         + ", ".join(f"{b:g}" for b in saved["budgets"]))
     if peaks:
-        evidence.append(f"peaks measured by {peaks['how']}")
+        evidence.append(f"peaks measured with {peaks['how'].split(':')[0]}")
     advice = None
     if top:
         functions = sorted({line["function"] for line in top})
@@ -93,3 +93,29 @@ def memory_finding(document: dict[str, Any]) -> dict[str, Any] | None:
             "locations": [{"file": line["file"], "line": line["line"],
                            "function": line["function"]} for line in top],
             "evidence": "; ".join(evidence), "advice": advice}
+
+
+def memory_summary(document: dict[str, Any]) -> dict[str, Any] | None:
+    """``Exploration.memory``: the measured peaks and pools with every compile's static
+    sections gathered (tensors and recomputed nodes carry their compile's id)."""
+    measured = document.get("memory")
+    sections = [(c["id"], c["memory"]) for c in document.get("compiles") or []
+                if c.get("memory")]
+    if measured is None and not sections:
+        return None
+    saved = [(cid, m["saved_for_backward"]) for cid, m in sections if m["saved_for_backward"]]
+    return {
+        "peak_bytes": (measured or {}).get("peak_bytes"),
+        "saved_for_backward": {
+            "bytes": sum(s["bytes"] for _, s in saved),
+            "tensors": sorted(({**t, "compile": cid} for cid, s in saved for t in s["tensors"]),
+                              key=lambda t: -(t["bytes"] or 0)),
+            "lines": saved_activations(document)["lines"],
+        },
+        "recomputed": [{**r, "compile": cid} for cid, m in sections for r in m["recomputed"] or []],
+        "activation_memory_budget": sorted({m["activation_memory_budget"] for _, m in sections
+                                            if m["activation_memory_budget"] is not None}),
+        "buffers": [{**b, "compile": cid} for cid, m in sections for b in m["buffers"]],
+        "cudagraph_pools": (measured or {}).get("cudagraph_pools"),
+        "error": (measured or {}).get("error"),
+    }

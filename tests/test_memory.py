@@ -11,6 +11,7 @@ from torch.utils.checkpoint import checkpoint
 
 import tcexplore
 from tcexplore.capture import capture
+from tcexplore.document import validate as validate_document
 from tcexplore.memory_finding import memory_finding
 
 
@@ -127,3 +128,39 @@ def test_static_memory_is_in_a_document_read_from_a_torch_trace_log(program_runs
     assert saved["bytes"] > 0 and saved["lines"]
     assert all(t["user_location"] for t in saved["tensors"] if t["kind"] == "activation")
     validate(run.document)
+
+
+@pytest.fixture(scope="module")
+def explored():
+    torch.manual_seed(0)
+    model = MLP()
+    before = {k: v.clone() for k, v in model.state_dict().items()}
+    exploration = tcexplore.explore(model, torch.randn(16, 32), memory=True,
+                                    measure_timing=False)
+    return exploration, model, before
+
+
+def test_explore_measures_eager_and_compiled_peaks_and_says_how(explored):
+    exploration, model, before = explored
+    memory = exploration.memory
+    peaks = memory["peak_bytes"]
+    assert memory["error"] is None
+    assert peaks["device"] == "cpu" and "torch.profiler" in peaks["how"]
+    for side in ("eager", "compiled"):
+        # at least the step's saved activations and weight gradients were alive at once
+        assert peaks[side]["above_before_bytes"] >= 16 * 64 * 4
+    assert memory["saved_for_backward"]["bytes"] > 0
+    assert [b["kind"] for b in memory["buffers"]] == ["forward", "backward"]
+    for name, value in model.state_dict().items():
+        assert torch.equal(value, before[name]), name
+    assert all(p.grad is None for p in model.parameters())
+    validate_document(exploration.to_dict())
+
+
+def test_memory_finding_names_lines_and_advice(explored):
+    finding = memory_finding(explored[0].to_dict())
+    assert finding["kind"] == "memory"
+    assert finding["title"].startswith("compiled peaks at ")
+    assert {loc["function"] for loc in finding["locations"]} <= {"block", "forward"}
+    assert finding["locations"][0]["file"] == __file__
+    assert "activation_memory_budget" in finding["advice"]

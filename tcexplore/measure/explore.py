@@ -15,6 +15,7 @@ from .divergence import find_first_divergence
 from .random_ops import explain_mismatch
 from ..document import error_record
 from .inputs import clone_tensors, rng_state
+from .memory import measure_memory
 from .profile import profile_calls
 from .timing import first_call_seconds, measure, summarize, uses_cuda
 
@@ -47,20 +48,22 @@ def explore(fn: Callable, *args: Any, mode: str | None = None, backend: Any = "i
             options: dict[str, Any] | None = None, time_budget_s: float = 1.0,
             reference: str | None = None, find_divergence: bool = True,
             measure_timing: bool = True, profile: bool = False, profile_gpu: bool = False,
-            **kwargs: Any) -> Exploration:
+            memory: bool = False, **kwargs: Any) -> Exploration:
     """Compile ``fn`` with these torch.compile arguments, capture it and compare with eager.
 
     ``time_budget_s`` bounds each side's timing; ``reference="fp64"`` also judges both
     against a float64 eager run; ``profile`` (``profile_gpu`` is its old name) measures
     every kernel's time after the timing samples, rolls it up to source lines and holds it
-    against this machine's peaks. A compile or run that raises is kept in the result.
+    against this machine's peaks. ``memory`` measures one call's peak memory eager and
+    compiled (backward included when the output needs grad; the model put back after).
+    A compile or run that raises is kept in the result.
     """
     compile_kwargs = compile_arguments(mode, backend, dynamic, fullgraph, options)
     cuda = uses_cuda((args, kwargs))
     compiled_fn = torch.compile(fn, **compile_kwargs)
     error = None
     compiled_out = eager_out = None
-    timing = accuracy = profiled = None
+    timing = accuracy = profiled = memory_section = None
     with capture() as session:
         try:
             with rng_state(cuda) as rewind:
@@ -85,6 +88,12 @@ def explore(fn: Callable, *args: Any, mode: str | None = None, backend: Any = "i
                     cuda=cuda, budget_s=time_budget_s)
                 timing = summarize(eager_stats, compiled_stats, compile_s,
                                    "cuda" if cuda else "cpu", time_budget_s)
+            if memory:  # inside the capture: the warm-up call compiles the backward
+                try:
+                    memory_section = measure_memory(fn, compiled_fn, args, kwargs, cuda)
+                except Exception as exc:  # noqa: BLE001 - kept in the section, with why
+                    memory_section = {"peak_bytes": None, "cudagraph_pools": None,
+                                      "error": error_record(exc)}
         except Exception as exc:  # noqa: BLE001 - kept in the exploration, with the capture
             error = error_record(exc)
     document = session.document
@@ -109,7 +118,7 @@ def explore(fn: Callable, *args: Any, mode: str | None = None, backend: Any = "i
                                     else v for k, v in compile_kwargs.items()},
                  "device": "cuda" if cuda else "cpu", "error": error,
                  **notebook_cell_sections(document.data)},
-        timing=timing, accuracy=accuracy, profile=profiled))
+        timing=timing, accuracy=accuracy, profile=profiled, memory=memory_section))
 
 
 def _fp64_reference(fn: Callable, args: tuple, kwargs: dict[str, Any], eager_out: Any,

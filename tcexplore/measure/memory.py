@@ -127,3 +127,30 @@ def measure_peaks(fn: Callable, compiled_fn: Callable, args: tuple, kwargs: dict
     result["difference_bytes"] = compiled - eager
     result["ratio"] = compiled / eager if eager else None
     return result
+
+
+def cudagraph_pools() -> list[dict[str, Any]]:
+    """Memory the caching allocator holds in private pools (CUDA graphs' pools: what
+    reduce-overhead keeps between replays), from its public snapshot's segments."""
+    pools: dict[tuple[int, int], dict[str, Any]] = {}
+    for segment in torch.cuda.memory_snapshot():
+        pool = tuple(segment.get("segment_pool_id") or (0, 0))
+        if pool == (0, 0):
+            continue  # the default pool: ordinary allocations
+        entry = pools.setdefault(pool, {"pool": list(pool), "segments": 0, "reserved_bytes": 0,
+                                        "allocated_bytes": 0})
+        entry["segments"] += 1
+        entry["reserved_bytes"] += segment["total_size"]
+        entry["allocated_bytes"] += segment["allocated_size"]
+    return sorted(pools.values(), key=lambda p: -p["reserved_bytes"])
+
+
+def measure_memory(fn: Callable, compiled_fn: Callable, args: tuple, kwargs: dict[str, Any],
+                   cuda: bool) -> dict[str, Any]:
+    """The document's ``memory`` section: peaks, and on CUDA the private pools after them."""
+    peaks = measure_peaks(fn, compiled_fn, args, kwargs, cuda)
+    pools = cudagraph_pools() if cuda else None
+    if pools and peaks["compiled"]["peak_bytes"]:
+        for pool in pools:
+            pool["share_of_compiled_peak"] = pool["reserved_bytes"] / peaks["compiled"]["peak_bytes"]
+    return {"peak_bytes": peaks, "cudagraph_pools": pools, "error": None}
