@@ -62,7 +62,9 @@ def memory_finding(document: dict[str, Any]) -> dict[str, Any] | None:
     top = saved["lines"][:4]
     covered = sum(line["bytes"] for line in top)
     severity, title = "info", f"{format_bytes(saved['bytes'])} of activations saved for backward"
-    if peaks:
+    if peaks and peaks["eager"] is None:  # `tcexplore run --memory`: the script as it ran
+        title = f"the run peaked at {format_bytes(peaks['compiled']['peak_bytes'])}"
+    elif peaks:
         eager = peaks["eager"]["above_before_bytes"]
         compiled = peaks["compiled"]["above_before_bytes"]
         change = f" ({(compiled - eager) / eager:+.0%})" if eager else ""

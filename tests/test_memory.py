@@ -164,3 +164,23 @@ def test_memory_finding_names_lines_and_advice(explored):
     assert {loc["function"] for loc in finding["locations"]} <= {"block", "forward"}
     assert finding["locations"][0]["file"] == __file__
     assert "activation_memory_budget" in finding["advice"]
+
+
+def test_run_memory_writes_the_peak_and_prints_the_finding(tmp_path):
+    import json
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    script = Path(__file__).parent / "programs" / "training_step.py"
+    out = tmp_path / "doc.json"
+    proc = subprocess.run([sys.executable, "-m", "tcexplore", "run", str(script), "--memory",
+                           "--json", str(out)], capture_output=True, text=True, timeout=600,
+                          cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    document = json.loads(out.read_text())
+    peaks = document["memory"]["peak_bytes"]
+    assert peaks["eager"] is None and peaks["compiled"]["peak_bytes"] > 0
+    assert "the whole run" in peaks["how"]
+    assert "tcexplore: memory: the run peaked at " in proc.stderr
+    validate_document(document)

@@ -93,12 +93,18 @@ def _cpu_peak(run: Callable[[], None]) -> dict[str, int]:
     with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CPU],
                                 profile_memory=True) as prof:
         run()
+    peak = _running_peak(prof)
+    return {"peak_bytes": peak, "before_bytes": None, "above_before_bytes": peak}
+
+
+def _running_peak(prof: Any) -> int:
+    """The highest total of CPU allocations minus frees, in time order, in a profile."""
     running = peak = 0
     for _, nbytes, device in sorted(_torch_compat.profiler_memory_events(prof)):
         if device == CPU_DEVICE_TYPE:
             running += nbytes
             peak = max(peak, running)
-    return {"peak_bytes": peak, "before_bytes": None, "above_before_bytes": peak}
+    return peak
 
 
 HOW = {
@@ -154,3 +160,43 @@ def measure_memory(fn: Callable, compiled_fn: Callable, args: tuple, kwargs: dic
         for pool in pools:
             pool["share_of_compiled_peak"] = pool["reserved_bytes"] / peaks["compiled"]["peak_bytes"]
     return {"peak_bytes": peaks, "cudagraph_pools": pools, "error": None}
+
+
+@contextlib.contextmanager
+def run_peak() -> Iterator[dict[str, Any]]:
+    """``tcexplore run --memory``: the whole script's peak, as it ran (compiled as written;
+    a script has no eager twin). Yields the section, filled on exit."""
+    cuda = torch.cuda.is_available()
+    section: dict[str, Any] = {"peak_bytes": None, "cudagraph_pools": None, "error": None}
+    measured: dict[str, Any] = {}
+    with contextlib.ExitStack() as stack:
+        stack.callback(lambda: measured.update(peak()))
+        if cuda:
+            peak = _cuda_peak_of_block(stack)
+        else:
+            peak = _cpu_peak_of_block(stack)
+        yield section
+    how = HOW["cuda" if cuda else "cpu"].replace("one call", "the whole run")
+    section["peak_bytes"] = {"device": "cuda" if cuda else "cpu", "how": how, "eager": None,
+                             "compiled": measured}
+    section["cudagraph_pools"] = cudagraph_pools() if cuda else None
+
+
+def _cuda_peak_of_block(stack: contextlib.ExitStack) -> Callable[[], dict[str, int]]:
+    torch.cuda.reset_peak_memory_stats()
+    before = torch.cuda.memory_allocated()
+
+    def read() -> dict[str, int]:
+        peak = torch.cuda.max_memory_allocated()
+        return {"peak_bytes": peak, "before_bytes": before, "above_before_bytes": peak - before}
+    return read
+
+
+def _cpu_peak_of_block(stack: contextlib.ExitStack) -> Callable[[], dict[str, int]]:
+    prof = stack.enter_context(torch.profiler.profile(
+        activities=[torch.profiler.ProfilerActivity.CPU], profile_memory=True))
+
+    def read() -> dict[str, int]:
+        peak = _running_peak(prof)
+        return {"peak_bytes": peak, "before_bytes": None, "above_before_bytes": peak}
+    return read
