@@ -184,3 +184,13 @@ def test_run_memory_writes_the_peak_and_prints_the_finding(tmp_path):
     assert "the whole run" in peaks["how"]
     assert "tcexplore: memory: the run peaked at " in proc.stderr
     validate_document(document)
+
+
+def test_html_report_has_the_memory_section_with_lines_and_links(explored):
+    from tcexplore.render.html import render_html
+
+    html = render_html(explored[0].to_dict(), full_page=False)
+    section = html[html.index('id="tcx-memory"'):]
+    assert "Where the memory goes" in section and "compiled peaks at" in section
+    assert "test_memory.py:27" in section and 'href="#' in section
+    assert "Inductor&#x27;s buffers per output code" in section or "Inductor's buffers" in section

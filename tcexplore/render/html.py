@@ -27,6 +27,7 @@ from .markup import (MAX_CELL_ITEMS, SOURCE_LABELS, MAX_ROWS, MAX_TEXT_CHARS, Da
                      _location, _location_with_code, _names, _note,
                      _page, _plural, _pre, _status, _table, _value)
 from .measurements import measurements
+from .memory import memory_section
 from .profile import profile_section
 from .source import sources
 
@@ -121,6 +122,7 @@ def _report(data: Data, summary_only: bool = False, only: list[str] | None = Non
         _overview(data),
         measurements(data),
         profile_section(data),
+        memory_section(data),
         sources(data),
         compile_time(compiles),
         graph_breaks(data),
