@@ -194,3 +194,13 @@ def test_html_report_has_the_memory_section_with_lines_and_links(explored):
     assert "Where the memory goes" in section and "compiled peaks at" in section
     assert "test_memory.py:27" in section and 'href="#' in section
     assert "Inductor&#x27;s buffers per output code" in section or "Inductor's buffers" in section
+
+
+def test_finding_fixture_is_what_python_gives():
+    """tests/fixtures/memory pins the finding for both implementations (jest: memory.spec.ts)."""
+    import json
+    from pathlib import Path
+
+    folder = Path(__file__).parent / "fixtures" / "memory"
+    document = json.loads((folder / "document.json").read_text())
+    assert memory_finding(document) == json.loads((folder / "expected_finding.json").read_text())

@@ -155,6 +155,8 @@ export interface Compile {
   tracing?: Tracing | null;
   /** present when the compile ran in a thread without capture()'s settings */
   without_capture_settings?: { settings: string[]; threads: string[] };
+  /** saved for backward, recomputed, Inductor's buffers (capture/memory.py) */
+  memory?: CompileMemory | null;
 }
 
 /** One instruction as dis prints it. */
@@ -374,6 +376,8 @@ export interface TcxDocument {
   comparison?: { rows?: ComparisonRow[]; row?: number };
   runtime?: { cudagraphs?: CudaGraphInfo | null };
   profile?: Profile;
+  /** explore(..., memory=True) / tcexplore run --memory: measured peaks, CUDA-graph pools */
+  memory?: MeasuredMemory | null;
 }
 
 /** Where a click can take the reader: a tab and the thing to show in it. */
@@ -388,6 +392,7 @@ export type Target =
   | { tab: 'cudagraphs' }
   | { tab: 'timing' }
   | { tab: 'profile'; kernel?: number }
+  | { tab: 'memory' }
   | { tab: 'accuracy' }
   | { tab: 'compare' };
 
@@ -448,4 +453,70 @@ export interface Profile {
     advice: string[];
   };
   cudagraph_share?: number | null;
+}
+
+/** One tensor the partitioner keeps between forward and backward. */
+export interface SavedTensor {
+  node: string;
+  target: string | null;
+  shape: string[];
+  dtype: string;
+  bytes: number | null;
+  kind: 'activation' | 'parameter' | 'input';
+  /** the forward node whose storage it is (its base, for a view) */
+  storage: string;
+  user_location: { file: string; line: number; function: string } | null;
+}
+
+export interface SavedLine {
+  file: string;
+  line: number;
+  function: string;
+  bytes: number;
+  nodes: string[];
+}
+
+export interface OutputBuffers {
+  output_code: number;
+  kind: string | null;
+  allocated_bytes: number;
+  without_reuse_bytes: number;
+  planned_peak_bytes: number;
+  buffers: number;
+  reuses: number;
+  functions: Array<{ name: string; line: number; planned_peak_bytes: number; allocated_bytes: number }>;
+}
+
+/** A compile's static memory section, from its AOT graphs and output code. */
+export interface CompileMemory {
+  saved_for_backward: {
+    bytes: number;
+    unsized: number;
+    storages: number;
+    tensors: SavedTensor[];
+    bytes_by_kind: { activation: number; parameter: number; input: number };
+    lines: SavedLine[];
+  } | null;
+  recomputed: Array<{ node: string; target: string; user_location: SavedTensor['user_location']; bytes: number | null }> | null;
+  activation_memory_budget: number | null;
+  buffers: OutputBuffers[];
+}
+
+export interface MemoryPeak {
+  peak_bytes: number;
+  before_bytes?: number | null;
+  above_before_bytes: number;
+}
+
+export interface MeasuredMemory {
+  peak_bytes: {
+    device: 'cpu' | 'cuda';
+    how: string;
+    eager: MemoryPeak | null;
+    compiled: MemoryPeak;
+    difference_bytes?: number;
+    ratio?: number | null;
+  } | null;
+  cudagraph_pools?: Array<{ pool: number[]; segments: number; reserved_bytes: number; allocated_bytes: number; share_of_compiled_peak?: number }> | null;
+  error?: ErrorInfo | null;
 }

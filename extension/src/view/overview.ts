@@ -1,9 +1,11 @@
 import { absentTabs } from '../model/absent';
 import { BreakSite, CallPath, countNote, foldStack, RESUME_NAME, resumeLabel, StackFrame } from '../model/breaks';
 import { compilesPerFrame, compileTree, TreeCompile, TreeNode } from '../model/compiletree';
+import { memoryFinding } from '../model/memory';
 import { Finding, findings, origin, pipeline, RecompiledFunction } from '../model/overview';
 import { plural, relabel, SourceLabels, sourceLabels, where, whereTitle } from '../model/format';
 import { microseconds, percent, topLines } from '../model/profile';
+import { memoryFindingItem } from './memory';
 import { Context, TabView } from './context';
 import { code, el, link, table } from './dom';
 
@@ -156,6 +158,10 @@ export function overviewTab(ctx: Context): TabView {
   const { doc } = ctx;
   const labels = sourceLabels(doc);
   const list = el('ul', { class: 'tcx-findings' }, ...findings(doc).map(f => findingItem(ctx, f)));
+  const memory = memoryFinding(doc);
+  if (memory) {
+    list.appendChild(memoryFindingItem(ctx, memory));
+  }
   const stages = el('div', { class: 'tcx-pipeline' });
   pipeline(doc).forEach((stage, i) => {
     if (i) {
