@@ -170,9 +170,12 @@ def test_run_memory_writes_the_peak_and_prints_the_finding(tmp_path):
     import json
     import subprocess
     import sys
-    from pathlib import Path
 
-    script = Path(__file__).parent / "programs" / "training_step.py"
+    script = tmp_path / "step.py"
+    script.write_text("import torch\n"
+                      "w = torch.randn(8, 8, requires_grad=True)\n"
+                      "step = torch.compile(lambda x: (x @ w).relu().sum())\n"
+                      "step(torch.randn(4, 8)).backward()\n")
     out = tmp_path / "doc.json"
     proc = subprocess.run([sys.executable, "-m", "tcexplore", "run", str(script), "--memory",
                            "--json", str(out)], capture_output=True, text=True, timeout=600,
