@@ -207,3 +207,16 @@ def test_finding_fixture_is_what_python_gives():
     folder = Path(__file__).parent / "fixtures" / "memory"
     document = json.loads((folder / "document.json").read_text())
     assert memory_finding(document) == json.loads((folder / "expected_finding.json").read_text())
+
+
+def test_compare_grid_has_a_peak_memory_column():
+    from tcexplore.render.comparison import render_comparison_html
+
+    grid = tcexplore.compare(lambda x: (x.sin() * 2).relu().sum(dim=0), torch.randn(64, 64),
+                             backends=["aot_eager"], memory=True, time_budget_s=0.02)
+    data = grid.to_dict()
+    (row,) = data["rows"]
+    assert row["peak_memory_bytes"] == row["document"]["memory"]["peak_bytes"]["compiled"][
+        "above_before_bytes"] > 0
+    validate_document(data)
+    assert "<th>peak memory</th>" in render_comparison_html(data)

@@ -341,6 +341,8 @@ export interface ComparisonRow {
   median_ms?: number | null;
   speedup?: number | null;
   max_abs_err?: number | null;
+  /** compare(..., memory=True): the compiled call's peak above what was allocated before */
+  peak_memory_bytes?: number | null;
   graphs?: number | null;
   graph_breaks?: number | null;
   kernels?: number | null;
