@@ -35,7 +35,8 @@ def saved_activations(document: dict[str, Any]) -> dict[str, Any]:
         for line in saved["lines"]:
             key = (line["file"], line["line"])
             entry = lines.setdefault(key, {"file": line["file"], "line": line["line"],
-                                           "function": line["function"], "bytes": 0})
+                                           "function": line["function"],
+                                           "code": line.get("code"), "bytes": 0})
             entry["bytes"] += line["bytes"]
     ordered = sorted(lines.values(), key=lambda e: -e["bytes"])
     return {"bytes": total, "lines": ordered, "recomputed": recomputed, "budgets": sorted(budgets)}

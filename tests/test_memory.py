@@ -132,6 +132,7 @@ def test_static_memory_is_in_a_document_read_from_a_torch_trace_log(program_runs
 
 @pytest.fixture(scope="module")
 def explored():
+    torch.compiler.reset()  # MLP.forward compiled above would be reused: no compile to capture
     torch.manual_seed(0)
     model = MLP()
     before = {k: v.clone() for k, v in model.state_dict().items()}

@@ -57,7 +57,8 @@ def _input_kinds(record: dict[str, Any], forward: list[dict[str, Any]]) -> dict[
 def _location(source: dict[str, Any] | None) -> dict[str, Any] | None:
     if not source:
         return None
-    return {"file": source["file"], "line": source["line"], "function": source["function"]}
+    return {"file": source["file"], "line": source["line"], "function": source["function"],
+            "code": source.get("code")}
 
 
 def _base(node: dict[str, Any], by_name: dict[str, dict[str, Any]]) -> dict[str, Any]:

@@ -91,5 +91,6 @@ def memory_section(data: Data) -> str:
         parts.append(_details("Inductor's buffers per output code",
                               f"<table><thead><tr>{head}</tr></thead><tbody>{buffer_rows}"
                               "</tbody></table>"))
+    # open when asked for (a measurement); the static sections of any training compile wait
     return _details("Where the memory goes", "\n".join(p for p in parts if p),
-                    cls="tcx-section tcx-memory", open_=True, id_=MEMORY_ANCHOR)
+                    cls="tcx-section tcx-memory", open_=bool(data.get("memory")), id_=MEMORY_ANCHOR)

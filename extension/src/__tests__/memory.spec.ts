@@ -12,6 +12,7 @@ import { TcxDocument } from '../model/types';
 import { Context } from '../view/context';
 import { memoryTab } from '../view/memory';
 import { overviewTab } from '../view/overview';
+import { sourceTab } from '../view/source';
 import { fixture } from './fixture';
 
 const FIXTURE = path.join(__dirname, '..', '..', '..', 'tests', 'fixtures', 'memory');
@@ -61,6 +62,16 @@ describe('memory', () => {
     const item = element.querySelector('.tcx-finding-memory') as HTMLElement;
     expect(item.textContent).toContain('Advice: consider activation checkpointing');
     (item.querySelector('button') as HTMLButtonElement).click();
+    expect(went[0]).toEqual({ tab: 'memory' });
+  });
+
+  it('marks the lines that saved activations in the Source view, with a heat bar', () => {
+    const went: unknown[] = [];
+    const { element } = sourceTab(context(documentWithMemory(), went));
+    const chips = [...element.querySelectorAll('.tcx-mark-memory')] as HTMLButtonElement[];
+    expect(chips.map(c => c.textContent)).toEqual(['saved 65.5 kB', 'saved 65.5 kB']);
+    expect(element.querySelectorAll('.tcx-heat-memory').length).toBe(2);
+    chips[0].click();
     expect(went[0]).toEqual({ tab: 'memory' });
   });
 });

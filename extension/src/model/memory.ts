@@ -45,7 +45,7 @@ export function savedActivations(doc: TcxDocument): SavedActivations {
     }
     for (const line of saved.lines) {
       const key = `${line.file}\u0000${line.line}`;
-      const entry = lines.get(key) ?? { file: line.file, line: line.line, function: line.function, bytes: 0, nodes: [] };
+      const entry = lines.get(key) ?? { file: line.file, line: line.line, function: line.function, code: line.code, bytes: 0, nodes: [] };
       entry.bytes += line.bytes;
       entry.nodes = entry.nodes.concat(line.nodes);
       lines.set(key, entry);

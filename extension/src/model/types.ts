@@ -467,13 +467,14 @@ export interface SavedTensor {
   kind: 'activation' | 'parameter' | 'input';
   /** the forward node whose storage it is (its base, for a view) */
   storage: string;
-  user_location: { file: string; line: number; function: string } | null;
+  user_location: { file: string; line: number; function: string; code?: string | null } | null;
 }
 
 export interface SavedLine {
   file: string;
   line: number;
   function: string;
+  code?: string | null;
   bytes: number;
   nodes: string[];
 }
