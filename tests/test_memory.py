@@ -198,6 +198,12 @@ def test_html_report_has_the_memory_section_with_lines_and_links(explored):
     assert "Where the memory goes" in section and "compiled peaks at" in section
     assert "test_memory.py:27" in section and 'href="#' in section
     assert "Inductor&#x27;s buffers per output code" in section or "Inductor's buffers" in section
+    # the report's Source view (files whose text the document carries) marks the saved lines
+    data = explored[0].to_dict()
+    with_text = {**data, "explore": {**data["explore"],
+                                     "sources": {__file__: open(__file__).read()}}}
+    assert ('class="tcx-mark tcx-mark-memory" href="#tcx-memory">saved '
+            in render_html(with_text, full_page=False))
 
 
 def test_finding_fixture_is_what_python_gives():
