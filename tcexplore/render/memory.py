@@ -15,8 +15,8 @@ def _finding(data: Data) -> str:
     finding = memory_finding(data)
     if finding is None:
         return ""
-    parts = [f'<p class="tcx-finding tcx-{_e(finding["severity"])}"><strong>'
-             f'{_e(finding["title"])}</strong></p>', f"<p>{_e(finding['evidence'])}</p>"]
+    parts = [(f'<p class="tcx-finding tcx-{_e(finding["severity"])}"><strong>'
+              f'{_e(finding["title"])}</strong></p>'), f"<p>{_e(finding['evidence'])}</p>"]
     if finding["advice"]:
         parts.append(f"<p>Advice: {_e(finding['advice'])}</p>")
     return "".join(parts)

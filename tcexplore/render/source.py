@@ -15,9 +15,9 @@ from collections import defaultdict
 from typing import Any
 
 from ..graph_break_audit import graph_break_audit
+from ..memory_finding import format_bytes, saved_activations
 from .graph_breaks import site_anchor
 from .markup import Data, _compile_anchor, _compile_link, _details, _e, _note, _plural, _table
-from ..memory_finding import format_bytes, saved_activations
 from .memory import MEMORY_ANCHOR
 from .profile import PROFILE_ANCHOR, share, time_us
 
