@@ -733,3 +733,12 @@ def custom_op_origin(qualname: str) -> dict[str, Any] | None:
     module = next((name for name, mod in list(sys.modules.items())
                    if file and getattr(mod, "__file__", None) == file), None)
     return {"module": module, "file": file, "function": None}
+
+
+def profiler_memory_events(prof: Any) -> list[tuple[int, int, int]]:
+    """``(start_ns, nbytes, device_type)`` of each allocation (+) and free (-) a finished
+    ``torch.profiler.profile(profile_memory=True)`` recorded: its kineto results' "[memory]"
+    events, the records torch's own memory tables are built from (no public accessor)."""
+    results = prof.profiler.kineto_results
+    return [(int(e.start_ns()), int(e.nbytes()), int(e.device_type()))
+            for e in results.events() if e.name() == "[memory]"]

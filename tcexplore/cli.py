@@ -13,7 +13,7 @@ from .graph_break_audit import graph_break_lines
 from .output_files import OutputError, unwritable
 
 RUN_USAGE = ("tcexplore run SCRIPT [script args] --json OUT [--html OUT] [--use-caches] "
-             "[--profile]")
+             "[--profile] [--memory]")
 
 
 def _split_run_args(argv: list[str]) -> tuple[argparse.Namespace, list[str]]:
@@ -26,6 +26,9 @@ def _split_run_args(argv: list[str]) -> tuple[argparse.Namespace, list[str]]:
     own.add_argument("--profile", action="store_true",
                      help="profile the run: every kernel's time, by source line, against "
                           "this machine's peaks")
+    own.add_argument("--memory", action="store_true",
+                     help="measure the run's peak memory (the saved-for-backward and buffer "
+                          "sections are in every document)")
     own.add_argument("-h", "--help", action="store_true")
     head, sep, tail = _partition(argv, "--")
     opts, rest = own.parse_known_args(head)
@@ -44,10 +47,12 @@ def _partition(argv: list[str], marker: str) -> tuple[list[str], bool, list[str]
 
 
 def run_script(script: str, script_args: list[str], json_out: str | None,
-               html_out: str | None, use_caches: bool = False, profile: bool = False) -> int:
+               html_out: str | None, use_caches: bool = False, profile: bool = False,
+               memory: bool = False) -> int:
     """Run ``script`` as ``__main__`` under capture; write the document even if it raises.
     ``profile``: the whole run under torch.profiler, kernels timed (measure/profile.py)."""
     from .capture import capture  # noqa: PLC0415 - keep `tcexplore --help` fast
+    from .measure.memory import run_peak  # noqa: PLC0415
     from .measure.profile import RunProfile  # noqa: PLC0415
 
     if not Path(script).is_file():
@@ -60,12 +65,13 @@ def run_script(script: str, script_args: list[str], json_out: str | None,
     sys.argv = [script, *script_args]
     sys.path.insert(0, str(Path(script).resolve().parent))
     exit_code = 0
-    session = None
+    session = memory_section = None
     profiler = RunProfile() if profile else None
     try:
         with capture(bypass_caches=not use_caches,
                      on_event=profiler.on_event if profiler else None) as session, \
-                profiler.recording() if profiler else contextlib.nullcontext():
+                profiler.recording() if profiler else contextlib.nullcontext(), \
+                run_peak() if memory else contextlib.nullcontext() as memory_section:
             runpy.run_path(script, run_name="__main__")
     except SystemExit as exc:
         exit_code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
@@ -82,6 +88,8 @@ def run_script(script: str, script_args: list[str], json_out: str | None,
         document = session.document
         if profiler is not None:
             document = _with_profile(document, profiler)
+        if memory_section is not None:
+            document = document.with_sections(memory=memory_section)
         distributed = document.data["distributed"] or {}
         _, written_all = _write_outputs(
             document, json_out, html_out,
@@ -115,6 +123,8 @@ def _write_outputs(document, json_out: str | None, html_out: str | None,
     lines = [f"tcexplore: {'' if rank is None else f'rank {rank}: '}{summary}"]
     lines += graph_break_lines(document.graph_break_audit())
     lines += profile_lines(document.data.get("profile"))
+    if document.data.get("memory"):
+        lines += memory_lines(document.data)
     for path in (json_out, html_out):
         if path:
             target = path if rank is None else per_rank_path(path, rank)
@@ -129,6 +139,17 @@ def _write_outputs(document, json_out: str | None, html_out: str | None,
     if echo:
         print("\n".join(lines), file=sys.stderr)
     return lines, written_all
+
+
+def memory_lines(data: dict) -> list[str]:
+    """``run --memory``'s finding: the peak, the saved activations' lines, the advice."""
+    from .memory_finding import memory_finding  # noqa: PLC0415
+
+    finding = memory_finding(data)
+    if finding is None:
+        return []
+    lines = [f"tcexplore: memory: {finding['title']}; {finding['evidence']}"]
+    return lines + ([f"tcexplore: memory: {finding['advice']}"] if finding["advice"] else [])
 
 
 def profile_lines(profile: dict | None, shown: int = 3) -> list[str]:
@@ -293,7 +314,7 @@ def main(argv: list[str] | None = None) -> int:
             print("tcexplore run: give --json OUT and/or --html OUT", file=sys.stderr)
             return 2
         return run_script(script_and_args[0], script_and_args[1:], opts.json_out,
-                          opts.html_out, opts.use_caches, opts.profile)
+                          opts.html_out, opts.use_caches, opts.profile, opts.memory)
     args = parser.parse_args(argv)
     if args.command == "demo":
         from .demo import run_demo  # noqa: PLC0415

@@ -35,6 +35,15 @@ class Exploration:
         return self.document.data.get("isolation")
 
     @property
+    def memory(self) -> dict[str, Any] | None:
+        """Where the memory goes: ``peak_bytes`` (eager, compiled, how; ``explore(...,
+        memory=True)``), ``saved_for_backward`` {bytes, tensors, lines}, ``recomputed``,
+        ``activation_memory_budget``, ``buffers`` per output code, ``cudagraph_pools``."""
+        from .memory_finding import memory_summary  # noqa: PLC0415
+
+        return memory_summary(self.document.data)
+
+    @property
     def error(self) -> dict[str, Any] | None:
         return (self.document.data.get("explore") or {}).get("error")
 

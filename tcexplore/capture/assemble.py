@@ -17,6 +17,7 @@ from .events import Event
 from .fusion import attribute_kernels
 from .library_files import library_files
 from .parsers.cache_info import cache_details
+from .memory import memory_section
 from .parsers.cudagraphs import apply_cudagraph_message
 from .parsers.fx_text import parse_graph
 from .parsers.graph_breaks import parse_graph_break
@@ -101,6 +102,7 @@ class Assembler:
         self.breaks_before: dict[str, int] = {}  # compile id -> break events before it began
         self.profiler_timings: dict[str, list[dict[str, Any]]] = {}
         self.bytecode_texts: dict[str, dict[str, Any]] = {}  # compile id -> what was heard
+        self.memory_budgets: dict[str, float] = {}  # compile id -> activation_memory_budget
 
     def record_for(self, event: Event) -> dict[str, Any] | None:
         cid = event.compile_id
@@ -153,6 +155,7 @@ class Assembler:
             record["status"], record["error"] = _status(record, self.interruptions.get(cid))
             name_restart_reasons(record)
             record["tracing"] = tracing_section(record, self.profiler_timings.get(cid, []))
+            record["memory"] = memory_section(record, self.memory_budgets.get(cid))
             heard = self.bytecode_texts.get(cid)
             if heard and "original" in heard and "modified" in heard:
                 record["bytecode"] = bytecode_section(heard["source"], heard["original"],
@@ -289,7 +292,7 @@ def handles(*kinds: str) -> Callable[[Handler], Handler]:
 
 
 for _kind in ("describe_storage", "describe_tensor", "describe_source", "dynamo_guards",
-              "torch_version", "aot_forward_graph_fw_metadata", "torch._functorch.config",
+              "torch_version", "aot_forward_graph_fw_metadata",
               "inductor_provenance_tracking_kernel_stack_traces", "fx_graph_runnable",
               "runtime_wrapper_orchestration", "before_pre_grad_graph", "after_pre_grad_graph",
               "before_joint_graph", "after_joint_graph", "before_post_grad_graph"):
@@ -300,6 +303,16 @@ for _kind in ("describe_storage", "describe_tensor", "describe_source", "dynamo_
 def _interned_string(assembler: Assembler, event: Event, record: Any) -> None:
     name, index = event.data
     assembler.filenames[index] = name
+
+
+@handles("torch._functorch.config")
+def _functorch_config(assembler: Assembler, event: Event, record: dict[str, Any] | None) -> None:
+    """The partitioner's settings of this compile: the activation memory budget in force."""
+    config = _json(event.payload)
+    if record is not None and isinstance(config, dict):
+        budget = config.get("activation_memory_budget")
+        if isinstance(budget, (int, float)):
+            assembler.memory_budgets[record["id"]] = float(budget)
 
 
 @handles("dynamo_start")

@@ -1,5 +1,6 @@
 """Findings: every "why" a document answers (graph breaks, recompiles, dynamic shapes,
-caches, skipped frames, CUDA-graph skips, compile time, timing, accuracy, profile),
+caches, skipped frames, CUDA-graph skips, compile time, timing, accuracy, profile,
+memory),
 decided once here and stored in the document's ``findings`` section; both renderers
 (the HTML report, the extension) only draw that list.
 
@@ -20,6 +21,7 @@ from . import (
     dynamic_shape,
     failed_compile,
     graph_break,
+    memory,
     nothing_compiled,
     profile,
     raised,
@@ -33,7 +35,7 @@ Data = dict[str, Any]
 
 KINDS = (raised, failed_compile, accuracy, nothing_compiled, graph_break, recompile,
          dynamic_shape, cache, cudagraph_skip, capture_settings, unmapped, compile_time,
-         timing, profile)
+         timing, profile, memory)
 
 ALL_CLEAR = "No graph breaks, recompiles or failed compiles."
 
@@ -42,7 +44,7 @@ def compute_findings(data: Data) -> list[Data]:
     """The document's findings, errors first, then warnings, info, and the good news."""
     found = [f for kind in KINDS for f in kind.find(data)]
     worrying = any(f["severity"] in ("error", "warning") for f in found)
-    compiled = any(f["kind"] == "nothing_compiled" for f in found)
+    compiled = any(f["kind"] == "nothing_compiled" and f["severity"] == "warning" for f in found)
     if not worrying and not compiled:
         found.append(finding("all_clear", "ok", ALL_CLEAR))
     return sorted(found, key=lambda f: SEVERITIES.index(f["severity"]))

@@ -88,7 +88,15 @@ def _grid_row(row: dict[str, Any]) -> dict[str, Any]:
             "verdict": (profile or {}).get("step", {}).get("verdict"),
             "advised_modes": (profile or {}).get("step", {}).get("advised_modes") or [],
             "same_runs": row.get("same_runs") or [],
-            "ignored_options": row.get("ignored_options") or []}
+            "ignored_options": row.get("ignored_options") or [],
+            "peak_memory_bytes": _compiled_peak(exploration)}
+
+
+def _compiled_peak(exploration: Exploration | None) -> int | None:
+    """The compiled call's peak above what was allocated before it (compare(..., memory=True))."""
+    peaks = ((exploration.document.data.get("memory") or {}).get("peak_bytes")
+             if exploration is not None else None)
+    return peaks["compiled"]["above_before_bytes"] if peaks else None
 
 
 HELD_RATIO = 1.1  # the advised row must be at least this much faster per call

@@ -19,6 +19,7 @@ from .random_ops import explain_mismatch
 from .snapshot import Snapshot, untouched
 from ..document import error_record
 from .inputs import clone_tensors, rng_state
+from .memory import measure_memory
 from .profile import profile_calls
 from .timing import first_call_seconds, measure, summarize, uses_cuda
 
@@ -51,20 +52,22 @@ def explore(fn: Callable, *args: Any, mode: str | None = None, backend: Any = "i
             options: dict[str, Any] | None = None, time_budget_s: float = 1.0,
             reference: str | None = None, find_divergence: bool = True,
             measure_timing: bool = True, profile: bool = False, profile_gpu: bool = False,
-            **kwargs: Any) -> Exploration:
+            memory: bool = False, **kwargs: Any) -> Exploration:
     """Compile ``fn`` with these torch.compile arguments, capture it and compare with eager.
 
     ``time_budget_s`` bounds each side's timing; ``reference="fp64"`` also judges both
     against a float64 eager run; ``profile`` (``profile_gpu`` is its old name) measures
     every kernel's time after the timing samples, rolls it up to source lines and holds it
-    against this machine's peaks. A compile or run that raises is kept in the result.
-    Everything ``fn`` can reach is as it was afterwards (the ``isolation`` section says
-    what was put back and what cannot be); a step computing gradients has them compared.
+    against this machine's peaks. ``memory`` measures one call's peak memory eager and
+    compiled (backward included when the output needs grad). A compile or run that raises
+    is kept in the result. Everything ``fn`` can reach is as it was afterwards (the
+    ``isolation`` section says what was put back and what cannot be); a step computing
+    gradients has them compared.
     """
     with untouched(fn, args, kwargs) as state:
         exploration = _explore(state, fn, args, kwargs, mode, backend, dynamic, fullgraph,
                                options, time_budget_s, reference, find_divergence,
-                               measure_timing, profile, profile_gpu)
+                               measure_timing, profile, profile_gpu, memory)
     return Exploration(exploration.document.with_sections(isolation=state.report()))
 
 
@@ -72,14 +75,14 @@ def _explore(state: Snapshot, fn: Callable, args: tuple, kwargs: dict[str, Any],
              mode: str | None, backend: Any, dynamic: bool | None, fullgraph: bool,
              options: dict[str, Any] | None, time_budget_s: float, reference: str | None,
              find_divergence: bool, measure_timing: bool, profile: bool,
-             profile_gpu: bool) -> Exploration:
+             profile_gpu: bool, memory: bool) -> Exploration:
     compile_kwargs = compile_arguments(mode, backend, dynamic, fullgraph, options)
     cuda = uses_cuda((args, kwargs))
     compiled_fn = _torch_compat.isolated_compile(fn, compile_kwargs)
     stance, disabled = _torch_compat.compile_stance(), _torch_compat.is_compile_disabled(fn)
     error = None
     compiled_out = eager_out = None
-    timing = accuracy = profiled = None
+    timing = accuracy = profiled = memory_section = None
     with _torch_compat.fresh_dynamic_state(), capture() as session:
         try:
             with rng_state(cuda) as rewind:
@@ -110,6 +113,13 @@ def _explore(state: Snapshot, fn: Callable, args: tuple, kwargs: dict[str, Any],
                     cuda=cuda, budget_s=time_budget_s)
                 timing = summarize(eager_stats, compiled_stats, compile_s,
                                    "cuda" if cuda else "cpu", time_budget_s)
+            if memory:  # inside the capture: the warm-up call compiles the backward
+                try:
+                    memory_section = measure_memory(fn, compiled_fn, args, kwargs, cuda,
+                                                    state.restore)
+                except Exception as exc:  # noqa: BLE001 - kept in the section, with why
+                    memory_section = {"peak_bytes": None, "cudagraph_pools": None,
+                                      "error": error_record(exc)}
         except Exception as exc:  # noqa: BLE001 - kept in the exploration, with the capture
             error = error_record(exc)
     document = without_foreign_entries(session.document)
@@ -139,7 +149,7 @@ def _explore(state: Snapshot, fn: Callable, args: tuple, kwargs: dict[str, Any],
                                     else v for k, v in compile_kwargs.items()},
                  "device": "cuda" if cuda else "cpu", "error": error,
                  **notebook_cell_sections(document.data)},
-        timing=timing, accuracy=accuracy, profile=profiled))
+        timing=timing, accuracy=accuracy, profile=profiled, memory=memory_section))
 
 
 def _fp64_reference(fn: Callable, args: tuple, kwargs: dict[str, Any], eager_out: Any,

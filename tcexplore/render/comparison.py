@@ -13,6 +13,7 @@ import json
 from typing import Any
 
 from ..document import MIME_TYPE
+from ..memory_finding import format_bytes
 from .bars import Bar, axis_chart, fmt_num, linear_axis
 from .html import _CSS, render_html
 from .markup import Data, _details, _e, _note, _page
@@ -137,13 +138,15 @@ def table(rows: list[Data], linked: bool = False) -> str:
         cells = [label, f'<span class="tcx-status{look}">{_e(r.get("status"))}</span>',
                  _value(r.get("compile_s")), _value(r.get("median_ms")),
                  _value(r.get("speedup"), ".3g"), _value(r.get("max_abs_err")),
+                 _e(format_bytes(r["peak_memory_bytes"])) if r.get("peak_memory_bytes") is not None
+                 else "",
                  _value(r.get("graphs")), _value(r.get("graph_breaks")), _value(r.get("kernels")),
                  f'<span class="tcx-row-error">{_e(r.get("error"))}</span>' if r.get("error") else ""]
         marked = ' class="tcx-best"' if i == winning else ""
         body.append(f"<tr{marked}>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
     head = "".join(f"<th>{_e(h)}</th>" for h in (
         "configuration", "status", "compile (s)", "runtime (ms)", "speedup", "max abs err",
-        "graphs", "breaks", "kernels", "error"))
+        "peak memory", "graphs", "breaks", "kernels", "error"))
     return (f'<table class="tcx-comparison-table"><thead><tr>{head}</tr></thead>'
             f'<tbody>{"".join(body)}</tbody></table>')
 

@@ -31,6 +31,7 @@ from .markup import (MAX_CELL_ITEMS, SOURCE_LABELS, MAX_ROWS, MAX_TEXT_CHARS, Da
                      _page, _plural, _pre, _status, _table, _value)
 from .measurements import measurements
 from .not_compiled import not_compiled_html
+from .memory import memory_section
 from .profile import profile_section
 from .source import sources
 
@@ -126,6 +127,7 @@ def _report(data: Data, summary_only: bool = False, only: list[str] | None = Non
         _overview(data),
         measurements(data),
         profile_section(data),
+        memory_section(data),
         sources(data),
         shapes_section(data),
         compile_time(compiles),

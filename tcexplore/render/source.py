@@ -16,11 +16,13 @@ from typing import Any
 
 from ..graph_break_audit import graph_break_audit
 from .findings import SHAPES_ANCHOR, shape_rows
+from ..memory_finding import format_bytes, saved_activations
 from .graph_breaks import site_anchor
 from .markup import Data, _compile_anchor, _compile_link, _details, _e, _note, _plural, _table
+from .memory import MEMORY_ANCHOR
 from .profile import PROFILE_ANCHOR, share, time_us
 
-_MARK_CLASSES = ("break", "break-path", "recompile", "shape", "time", "guard", "op", "kernel")
+_MARK_CLASSES = ("break", "break-path", "recompile", "shape", "time", "memory", "guard", "op", "kernel")
 MAX_LINE_CHARS = 1000  # characters of one source line
 
 
@@ -97,6 +99,11 @@ def _marks(data: Data, files: set[str]) -> dict[tuple[str, int], list[tuple[str,
             found[spot].append(("time", _mark(
                 "time", f"{time_us(line.get('time_us'))} · {share(line.get('share'))}",
                 PROFILE_ANCHOR)))
+    for line in saved_activations(data)["lines"]:
+        spot = at(line)
+        if spot:
+            found[spot].append(("memory", _mark("memory", f"saved {format_bytes(line['bytes'])}",
+                                                MEMORY_ANCHOR)))
     for spot, per_compile in guards.items():
         found[spot].append(("guard", _counted("guard", "guard", per_compile)))
     for spot, per_compile in ops.items():

@@ -15,7 +15,7 @@ describe('explorer', () => {
     const root = createExplorer(fixture());
     expect(root.classList.contains('tcx-explorer')).toBe(true);
     const tabs = [...root.querySelectorAll('[role=tab]')];
-    expect(tabs.map(t => t.textContent)).toEqual(['Overview', 'Source', 'Graphs', 'Bytecode', 'Fusion', 'Code', 'Guards & recompiles', 'Shapes', 'CUDA graphs', 'Timing', 'Profile', 'Accuracy', 'Compare']);
+    expect(tabs.map(t => t.textContent)).toEqual(['Overview', 'Source', 'Graphs', 'Bytecode', 'Fusion', 'Code', 'Guards & recompiles', 'Shapes', 'CUDA graphs', 'Timing', 'Profile', 'Memory', 'Accuracy', 'Compare']);
     for (const t of tabs) {
       expect(root.querySelector(`#${t.getAttribute('aria-controls')}`)?.getAttribute('aria-labelledby')).toBe(t.id);
     }
@@ -39,7 +39,7 @@ describe('explorer', () => {
     const shown = [...root.querySelectorAll('[role=tab]')].filter(t => !(t as HTMLElement).hidden).map(t => t.getAttribute('data-tab'));
     expect(shown).toEqual(['overview', 'source', 'graphs', 'fusion', 'code', 'guards', 'timing']);
     expect(panel(root, 'overview').querySelector('.tcx-absent')?.textContent).toBe('Not in this document: bytecode (a live capture records every frame Dynamo transforms; a TORCH_TRACE log only the resume functions\'); an accuracy check (tcexplore.explore() compares compiled outputs with eager); ' +
-      'a profile (explore(..., profile=True) or tcexplore run --profile times every kernel); CUDA-graph data (CUDA graphs exist on GPU runs with mode="reduce-overhead" or "max-autotune"); dynamic shapes (no size of this run became dynamic); a comparison grid (tcexplore.compare() makes one).');
+      'a profile (explore(..., profile=True) or tcexplore run --profile times every kernel); memory (AOT graphs and output code of a compile, or explore(..., memory=True)); CUDA-graph data (CUDA graphs exist on GPU runs with mode="reduce-overhead" or "max-autotune"); dynamic shapes (no size of this run became dynamic); a comparison grid (tcexplore.compare() makes one).');
     tab(root, 'guards').dispatchEvent(new KeyboardEvent('keydown', { key: 'ArrowRight' }));
     expect(tab(root, 'timing').getAttribute('aria-selected')).toBe('true');
     root.dispatchEvent(new CustomEvent(GO_EVENT, { detail: { tab: 'cudagraphs' } }));

@@ -28,6 +28,9 @@ export function absentTabs(doc: TcxDocument): AbsentTab[] {
   if (!doc.profile) {
     out.push({ tab: 'profile', what: 'a profile (explore(..., profile=True) or tcexplore run --profile times every kernel)' });
   }
+  if (!doc.memory && !doc.compiles.some(c => c.memory)) {
+    out.push({ tab: 'memory', what: 'memory (AOT graphs and output code of a compile, or explore(..., memory=True))' });
+  }
   if (!cudaGraphSections(doc).length) {
     const unrecorded = (doc.capture?.unavailable ?? []).some(u => u.field === 'compiles[].cudagraphs');
     out.push({ tab: 'cudagraphs', what: unrecorded

@@ -6,12 +6,13 @@
 
 import { Axis, AxisBar, fraction, linearAxis } from './axis';
 import { num } from './format';
+import { formatBytes } from './memory';
 import { ComparisonRow, SCHEMA, TcxDocument } from './types';
 
 /** The table's columns after the configuration's label. */
 export const COLUMNS: Array<[keyof ComparisonRow, string]> = [
   ['status', 'status'], ['compile_s', 'compile (s)'], ['median_ms', 'runtime (ms)'], ['speedup', 'speedup'],
-  ['max_abs_err', 'max abs err'], ['graphs', 'graphs'], ['graph_breaks', 'breaks'],
+  ['max_abs_err', 'max abs err'], ['peak_memory_bytes', 'peak memory'], ['graphs', 'graphs'], ['graph_breaks', 'breaks'],
   ['kernels', 'kernels'], ['error', 'error']
 ];
 
@@ -68,6 +69,9 @@ export function cell(row: ComparisonRow, key: keyof ComparisonRow): string {
   const value = row[key];
   if (value === null || value === undefined) {
     return key === 'mode' ? 'default' : '';
+  }
+  if (key === 'peak_memory_bytes' && typeof value === 'number') {
+    return formatBytes(value);
   }
   if (typeof value === 'number') {
     return Number.isInteger(value) ? String(value) : num(value);

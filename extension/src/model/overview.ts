@@ -207,6 +207,7 @@ export function evidenceTarget(doc: TcxDocument, e: FindingEvidence): Target | u
     case 'shapes':
     case 'overview':
     case 'compare':
+    case 'memory':
       return { tab: e.tab };
     case 'profile':
       return { tab: 'profile' };

@@ -12,10 +12,11 @@ import { graphBreakAudit, libraryFiles } from './breaks';
 import { plural, SourceLabels, sourceLabels } from './format';
 import { microseconds, percent } from './profile';
 import { tracedFunctions } from './tracing';
+import { formatBytes, savedActivations } from './memory';
 import { shapeRows } from './shapes';
 import { Location, Target, TcxDocument } from './types';
 
-export type MarkKind = 'break' | 'break-path' | 'recompile' | 'shape' | 'guard' | 'divergence' | 'tracing' | 'node' | 'kernel' | 'time';
+export type MarkKind = 'break' | 'break-path' | 'recompile' | 'shape' | 'guard' | 'divergence' | 'tracing' | 'node' | 'kernel' | 'time' | 'memory';
 
 export interface Mark {
   kind: MarkKind;
@@ -23,7 +24,8 @@ export interface Mark {
   /** a longer text for the tooltip (torch's reason of a break; a guard's compile id) */
   title?: string;
   target?: Target;
-  /** a 'time' mark: the line's kernel time as a fraction of the heaviest line's (the heat) */
+  /** a 'time' mark: the line's kernel time as a fraction of the heaviest line's (the heat);
+   * a 'memory' mark: its saved activation bytes as a fraction of the heaviest line's */
   heat?: number;
 }
 
@@ -55,6 +57,8 @@ export interface LineChips {
   nodes: Mark[];
   /** the line's measured kernel time (profile), if any */
   time: Mark | null;
+  /** the activation bytes saved for backward from this line, if any */
+  memory: Mark | null;
 }
 
 const FIRST: MarkKind[] = ['break', 'break-path', 'recompile', 'shape', 'divergence', 'tracing'];
@@ -144,7 +148,8 @@ export function lineChips(line: SourceLine): LineChips {
     others: line.marks.filter(m => m.kind === 'kernel'),
     guards: line.marks.filter(m => m.kind === 'guard'),
     nodes: line.marks.filter(m => m.kind === 'node'),
-    time: line.marks.find(m => m.kind === 'time') ?? null
+    time: line.marks.find(m => m.kind === 'time') ?? null,
+    memory: line.marks.find(m => m.kind === 'memory') ?? null
   };
 }
 
@@ -215,6 +220,14 @@ export function sourceFiles(doc: TcxDocument): SourceFile[] {
   }
   for (const t of timedLines(doc)) {
     c.add(t.loc, t.loc.code, { kind: 'time', label: t.label, title: t.title, heat: t.heat, target: { tab: 'profile' } });
+  }
+  const saved = savedActivations(doc).lines;
+  const heaviest = Math.max(...saved.map(l => l.bytes), 1);
+  for (const l of saved) {
+    c.add({ file: l.file, line: l.line, function: l.function }, l.code, {
+      kind: 'memory', label: `saved ${formatBytes(l.bytes)}`, heat: l.bytes / heaviest, target: { tab: 'memory' },
+      title: `activations saved for backward from this line: ${formatBytes(l.bytes)} (${l.nodes.join(', ')})`
+    });
   }
   const d = doc.accuracy?.first_divergence;
   if (d?.source) {

@@ -169,6 +169,8 @@ export interface Compile {
   tracing?: Tracing | null;
   /** present when the compile ran in a thread without capture()'s settings */
   without_capture_settings?: { settings: string[]; threads: string[] };
+  /** saved for backward, recomputed, Inductor's buffers (capture/memory.py) */
+  memory?: CompileMemory | null;
 }
 
 /** An attempt of a compile that Dynamo restarted after it had output a graph. */
@@ -395,6 +397,8 @@ export interface ComparisonRow {
   median_ms?: number | null;
   speedup?: number | null;
   max_abs_err?: number | null;
+  /** compare(..., memory=True): the compiled call's peak above what was allocated before */
+  peak_memory_bytes?: number | null;
   graphs?: number | null;
   graph_breaks?: number | null;
   kernels?: number | null;
@@ -444,6 +448,8 @@ export interface TcxDocument {
   findings?: DocFinding[];
   /** frames that ran without compiled code, with torch's reason */
   not_compiled?: NotCompiled[];
+  /** explore(..., memory=True) / tcexplore run --memory: measured peaks, CUDA-graph pools */
+  memory?: MeasuredMemory | null;
 }
 
 /** A link a finding gives to its evidence: a tab, with the compile (by id) or line. */
@@ -504,6 +510,7 @@ export type Target =
   | { tab: 'shapes' }
   | { tab: 'timing' }
   | { tab: 'profile'; kernel?: number }
+  | { tab: 'memory' }
   | { tab: 'accuracy' }
   | { tab: 'compare' };
 
@@ -579,4 +586,71 @@ export interface Profile {
   cudagraph_share?: number | null;
   /** calls of compiled code; those that compiled are left out of every other figure (measure/profile.py) */
   calls?: { steady: number; compiling: number; compiling_us: number; per_call_us: number | null };
+}
+
+/** One tensor the partitioner keeps between forward and backward. */
+export interface SavedTensor {
+  node: string;
+  target: string | null;
+  shape: string[];
+  dtype: string;
+  bytes: number | null;
+  kind: 'activation' | 'parameter' | 'input';
+  /** the forward node whose storage it is (its base, for a view) */
+  storage: string;
+  user_location: { file: string; line: number; function: string; code?: string | null } | null;
+}
+
+export interface SavedLine {
+  file: string;
+  line: number;
+  function: string;
+  code?: string | null;
+  bytes: number;
+  nodes: string[];
+}
+
+export interface OutputBuffers {
+  output_code: number;
+  kind: string | null;
+  allocated_bytes: number;
+  without_reuse_bytes: number;
+  planned_peak_bytes: number;
+  buffers: number;
+  reuses: number;
+  functions: Array<{ name: string; line: number; planned_peak_bytes: number; allocated_bytes: number }>;
+}
+
+/** A compile's static memory section, from its AOT graphs and output code. */
+export interface CompileMemory {
+  saved_for_backward: {
+    bytes: number;
+    unsized: number;
+    storages: number;
+    tensors: SavedTensor[];
+    bytes_by_kind: { activation: number; parameter: number; input: number };
+    lines: SavedLine[];
+  } | null;
+  recomputed: Array<{ node: string; target: string; user_location: SavedTensor['user_location']; bytes: number | null }> | null;
+  activation_memory_budget: number | null;
+  buffers: OutputBuffers[];
+}
+
+export interface MemoryPeak {
+  peak_bytes: number;
+  before_bytes?: number | null;
+  above_before_bytes: number;
+}
+
+export interface MeasuredMemory {
+  peak_bytes: {
+    device: 'cpu' | 'cuda';
+    how: string;
+    eager: MemoryPeak | null;
+    compiled: MemoryPeak;
+    difference_bytes?: number;
+    ratio?: number | null;
+  } | null;
+  cudagraph_pools?: Array<{ pool: number[]; segments: number; reserved_bytes: number; allocated_bytes: number; share_of_compiled_peak?: number }> | null;
+  error?: ErrorInfo | null;
 }

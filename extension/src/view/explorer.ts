@@ -14,6 +14,7 @@ import { el } from './dom';
 import { fusionTab } from './fusion';
 import { graphsTab } from './graphs';
 import { guardsTab } from './guards';
+import { memoryTab } from './memory';
 import { DOC_ATTRIBUTE, GO_EVENT } from './links';
 import { overviewTab } from './overview';
 import { profileTab } from './profile';
@@ -34,6 +35,7 @@ const TABS: Array<[TabId, string, TabFactory]> = [
   ['cudagraphs', 'CUDA graphs', cudaGraphsTab],
   ['timing', 'Timing', timingTab],
   ['profile', 'Profile', profileTab],
+  ['memory', 'Memory', memoryTab],
   ['accuracy', 'Accuracy', accuracyTab],
   ['compare', 'Compare', compareTab]
 ];

@@ -53,8 +53,13 @@ function lineRow(ctx: Context, file: SourceFile, line: SourceFile['lines'][numbe
   }
   const flagged = chips.first.some(m => m.kind !== 'break-path');
   const time = chips.time;
-  const row = el('div', { class: `tcx-line${flagged ? ' tcx-line-flagged' : ''}${time ? ' tcx-line-timed' : ''}`, title: whereTitle({ file: file.file, line: line.line, code: line.code }), attrs: { 'data-line': String(line.line) } },
+  const memory = chips.memory;
+  if (memory) {
+    box.appendChild(chip(ctx, memory.kind, memory.label, memory.title ?? memory.label, memory.target));
+  }
+  const row = el('div', { class: `tcx-line${flagged ? ' tcx-line-flagged' : ''}${time || memory ? ' tcx-line-timed' : ''}`, title: whereTitle({ file: file.file, line: line.line, code: line.code }), attrs: { 'data-line': String(line.line) } },
     time ? el('span', { class: 'tcx-heat', attrs: { style: `width: ${((time.heat ?? 0) * 100).toFixed(1)}%`, 'aria-hidden': 'true' } }) : null,
+    memory && !time ? el('span', { class: 'tcx-heat tcx-heat-memory', attrs: { style: `width: ${((memory.heat ?? 0) * 100).toFixed(1)}%`, 'aria-hidden': 'true' } }) : null,
     el('span', { class: 'tcx-lineno' }, String(line.line)),
     el('code', { class: 'tcx-line-code' }, line.code),
     box);

@@ -16,7 +16,8 @@ from typing import Any
 
 MAX_NODES = 20_000
 
-_FILE_COMMENT = re.compile(r"^# File: (?P<file>.+?):(?P<line>\d+) in (?P<fn>[^,]+), code: (?P<code>.*)$")
+# Under activation checkpointing torch prefixes the region: "# ac_graph_id: 2 - PREFER_RECOMPUTE File: ...".
+_FILE_COMMENT = re.compile(r"^#(?: ac_graph_id: \S+ - \w+)? File: (?P<file>.+?):(?P<line>\d+) in (?P<fn>[^,]+), code: (?P<code>.*)$")
 _PARAM = re.compile(r'(?P<name>\w+)(?:: "(?P<ann>[^"]*)")?')
 _ASSIGN = re.compile(r'^(?P<name>\w+)(?:: "(?P<ann>[^"]*)")? = (?P<rhs>.+)$')
 _TENSOR_ANN = re.compile(r"^(?P<dtype>[a-z]+\d*)\[(?P<shape>[^\]]*)\](?:\[(?P<stride>[^\]]*)\])?(?P<device>[a-z]+(?::\d+)?)?$")

@@ -1,0 +1,77 @@
+/**
+ * The memory finding and the Memory tab, on a real explore(..., memory=True) document
+ * (tests/fixtures/memory; Python's memory_finding of it is expected_finding.json, and
+ * tests/test_memory.py holds Python to the same file).
+ */
+
+import * as fs from 'fs';
+import * as path from 'path';
+
+import { formatBytes, memoryFinding, savedBytesByLine } from '../model/memory';
+import { TcxDocument } from '../model/types';
+import { Context } from '../view/context';
+import { memoryTab } from '../view/memory';
+import { overviewTab } from '../view/overview';
+import { sourceTab } from '../view/source';
+import { fixture } from './fixture';
+
+const FIXTURE = path.join(__dirname, '..', '..', '..', 'tests', 'fixtures', 'memory');
+const read = (name: string) => JSON.parse(fs.readFileSync(path.join(FIXTURE, name), 'utf-8'));
+
+function documentWithMemory(): TcxDocument {
+  const memory = read('document.json');
+  return { ...fixture(), memory: memory.memory, findings: memory.findings, compiles: memory.compiles.map((c: { id: string; memory: unknown }) => ({ ...fixture().compiles[0], id: c.id, memory: c.memory })) } as TcxDocument;
+}
+
+function context(doc: TcxDocument, went: unknown[] = []): Context {
+  return { doc, go: target => went.push(target) } as Context;
+}
+
+describe('memory', () => {
+  it('reads the finding Python decided for the same document', () => {
+    expect(memoryFinding(read('document.json') as TcxDocument)).toEqual(read('expected_finding.json'));
+  });
+
+  it('says nothing for a document without memory data', () => {
+    expect(memoryFinding(fixture())).toBeNull();
+  });
+
+  it('formats bytes as Python does', () => {
+    expect([formatBytes(248104), formatBytes(1.31e9), formatBytes(512), formatBytes(null)]).toEqual(['248 kB', '1.31 GB', '512 B', '?']);
+  });
+
+  it('sums saved activation bytes per source line for the Source heat', () => {
+    const heat = savedBytesByLine(documentWithMemory());
+    const lines = [...heat.values()][0];
+    expect([...lines.keys()].sort()).toEqual([27, 28]);
+  });
+
+  it('shows saved tensors linked to their forward node and user line, and Inductor\'s buffers', () => {
+    const went: unknown[] = [];
+    const { element } = memoryTab(context(documentWithMemory(), went));
+    expect(element.textContent).toContain('compiled peaks at 248 kB vs eager 297 kB');
+    expect(element.querySelectorAll('.tcx-memory-saved tbody tr').length).toBe(5);
+    expect(element.querySelector('.tcx-memory-buffers')?.textContent).toContain('planned peak');
+    (element.querySelector('.tcx-memory-saved tbody tr button') as HTMLButtonElement).click();
+    expect(went[0]).toEqual({ tab: 'graphs', compile: 0, graph: 'aot:forward', node: 'relu' });
+  });
+
+  it('puts the finding on the Overview, linked to the Memory tab', () => {
+    const went: unknown[] = [];
+    const { element } = overviewTab(context(documentWithMemory(), went));
+    const item = element.querySelector('.tcx-finding[data-kind=memory]') as HTMLElement;
+    expect(item.textContent).toContain('consider activation checkpointing');
+    (item.querySelector('button') as HTMLButtonElement).click();
+    expect(went[0]).toEqual({ tab: 'memory' });
+  });
+
+  it('marks the lines that saved activations in the Source view, with a heat bar', () => {
+    const went: unknown[] = [];
+    const { element } = sourceTab(context(documentWithMemory(), went));
+    const chips = [...element.querySelectorAll('.tcx-mark-memory')] as HTMLButtonElement[];
+    expect(chips.map(c => c.textContent)).toEqual(['saved 65.5 kB', 'saved 65.5 kB']);
+    expect(element.querySelectorAll('.tcx-heat-memory').length).toBe(2);
+    chips[0].click();
+    expect(went[0]).toEqual({ tab: 'memory' });
+  });
+});
