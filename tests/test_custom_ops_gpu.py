@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -31,14 +32,18 @@ def test_every_mixtral_kernel_reproduces_with_transformers_op(tmp_path_factory):
                TORCHINDUCTOR_COMPILE_THREADS="1")
     env.pop("PYTHONPATH", None)
     out = tmp_path_factory.mktemp("mixtral-repros")
-    failed = []
-    for number, kernel in enumerate(kernels):
+
+    def reproduce(numbered):
+        number, kernel = numbered
         path = out / f"{number}.py"
         path.write_text(kernel.reproducer())
         proc = subprocess.run([sys.executable, path.name], cwd=out, env=env, capture_output=True,
                               text=True, timeout=300, check=False)
-        if proc.returncode != 0:
-            failed.append((kernel.qualified_name, proc.stderr[-800:]))
+        return None if proc.returncode == 0 else (kernel.qualified_name, proc.stderr[-800:])
+
+    # one process per reproducer, several at once (each mostly imports torch and compiles)
+    with ThreadPoolExecutor(max(1, min(8, (os.cpu_count() or 2) // 2))) as pool:
+        failed = [f for f in pool.map(reproduce, enumerate(kernels)) if f]
     print(f"Mixtral: {len(kernels) - len(failed)} of {len(kernels)} kernels and extern calls "
           "reproduce standalone")
     assert not failed, failed
