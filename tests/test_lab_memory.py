@@ -38,11 +38,11 @@ def page(tmp_path_factory):
 
 
 def test_overview_shows_the_memory_finding(page, shots):
-    finding = page.locator(".tcx-explorer .tcx-finding-memory")
+    finding = page.locator(".tcx-explorer .tcx-finding[data-kind=memory]")
     finding.wait_for(state="visible")
     text = finding.inner_text()
     assert "compiled peaks at 248 kB vs eager 297 kB" in text
-    assert "Advice: consider activation checkpointing" in text
+    assert "What to do: consider activation checkpointing" in text
     finding.scroll_into_view_if_needed()
     finding.screenshot(path=str(shots / "memory-finding.png"))
 

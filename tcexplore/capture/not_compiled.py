@@ -16,7 +16,7 @@ _SKIP_REASON = re.compile(r"(?P<function>[^\s(]+) \((?P<file>.*?):(?P<line>\d+)\
 # torch's words -> category, first match wins.
 _CATEGORIES = (
     ("skipfiles", ("skipfiles", "skip_code", "skipped by")),
-    ("no_tensor_ops", ("No ops traced",)),
+    ("no_tensor_ops", ("No ops traced", "no tensor-related objects found in frame")),
     ("recompile_limit", ("recompile_limit", "recompile limit", "cache_size_limit")),
     ("disabled", ("disable",)),
 )

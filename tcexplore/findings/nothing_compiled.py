@@ -11,13 +11,17 @@ NOTHING = ("Nothing was compiled: torch.compile recorded no graph (the compiled 
            "never ran, or torch skipped every frame)")
 
 
+NEWS_BESIDE_COMPILES = ("disabled", "stance", "recompile_limit")
+
+
 def find(data: dict[str, Any]) -> list[dict[str, Any]]:
     skipped = [s for s in data.get("not_compiled") or [] if isinstance(s, dict)]
     graphs = (data.get("summary") or {}).get("graphs")
     if not isinstance(graphs, int):
         graphs = sum(1 for c in data.get("compiles") or [] if c.get("dynamo_graph") is not None)
-    if graphs:  # torch's own wrapper frames are skipped in every module's compile: not news
-        skipped = [s for s in skipped if s.get("category") != "skipfiles"]
+    if graphs:  # beside compiled code, frames torch skips by rule (its own, ones without
+        # tensor work) are not news: only frames the user's settings kept from compiling
+        skipped = [s for s in skipped if s.get("category") in NEWS_BESIDE_COMPILES]
     out = []
     for group in _by_reason(skipped):
         first, rest = group[0], len(group) - 1

@@ -24,4 +24,6 @@ def find(data: dict[str, Any]) -> list[dict[str, Any]]:
                   "label": f"compile {first[0].get('id')} in Fusion"}] if first else [])
     return [finding("unmapped", "warning",
                     f"{plural(unmapped, 'post-grad node')} mapped to no kernel{why}",
-                    count=unmapped, evidence=evidence)]
+                    count=unmapped, evidence=evidence,
+                    advice=("INDUCTOR_PROVENANCE=1 records it: set it where the log is written"
+                            if unproven else None))]
