@@ -29,7 +29,8 @@ def find(data: dict[str, Any]) -> list[dict[str, Any]]:
         more = f" and {rest} more frame{'s' if rest > 1 else ''}" if rest else ""
         out.append(finding(
             "nothing_compiled", "info" if graphs else "warning",
-            f"{first.get('function') or '?'}{more} ran eagerly "
+            ("" if graphs else "Nothing was compiled: ")
+            + f"{first.get('function') or '?'}{more} ran eagerly "
             f"({first.get('category') or 'not compiled'}): "
             f"{first.get('reason') or 'no reason given'}",
             count=len(group), locations=[loc] if loc else [], advice=first.get("advice"),
