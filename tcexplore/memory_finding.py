@@ -9,6 +9,9 @@ from __future__ import annotations
 from typing import Any
 
 WORTH_A_WARNING = 0.10  # compiled peak this much over eager's
+# Below this much saved activation (and without a compiled peak over eager's), checkpointing
+# would save too little to be worth advising.
+WORTH_ADVICE_BYTES = 16 * 2**20
 
 
 def format_bytes(n: float | None) -> str:
@@ -85,7 +88,7 @@ def memory_finding(document: dict[str, Any]) -> dict[str, Any] | None:
     if peaks:
         evidence.append(f"peaks measured with {peaks['how'].split(':')[0]}")
     advice = None
-    if top:
+    if top and (severity == "warning" or saved["bytes"] >= WORTH_ADVICE_BYTES):
         functions = sorted({line["function"] for line in top})
         advice = (f"consider activation checkpointing (torch.utils.checkpoint) around "
                   f"{', '.join(functions)} ({_line_span(top)}), or "

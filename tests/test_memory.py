@@ -167,7 +167,13 @@ def test_memory_finding_names_lines_and_advice(explored):
     assert finding["title"].startswith("compiled peaks at ")
     assert {loc["function"] for loc in finding["locations"]} <= {"block", "forward"}
     assert finding["locations"][0]["file"] == __file__
-    assert "activation_memory_budget" in finding["advice"]
+    assert finding["advice"] is None  # kilobytes saved: not worth checkpointing
+    data = explored[0].to_dict()
+    peaks = data["memory"]["peak_bytes"]
+    doubled = {**peaks["compiled"], "above_before_bytes": 2 * peaks["eager"]["above_before_bytes"]}
+    over = {**data, "memory": {**data["memory"], "peak_bytes": {**peaks, "compiled": doubled}}}
+    advised = memory_finding(over)  # a compiled peak well over eager's is worth advice
+    assert advised["severity"] == "warning" and "activation_memory_budget" in advised["advice"]
 
 
 def test_run_memory_writes_the_peak_and_prints_the_finding(tmp_path):
