@@ -147,9 +147,9 @@ describe('cell labels', () => {
 describe('Source order and chips', () => {
   it('puts the cells first in execution order and the library files last', () => {
     const doc = fixture();
-    doc.compiles[0].guards.push({ type: 'LAMBDA_GUARD', expression: 'lib', user_code: 'return F.linear(x)',
+    doc.compiles[0].guards.push({ type: 'LAMBDA_GUARD', source: null, expression: 'lib', user_code: 'return F.linear(x)',
       user_location: { file: '/venv/lib/python3.11/site-packages/transformers/lin.py', line: 5, code: 'return F.linear(x)' } });
-    doc.compiles[0].guards.push({ type: 'LAMBDA_GUARD', expression: 'cut', user_code: 'return input',
+    doc.compiles[0].guards.push({ type: 'LAMBDA_GUARD', source: null, expression: 'cut', user_code: 'return input',
       user_location: { file: 'nn/modules/linear.py', line: 9, code: 'return input' } });
     doc.library_files = ['/venv/lib/python3.11/site-packages/transformers/lin.py'];
     const files = sourceFiles({ ...doc, graph_breaks: [] });

@@ -17,9 +17,10 @@ function row(label: string, extra: Partial<ComparisonRow>): ComparisonRow {
 }
 
 function output() {
-  const doc = (backend: string) => {
+  /** a row's document as the output carries it: JSON the grid checks before a view reads it */
+  const doc = (backend: string): ComparisonRow['document'] => {
     const d = fixture();
-    return { ...d, explore: { compile_kwargs: { backend }, device: 'cpu', error: null } };
+    return JSON.parse(JSON.stringify({ ...d, explore: { compile_kwargs: { backend }, device: 'cpu', error: null } }));
   };
   return {
     schema: 'tcexplore/1', kind: 'comparison', tool: { name: 'tcexplore', version: '0' }, created: '2026-01-01T00:00:00+00:00',

@@ -26,7 +26,7 @@ describe('diff view', () => {
     const cells = path.join(FIXTURE, '..', 'graph_break_audit', 'document.json');
     const a = (checkDocument(JSON.parse(fs.readFileSync(cells, 'utf-8'))) as { doc: TcxDocument }).doc;
     const b = JSON.parse(JSON.stringify(a)) as TcxDocument;
-    b.compiles[0].guards.push({ type: 'TENSOR_MATCH', expression: "check_tensor(L['x'])", user_code: null,
+    b.compiles[0].guards.push({ type: 'TENSOR_MATCH', source: "L['x']", expression: "check_tensor(L['x'])", user_code: null,
       user_location: { file: '/tmp/ipykernel_978/3824899368.py', line: 3 } });
     const root = createDiffView(computeDiff(a, b, 'inductor', 'aot_eager'), () => true);
     expect(root.querySelector('.tcx-diff-compile > summary')?.textContent).toContain('0/0 <cell> (cell [3], line 2)');

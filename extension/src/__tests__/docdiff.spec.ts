@@ -100,7 +100,7 @@ describe('identity', () => {
   it('masks object ids in guards and kernel names and buffer numbers in kernels', () => {
     const g = (expression: string) => guardKey({ type: 'ID_MATCH', source: "G['f']", expression });
     expect(g("___check_obj_id(G['f'], 140176378379248)")).toBe(g("___check_obj_id(G['f'], 94624617429712)"));
-    const extern = (name: string, source: string) => ({ name, kind: 'extern', source, post_grad_nodes: [], aten_ops: [], user_lines: [], mapping: 'none' });
+    const extern = (name: string, source: string) => ({ name, kind: 'extern' as const, source, post_grad_nodes: [], aten_ops: [], user_lines: [], mapping: 'none' as const });
     expect(kernelText(extern('extern_kernels.mm', 'extern_kernels.mm(buf2, mul, out=buf3)'), new Map([['mul', 'mul_3']])))
       .toBe(kernelText(extern('extern_kernels.mm', 'extern_kernels.mm(buf4, mul_3, out=buf5)')));
   });

@@ -148,8 +148,8 @@ describe('explorer', () => {
 
   it('opens a big graph collapsed, at its start, its buttons outside the drawing', () => {
     const doc = fixture();
-    const nodes = Array.from({ length: 900 }, (_, i) => ({ name: `n${i}`, op: 'call_function', target: 't', args: i ? [`n${i - 1}`] : [], users: [] }));
-    doc.compiles[0].dynamo_graph = { text: '', nodes };
+    const nodes = Array.from({ length: 900 }, (_, i) => ({ name: `n${i}`, op: 'call_function' as const, target: 't', args: i ? [`n${i - 1}`] : [], users: [] }));
+    doc.compiles[0].dynamo_graph = { text: '', truncated: false, nodes, nodes_truncated: false };
     const root = createExplorer(doc);
     tab(root, 'graphs').click();
     const boxes = panel(root, 'graphs').querySelectorAll('.tcx-node');

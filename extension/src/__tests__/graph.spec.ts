@@ -3,7 +3,7 @@ import { compoundLayout, LABEL_PX, layout, NODE_HEIGHT, SUB_PX } from '../model/
 import { chooseOpening, drawing, fitIn, LEGIBLE_ZOOM, MARGIN, parentGroup } from '../model/viewport';
 import { Graph, GraphNode } from '../model/types';
 
-const node = (name: string, op: string, args: string[] = []): GraphNode => ({ name, op, target: name, args, users: [] });
+const node = (name: string, op: GraphNode['op'], args: string[] = []): GraphNode => ({ name, op, target: name, args, users: [] });
 
 /** Transformer-ish blocks: a norm's mean runs before its weight is read; `extra` more ops per block. */
 function blocks(count = 2, extra = 0): Graph {
@@ -27,7 +27,7 @@ function blocks(count = 2, extra = 0): Graph {
     x = `relu_${b}`;
   }
   nodes.push(node('output', 'output', [x]));
-  return { text: '', nodes };
+  return { text: '', truncated: false, nodes, nodes_truncated: false };
 }
 
 /**
@@ -39,7 +39,7 @@ function cellGraph(): Graph {
   const cell = (line: number, code: string) => at('692831079.py', '<cell>', line, code);
   const lib = (fn: string, line: number, code: string) => at('1420159023.py', fn, line, code);
   const op = (name: string, args: string[], source: ReturnType<typeof at>): GraphNode => ({ ...node(name, 'call_function', args), source });
-  return { text: '', nodes: [
+  return { text: '', truncated: false, nodes_truncated: false, nodes: [
     node('l_w_', 'placeholder'),
     op('x', [], cell(2, 'x = torch.randn(8, 4)')),
     op('relu', ['x'], lib('head', 5, 'return scale(t.relu())')),
@@ -90,7 +90,7 @@ describe('graph model', () => {
   it('folds a module holding exactly its parent\'s nodes into it, under the inner name', () => {
     const nodes = [node('l_x_', 'placeholder'), node('l_self_modules_body_modules_lin_parameters_weight_', 'placeholder'),
       node('linear', 'call_function', ['l_x_', 'l_self_modules_body_modules_lin_parameters_weight_']), node('output', 'output', ['linear'])];
-    const grouping = groupNodes(buildGraph({ text: '', nodes }));
+    const grouping = groupNodes(buildGraph({ text: '', truncated: false, nodes, nodes_truncated: false }));
     expect(grouping.chains[2]).toEqual(['m:body']);
     expect(grouping.labels.get('m:body')).toBe('body.lin');
   });
@@ -119,7 +119,7 @@ describe('graph model', () => {
 
   it('groups graphs with neither modules nor source into runs of nodes', () => {
     const nodes = Array.from({ length: 400 }, (_, i) => node(`n${i}`, 'call_function', i ? [`n${i - 1}`] : []));
-    const grouping = groupNodes(buildGraph({ text: '', nodes }));
+    const grouping = groupNodes(buildGraph({ text: '', truncated: false, nodes, nodes_truncated: false }));
     expect(new Set(grouping.chains.map(c => c[0])).size).toBe(40);
     expect(grouping.labels.get('r:0')).toBe('nodes 0–9');
   });
@@ -166,7 +166,7 @@ describe('opening a graph', () => {
 
   it('opens a graph too big to read whole at 100% on its start', () => {
     const nodes = Array.from({ length: 900 }, (_, i) => node(`n${i}`, 'call_function', i ? [`n${i - 1}`] : []));
-    const model = buildGraph({ text: '', nodes });
+    const model = buildGraph({ text: '', truncated: false, nodes, nodes_truncated: false });
     const opening = chooseOpening(model, groupNodes(model), pane);
     expect(opening.fit.legible).toBe(false);
     expect(opening.fit.zoom).toBe(1);

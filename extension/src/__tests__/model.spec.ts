@@ -174,7 +174,8 @@ describe('compare and CUDA graphs', () => {
       partitions: [{ index: 0, nodes: 3, cudagraphable: true }], skips: [], recordings: 1
     };
     doc.runtime = {
-      cudagraphs: { skips: [{ reason: 'mutated inputs (1 instances)', user_stack: [{ file: 'a.py', line: 3 }] }] }
+      cudagraphs: { partitions: [], skips: [{ reason: 'mutated inputs (1 instances)', user_stack: [{ file: 'a.py', line: 3 }] }], recordings: 0 },
+      perf_hints: []
     };
     const sections = cudaGraphSections(doc);
     expect(sections.map(s => [s.compile, s.skipReason, s.partitions.length, s.recordings, s.skips.length]))

@@ -20,7 +20,7 @@ function profiled(): TcxDocument {
     peaks: { bandwidth_gbps: 20, gflops: { float32: 100 }, how: 'measured' },
     step: { wall_us: 1000, kernel_us: 920, overhead_us: 80, overhead_share: 0.08, bound_us: { compute: 600, memory: 300, latency: 20 }, verdict: 'compute-bound', advice: ['max-autotune'] }
   };
-  return { ...doc, profile, explore: { source_labels: { '/tmp/ipykernel_1/123.py': 'cell [4]' } } } as TcxDocument;
+  return { ...doc, profile, explore: { compile_kwargs: {}, device: 'cpu', error: null, source_labels: { '/tmp/ipykernel_1/123.py': 'cell [4]' } } } as TcxDocument;
 }
 
 describe('profile', () => {

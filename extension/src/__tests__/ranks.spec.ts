@@ -172,7 +172,7 @@ describe('a document read from a TORCH_TRACE log', () => {
   it('says where it came from and what it cannot hold', () => {
     const doc = fixture();
     doc.capture = {
-      source: 'trace', path: 'trace/dedicated_log_torch_trace_rank_1_x.log', partial: 'the log ends inside the payload of the event on line 900',
+      source: 'trace', bypass_caches: null, events: 900, path: 'trace/dedicated_log_torch_trace_rank_1_x.log', partial: 'the log ends inside the payload of the event on line 900',
       unavailable: [{ field: 'compiles[].cudagraphs', reason: "CUDA-graph decisions are messages of torch's `cudagraphs` log, which TORCH_TRACE does not record" }]
     };
     expect(origin(doc).line).toContain('read from the TORCH_TRACE log trace/dedicated_log_torch_trace_rank_1_x.log');

@@ -8,8 +8,8 @@ import { fixture } from './fixture';
 /** The measurement: 7 samples, compiled 1.58× faster by the medians, one compiled call of 581 ms. */
 function measured(overrides: Partial<Timing> = {}): Timing {
   return {
-    eager: { median_ms: 16.1, iqr_ms: 1.2, q1_ms: 15.6, q3_ms: 16.8, min_ms: 15.2, max_ms: 17.5, samples: 7, noisy: false },
-    compiled: { median_ms: 10.2, iqr_ms: 0.8, q1_ms: 9.9, q3_ms: 10.7, min_ms: 9.7, max_ms: 581, samples: 7, noisy: false },
+    eager: { median_ms: 16.1, iqr_ms: 1.2, q1_ms: 15.6, q3_ms: 16.8, min_ms: 15.2, max_ms: 17.5, samples: 7, noisy: false, inner: 1 },
+    compiled: { median_ms: 10.2, iqr_ms: 0.8, q1_ms: 9.9, q3_ms: 10.7, min_ms: 9.7, max_ms: 581, samples: 7, noisy: false, inner: 1 },
     compile_s: 3, speedup: 16.1 / 10.2, speedup_interval: [1.45, 1.7], break_even_calls: 508, noisy: false, budget_s: 0.2, device: 'cpu',
     ...overrides
   };
@@ -71,7 +71,7 @@ describe('the timing verdict', () => {
 
   it('makes a noisy measurement a warning that says what to do', () => {
     const noisy = measured({
-      compiled: { median_ms: 16, iqr_ms: 96, q1_ms: 10, q3_ms: 106, min_ms: 9, max_ms: 581, samples: 7, noisy: true },
+      compiled: { median_ms: 16, iqr_ms: 96, q1_ms: 10, q3_ms: 106, min_ms: 9, max_ms: 581, samples: 7, noisy: true, inner: 1 },
       noisy: true, speedup_interval: [1.1, 2.2]
     });
     const verdict = timingVerdict(noisy);

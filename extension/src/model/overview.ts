@@ -4,7 +4,7 @@ import { BreakSite, graphBreakAudit } from './breaks';
 import { cudaGraphSections } from './cudagraphs';
 import { ms, plural } from './format';
 import { recompileRows } from './guards';
-import { FindingEvidence, Location, ShapeInfo, Target, TcxDocument } from './types';
+import { CaptureInfo, FindingEvidence, Location, ShapeInfo, Target, TcxDocument } from './types';
 
 export type Severity = 'error' | 'warning' | 'info' | 'ok';
 
@@ -225,8 +225,8 @@ export interface Origin {
 }
 
 export function origin(doc: TcxDocument): Origin {
-  const capture = doc.capture ?? {};
-  const env = doc.environment ?? {};
+  const capture: Partial<CaptureInfo> = doc.capture ?? {};
+  const env: Partial<NonNullable<TcxDocument['environment']>> = doc.environment ?? {};
   const parts = [capture.source === 'trace' ? `read from the TORCH_TRACE log ${capture.path ?? ''}`.trim() : 'captured live'];
   const dist = doc.distributed;
   if (dist && typeof dist.rank === 'number') {

@@ -1,0 +1,1257 @@
+/* Generated from tcexplore/schema/tcexplore-1.schema.json by json-schema-to-typescript
+ * (jlpm build:types): edit the schema, not this file. */
+
+export type StepKind =
+  "graph" | "eager" | "side_effect" | "resume" | "helper" | "local" | "return" | "branch" | "unread";
+/**
+ * whether a profiled default row's advice (its verdict's mode) held in the grid
+ */
+export type AdviceCheck = {
+  verdict: string;
+  mode: string;
+  baseline: string;
+  row: string;
+  ratio: number;
+  held: boolean;
+  text: string;
+} | null;
+export type Bound = "memory" | "compute" | "latency";
+
+/**
+ * Everything torch.compile reported for one captured run, as parsed from its structured trace; or, with "kind": "ranks", the runs of the ranks of one distributed job side by side, with where they diverge; or, with "kind": "comparison", one run per torch.compile configuration (compare()).
+ */
+export interface TcexploreDocumentVersionTcexplore1 {
+  schema: "tcexplore/1";
+  /**
+   * a random id telling documents apart (absent in documents written before it)
+   */
+  id?: string;
+  tool?: {
+    name: string;
+    version: string;
+  };
+  created?: string;
+  environment?: {
+    torch: string | null;
+    triton?: string | null;
+    cuda?: string | null;
+    gpus?: string[];
+    python?: string | null;
+  };
+  capture?: CaptureInfo;
+  summary?: Summary;
+  compiles?: Compile[];
+  graph_breaks?: GraphBreak[];
+  /**
+   * The files this document names that are library code (standard library, installed packages, torch's and tcexplore's own package directories), decided where the frames were recorded (capture/library_files.py); any other file is the user's. Documents without it: views fold no frame.
+   */
+  library_files?: string[];
+  unknown_events?: {
+    [k: string]: number;
+  };
+  /**
+   * frames that ran without compiled code, each with torch's reason (skip rules, disable, stance, recompile limit, no tensor ops, cache reuse) and what to do
+   */
+  not_compiled?: NotCompiled[];
+  error?: ErrorInfo | null;
+  /**
+   * the document's findings, errors first (absent in documents saved before tcexplore 0.x added it: tcexplore.load() computes them)
+   */
+  findings?: Finding[];
+  timing?: Timing;
+  accuracy?: Accuracy;
+  /**
+   * what measuring (timing, accuracy, divergence search, profile, a cell's eager re-run) put back after running the user's code, and what it cannot put back
+   */
+  isolation?: {
+    restored: string[];
+    not_restorable: string[];
+  };
+  /**
+   * the grid this run is row `row` of (compare()); its rows without their documents
+   */
+  comparison?: {
+    row?: number;
+    rows: ComparisonRow[];
+    advice_check?: AdviceCheck;
+  };
+  advice_check?: AdviceCheck;
+  explore?: ExploreInfo;
+  runtime?: {
+    cudagraphs: CudaGraphInfo;
+    perf_hints: unknown[];
+    warnings?: PythonWarning[];
+  };
+  profile?: Profile;
+  /**
+   * absent for one run; "ranks" for a multi-rank document; "comparison" for the grid of compare()
+   */
+  kind?: "ranks" | "comparison";
+  /**
+   * the process's place in a distributed job; null when it was not in one
+   */
+  distributed?: null | Distributed;
+  world_size?: number | null;
+  ranks?: RankEntry[];
+  divergence?: RankDivergence[];
+  /**
+   * ranks whose entries are alike (same compiles, counts, breaks, collectives, errors, versions), by lowest rank; views show one column and one report per group
+   */
+  rank_groups?: {
+    ranks: number[];
+    label: string;
+  }[];
+  /**
+   * a comparison's rows, one per configuration
+   */
+  rows?: ComparisonRow[];
+  /**
+   * explore(..., memory=True): measured peaks (eager, compiled, how), the static sections summed, CUDA-graph pools
+   */
+  memory?: null | MeasuredMemory;
+}
+export interface CaptureInfo {
+  /**
+   * live: captured in-process; trace: read from a TORCH_TRACE log
+   */
+  source?: "live" | "trace";
+  bypass_caches: boolean | null;
+  events: number;
+  path?: string;
+  compression?: string | null;
+  /**
+   * where and why an imported log stops early; null when whole
+   */
+  partial?: string | null;
+  log?: {
+    [k: string]: number;
+  };
+  /**
+   * what this document cannot hold because its source does not record it (not: found empty)
+   */
+  unavailable?: Unavailable[];
+}
+export interface Unavailable {
+  field: string;
+  reason: string;
+}
+export interface Summary {
+  graphs: number;
+  graph_breaks: number;
+  recompiles: number;
+  output_codes: number;
+  kernels: number;
+  guards: number;
+  unmapped_nodes: number;
+  failures: number;
+}
+export interface Compile {
+  id: string;
+  frame_id?: number | null;
+  frame_compile_id?: number | null;
+  compiled_autograd_id?: number | null;
+  attempts?: number;
+  frame: Location | null;
+  status: "ok" | "cache_hit" | "failed" | "no_graph" | "incomplete";
+  error: ErrorInfo | null;
+  /**
+   * present when this compile ran without what capture() set (in a thread the capture did not cover): which settings it lacked, and the threads it ran in
+   */
+  without_capture_settings?: {
+    settings: ("provenance" | "cache_bypass")[];
+    threads: string[];
+  };
+  restart_reasons?: string[];
+  /**
+   * present when Dynamo restarted this compile after an attempt had output a graph: each such attempt's Dynamo graph, oldest first (dynamo_graph is the last attempt's); reason: the restart's, where torch's set of restart reasons has one only
+   */
+  restarted_attempts?: RestartedAttempt[];
+  dynamo_graph: Graph | null;
+  guards: Guard[];
+  guards_text?: string | null;
+  recompile_reasons: Recompile[][];
+  symbols: {
+    [k: string]: unknown;
+  }[];
+  symbolic_guards?: {
+    [k: string]: unknown;
+  }[];
+  aot_graphs: {
+    [k: string]: Graph;
+  };
+  post_grad_graphs: Graph[];
+  output_codes: OutputCode[];
+  cache: {
+    cache: "fx_graph" | "aotautograd";
+    result: "hit" | "miss" | "bypass";
+    /**
+     * torch's cache key components ('[hash] name: value'), bounded
+     */
+    components?: string[];
+    components_truncated?: number;
+    time_saved_ms?: number;
+  }[];
+  phases: Phase[];
+  metrics: {
+    [k: string]: unknown;
+  } | null;
+  backward_metrics?: {
+    [k: string]: unknown;
+  } | null;
+  triton_kernel_info?: unknown[];
+  artifacts: {
+    [k: string]: number;
+  };
+  cudagraphs?: CudaGraphInfo;
+  perf_hints?: {
+    level: string;
+    message: string;
+  }[];
+  autotuning?: {
+    phase: string | null;
+    /**
+     * torch's autotune_choices_stats, as it logged them
+     */
+    stats: {
+      [k: string]: unknown;
+    };
+  }[];
+  warnings?: PythonWarning[];
+  /**
+   * per Inductor graph, the collectives in the order Inductor scheduled them (the inductor_collective_schedule artifact)
+   */
+  collective_schedules?: string[][];
+  /**
+   * the call path that made this compile (dynamo_start's stack), outermost first
+   */
+  stack?: Location[];
+  bytecode?: Bytecode | null;
+  /**
+   * on a resume function's compile: the graph break it continues (the latest before it whose frame names it)
+   */
+  resume_of?: ResumeOf | null;
+  tracing?: Tracing | null;
+  memory?: CompileMemory | null;
+}
+export interface Location {
+  file?: string | null;
+  line?: number | null;
+  function?: string | null;
+  code?: string | null;
+}
+export interface ErrorInfo {
+  type: string | null;
+  message: string | null;
+  file?: string | null;
+  line?: number | null;
+  traceback?: string;
+}
+export interface RestartedAttempt {
+  attempt: number;
+  graph: Graph;
+  reason: string | null;
+}
+export interface Graph {
+  text: string;
+  truncated: boolean;
+  chars?: number;
+  nodes: GraphNode[];
+  nodes_truncated: boolean;
+}
+export interface GraphNode {
+  name: string;
+  op: "placeholder" | "call_function" | "call_method" | "call_module" | "get_attr" | "output";
+  target: string;
+  args: string[];
+  users: string[];
+  meta?: {
+    [k: string]: unknown;
+  } | null;
+  source?: Location | null;
+  code?: string;
+  kernels?: string[];
+}
+export interface Guard {
+  type: string;
+  source: string | null;
+  expression: string;
+  user_code?: string | null;
+  user_location?: Location | null;
+}
+export interface Recompile {
+  failed_compile_id: string | null;
+  guard: string;
+  expected?: string | null;
+  actual?: string | null;
+  user_code?: string | null;
+  user_location?: Location | null;
+  details?: string[];
+}
+export interface OutputCode {
+  text: string;
+  truncated?: boolean;
+  chars?: number;
+  aot_id?: string | null;
+  kind: "forward" | "backward" | "inference" | "unknown";
+  path?: string | null;
+  post_grad_graph: number;
+  kernels: Kernel[];
+  provenance?: {
+    [k: string]: unknown;
+  } | null;
+  unmapped_nodes: string[];
+  /**
+   * compute nodes no kernel computes because nothing uses their value (Inductor drops them)
+   */
+  dead_nodes?: string[];
+  /**
+   * ops of namespaces other than aten/prims/inductor the code calls, and what registered them (live capture only)
+   */
+  custom_ops?: CustomOp[];
+}
+export interface Kernel {
+  name: string;
+  kind: "cpp" | "triton" | "extern" | "cuda" | "halide" | "rocm";
+  triton_kind?: string | null;
+  source: string;
+  line?: number;
+  handles?: string[];
+  launches?: number;
+  source_nodes?: string[];
+  aten_ops: string[];
+  post_grad_nodes: string[];
+  user_lines: Location[];
+  mapping: "provenance" | "kernel_comment" | "none";
+}
+export interface CustomOp {
+  op: string;
+  module: string | null;
+  file?: string;
+  schema?: string;
+  /**
+   * its Python implementation, for an op the captured program (__main__) defines
+   */
+  source?: string;
+}
+export interface Phase {
+  name: string | null;
+  start_us?: number | null;
+  duration_ms: number | null;
+  children: Phase[];
+  data?: {
+    [k: string]: unknown;
+  };
+}
+export interface CudaGraphInfo {
+  summary?: null | CudaGraphSummary;
+  partitions: CudaGraphPartition[];
+  skips: CudaGraphSkip[];
+  recordings: number;
+  rerecordings?: number;
+  messages?: string[];
+  fast_path_missed?: FastPathMissed;
+}
+export interface CudaGraphSummary {
+  partitions: number;
+  cudagraphable: number;
+  non_cudagraphable: number;
+}
+export interface CudaGraphPartition {
+  index: number;
+  nodes: number;
+  cudagraphable: boolean;
+  /**
+   * the rest of Inductor's line about the partition
+   */
+  detail?: string;
+  /**
+   * each op with the reason it is (not) CUDA-graphable (Inductor's DEBUG lines)
+   */
+  ops?: CudaGraphOp[];
+}
+export interface CudaGraphOp {
+  op: number;
+  reason: string;
+  ir: string;
+  fx: string;
+  user_stack: Location[];
+}
+export interface CudaGraphSkip {
+  reason: string;
+  /**
+   * where torch found the reason (its 'Found from' stack)
+   */
+  user_stack: Location[];
+}
+export interface FastPathMissed {
+  message: string;
+  explanation: string;
+  fix: string;
+}
+/**
+ * a Python warning shown while capturing (warnings.showwarning)
+ */
+export interface PythonWarning {
+  category: string;
+  message: string;
+  file?: string | null;
+  line?: number | null;
+  [k: string]: unknown;
+}
+/**
+ * The frame Dynamo transformed: its original and modified bytecode, a reading of the modified code derived from its instructions, and its jumps into resume functions.
+ */
+export interface Bytecode {
+  /**
+   * bytecode_hook: torch's bytecode hook during a live capture; trace_artifact: the *_ORIGINAL_BYTECODE/*_MODIFIED_BYTECODE artifacts torch writes for resume functions
+   */
+  source: "bytecode_hook" | "trace_artifact";
+  original: Disassembly;
+  modified: Disassembly;
+  /**
+   * the side-effect sources torch says the modified code replays (torch 2.13+ hook), else null
+   */
+  side_effects?: string[] | null;
+  reading: {
+    steps: ReadingStep[];
+    complete: boolean;
+  };
+  resume_jumps: ResumeJump[];
+}
+/**
+ * A code object disassembled by dis (dis.Bytecode(code).dis(); offsets shown on Python 3.13+), with its instructions read back.
+ */
+export interface Disassembly {
+  text: string;
+  truncated: boolean;
+  chars?: number;
+  instructions: Instruction[];
+}
+/**
+ * One instruction as dis prints it.
+ */
+export interface Instruction {
+  offset: number | null;
+  line: number | null;
+  starts_line?: boolean;
+  opname: string;
+  arg?: number | null;
+  argrepr?: string | null;
+  /**
+   * the jump label dis prints (L1, or the offset a >> marks)
+   */
+  label?: string | null;
+  /**
+   * the label a jump goes to
+   */
+  target?: string | null;
+}
+export interface ReadingStep {
+  kind: StepKind;
+  text: string;
+  line?: number | null;
+  /**
+   * indexes into modified.instructions this step was read from
+   */
+  instructions: number[];
+  /**
+   * the compiled graph's global, in full
+   */
+  graph?: string;
+  /**
+   * the resume function's global (__resume_at_<offset>_<n>)
+   */
+  resume?: string;
+  offset?: number;
+  bound?: string;
+  returns?: boolean;
+  target?: string | null;
+  args?: string[];
+}
+export interface ResumeJump {
+  global: string;
+  /**
+   * the instruction of the original code where the resume function goes on
+   */
+  offset: number;
+  line: number | null;
+  /**
+   * the resume function torch names after the frame's line that broke
+   */
+  function: string | null;
+  /**
+   * index into graph_breaks: this compile's break
+   */
+  graph_break: number | null;
+  /**
+   * the resume function's compiles that continue this compile's break
+   */
+  compiles: string[];
+  /**
+   * several jumps of this compile lead to resume functions of one name; torch does not say which of them each compile is
+   */
+  shared_name: boolean;
+}
+export interface ResumeOf {
+  graph_break: number;
+  compile_id: string | null;
+  file?: string | null;
+  line?: number | null;
+}
+/**
+ * How long Dynamo traced each user function of the compile.
+ */
+export interface Tracing {
+  /**
+   * dynamo_profiler: torch's Dynamo profiler (torch 2.13+, where the user switched it on), every traced function; chromium_events: the bytecode_tracing phases, the frame's function with everything it inlined
+   */
+  source: "dynamo_profiler" | "chromium_events";
+  total_ms: number | null;
+  functions: TracedFunction[];
+}
+export interface TracedFunction {
+  function: string | null;
+  file: string | null;
+  line: number | null;
+  cumtime_ms: number;
+  tottime_ms?: number | null;
+  calls?: number | null;
+  depth?: number | null;
+}
+/**
+ * What a compile keeps for backward, recomputes, and what Inductor's wrappers allocate: read from the AOT forward/backward graphs and the output code (capture/memory.py)
+ */
+export interface CompileMemory {
+  saved_for_backward: null | {
+    /**
+     * distinct storages (a saved view counts its base once); sized ones only
+     */
+    bytes: number;
+    /**
+     * storages with a symbolic size
+     */
+    unsized: number;
+    storages: number;
+    tensors: SavedTensor[];
+    bytes_by_kind: {
+      activation: number;
+      parameter: number;
+      input: number;
+      [k: string]: number;
+    };
+    lines: SavedLine[];
+  };
+  recomputed:
+    | null
+    | {
+        node: string;
+        target: string;
+        user_location: {
+          file: string;
+          line: number;
+          function: string;
+        } | null;
+        bytes: number | null;
+      }[];
+  activation_memory_budget: number | null;
+  buffers: OutputBuffers[];
+}
+export interface SavedTensor {
+  node: string;
+  target: string | null;
+  shape: string[];
+  dtype: string;
+  bytes: number | null;
+  kind: "activation" | "parameter" | "input";
+  /**
+   * the forward node whose storage it is (its base, for a view)
+   */
+  storage: string;
+  user_location: {
+    file: string;
+    line: number;
+    function: string;
+  } | null;
+}
+export interface SavedLine {
+  file: string;
+  line: number;
+  function: string;
+  bytes: number;
+  nodes: string[];
+  code?: string | null;
+}
+export interface OutputBuffers {
+  output_code: number;
+  kind: string | null;
+  allocated_bytes: number;
+  without_reuse_bytes: number;
+  planned_peak_bytes: number;
+  buffers: number;
+  reuses: number;
+  functions: {
+    name: string;
+    line: number;
+    buffers: {
+      name: string;
+      shape: string[];
+      dtype: string;
+      device: string;
+      bytes: number | null;
+      line: number;
+      freed_line: number | null;
+    }[];
+    reuses: {
+      name: string;
+      reuses: string;
+      bytes: number | null;
+      line: number;
+    }[];
+    planned_peak_bytes: number;
+    allocated_bytes: number;
+  }[];
+}
+export interface GraphBreak {
+  reason: string;
+  file: string | null;
+  line: number | null;
+  explanation?: string | null;
+  hints: string[];
+  link?: string | null;
+  /**
+   * torch's 'Developer debug context' line: what Dynamo was looking at
+   */
+  developer_context?: string | null;
+  user_stack: Location[];
+  compile_id: string | null;
+  attempt?: number;
+}
+export interface NotCompiled {
+  function: string;
+  file: string;
+  line: number | null;
+  category: "skipfiles" | "disabled" | "stance" | "recompile_limit" | "no_tensor_ops" | "cache" | "other";
+  reason: string;
+  advice: string;
+}
+/**
+ * one answer to a 'why' question, decided once when the document is built (tcexplore/findings/): the HTML report and the extension only draw the list
+ */
+export interface Finding {
+  /**
+   * graph_break, recompile, dynamic_shape, cache, nothing_compiled, cudagraph_skip, compile_time, accuracy, timing, profile, error, failed_compile, unmapped, capture_settings, all_clear, ...
+   */
+  kind: string;
+  severity: "error" | "warning" | "info" | "ok";
+  title: string;
+  count: number;
+  locations: {
+    file: string;
+    line: number | null;
+    function: string | null;
+  }[];
+  /**
+   * links: a tab of the explorer (and the report's matching section), with a compile id, a source file and line, an output index
+   */
+  evidence: FindingEvidence[];
+  advice: string | null;
+  details?: string[];
+  shape?: ShapeInfo;
+}
+export interface FindingEvidence {
+  tab: string;
+  label: string;
+  compile?: string | null;
+  file?: string;
+  line?: number;
+  output?: number;
+}
+/**
+ * dynamic_shape: the size in user terms, its symbol and range, the value change that made it dynamic, the lines that guard or specialize it
+ */
+export interface ShapeInfo {
+  /**
+   * the size in the user's words, e.g. x.size(0)
+   */
+  name: string;
+  symbol: string;
+  range: string;
+  compile: string | null;
+  /**
+   * the size's value when it became dynamic, as torch logged it
+   */
+  value?: {
+    [k: string]: unknown;
+  };
+  changed?: null | {
+    from: string;
+    to: string;
+  };
+  unbacked?: boolean;
+  guards: {
+    file: string | null;
+    line: number | null;
+    function: string | null;
+    expr: string;
+    kind: "guard" | "specialized";
+    compile?: string | null;
+  }[];
+}
+export interface Timing {
+  eager: TimingStats;
+  compiled: TimingStats;
+  compile_s: number;
+  speedup: number | null;
+  /**
+   * about 95% interval of the speedup from the paired samples (measure/timing.py); null with no samples, absent in documents written before it
+   */
+  speedup_interval?: null | [number, number];
+  break_even_calls: number | null;
+  noisy: boolean;
+  /**
+   * the time budget each side was given, in seconds
+   */
+  budget_s?: number | null;
+  /**
+   * the machine's state over the timing samples and whether it was busy (measure/machine.py); absent in documents written before it
+   */
+  machine?: MachineState | null;
+  verdict?: TimingVerdict;
+  device: "cpu" | "cuda";
+}
+export interface TimingStats {
+  median_ms: number;
+  iqr_ms: number;
+  /**
+   * first quartile of the samples (absent in documents written before it)
+   */
+  q1_ms?: number;
+  /**
+   * third quartile of the samples (absent in documents written before it)
+   */
+  q3_ms?: number;
+  min_ms: number;
+  max_ms?: number;
+  samples: number;
+  inner: number;
+  warmup_calls?: number;
+  noisy: boolean;
+  device_median_ms?: number | null;
+}
+export interface MachineState {
+  busy: boolean;
+  reasons: string[];
+  cores: number;
+  torch_threads: number;
+  load_average: number | null;
+  /**
+   * cores other processes used on this process's CPUs, from /proc/stat; null where unreadable
+   */
+  others_cores: number | null;
+  process_cores: number;
+  throttled_share: number | null;
+  window_s: number;
+  source: string;
+  fit_threads?: number | null;
+  gpu?: {
+    /**
+     * processes with work on this GPU besides this one
+     */
+    others: number;
+    pids: number[];
+    own_pid_listed?: boolean;
+    utilization_percent?: number | null;
+    source: string;
+  };
+}
+/**
+ * how far to trust the timing, decided once in Python (render/measurements.py timing_verdict) and read by every view; absent in documents written before it
+ */
+export interface TimingVerdict {
+  severity: "ok" | "warning";
+  headline: string;
+  noise?: string | null;
+  busy?: string | null;
+  advice?: string | null;
+}
+export interface Accuracy {
+  ok: boolean;
+  /**
+   * one row per leaf of the output, walked structurally (pytree containers, dataclasses, plain objects' public attributes such as a Hugging Face cache's layers[i].keys), rows bounded (see leaf_diff kind 'truncated')
+   */
+  outputs: LeafDiff[];
+  inputs_after_call: LeafDiff[];
+  /**
+   * a training step's gradients, eager against compiled, each from one step on the same saved state: one row per parameter (or tensor argument) whose .grad either run changed, path its name ('model.fc.weight'); absent when neither run changed a gradient
+   */
+  gradients?: LeafDiff[];
+  first_divergence: null | FirstDivergence;
+  reference?: {
+    [k: string]: unknown;
+  };
+  divergence_error?: ErrorInfo;
+  /**
+   * why the outputs differ, where known: 'random' (the first divergence is at a random op: eager and Inductor draw different random numbers), 'random_in_graph' (no diverging node was found, and the captured graphs hold random ops)
+   */
+  cause?: "random" | "random_in_graph";
+  /**
+   * with cause: the random operators involved
+   */
+  random_ops?: string[];
+  /**
+   * with cause: how to pass Inductor's fallback_random option where this run was made (explore() or %%tcompile); null when the backend is not Inductor
+   */
+  fallback_random_option?: string | null;
+}
+/**
+ * one compared leaf; 'ok' false only for a mismatch (a leaf not compared is ok)
+ */
+export interface LeafDiff {
+  /**
+   * how the leaf is reached from the output, as Python spells it ('logits', 'past_key_values.layers[0].keys', '[0]', a cell's name); '' for the output itself
+   */
+  path: string;
+  /**
+   * tensor: compared numerically; value: a number (floats within float32 tolerances), string, None, bool, dtype, device or enum compared by value; not_compared: anything else (see type); structure_mismatch: children present on one side only (expected: missing in compiled, actual: extra); truncated: the rows left out (the last row)
+   */
+  kind: "tensor" | "value" | "not_compared" | "type_mismatch" | "structure_mismatch" | "truncated";
+  ok: boolean;
+  /**
+   * value, not_compared: the leaf's Python type
+   */
+  type?: string;
+  /**
+   * not_compared: why a container was not walked (a cycle, nesting too deep)
+   */
+  reason?: string;
+  /**
+   * null when not computed, or infinite (an element differs where eager is 0)
+   */
+  max_rel_err?: number | null;
+  /**
+   * truncated: compared leaves not listed
+   */
+  omitted?: number;
+  /**
+   * truncated: mismatching leaves among those not listed
+   */
+  omitted_mismatches?: number;
+  /**
+   * truncated: true when the walk stopped at its leaf limit, leaving the rest not compared
+   */
+  limit_reached?: boolean;
+  /**
+   * tensor: eager's shape
+   */
+  shape?: number[];
+  /**
+   * tensor: eager's dtype
+   */
+  dtype?: string;
+  shape_match?: boolean;
+  dtype_match?: boolean;
+  rtol?: number;
+  atol?: number;
+  /**
+   * tensor: null when not computed
+   */
+  max_abs_err?: number | null;
+  /**
+   * tensor: elements outside the tolerances; null when not computed
+   */
+  mismatched?: number | null;
+  numel?: number;
+  /**
+   * tensor: elements NaN or infinite on one side only
+   */
+  nan_inf_mismatch?: number;
+  /**
+   * what eager gave, as text (values, types, children missing in compiled)
+   */
+  expected?: string;
+  /**
+   * what compiled gave, as text
+   */
+  actual?: string;
+}
+export interface FirstDivergence {
+  /**
+   * random operators (torch.Tag.nondeterministic_seeded) the node runs, traced to ATen, e.g. 'aten.randn.default'
+   */
+  random_ops?: string[];
+  /**
+   * null when infinite (an element differs where eager is 0)
+   */
+  max_rel_err?: number | null;
+  /**
+   * what diverges at the node: the graph's outputs, or (outputs agreeing) the gradients of its inputs, backward through the node
+   */
+  of?: "outputs" | "gradients";
+  /**
+   * with of 'gradients': the graph input (placeholder) whose gradient diverges most, e.g. a parameter 'l_self_modules_fc_parameters_weight_'
+   */
+  gradient_of?: string;
+  /**
+   * index of the captured graph that holds the node
+   */
+  graph_index?: number;
+  node: string;
+  op: string;
+  target: string;
+  source: Location | null;
+  kernels: string[];
+  max_abs_err?: number | null;
+  /**
+   * prefixes of the graph compiled and compared to find the node
+   */
+  probes?: number;
+}
+export interface ComparisonRow {
+  /**
+   * backend / mode / dynamic=...
+   */
+  label: string;
+  mode: string | null;
+  backend: string;
+  dynamic: boolean | null;
+  /**
+   * ok, mismatch or error (compare())
+   */
+  status: string;
+  error: string | null;
+  compile_s: number | null;
+  median_ms: number | null;
+  speedup: number | null;
+  max_abs_err: number | null;
+  graphs: number | null;
+  graph_breaks: number | null;
+  kernels: number | null;
+  speedup_interval?: null | [number, number];
+  noisy?: boolean | null;
+  /**
+   * the machine was busy while this row was timed (its timing's machine.busy); absent in documents written before it
+   */
+  busy?: boolean | null;
+  /**
+   * the row's profile verdict (compare(..., profile=True))
+   */
+  verdict?: string | null;
+  /**
+   * rows torch ran exactly as this one, folded into it: torch said their backend ignored their options (e.g. mode); each with torch's message
+   */
+  same_runs?: {
+    label: string;
+    reason: string;
+  }[];
+  /**
+   * what torch logged, compiling this row, about options its backend ignores
+   */
+  ignored_options?: string[];
+  /**
+   * the torch.compile modes the row's profile advises
+   */
+  advised_modes?: string[];
+  /**
+   * the row's exploration document (in a notebook output: as the views read it), when there is one and within the size limit
+   */
+  document?: null | TcexploreDocumentVersionTcexplore1;
+  /**
+   * why the document is not embedded, and its size
+   */
+  document_left_out?: null | {
+    reason: string;
+    bytes: number;
+  };
+  /**
+   * compare(..., memory=True): the compiled call's peak above what was allocated before it
+   */
+  peak_memory_bytes?: number | null;
+}
+export interface ExploreInfo {
+  /**
+   * file name -> how the report names it (a notebook cell's file: 'cell [5]')
+   */
+  source_labels?: {
+    [k: string]: string;
+  };
+  /**
+   * file name -> its text, for the report's source view (a notebook cell)
+   */
+  sources?: {
+    [k: string]: string;
+  };
+  /**
+   * torch.compile's keyword arguments as the run passed them (a backend given as a callable: its repr)
+   */
+  compile_kwargs: {
+    [k: string]: unknown;
+  };
+  device: "cpu" | "cuda";
+  error: ErrorInfo | null;
+}
+/**
+ * Where the time goes (explore(profile=True), tcexplore run --profile): every kernel's measured time per call, rolled up to source lines, held against this machine's measured peaks, and the step's verdict.
+ */
+export interface Profile {
+  device: "cpu" | "cuda";
+  /**
+   * call: times per call of the compiled function (explore); run: summed over a script's whole run (tcexplore run --profile)
+   */
+  scope: "call" | "run";
+  profiled_calls: number;
+  /**
+   * wall time the profiled calls took (the profile's own cost)
+   */
+  cost_s?: number;
+  how: string;
+  region_us?: number | null;
+  /**
+   * calls of compiled code (outermost compiled profiler ranges): steady ones, and those during which torch compiled (a resume function, a recompile), left out of every figure but these (measure/profile.py compiling_calls); absent in documents written before it
+   */
+  calls?: {
+    steady: number;
+    compiling: number;
+    compiling_us: number;
+    per_call_us: number | null;
+  };
+  /**
+   * device time per call in no kernel of the document
+   */
+  other_us?: number;
+  cudagraph_share?: number | null;
+  kernels: ProfiledKernel[];
+  lines: ProfiledLine[];
+  files?: {
+    file: string | null;
+    time_us: number;
+    share: number | null;
+  }[];
+  peaks: Peaks;
+  step: ProfileStep;
+}
+export interface ProfiledKernel {
+  name: string;
+  /**
+   * index into compiles
+   */
+  compile?: number | null;
+  /**
+   * index into the compile's output_codes
+   */
+  output?: number | null;
+  kind: string;
+  /**
+   * per call of the step
+   */
+  time_us: number;
+  /**
+   * launches per call of the step
+   */
+  calls: number | null;
+  mean_us?: number | null;
+  share: number | null;
+  /**
+   * per launch
+   */
+  bytes: number | null;
+  flops: number | null;
+  dtype?: string | null;
+  achieved_gbps: number | null;
+  achieved_gflops: number | null;
+  /**
+   * the time the roofs allow one launch over its measured time (1: on a roof)
+   */
+  efficiency?: number | null;
+  bound: Bound | null;
+  /**
+   * minor page faults of the process per launch, counted around its launches (getrusage)
+   */
+  page_faults?: number | null;
+  below_roof?: BelowRoof;
+}
+/**
+ * why a kernel under 0.2 of its roof is there, from what its launches measured
+ */
+export interface BelowRoof {
+  reason: "page_faults" | "transcendentals" | "unexplained";
+  page_faults: number | null;
+  /**
+   * page faults times the time one takes here (peaks.fault_us)
+   */
+  fault_time_s?: number;
+  fault_share?: number;
+  /**
+   * transcendental functions the kernel's code calls
+   */
+  transcendentals: string[];
+}
+export interface ProfiledLine {
+  file: string | null;
+  line: number | null;
+  function?: string | null;
+  code: string | null;
+  time_us: number;
+  share: number | null;
+  kernels?: string[];
+}
+export interface Peaks {
+  device?: string;
+  bandwidth_gbps: number;
+  gflops: {
+    [k: string]: number;
+  };
+  how: string;
+  cached?: boolean;
+  /**
+   * time one minor page fault takes on this machine (CPU)
+   */
+  fault_us?: number | null;
+}
+export interface ProfileStep {
+  wall_us: number;
+  wall_source?: string;
+  /**
+   * the timing samples' median, without the profiler (explore)
+   */
+  timing_wall_us?: number | null;
+  kernel_us: number;
+  overhead_us?: number;
+  overhead_share: number;
+  bound_us?: {
+    [k: string]: number;
+  };
+  advised_modes?: string[];
+  /**
+   * kernel launches per call of the step
+   */
+  launches?: number;
+  /**
+   * share of kernel time in kernels with below_roof (their reasons lead the advice)
+   */
+  below_roof_share?: number;
+  verdict: "overhead-bound" | "memory-bound" | "compute-bound";
+  advice: string[];
+}
+export interface Distributed {
+  rank: number | null;
+  world_size: number | null;
+  backend: string | null;
+  local_rank?: number | null;
+  /**
+   * process_group: read from torch.distributed; environment: only the launcher's RANK/WORLD_SIZE; trace: the log's event envelopes
+   */
+  source?: "process_group" | "environment" | "trace";
+}
+export interface RankEntry {
+  rank: number;
+  source: {
+    kind: "document" | "trace";
+    path: string | null;
+  };
+  distributed: null | Distributed;
+  environment: {
+    [k: string]: unknown;
+  };
+  capture: {
+    [k: string]: unknown;
+  };
+  summary: Summary;
+  compiles: {
+    id: string;
+    frame: null | Location;
+    status: string;
+    graph_nodes: number | null;
+    recompile_reasons: string[];
+  }[];
+  graph_breaks: {
+    compile_id: string | null;
+    file: string | null;
+    line: number | null;
+    reason: string | null;
+  }[];
+  collectives: Collectives[];
+  error: ErrorInfo | null;
+  /**
+   * the rank's whole document, when within the size limit
+   */
+  document: null | TcexploreDocumentVersionTcexplore1;
+  /**
+   * the file holding the rank's whole document (read from a log: written beside the multi-rank document)
+   */
+  document_path?: string | null;
+  /**
+   * why the document is not embedded, and its size
+   */
+  document_left_out: null | {
+    reason: string;
+    bytes: number;
+  };
+}
+export interface Collectives {
+  compile_id: string;
+  /**
+   * where the order was read: Inductor's schedule, the post-grad, AOT or Dynamo graph
+   */
+  graph: string;
+  ops: string[];
+}
+export interface RankDivergence {
+  kind:
+    | "ranks"
+    | "environment"
+    | "error"
+    | "compile_ids"
+    | "recompile"
+    | "graph"
+    | "graph_breaks"
+    | "collectives"
+    | "status"
+    | "cache";
+  /**
+   * the ranks that differ from the others
+   */
+  ranks: number[];
+  compile_id: string | null;
+  title: string;
+  /**
+   * ranks that agree, with what they show
+   */
+  groups: {
+    ranks: number[];
+    value: string;
+  }[];
+  evidence: {
+    rank: number | null;
+    text: string;
+  }[];
+}
+export interface MeasuredMemory {
+  peak_bytes: null | {
+    device: "cpu" | "cuda";
+    how: string;
+    /**
+     * null for `tcexplore run --memory`: a script has no eager twin
+     */
+    eager: MemoryPeak | null;
+    compiled: MemoryPeak;
+    difference_bytes?: number;
+    ratio?: number | null;
+  };
+  error?: ErrorInfo | null;
+  cudagraph_pools?: CudaGraphPool[] | null;
+}
+export interface MemoryPeak {
+  peak_bytes: number;
+  before_bytes?: number | null;
+  above_before_bytes: number;
+}
+export interface CudaGraphPool {
+  /**
+   * the allocator's private pool id
+   */
+  pool: number[];
+  segments: number;
+  reserved_bytes: number;
+  allocated_bytes: number;
+  share_of_compiled_peak?: number;
+}
