@@ -4,7 +4,7 @@ import { IRenderMime } from '@jupyterlab/rendermime-interfaces';
 import { Widget } from '@lumino/widgets';
 import { commands } from './commandbridge';
 import { isComparisonDocument } from './model/compare';
-import { DIFF_MIME_TYPE } from './model/docdiff';
+import { DIFF_MIME_TYPE } from './model/difftypes';
 import { isRanksDocument } from './model/ranks';
 import { MIME_TYPE } from './model/types';
 import { PackedTooLarge, unpack } from './model/unpack';

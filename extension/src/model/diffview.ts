@@ -3,7 +3,7 @@
  * links to, and a unified diff split into side-by-side rows. No DOM.
  */
 
-import { CompileDiff, DIFF_SCHEMA, DocDiff, GraphDiff, OutputDiff } from './docdiff';
+import { CompileDiff, DIFF_SCHEMA, DocDiff, GraphDiff, OutputDiff } from './difftypes';
 import { Target } from './types';
 
 export type Side = 'a' | 'b';

@@ -5,7 +5,7 @@
  * those are open (see links.ts).
  */
 
-import { CompileDiff, DocDiff, GraphDiff, KernelChange, NodeChange, NodeView, OutputDiff } from '../model/docdiff';
+import { CompileDiff, DocDiff, GraphDiff, KernelChange, NodeChange, NodeView, OutputDiff } from '../model/difftypes';
 import { checkDiff, graphLabel, kernelTarget, nodeTarget, shortTarget, Side, splitRows } from '../model/diffview';
 import { num, plural, where } from '../model/format';
 import { Target } from '../model/types';
