@@ -1,36 +1,46 @@
 /**
- * The extension's document types, generated from the JSON Schema (the one definition of a
- * tcexplore document) by json-schema-to-typescript.
+ * The extension's types of a tcexplore document and of a diff of two, generated from their
+ * JSON Schemas (the one definition of each) by json-schema-to-typescript.
  *
- *   node scripts/document-types.js          writes src/model/document.generated.ts
- *   node scripts/document-types.js --check  exits 1, saying what to run, when it is stale
+ *   node scripts/document-types.js          writes src/model/*.generated.ts
+ *   node scripts/document-types.js --check  exits 1, saying what to run, when one is stale
  */
 const fs = require('fs');
 const path = require('path');
 const { compileFromFile } = require('json-schema-to-typescript');
 
-const SCHEMA = path.join(__dirname, '..', '..', 'tcexplore', 'schema', 'tcexplore-1.schema.json');
-const OUTPUT = path.join(__dirname, '..', 'src', 'model', 'document.generated.ts');
-const BANNER =
-  '/* Generated from tcexplore/schema/tcexplore-1.schema.json by json-schema-to-typescript\n' +
-  ' * (jlpm build:types): edit the schema, not this file. */';
+const SCHEMAS = path.join(__dirname, '..', '..', 'tcexplore', 'schema');
+const MODEL = path.join(__dirname, '..', 'src', 'model');
+const GENERATED = [
+  ['tcexplore-1.schema.json', 'document.generated.ts'],
+  ['tcexplore-diff-1.schema.json', 'diff.generated.ts']
+];
 
-async function main() {
-  const generated = await compileFromFile(SCHEMA, {
-    bannerComment: BANNER,
+async function generate(schema) {
+  return compileFromFile(path.join(SCHEMAS, schema), {
+    bannerComment:
+      `/* Generated from tcexplore/schema/${schema} by json-schema-to-typescript\n` +
+      ' * (jlpm build:types): edit the schema, not this file. */',
     // an object the schema leaves open says so (additionalProperties: true); others are closed
     additionalProperties: false,
     unknownAny: true
   });
-  if (!process.argv.includes('--check')) {
-    fs.writeFileSync(OUTPUT, generated);
-    return;
+}
+
+async function main() {
+  const check = process.argv.includes('--check');
+  let stale = false;
+  for (const [schema, file] of GENERATED) {
+    const target = path.join(MODEL, file);
+    const generated = await generate(schema);
+    if (!check) {
+      fs.writeFileSync(target, generated);
+    } else if (!fs.existsSync(target) || fs.readFileSync(target, 'utf-8') !== generated) {
+      console.error(`src/model/${file} is stale: ${schema} changed. Run: jlpm build:types`);
+      stale = true;
+    }
   }
-  const current = fs.existsSync(OUTPUT) ? fs.readFileSync(OUTPUT, 'utf-8') : '';
-  if (current !== generated) {
-    console.error(`${path.relative(process.cwd(), OUTPUT)} is stale: the schema changed. Run: jlpm build:types`);
-    process.exit(1);
-  }
+  process.exit(stale ? 1 : 0);
 }
 
 main().catch(error => {

@@ -85,10 +85,10 @@ function sameList(x: unknown[] | null, y: unknown[] | null): boolean {
   return x.length === y.length && x.every((v, k) => v === y[k]);
 }
 
-function nodeChanges(x: Loose, y: Loose, rename: Map<string, string>, la: Labels, lb: Labels): string[] {
+function nodeChanges(x: Loose, y: Loose, rename: Map<string, string>, la: Labels, lb: Labels): NodeChange['changes'] {
   const vx = nodeView(x);
   const vy = nodeView(y);
-  const changes = nodeTarget(x) !== nodeTarget(y) ? ['target'] : [];
+  const changes: NodeChange['changes'] = nodeTarget(x) !== nodeTarget(y) ? ['target'] : [];
   if (!sameList(vx.shape, vy.shape)) {
     changes.push('shape');
   }

@@ -207,14 +207,12 @@ export interface Compile {
     level: string;
     message: string;
   }[];
+  /**
+   * autotuning choices torch attached to compile phases: the phase, and its autotune_choices_stats as torch logged them
+   */
   autotuning?: {
     phase: string | null;
-    /**
-     * torch's autotune_choices_stats, as it logged them
-     */
-    stats: {
-      [k: string]: unknown;
-    };
+    stats: unknown;
   }[];
   warnings?: PythonWarning[];
   /**
@@ -667,7 +665,7 @@ export interface FindingEvidence {
   output?: number;
 }
 /**
- * dynamic_shape: the size in user terms, its symbol and range, the value change that made it dynamic, the lines that guard or specialize it
+ * dynamic_shape: the size in user terms, its symbol and range, its value (as torch logged it), the value change that made it dynamic, the lines that guard or specialize it
  */
 export interface ShapeInfo {
   /**
@@ -677,12 +675,7 @@ export interface ShapeInfo {
   symbol: string;
   range: string;
   compile: string | null;
-  /**
-   * the size's value when it became dynamic, as torch logged it
-   */
-  value?: {
-    [k: string]: unknown;
-  };
+  value?: unknown;
   changed?: null | {
     from: string;
     to: string;
