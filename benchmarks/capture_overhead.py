@@ -167,12 +167,12 @@ def worker(case: str, arm: str) -> None:
 
     if arm in ("capture", "capture-noprov"):
         import tcexplore
-        from tcexplore import _torch_compat
+        from tcexplore._torch_compat import settings
         from tcexplore.capture import CaptureSession
 
         if arm == "capture-noprov":
             # Worker-only monkeypatch: capture_settings() then leaves provenance off.
-            _torch_compat.has_provenance_tracking_config = lambda: False
+            settings.has_provenance_tracking_config = lambda: False
 
         handler_time = [0.0, 0]
         if os.environ.get("TCX_BENCH_HANDLER_TIMING") == "1":
@@ -189,7 +189,7 @@ def worker(case: str, arm: str) -> None:
             CaptureSession.add = timed_add
 
     if arm == "prov-only":
-        from tcexplore._torch_compat import BASIC_PROVENANCE  # the level capture() sets
+        from tcexplore._torch_compat.settings import BASIC_PROVENANCE  # the level capture() sets
 
     # ---- timed region starts
     cpu0 = _cpu_times()
@@ -273,13 +273,14 @@ def _strict_arm(arm: str, run, trace_path: str):
 def _left_out(arm: str):
     """For a --settings arm, capture with that one setting or listener replaced by a no-op."""
     from tcexplore import _torch_compat
+    from tcexplore._torch_compat import settings
     from tcexplore.capture import listeners
 
     def nothing(*args, **kwargs):
         return contextlib.nullcontext()
 
     patches = {
-        "no-provenance": [(_torch_compat, "has_provenance_tracking_config", lambda: False)],
+        "no-provenance": [(settings, "has_provenance_tracking_config", lambda: False)],
         "no-fused_provenance": [(_torch_compat, "fused_node_provenance", nothing)],
         "no-artifact_logs": [(listeners, "_attached_to_artifact_logs", nothing)],
         "no-dynamo_hooks": [(listeners, "_hearing_dynamo", nothing)],
