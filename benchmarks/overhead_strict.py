@@ -68,13 +68,14 @@ def _strict_arm(arm: str, run, trace_path: str):
 def _left_out(arm: str):
     """For a --settings arm, capture with that one setting or listener replaced by a no-op."""
     from tcexplore import _torch_compat
+    from tcexplore._torch_compat import settings
     from tcexplore.capture import listeners
 
     def nothing(*args, **kwargs):
         return contextlib.nullcontext()
 
     patches = {
-        "no-provenance": [(_torch_compat, "has_provenance_tracking_config", lambda: False)],
+        "no-provenance": [(settings, "has_provenance_tracking_config", lambda: False)],
         "no-fused_provenance": [(_torch_compat, "fused_node_provenance", nothing)],
         "no-artifact_logs": [(listeners, "_attached_to_artifact_logs", nothing)],
         "no-dynamo_hooks": [(listeners, "_hearing_dynamo", nothing)],

@@ -32,12 +32,12 @@ def worker(case: str, arm: str) -> None:
 
     if arm in ("capture", "capture-noprov"):
         import tcexplore
-        from tcexplore import _torch_compat
+        from tcexplore._torch_compat import settings
         from tcexplore.capture import CaptureSession
 
         if arm == "capture-noprov":
             # Worker-only monkeypatch: capture_settings() then leaves provenance off.
-            _torch_compat.has_provenance_tracking_config = lambda: False
+            settings.has_provenance_tracking_config = lambda: False
 
         handler_time = [0.0, 0]
         if os.environ.get("TCX_BENCH_HANDLER_TIMING") == "1":
@@ -54,7 +54,7 @@ def worker(case: str, arm: str) -> None:
             CaptureSession.add = timed_add
 
     if arm == "prov-only":
-        from tcexplore._torch_compat import BASIC_PROVENANCE  # the level capture() sets
+        from tcexplore._torch_compat.settings import BASIC_PROVENANCE  # the level capture() sets
 
     # ---- timed region starts
     cpu0 = _cpu_times()

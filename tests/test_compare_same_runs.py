@@ -10,6 +10,7 @@ import torch
 
 import tcexplore
 from tcexplore import _torch_compat
+from tcexplore._torch_compat import logs
 from tcexplore.document import validate
 from tcexplore.render.comparison import render_comparison_html
 
@@ -30,8 +31,8 @@ def test_torch_says_when_a_backend_ignores_mode():
         torch.compile(step, backend="aot_eager", mode="max-autotune")(torch.randn(4))
     torch.compiler.reset()
     assert said and "{'mode': 'max-autotune'}" in said[0], (
-        f"torch no longer logs that aot_eager ignores mode under {_torch_compat._BACKENDS_LOGGER}")
-    assert not logging.getLogger(_torch_compat._BACKENDS_LOGGER).handlers
+        f"torch no longer logs that aot_eager ignores mode under {logs._BACKENDS_LOGGER}")
+    assert not logging.getLogger(logs._BACKENDS_LOGGER).handlers
 
 
 def test_rows_torch_runs_alike_are_one_row_saying_why(grid):

@@ -9,6 +9,7 @@ import torch
 
 import tcexplore
 from tcexplore import _torch_compat
+from tcexplore._torch_compat import lookup
 
 
 def _logger_state():
@@ -91,7 +92,7 @@ def test_compat_layer_resolves_every_private_api():
 
 def test_compat_error_names_the_missing_api():
     with pytest.raises(_torch_compat.TorchCompatError, match="torch._logging.no_such_thing"):
-        _torch_compat._resolve("torch._logging.no_such_thing")
+        lookup.resolve("torch._logging.no_such_thing")
 
 
 def test_artifact_loggers_are_restored_and_stay_quiet(capfd):

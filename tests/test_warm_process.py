@@ -14,6 +14,7 @@ import pytest
 import torch
 
 from tcexplore import _torch_compat, explore
+from tcexplore._torch_compat import dynamo, lookup, warm_process
 from tcexplore.capture import capture
 from tcexplore.document import Document
 
@@ -74,7 +75,7 @@ def test_the_users_compiled_function_still_runs_without_recompiling():
 
 
 def test_dynamic_state_is_put_back():
-    pgo = _torch_compat._module("torch._dynamo.pgo")
+    pgo = lookup.torch_module("torch._dynamo.pgo")
     before = pgo._CODE_STATE
     explore(breaking, torch.randn(8), measure_timing=False, find_divergence=False)
     assert pgo._CODE_STATE is before
@@ -149,7 +150,7 @@ def test_recompiles_against_entries_compiled_before_the_capture_are_not_counted(
         return torch.exp(x) - 1
 
     torch.compile(shifted)(torch.randn(4))
-    fresh = _torch_compat._fresh_backend_class(_torch_compat._resolve(
+    fresh = warm_process._fresh_backend_class(lookup.resolve(
         "torch._TorchCompileInductorWrapper"))(None, None, None)
     with capture() as session:
         torch.compile(shifted, backend=fresh)(torch.randn(4))
@@ -162,13 +163,13 @@ def test_recompiles_against_entries_compiled_before_the_capture_are_not_counted(
 
 
 def test_dynamic_state_and_skip_reasons_are_put_back_after_a_keyboard_interrupt():
-    pgo = _torch_compat._module("torch._dynamo.pgo")
+    pgo = lookup.torch_module("torch._dynamo.pgo")
     before = (pgo._CODE_STATE, pgo._INIT_CODE_STATE)
-    tls_before = (_torch_compat._dynamo_tls().skip_reasons
+    tls_before = (dynamo._dynamo_tls().skip_reasons
                   if _torch_compat.has_skip_reasons() else None)
     with pytest.raises(KeyboardInterrupt):
         with _torch_compat.fresh_dynamic_state(), _torch_compat.skip_reasons():
             raise KeyboardInterrupt
     assert (pgo._CODE_STATE, pgo._INIT_CODE_STATE) == before
     if _torch_compat.has_skip_reasons():
-        assert _torch_compat._dynamo_tls().skip_reasons is tls_before
+        assert dynamo._dynamo_tls().skip_reasons is tls_before

@@ -1,0 +1,111 @@
+"""Every touch of a private torch API lives in this package, feature-detected.
+
+torch's compile internals change every release. When one of the names the submodules
+use moves, ``check()`` (run by the test suite) fails with a message naming it, instead of
+a capture silently losing data. Supported: torch 2.11 to 2.15 (``SUPPORTED_TORCH``).
+
+One submodule per torch area: ``lookup`` (resolving private names, TorchCompatError),
+``settings`` (the config capture switches, Inductor's provenance globals), ``dynamo``
+(bytecode hook, tracing profiler, skip reasons, stance), ``warm_process`` (compiling
+afresh beside earlier compiles), ``ops`` (the op registry), ``pytree``, ``logs`` (torch's
+loggers), ``installation`` (versions, C++ compiler, compile modes) and ``runtime`` (output
+modules, profiler ranges and memory events). Callers use the names re-exported here.
+
+torch is imported by the first function that needs it, not with this package: reading a
+log or a document goes through modules that import it and never needs torch.
+"""
+
+from __future__ import annotations
+
+from . import dynamo, installation, logs, ops, pytree, runtime, settings, warm_process
+from .dynamo import (
+    bytecode_hook,
+    compile_stance,
+    has_dynamo_profiler,
+    has_skip_reasons,
+    is_compile_disabled,
+    skip_reasons,
+    tracing_profiler,
+)
+from .installation import compile_modes, cpp_compiler, environment
+from .logs import (
+    artifact_loggers,
+    current_compile_id,
+    ignored_backend_options,
+    interned_filenames,
+    trace_logger,
+)
+from .lookup import SUPPORTED_TORCH, TorchCompatError
+from .ops import (
+    aten_ops_called,
+    custom_op_origin,
+    has_side_effects,
+    is_view_op,
+    op_overload,
+    registered_ops,
+)
+from .pytree import pytree_children, tree_flatten_with_paths, tree_map_tensors
+from .runtime import is_compile_range, loaded_output_module, profiler_memory_events
+from .settings import (
+    backward_provenance,
+    capture_settings,
+    fused_node_provenance,
+    settings_in_effect,
+    settings_snapshot,
+)
+from .warm_process import fresh_dynamic_state, isolated_compile
+
+__all__ = [
+    "SUPPORTED_TORCH",
+    "TorchCompatError",
+    "artifact_loggers",
+    "aten_ops_called",
+    "backward_provenance",
+    "bytecode_hook",
+    "capture_settings",
+    "check",
+    "compile_modes",
+    "compile_stance",
+    "cpp_compiler",
+    "current_compile_id",
+    "custom_op_origin",
+    "environment",
+    "fresh_dynamic_state",
+    "fused_node_provenance",
+    "has_dynamo_profiler",
+    "has_side_effects",
+    "has_skip_reasons",
+    "ignored_backend_options",
+    "interned_filenames",
+    "is_compile_disabled",
+    "is_compile_range",
+    "is_view_op",
+    "isolated_compile",
+    "loaded_output_module",
+    "op_overload",
+    "profiler_memory_events",
+    "pytree_children",
+    "registered_ops",
+    "settings_in_effect",
+    "settings_snapshot",
+    "skip_reasons",
+    "trace_logger",
+    "tracing_profiler",
+    "tree_flatten_with_paths",
+    "tree_map_tensors",
+]
+
+# Each area's probes: what check() resolves.
+_AREAS = (logs, settings, ops, installation, pytree, runtime, dynamo, warm_process)
+
+
+def check() -> list[str]:
+    """Resolve every private API of every area; return the names that are missing."""
+    missing = []
+    for area in _AREAS:
+        for probe in area.probes():
+            try:
+                probe()
+            except (TorchCompatError, AttributeError) as exc:
+                missing.append(str(exc))
+    return missing

@@ -1,0 +1,82 @@
+"""Compiling afresh in a warm process, beside the user's compiled code (measure/explore.py):
+a backend no earlier compile matches, its own recompile region, automatic-dynamic state
+as in a fresh process."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from .lookup import TorchCompatError, resolve, torch_module
+
+
+def _fresh_backend_class(base: type) -> type:
+    """``base`` (torch's backend wrapper) equal only to itself: Dynamo keys cache entries by
+    backend (``==``), so entries compiled earlier with an equal wrapper never match."""
+    return type(f"Fresh{base.__name__}", (base,),
+                {"__eq__": object.__eq__, "__hash__": object.__hash__,
+                 "__doc__": "A backend wrapper that compares equal only to itself."})
+
+
+def supports_isolated_recompiles() -> bool:
+    """torch.compile(isolate_recompiles=...) (torch 2.13): a call's own cache entries and
+    recompile limit, apart from other compiles of the same code."""
+    import inspect
+
+    import torch  # imported lazily: see the package docstring
+
+    return "isolate_recompiles" in inspect.signature(torch.compile).parameters
+
+
+def isolated_compile(fn: Callable, compile_kwargs: dict[str, Any]) -> Callable:
+    """``torch.compile(fn, **compile_kwargs)`` whose compiles ignore every earlier one in this
+    process: a backend distinct from any other (so Dynamo's warm cache entries of ``fn``'s
+    code never serve it) and, on torch >= 2.13, its own recompile region. Other compiled
+    functions keep their entries. On torch 2.11/2.12 the first compile of code compiled
+    before is logged as a recompile (BACKEND_MATCH) and shares its recompile limit."""
+    import torch
+
+    kwargs = dict(compile_kwargs)
+    backend = kwargs.pop("backend", "inductor")
+    mode, options, dynamic = kwargs.pop("mode", None), kwargs.pop("options", None), \
+        kwargs.get("dynamic")
+    if mode is not None and options is not None:  # torch.compile's own message
+        raise RuntimeError("Either mode or options can be specified, but both can't be "
+                           "specified at the same time.")
+    if backend == "inductor":
+        wrapper = _fresh_backend_class(resolve("torch._TorchCompileInductorWrapper"))(
+            mode, options, dynamic)
+    else:
+        wrapper = _fresh_backend_class(resolve("torch._TorchCompileWrapper"))(
+            backend, mode, options, dynamic)
+    if supports_isolated_recompiles():
+        kwargs["isolate_recompiles"] = True
+    return torch.compile(fn, backend=wrapper, **kwargs)
+
+
+@contextlib.contextmanager
+def fresh_dynamic_state() -> Iterator[None]:
+    """Automatic-dynamic (PGO) state as in a fresh process inside the block, the process's
+    put back after: shapes an earlier compile saw do not make this one dynamic."""
+    pgo = torch_module("torch._dynamo.pgo")
+    names = [n for n in ("_CODE_STATE", "_INIT_CODE_STATE") if hasattr(pgo, n)]
+    if len(names) != 2:
+        raise TorchCompatError("torch._dynamo.pgo has no _CODE_STATE/_INIT_CODE_STATE")
+    saved = {n: getattr(pgo, n) for n in names}
+    for name in names:
+        setattr(pgo, name, None)
+    try:
+        yield
+    finally:
+        for name, value in saved.items():
+            setattr(pgo, name, value)
+
+
+def probes() -> tuple[Callable[[], Any], ...]:
+    """What check() resolves for compiling afresh."""
+    return (
+        lambda: resolve("torch._TorchCompileInductorWrapper"),
+        lambda: resolve("torch._TorchCompileWrapper"),
+        lambda: torch_module("torch._dynamo.pgo")._CODE_STATE,
+    )
