@@ -14,7 +14,8 @@ import torch
 
 import tcexplore
 from tcexplore.document import SUMMARY_KEYS, validate
-from tcexplore.render.html import NO_PROVENANCE, render_html
+from tcexplore.render.html import render_html
+from tcexplore.render.output_code import NO_PROVENANCE
 
 from .conftest import PROGRAMS, TLPARSE_COUNTED
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..render.html import NO_PROVENANCE
+from ..render.output_code import NO_PROVENANCE
 from .make import finding, plural
 
 

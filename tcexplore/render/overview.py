@@ -1,0 +1,106 @@
+"""The report's Overview: the captured code's error, what the document does not record,
+findings, what was not compiled, the graph-break audit, counts, environment, the compile
+index and capture problems."""
+
+from __future__ import annotations
+
+from .findings import findings_list
+from .graph_breaks import audit_table
+from .markup import (
+    MAX_ROWS,
+    Data,
+    _c,
+    _compile_link,
+    _details,
+    _e,
+    _error_block,
+    _location,
+    _note,
+    _status,
+    _table,
+    _value,
+)
+from .not_compiled import not_compiled_html
+
+
+def _summary_table(summary: Data) -> str:
+    rows = [[_e(key.replace("_", " ")), _e(value)] for key, value in summary.items()]
+    return _table(["count", "value"], rows, "tcx-summary")
+
+
+def _environment(data: Data) -> str:
+    env = data.get("environment") or {}
+    tool = data.get("tool") or {}
+    capture = data.get("capture") or {}
+    rows = [[_e(key), _value(env.get(key)) if env.get(key) not in (None, [], "") else
+             '<span class="tcx-muted">—</span>']
+            for key in ("torch", "triton", "cuda", "python", "platform", "gpus")]
+    rows.append(["tcexplore", _e(tool.get("version"))])
+    rows.append(["created", _e(data.get("created"))])
+    if capture.get("source") == "trace":
+        rows.append(["read from", "TORCH_TRACE log " + _c(capture.get("path"))])
+    rows.append(["trace events", _e(capture.get("events"))])
+    rows.append(["caches bypassed", _e(capture.get("bypass_caches"))])
+    distributed = data.get("distributed")
+    if isinstance(distributed, dict):
+        rows.append(["rank", _e(f"{distributed.get('rank')} of world size "
+                                f"{distributed.get('world_size') or '?'}, backend "
+                                f"{distributed.get('backend') or '?'}")])
+    return _table(["environment", ""], rows, "tcx-environment")
+
+
+def _not_available(data: Data) -> str:
+    """What the document's source does not record: shown, so it is not read as 'none'."""
+    capture = data.get("capture") or {}
+    parts = []
+    if capture.get("partial"):
+        parts.append(f'<div class="tcx-error"><strong>Partial document:</strong> '
+                     f'{_e(capture["partial"])}</div>')
+    missing = [u for u in capture.get("unavailable") or [] if isinstance(u, dict)]
+    if missing:
+        rows = [[_c(u.get("field")), _e(u.get("reason"))] for u in missing]
+        parts.append(_details(f"Not available in this document ({len(missing)})",
+                              _note("Its source does not record these: they are unknown, "
+                                    "not empty.") + _table(["field", "why"], rows,
+                                                           "tcx-unavailable"),
+                              open_=True))
+    return "\n".join(parts)
+
+
+def _compile_index(compiles: list[Data]) -> str:
+    if not compiles:
+        return "<p>No compiles were recorded.</p>"
+    rows = [[_compile_link(c.get("id")), _status(c.get("status")), _location(c.get("frame")),
+             _e(len(c.get("recompile_reasons") or []))] for c in compiles]
+    return _table(["compile", "status", "frame", "recompile reasons"], rows, "tcx-compile-index")
+
+
+def _capture_problems(data: Data) -> str:
+    capture = data.get("capture") or {}
+    parts = []
+    if capture.get("handler_errors"):
+        items = "".join(f"<li><code>{_e(x)}</code></li>"
+                        for x in capture["handler_errors"][:MAX_ROWS])
+        parts.append(_details("Capture handler errors", f"<ul>{items}</ul>"))
+    unknown = data.get("unknown_events") or {}
+    if unknown:
+        rows = [[f"<code>{_e(k)}</code>", _e(v)] for k, v in unknown.items()]
+        parts.append(_details("Trace events not interpreted",
+                              _table(["event", "count"], rows, "tcx-unknown-events")))
+    return "\n".join(parts)
+
+
+def overview(data: Data) -> str:
+    body = [
+        _error_block(data.get("error"), "The captured code raised"),
+        _not_available(data),
+        findings_list(data),
+        not_compiled_html(data),
+        audit_table(data),
+        _summary_table(data.get("summary") or {}),
+        _environment(data),
+        _compile_index(data.get("compiles") or []),
+        _capture_problems(data),
+    ]
+    return _details("Overview", "\n".join(p for p in body if p),
+                    cls="tcx-section tcx-overview", open_=True, id_="tcx-overview")
