@@ -2,12 +2,11 @@
 
 Two pages: an exploration saved by ``Exploration.save`` in the notebook kernel, and the
 executed notebook converted by nbconvert (a front end without any tcexplore extension).
-Screenshots go to $TCEXPLORE_SCREENSHOTS, or to the test's temporary folder.
+Screenshots go to $TCX_SCREENSHOTS, or to a temporary folder (the `shots` fixture of conftest.py).
 """
 
 from __future__ import annotations
 
-import os
 import shutil
 from pathlib import Path
 
@@ -29,13 +28,6 @@ pytestmark = [
     pytest.mark.skipif(not Path(CHROMIUM).exists(),
                        reason=f"{CHROMIUM} is missing: apt-get install -y chromium"),
 ]
-
-
-@pytest.fixture(scope="module")
-def shots(tmp_path_factory) -> Path:
-    folder = Path(os.environ.get("TCEXPLORE_SCREENSHOTS") or tmp_path_factory.mktemp("shots"))
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
 
 
 @pytest.fixture(scope="module")
