@@ -127,10 +127,10 @@ def test_no_node_of_a_truncated_graph_is_called_dead(monkeypatch):
     # Past the node limit the users of the last kept nodes are unknown.
     from functools import partial
 
-    from tcexplore.capture import assemble
+    from tcexplore.capture.handlers import graphs
     from tcexplore.capture.parsers.fx_text import parse_graph
 
-    monkeypatch.setattr(assemble, "parse_graph", partial(parse_graph, max_nodes=200))
+    monkeypatch.setattr(graphs, "parse_graph", partial(parse_graph, max_nodes=200))
     events = json.loads(gzip.decompress(RECORDED.read_bytes()))["hf_bert_train_autocast"]
     assembler = Assembler({})
     for metadata, payload in events:

@@ -1,37 +1,24 @@
-"""A Python-like reading of the code Dynamo put in place of a frame, read from its instructions.
-
-The modified bytecode is interpreted symbolically, instruction by instruction, on a stack of
-values that are texts (``x``, ``graph_out_0[0]``) or lists built in the code itself (Dynamo
-moves its stack through lists, so these are followed exactly, copies and swaps included).
-Each effect becomes one step of the reading: the call into a compiled graph, a call run
-eagerly, a write to state outside the frame (a side effect Dynamo replays), a call into a
-resume function, the value returned. Both ways of a conditional jump are read. The reading
-stops, and says where, at the first instruction it does not know: it never guesses. Every
-step names the instructions it was read from, which is how the views mark them.
-"""
+"""The Reader: the modified bytecode read instruction by instruction, each instruction with an
+effect (locals and globals, stores, calls, returns, jumps) becoming a step of the reading;
+those that only move values are stack.py's."""
 
 from __future__ import annotations
 
 import ast
 import copy
 import re
-from dataclasses import dataclass, field
 from typing import Any
 
-from .parsers.bytecode import plain_name, pushes_null
+from ..parsers.bytecode import plain_name, pushes_null
+from .stack import evaluate
+from .values import NULL, Unread, Value, attribute_name, index_in, is_null, slice_of
 
-MAX_EXPR = 160  # characters of one expression shown; longer ones end in "…"
 COMPILED_FN = re.compile(r"^__compiled_fn_\d+")
 RESUME_AT = re.compile(r"^__resume_at_(?P<offset>\d+)_\d+$")
 _UUID = re.compile(r"_[0-9a-f]{8}(?:_[0-9a-f]{4}){3}_[0-9a-f]{12}$")
 _TMP = re.compile(r"^tmp_\d+$")
 _MODULE_ALIAS = "__import_"
 _TEMPORARY = re.compile(r"^(?:tmp_\d+|graph_out_\d+|___stack\d+|__.*)$")
-_BINARY = {"BINARY_ADD": "+", "BINARY_SUBTRACT": "-", "BINARY_MULTIPLY": "*",
-           "BINARY_TRUE_DIVIDE": "/", "BINARY_FLOOR_DIVIDE": "//", "BINARY_MODULO": "%",
-           "BINARY_POWER": "**", "BINARY_MATRIX_MULTIPLY": "@", "BINARY_AND": "&",
-           "BINARY_OR": "|", "BINARY_XOR": "^", "BINARY_LSHIFT": "<<", "BINARY_RSHIFT": ">>"}
-_UNARY = {"UNARY_NEGATIVE": "-", "UNARY_POSITIVE": "+", "UNARY_NOT": "not ", "UNARY_INVERT": "~"}
 _NO_EFFECT = {"NOP", "RESUME", "CACHE", "EXTENDED_ARG", "PRECALL", "COPY_FREE_VARS",
               "MAKE_CELL", "NOT_TAKEN", "TO_BOOL"}
 _CONDITIONAL = re.compile(
@@ -40,52 +27,15 @@ _UNCONDITIONAL = {"JUMP_FORWARD", "JUMP_ABSOLUTE", "JUMP_BACKWARD", "JUMP",
                   "JUMP_BACKWARD_NO_INTERRUPT", "JUMP_NO_INTERRUPT"}
 
 
-@dataclass
-class Value:
-    text: str
-    items: list[Value] | None = None  # a list or tuple built by this code, followed exactly
-    kind: str = "value"  # "null", "const", "graph", "resume", "dynamo", "value"
-    made_by: list[int] = field(default_factory=list)  # instructions that loaded it
-    step: dict[str, Any] | None = None  # the call step whose result this is
-
-    def shown(self) -> str:
-        if self.items is not None:
-            inner = ", ".join(v.shown() for v in self.items)
-            text = f"({inner}{',' if len(self.items) == 1 else ''})" \
-                if self.kind == "tuple" else f"[{inner}]"
-        else:
-            text = self.text
-        return text if len(text) <= MAX_EXPR else text[:MAX_EXPR - 1] + "…"
-
-
-NULL = Value("NULL", kind="null")
-# torch's flag Dynamo tests before timing its own code around the graph call (torch 2.15:
-# record_pregraph_bytecode_enter/exit run only while a profiler is on)
-_PROFILER_FLAG = ("torch.autograd.profiler", "_is_profiler_enabled")
-
-
-def _is_null(value: Value) -> bool:
-    return value.kind == "null"  # by kind: a stack copied for the other way of a branch
-
-
-class _Unread(Exception):
-    """An instruction the reading does not know: it stops there."""
-
-
 def short_graph_name(name: str) -> str:
     """``__compiled_fn_2_9dfeab41_…`` -> ``__compiled_fn_2`` (the uuid torch appends)."""
     return _UUID.sub("", name)
 
 
-def read_modified(instructions: list[dict[str, Any]]) -> dict[str, Any]:
-    """The reading: ``steps`` in execution order (each with its kind, text, line and
-    instruction indexes) and whether every reachable instruction was read (``complete``)."""
-    reader = _Reader(instructions)
-    reader.run()
-    return {"steps": reader.steps, "complete": reader.complete}
+class Reader:
+    """One pass over the instructions, in order: ``steps`` is the reading, ``complete`` says
+    whether every reachable instruction was read; a forward jump's stack waits at its label."""
 
-
-class _Reader:
     def __init__(self, instructions: list[dict[str, Any]]):
         self.instructions = instructions
         self.steps: list[dict[str, Any]] = []
@@ -105,8 +55,8 @@ class _Reader:
                 continue  # reached only from code not read (an exception handler)
             try:
                 stack = self.execute(index, instruction, stack)
-            except (_Unread, IndexError, ValueError, SyntaxError) as exc:
-                self.stop(index, instruction, str(exc) if isinstance(exc, _Unread) else "")
+            except (Unread, IndexError, ValueError, SyntaxError) as exc:
+                self.stop(index, instruction, str(exc) if isinstance(exc, Unread) else "")
                 return
         if self.pending:
             self.complete = False
@@ -130,29 +80,17 @@ class _Reader:
 
     def execute(self, i: int, ins: dict[str, Any], stack: list[Value]) -> list[Value] | None:
         op, argrepr, arg = ins["opname"], ins["argrepr"] or "", ins["arg"]
-        if op in _NO_EFFECT:
+        if op in _NO_EFFECT or evaluate(i, ins, stack):
             return stack
         if op == "KW_NAMES":
             self.kwnames = list(ast.literal_eval(argrepr))
-        elif op == "PUSH_NULL":
-            stack.append(NULL)
         elif op in ("LOAD_FAST", "LOAD_FAST_CHECK", "LOAD_FAST_BORROW", "LOAD_FAST_AND_CLEAR",
                     "LOAD_DEREF", "LOAD_CLOSURE", "LOAD_NAME"):
             stack.append(self.temporaries.get(argrepr) or Value(argrepr, made_by=[i]))
         elif op in ("LOAD_FAST_LOAD_FAST", "LOAD_FAST_BORROW_LOAD_FAST_BORROW"):
             stack.extend(Value(n.strip(), made_by=[i]) for n in argrepr.split(","))
-        elif op in ("LOAD_CONST", "LOAD_SMALL_INT"):
-            stack.append(Value(argrepr, kind="const", made_by=[i]))
         elif op == "LOAD_GLOBAL":
             self.load_global(i, ins, stack)
-        elif op in ("LOAD_ATTR", "LOAD_METHOD"):
-            owner, name = stack.pop(), plain_name(argrepr)
-            dynamo = owner.kind == "dynamo" or (owner.shown(), name) == _PROFILER_FLAG
-            value = Value(f"{owner.shown()}.{name}", kind="dynamo" if dynamo else "value",
-                          made_by=owner.made_by + [i])
-            stack.append(value)
-            if op == "LOAD_METHOD" or "NULL" in argrepr:
-                stack.append(NULL)  # method or not, CALL reads [callable, NULL] alike
         elif op in ("STORE_FAST", "STORE_FAST_MAYBE_NULL"):
             self.store_local(i, argrepr, stack.pop())
         elif op == "STORE_FAST_STORE_FAST":
@@ -177,68 +115,9 @@ class _Reader:
         elif op == "DELETE_SUBSCR":
             key, container = stack.pop(), stack.pop()
             self.delete_item(i, container, key)
-        elif op == "BINARY_SUBSCR":
-            key, container = stack.pop(), stack.pop()
-            stack.append(self.item(i, container, key))
-        elif op == "BINARY_SLICE":
-            end, start, container = stack.pop(), stack.pop(), stack.pop()
-            stack.append(self.item(i, container, _slice([start, end])))
         elif op == "STORE_SLICE":
             end, start, container, value = stack.pop(), stack.pop(), stack.pop(), stack.pop()
-            self.store_item(i, container, _slice([start, end]), value)
-        elif op == "BUILD_SLICE":
-            parts = [stack.pop() for _ in range(arg)][::-1]
-            stack.append(_slice(parts))
-        elif op in ("BUILD_TUPLE", "BUILD_LIST"):
-            items = [stack.pop() for _ in range(arg)][::-1] if arg else []
-            stack.append(Value("", items=items, kind="tuple" if op == "BUILD_TUPLE" else "list",
-                               made_by=[i]))
-        elif op == "LIST_TO_TUPLE":
-            value = stack.pop()
-            stack.append(Value(value.text, items=value.items, kind="tuple", made_by=[i]))
-        elif op in ("LIST_EXTEND", "LIST_APPEND"):
-            value, target = stack.pop(), stack[-arg]
-            if target.items is None:
-                raise _Unread
-            if op == "LIST_APPEND":
-                target.items.append(value)
-            elif value.items is not None:
-                target.items.extend(value.items)
-            else:
-                target.items.append(Value(f"*{value.shown()}"))
-        elif op == "BUILD_MAP":
-            pairs = [stack.pop() for _ in range(2 * arg)][::-1]
-            stack.append(Value("{" + ", ".join(f"{pairs[k].shown()}: {pairs[k + 1].shown()}"
-                                               for k in range(0, len(pairs), 2)) + "}"))
-        elif op == "BINARY_OP" or op in _BINARY:
-            right, left = stack.pop(), stack.pop()
-            symbol = argrepr if op == "BINARY_OP" else _BINARY[op]
-            stack.append(Value(f"({left.shown()} {symbol} {right.shown()})"))
-        elif op in _UNARY:
-            stack.append(Value(f"{_UNARY[op]}{stack.pop().shown()}"))
-        elif op in ("COMPARE_OP", "IS_OP", "CONTAINS_OP"):
-            right, left = stack.pop(), stack.pop()
-            symbol = {"IS_OP": ("is", "is not"), "CONTAINS_OP": ("in", "not in")}.get(op)
-            text = symbol[arg] if symbol else argrepr.removeprefix("bool(").removesuffix(")")
-            dynamo = "dynamo" in (left.kind, right.kind)  # a test of Dynamo's own values
-            stack.append(Value(f"({left.shown()} {text} {right.shown()})",
-                               kind="dynamo" if dynamo else "value"))
-        elif op in ("COPY", "DUP_TOP"):
-            stack.append(stack[-(arg if op == "COPY" else 1)])
-        elif op in ("SWAP", "ROT_TWO"):
-            depth = arg if op == "SWAP" else 2
-            stack[-1], stack[-depth] = stack[-depth], stack[-1]
-        elif op in ("ROT_THREE", "ROT_FOUR", "ROT_N"):
-            depth = {"ROT_THREE": 3, "ROT_FOUR": 4}.get(op, arg)
-            stack.insert(len(stack) - depth, stack.pop())
-        elif op == "POP_TOP":
-            stack.pop()
-        elif op == "UNPACK_SEQUENCE":
-            value = stack.pop()
-            if value.items is not None and len(value.items) == arg:
-                stack.extend(reversed(value.items))
-            else:
-                stack.extend(Value(f"{value.shown()}[{k}]") for k in reversed(range(arg)))
+            self.store_item(i, container, slice_of([start, end]), value)
         elif op in ("CALL", "CALL_KW", "CALL_FUNCTION", "CALL_METHOD", "CALL_FUNCTION_KW"):
             self.call(i, op, arg, stack)
         elif op == "CALL_FUNCTION_EX":
@@ -259,9 +138,9 @@ class _Reader:
             self.jump_to(i, ins, stack)
             return None
         elif op in ("GET_ITER", "FOR_ITER"):
-            raise _Unread("a loop: the reading follows straight code and branches only")
+            raise Unread("a loop: the reading follows straight code and branches only")
         else:
-            raise _Unread
+            raise Unread
         return stack
 
     def load_global(self, i: int, ins: dict[str, Any], stack: list[Value]) -> None:
@@ -295,37 +174,28 @@ class _Reader:
 
     def write(self, i: int, owner: Value, text: str) -> None:
         if owner.items is not None:
-            raise _Unread  # an attribute of a list built here: not something Dynamo emits
+            raise Unread  # an attribute of a list built here: not something Dynamo emits
         self.step("side_effect", text, [i])
-
-    def item(self, i: int, container: Value, key: Value) -> Value:
-        if container.items is not None:
-            picked = _pick(container.items, key)
-            if picked is not None:
-                return picked
-        if container.text.startswith("__builtins_dict__") and key.kind == "const":
-            return Value(ast.literal_eval(key.text), made_by=container.made_by + [i])
-        return Value(f"{container.shown()}[{key.shown()}]", made_by=container.made_by + [i])
 
     def store_item(self, i: int, container: Value, key: Value, value: Value) -> None:
         if container.items is None:
             self.step("side_effect", f"{container.shown()}[{key.shown()}] = {value.shown()}", [i])
             return
-        index = _index(key, len(container.items))
+        index = index_in(key, len(container.items))
         if isinstance(index, slice):
             container.items[index] = value.items if value.items is not None else [value]
         elif index is not None:
             container.items[index] = value
         else:
-            raise _Unread
+            raise Unread
 
     def delete_item(self, i: int, container: Value, key: Value) -> None:
         if container.items is None:
             self.step("side_effect", f"del {container.shown()}[{key.shown()}]", [i])
             return
-        index = _index(key, len(container.items))
+        index = index_in(key, len(container.items))
         if index is None:
-            raise _Unread
+            raise Unread
         del container.items[index]
 
     def call(self, i: int, op: str, count: int, stack: list[Value]) -> None:
@@ -338,9 +208,9 @@ class _Reader:
             function = stack.pop()
         else:
             above, below = stack.pop(), stack.pop()
-            if _is_null(below):
+            if is_null(below):
                 function = above
-            elif _is_null(above):
+            elif is_null(above):
                 function = below
             else:  # [method, self]
                 function, args = below, [above, *args]
@@ -352,9 +222,9 @@ class _Reader:
         keywords = stack.pop() if flags & 1 else None
         args = stack.pop()
         function = stack.pop()
-        if _is_null(function):
+        if is_null(function):
             function = stack.pop()
-        elif stack and _is_null(stack[-1]):
+        elif stack and is_null(stack[-1]):
             stack.pop()
         positional = list(args.items) if args.items is not None else [Value(f"*{args.shown()}")]
         extra = [("**", keywords)] if keywords is not None else []
@@ -374,7 +244,7 @@ class _Reader:
             entry = self.step("resume", call, indexes, resume=name,
                               offset=int(RESUME_AT.match(name)["offset"]))
         elif function.kind == "dynamo" and "setattr" in function.text and len(args) >= 3:
-            entry = self.step("side_effect", f"{args[0].shown()}.{_attr(args[1])} = "
+            entry = self.step("side_effect", f"{args[0].shown()}.{attribute_name(args[1])} = "
                               f"{args[2].shown()}  (through {function.shown()})", indexes)
         elif function.kind == "dynamo":
             entry = self.step("helper", call, indexes)
@@ -392,7 +262,7 @@ class _Reader:
         target = self.instructions[self.labels[ins["target"]]] if ins["target"] in \
             self.labels else None
         if target is None or self.labels[ins["target"]] <= i:
-            raise _Unread
+            raise Unread
         place = f"offset {target['offset']}" if target["offset"] is not None \
             else ins["target"]
         # A test of Dynamo's own values (is a profiler on?) is its bookkeeping, not the user's
@@ -405,7 +275,7 @@ class _Reader:
     def jump_to(self, i: int, ins: dict[str, Any], stack: list[Value]) -> None:
         position = self.labels.get(ins["target"])
         if position is None or position <= i:
-            raise _Unread  # a loop: not something the reading follows
+            raise Unread  # a loop: not something the reading follows
         self.pending[ins["target"]] = stack
 
 
@@ -418,38 +288,3 @@ def _finish(value: Value, i: int, form: str) -> bool:
     step["text"] = form.format(step["text"])
     step["instructions"] = sorted({*step["instructions"], i})
     return True
-
-
-def _slice(parts: list[Value]) -> Value:
-    texts = ["" if p.kind == "const" and p.text == "None" else p.shown() for p in parts]
-    return Value(":".join(texts), kind="slice", step={"parts": parts})
-
-
-def _constant(value: Value) -> Any:
-    if value.kind != "const":
-        raise ValueError(value.text)
-    return ast.literal_eval(value.text)
-
-
-def _index(key: Value, length: int) -> int | slice | None:
-    try:
-        if key.kind == "slice":
-            return slice(*(_constant(p) for p in key.step["parts"]))
-        index = _constant(key)
-    except (ValueError, SyntaxError):
-        return None
-    return index if isinstance(index, int) and -length <= index < length else None
-
-
-def _pick(items: list[Value], key: Value) -> Value | None:
-    index = _index(key, len(items))
-    if isinstance(index, slice):
-        return Value("", items=items[index], kind="list")
-    return None if index is None else items[index]
-
-
-def _attr(name: Value) -> str:
-    try:
-        return str(_constant(name))
-    except (ValueError, SyntaxError):
-        return f"[{name.shown()}]"

@@ -1,0 +1,45 @@
+"""What a compile's code is guarded on: the guard tree, recompile reasons, shape symbols and
+the symbolic guards and specializations torch added for them."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from ..events import Event
+from ..parsers.guards import parse_guards
+from ..parsers.recompiles import parse_recompile_reasons
+from .registry import handles
+
+if TYPE_CHECKING:
+    from ..assemble import Assembler
+
+
+@handles("dynamo_cpp_guards_str")
+def _guards(assembler: Assembler, event: Event, record: dict[str, Any]) -> None:
+    record["guards_text"] = event.payload
+    record["guards"] = parse_guards(event.payload or "")
+
+
+@handles("recompile_reasons")
+def _recompile(assembler: Assembler, event: Event, record: dict[str, Any]) -> None:
+    record["recompile_reasons"].append(parse_recompile_reasons(event.payload))
+
+
+@handles("create_symbol")
+def _symbol(assembler: Assembler, event: Event, record: dict[str, Any]) -> None:
+    data = event.data or {}
+    record["symbols"].append({
+        "symbol": data.get("symbol"), "value": data.get("val"), "range": data.get("vr"),
+        "source": data.get("source"),
+        "user_location": assembler.frame_from_stack(data.get("user_stack")),
+    })
+
+
+@handles("guard_added_fast", "guard_added", "symbolic_shape_specialization")
+def _symbolic_guard(assembler: Assembler, event: Event, record: dict[str, Any]) -> None:
+    data = event.data or {}
+    record["symbolic_guards"].append({
+        "kind": event.kind,
+        "expr": data.get("expr") or data.get("symbol"),
+        "user_location": assembler.frame_from_stack(data.get("user_stack")),
+    })
