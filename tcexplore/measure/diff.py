@@ -174,7 +174,7 @@ class _Walk:
 
 def diff_outputs(expected: Any, actual: Any) -> list[dict[str, Any]]:
     """One row per leaf of the output, with its path (``logits``,
-    ``past_key_values.layers[0].keys``, ``[0]``; the output itself when it is a leaf: "")."""
+    ``cache.layers[0].keys``, ``[0]``; the output itself when it is a leaf: "")."""
     walk = _Walk()
     walk.pair("", expected, actual)
     return walk.result()

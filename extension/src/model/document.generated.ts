@@ -801,7 +801,7 @@ export interface Accuracy {
  */
 export interface LeafDiff {
   /**
-   * how the leaf is reached from the output, as Python spells it ('logits', 'past_key_values.layers[0].keys', '[0]', a cell's name); '' for the output itself
+   * how the leaf is reached from the output, as Python spells it ('logits', 'cache.layers[0].keys', '[0]', a cell's name); '' for the output itself
    */
   path: string;
   /**
