@@ -91,6 +91,9 @@ def skipped_layer():
     layer.compile()  # compiles the module's _call_impl: a frame of torch's own
     with capture() as session:
         layer(torch.randn(2, 3, 8))
+    if session.document.data["summary"]["graphs"]:
+        pytest.skip(f"torch {torch.__version__} compiles a built-in layer compiled in place "
+                    "(torch 2.13 skips its _call_impl): no skipped frame to explain")
     return session.document
 
 
