@@ -139,10 +139,13 @@ def _top_lines(tensors: list[dict[str, Any]], storages: dict[str, int | None]) -
 
 def recomputed_nodes(forward: list[dict[str, Any]],
                      backward: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Forward nodes the backward computes again; views (pointer arithmetic, no memory) are
-    left out."""
-    in_forward = {n["name"] for n in forward if n["op"] == "call_function"}
-    return [{"node": n["name"], "target": n["target"], "user_location": _location(n["source"]),
+    """Forward nodes the backward computes again (the partitioner gives a recomputed node its
+    forward name); views (pointer arithmetic, no memory) are left out. The user line is the
+    backward node's own, else its forward node's: torch 2.15 prints recomputed nodes in the
+    backward graph without their stack trace."""
+    in_forward = {n["name"]: n for n in forward if n["op"] == "call_function"}
+    return [{"node": n["name"], "target": n["target"],
+             "user_location": _location(n["source"] or in_forward[n["name"]]["source"]),
              "bytes": _bytes(n["meta"])}
             for n in backward if n["op"] == "call_function" and n["name"] in in_forward
             and not is_view_op(n["target"])]
