@@ -6,8 +6,9 @@ compare as multisets, and the kernels of each output code pair by the post-grad 
 they fuse (through the node alignment), then by equal source, then by equal name. An
 added or removed compile is one entry: its contents are not itemised.
 
-Spelled step for step like ``extension/src/model/docdiff.ts``: the JupyterLab extension
-diffs two documents in the browser with it, and ``tests/fixtures/docdiff`` pins both.
+Spelled step for step like ``extension/src/model/docdiff.ts`` (with ``diffgraphs.ts``,
+``diffguards.ts`` and ``diffkernels.ts``): the JupyterLab extension diffs two documents in
+the browser with it, and ``tests/fixtures/docdiff`` pins both.
 """
 
 from __future__ import annotations
