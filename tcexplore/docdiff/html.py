@@ -50,8 +50,9 @@ def _mark(status: str) -> str:
 
 
 def _sides(data: Data) -> str:
-    rows = [[_e(side), _e(data[side]["label"]), _e(data[side]["created"]), _e(data[side]["torch"])]
-            for side in ("a", "b")]
+    """A row per side: its letter, its label where one says more (the default is the letter)."""
+    rows = [[_e(side.upper()), _e("" if data[side]["label"] == side.upper() else data[side]["label"]),
+             _e(data[side]["created"]), _e(data[side]["torch"])] for side in ("a", "b")]
     return _table(["", "document", "created", "torch"], rows, "tcx-sides")
 
 
