@@ -255,6 +255,16 @@ def test_html_escapes_hostile_node_names_and_code():
     assert "&lt;img src=x onerror=&quot;alert(1)&quot;&gt;" in page
 
 
+def test_the_report_names_each_side_once():
+    """Default labels are the letters: no "A | A" row (the extension: diffview.spec.ts)."""
+    plain = tcexplore.diff(_fixture("relu"), _fixture("gelu")).to_html()
+    sides = plain.split('class="tcx-sides"')[1].split("</table>")[0]
+    assert "document" not in sides and sides.count("<td>A</td>") == 1
+    named = tcexplore.diff(_fixture("relu"), _fixture("gelu"), labels=("relu", "gelu")).to_html()
+    sides = named.split('class="tcx-sides"')[1].split("</table>")[0]
+    assert "document" in sides and "<td>relu</td>" in sides
+
+
 def test_a_diff_displays_in_a_notebook_as_its_own_mime_type():
     result = tcexplore.diff(_fixture("relu"), _fixture("gelu"))
     bundle = result._repr_mimebundle_()

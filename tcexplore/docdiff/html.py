@@ -50,10 +50,12 @@ def _mark(status: str) -> str:
 
 
 def _sides(data: Data) -> str:
-    """A row per side: its letter, its label where one says more (the default is the letter)."""
-    rows = [[_e(side.upper()), _e("" if data[side]["label"] == side.upper() else data[side]["label"]),
+    """A row per side: its letter, and its label where one was given (the default label is
+    the letter: the heading already says "A → B")."""
+    labelled = any(data[side]["label"] != side.upper() for side in ("a", "b"))
+    rows = [[_e(side.upper()), *([_e(data[side]["label"])] if labelled else []),
              _e(data[side]["created"]), _e(data[side]["torch"])] for side in ("a", "b")]
-    return _table(["", "document", "created", "torch"], rows, "tcx-sides")
+    return _table(["", *(["document"] if labelled else []), "created", "torch"], rows, "tcx-sides")
 
 
 def _counts(summary: Data) -> str:
