@@ -41,14 +41,17 @@ def missing() -> str | None:
     return None
 
 
-def write_notebook(path: Path, outputs: list[dict[str, Any]], sources: list[str] | None = None) -> Path:
-    """A notebook with one code cell per output bundle, saved as if it had been run."""
+def write_notebook(path: Path, outputs: list[dict[str, Any]], sources: list[str] | None = None,
+                   execution_counts: list[int] | None = None) -> Path:
+    """A notebook with one code cell per output bundle, saved as if it had been run (cell i
+    as the (i+1)th execution, unless ``execution_counts`` says otherwise)."""
     cells = []
     for i, bundle in enumerate(outputs):
         source = sources[i] if sources else f"exploration_{i}"
-        cells.append({"cell_type": "code", "execution_count": i + 1, "id": f"cell-{i}",
+        count = execution_counts[i] if execution_counts else i + 1
+        cells.append({"cell_type": "code", "execution_count": count, "id": f"cell-{i}",
                       "metadata": {}, "source": source,
-                      "outputs": [{"output_type": "execute_result", "execution_count": i + 1,
+                      "outputs": [{"output_type": "execute_result", "execution_count": count,
                                    "data": bundle, "metadata": {}}]})
     notebook = {"cells": cells, "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
     path.write_text(json.dumps(notebook), encoding="utf-8")

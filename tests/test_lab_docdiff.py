@@ -1,7 +1,9 @@
-"""The diff view in a real browser: a saved notebook with two explorations and their diff,
-no kernel. The diff renders side by side, links into the explorers above it, and the
-sidebar diffs two picked explorations in the browser. Screenshots go to $TCX_SCREENSHOTS
-(or a pytest temporary folder)."""
+"""The diff view in a real browser: a saved notebook with explorations made in one process
+(relu, gelu, relu again: torch numbered their compiles 0/0, 0/1, 0/2) and a diff, no
+kernel. The diff renders side by side, links into the explorers above it, and the
+sidebar, its rows numbered by execution count, diffs two picked explorations in the
+browser: relu against gelu names the change, relu against relu again finds nothing.
+Screenshots go to $TCX_SCREENSHOTS (or a pytest temporary folder)."""
 
 from __future__ import annotations
 
@@ -17,17 +19,21 @@ from .test_lab_extension import REASON
 pytestmark = pytest.mark.skipif(REASON is not None, reason=REASON or "")
 
 FIXTURE = Path(__file__).parent / "fixtures" / "docdiff"
+EXECUTION_COUNTS = [3, 5, 6, 9]  # a session's cells, run with others between them
 
 
 @pytest.fixture(scope="module")
 def lab(tmp_path_factory):
-    relu, gelu = (tcexplore.load(FIXTURE / f"{name}.json") for name in ("relu", "gelu"))
+    relu, gelu, again = (tcexplore.load(FIXTURE / f"{name}.json")
+                         for name in ("relu", "gelu", "relu_again"))
     diff = tcexplore.diff(relu, gelu, labels=("relu", "gelu"))
     root = tmp_path_factory.mktemp("lab-root")
     write_notebook(root / "diff.ipynb",
-                   [relu._repr_mimebundle_(), gelu._repr_mimebundle_(), diff._repr_mimebundle_()],
+                   [relu._repr_mimebundle_(), gelu._repr_mimebundle_(), diff._repr_mimebundle_(),
+                    again._repr_mimebundle_()],
                    ["relu = tcexplore.explore(step_relu, x, y)", "gelu = tcexplore.explore(step_gelu, x, y)",
-                    "tcexplore.diff(relu, gelu)"])
+                    "tcexplore.diff(relu, gelu)", "again = tcexplore.explore(step_relu, x, y)"],
+                   execution_counts=EXECUTION_COUNTS)
     with lab_server(root, tmp_path_factory.mktemp("lab-work")) as lab:
         yield lab
 
@@ -70,16 +76,32 @@ def test_a_node_links_into_the_explorer_of_its_side(page, shots):
     gelu.screenshot(path=str(shots / "diff-linked-explorer.png"))
 
 
-def test_sidebar_diffs_two_picked_explorations_in_the_browser(page, shots):
+def _diff_from_sidebar(page, first: int, second: int):
     page.locator(".jp-SideBar [title^='tcexplore']").click()
     picks = page.locator(".tcx-sidebar .tcx-pick")
     picks.first.wait_for(timeout=10_000)
-    assert picks.count() == 2
-    picks.nth(0).check()
-    picks.nth(1).check()
+    assert picks.count() == 3
+    labels = page.locator(".tcx-sidebar .tcx-sidebar-label").all_inner_texts()
+    assert [label.split(" ")[0] for label in labels] == ["[3]", "[5]", "[9]"]  # not [1] [2] [4]
+    picks.nth(first).check()
+    picks.nth(second).check()
     # the sidebar redraws after each pick: wait for the redrawn, enabled button
     page.locator(".tcx-sidebar-diff-button:not([disabled])").click(timeout=10_000)
     panel = page.locator(".tcx-diff-panel .tcx-diffview")
     panel.wait_for(timeout=10_000)
+    return panel
+
+
+def test_sidebar_diffs_two_picked_explorations_in_the_browser(page, shots):
+    panel = _diff_from_sidebar(page, 0, 1)
     assert "torch._C._nn.gelu" in panel.locator("[data-graph=dynamo]").inner_text()
+    heads = panel.locator(".tcx-diff-side strong").all_inner_texts()
+    assert heads[0].startswith("A · diff.ipynb [3] step") and heads[1].startswith("B · diff.ipynb [5]")
     page.screenshot(path=str(shots / "diff-from-sidebar.png"))
+
+
+def test_sidebar_diff_of_one_function_explored_twice_in_one_process_is_empty(page, shots):
+    panel = _diff_from_sidebar(page, 0, 2)
+    assert "No differences in what torch.compile produced." in panel.inner_text()
+    assert panel.locator(".tcx-diff-compile").count() == 0
+    page.screenshot(path=str(shots / "diff-from-sidebar-same.png"))

@@ -9,7 +9,7 @@ import { INotebookTracker, NotebookPanel } from '@jupyterlab/notebook';
 import { LabIcon } from '@jupyterlab/ui-components';
 import { Widget } from '@lumino/widgets';
 import { computeDiff } from './model/docdiff';
-import { ExplorationEntry, findExplorations, OutputLike } from './model/notebook';
+import { CellLike, cellPrompt, ExplorationEntry, findExplorations, OutputLike } from './model/notebook';
 import { checkDocument } from './model/schema';
 import { MIME_TYPE } from './model/types';
 import { unpack } from './model/unpack';
@@ -27,22 +27,24 @@ const ICON = new LabIcon({
     '<rect x="3" y="16" width="7" height="5" rx="1"/><path d="M6 8v8h1V8zM10 5h7v4h-1V6h-6zM17 14v4h-7v-1h6v-3z"/></g></svg>'
 });
 
-function outputsOf(panel: NotebookPanel): OutputLike[][] {
+function cellsOf(panel: NotebookPanel): CellLike[] {
   const cells = panel.model?.cells;
-  const result: OutputLike[][] = [];
+  const result: CellLike[] = [];
   if (!cells) {
     return result;
   }
   for (let i = 0; i < cells.length; i++) {
     const cell = cells.get(i);
     const outputs: OutputLike[] = [];
+    let executionCount: number | null = null;
     if (cell.type === 'code') {
-      const area = (cell as ICodeCellModel).outputs;
-      for (let j = 0; j < area.length; j++) {
-        outputs.push({ data: area.get(j).data as Record<string, unknown> });
+      const code = cell as ICodeCellModel;
+      executionCount = code.executionCount ?? null;
+      for (let j = 0; j < code.outputs.length; j++) {
+        outputs.push({ data: code.outputs.get(j).data as Record<string, unknown> });
       }
     }
-    result.push(outputs);
+    result.push({ executionCount, outputs });
   }
   return result;
 }
@@ -68,7 +70,7 @@ let diffs = 0;
 
 /** The diff of two picked explorations, computed here from their documents, in a main-area tab. */
 async function openDiff(app: JupyterFrontEnd, first: Picked, second: Picked): Promise<void> {
-  const label = (p: Picked) => `${p.panel.title.label} [${p.entry.cell + 1}] ${p.entry.label}`;
+  const label = (p: Picked) => `${p.panel.title.label} ${cellPrompt(p.entry)} ${p.entry.label}`;
   const documentOf = async (p: Picked) => {
     const cell = p.panel.model?.cells.get(p.entry.cell) as ICodeCellModel | undefined;
     return checkDocument(await unpack(cell?.outputs.get(p.entry.output)?.data[MIME_TYPE]));
@@ -122,7 +124,7 @@ const plugin: JupyterFrontEndPlugin<void> = {
     const list = async (mine: number) => {
       const panels: NotebookPanel[] = [];
       tracker.forEach(panel => void panels.push(panel));
-      const found = await Promise.all(panels.map(panel => findExplorations(outputsOf(panel))));
+      const found = await Promise.all(panels.map(panel => findExplorations(cellsOf(panel))));
       if (mine !== generation) {
         return; // a newer listing is on its way
       }

@@ -28,6 +28,7 @@ def new_compile_record(cid: str, event: Event) -> dict[str, Any]:
         "id": cid,
         "frame_id": event.frame_id,
         "frame_compile_id": event.frame_compile_id,
+        "frame_compile_index": 0,  # among this document's compiles of the frame: finish()
         "compiled_autograd_id": event.compiled_autograd_id,
         "attempts": 1,
         "frame": None,
@@ -139,6 +140,7 @@ class Assembler:
                 record["bytecode"] = bytecode_section(heard["source"], heard["original"],
                                                       heard["modified"], heard.get("side_effects"))
         link_resumes(list(self.compiles.values()), self.graph_breaks, self.breaks_before)
+        _number_within_frames(list(self.compiles.values()))
         _complete_guard_paths(list(self.compiles.values()), self.graph_breaks)
         self._attribute_runtime_skips()
         compiles = list(self.compiles.values())
@@ -167,6 +169,23 @@ class Assembler:
             else:
                 kept.append(skip)
         self.session_cudagraphs["skips"] = kept
+
+
+def _number_within_frames(compiles: list[dict[str, Any]]) -> None:
+    """Each compile's ``frame_compile_index``: its place among this document's compiles of
+    its frame. torch counts a frame's compiles over the whole process (``frame_compile_id``),
+    so a function explored a second time in one process compiles as 0/1; a diff pairs
+    compiles by this number, the one a user sees. Frames compiled under compiled autograd
+    are counted apart (their ids too are the process's)."""
+    frames: dict[tuple[bool, Any], list[dict[str, Any]]] = {}
+    for record in compiles:
+        key = (record["compiled_autograd_id"] is not None, record["frame_id"])
+        frames.setdefault(key, []).append(record)
+    for records in frames.values():
+        ordered = sorted(records, key=lambda r: (r["frame_compile_id"] is None,
+                                                 r["frame_compile_id"] or 0))
+        for index, record in enumerate(ordered):
+            record["frame_compile_index"] = index
 
 
 def _attach_triton_info(record: dict[str, Any]) -> None:

@@ -1,6 +1,7 @@
 """The diff of two tcexplore documents, as a JSON-ready dict ("tcexplore-diff/1").
 
-Compiles pair by frame and compile number; within a pair, each graph (Dynamo, AOT
+Compiles pair by frame and which compile of it they are in their own document (not by
+torch's numbers, which count over the whole process: identity.py); within a pair, each graph (Dynamo, AOT
 forward/backward/inference, post-grad per output code) is aligned node by node, guards
 compare as multisets, and the kernels of each output code pair by the post-grad nodes
 they fuse (through the node alignment), then by equal source, then by equal name. An
@@ -78,7 +79,7 @@ def _summary(entries: list[Data]) -> dict[str, int]:
 
 def _pair_compiles(ca: list[Data], cb: list[Data], la: dict[str, str],
                    lb: dict[str, str]) -> list[tuple[int | None, int | None]]:
-    """Exact frame and compile number first, then without the frame's line (it moved),
+    """Exact frame and compile of it first, then without the frame's line (it moved),
     then without its file (one program kept in two scripts)."""
     keys_a = [compile_keys(c, la) for c in ca]
     keys_b = [compile_keys(c, lb) for c in cb]

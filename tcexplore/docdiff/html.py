@@ -50,9 +50,12 @@ def _mark(status: str) -> str:
 
 
 def _sides(data: Data) -> str:
-    rows = [[_e(side), _e(data[side]["label"]), _e(data[side]["created"]), _e(data[side]["torch"])]
-            for side in ("a", "b")]
-    return _table(["", "document", "created", "torch"], rows, "tcx-sides")
+    """A row per side: its letter, and its label where one was given (the default label is
+    the letter: the heading already says "A → B")."""
+    labelled = any(data[side]["label"] != side.upper() for side in ("a", "b"))
+    rows = [[_e(side.upper()), *([_e(data[side]["label"])] if labelled else []),
+             _e(data[side]["created"]), _e(data[side]["torch"])] for side in ("a", "b")]
+    return _table(["", *(["document"] if labelled else []), "created", "torch"], rows, "tcx-sides")
 
 
 def _counts(summary: Data) -> str:

@@ -4,20 +4,27 @@ Two runs of one program must diff empty, so nothing that depends on the path, th
 process or the run may count as a difference:
 
 - **Compiles** are the same frame (function, file *name*, line) and the same compile of
-  it (``frame_compile_id``, compiled-autograd id). Directories, a notebook cell's
-  temporary file name (a hash of the cell: any edit renames it) and the frame *number*
-  (the order frames were first seen) are not identity. A frame that moved (a line
-  inserted above it) still pairs, by function, file name and compile number. Last, a
-  compile left unpaired pairs by function and compile number alone, across files (one
-  program kept in two scripts): the pair carries a ``file`` change, and within it the
-  two frames' files count as one, so nodes compare by the code of their lines.
+  it as the document counts them (``frame_compile_index``: 0 for the frame's first
+  compile in the document, whether under compiled autograd or not). torch's own numbers
+  count over the whole process: a function explored twice in one process compiles as
+  0/0, then 0/1, and the frame *number* is the order frames were first seen, so neither
+  is identity; a document written before ``frame_compile_index`` falls back to torch's
+  ``frame_compile_id`` and compiled-autograd id. Directories and a notebook cell's
+  temporary file name (a hash of the cell: any edit renames it) are not identity either.
+  A frame that moved (a line inserted above it) still pairs, by function and file name,
+  with the line numbers masked in a resume function's name (``torch_dynamo_resume_in_f_at_12``
+  embeds its break's line). Last, a compile left unpaired pairs by function and compile
+  number alone, across files (one program kept in two scripts): the pair carries a ``file``
+  change, and within it the two frames' files count as one, so nodes compare by the code
+  of their lines.
 - **Nodes** are matched by op, target and user line, in graph order, never by name: FX
   renumbers names (``add_1`` becomes ``add_2`` when an op is added upstream), and a
   placeholder's target is its name, so its "_N" suffix is dropped. The user line is
   compared by its text (and file name); the line *number* only where no text was
   recorded, so an inserted comment moves lines without changing nodes.
 - **Guards** compare by type, source and expression, with object ids (``___check_obj_id``,
-  ``___check_type_id``) and ``0x`` addresses masked: both are per process.
+  ``___check_type_id``), ``0x`` addresses and the counters of the globals Dynamo installs
+  (``G['__builtins_dict___7']``) masked: all are per process.
 - **Kernels** compare by source with their own name masked (it embeds the fused ops and a
   counter), long hex hashes masked, and for extern calls the buffer numbers masked and
   graph names read through the node alignment. The fused-node sets are compared through
@@ -39,10 +46,13 @@ Data = dict[str, Any]
 
 _ID_CHECK = re.compile(r"(___check_(?:obj|type)_id\(.*?, )\d+\)")
 _ADDRESS = re.compile(r"0x[0-9a-fA-F]+")
+_INSTALLED = re.compile(r"(G\['__\w*?_)\d+('\])")  # Dynamo's install_global: name_<counter>
 _HASH = re.compile(r"\b[0-9a-fA-F]{32,}\b")
 _BUFFER = re.compile(r"\bbuf\d+\b")
 _NAME = re.compile(r"(?<![A-Za-z0-9_.])[A-Za-z_][A-Za-z0-9_]*")
 _NUMBERED = re.compile(r"_\d+$")
+_AT_LINE = re.compile(r"_at_\d+$")
+RESUME_PREFIX = "torch_dynamo_resume_in_"  # Dynamo's name for the rest of a frame after a break
 
 
 def text(value: Any) -> str:
@@ -67,14 +77,32 @@ def source_labels(doc: Data) -> dict[str, str]:
 
 def compile_keys(record: Data, labels: dict[str, str]) -> tuple[str, str, str]:
     """(exact, loose, across files) identity of a compile: loose leaves the frame's line
-    out, across files its file too."""
+    out (and a resume function's lines), across files its file too."""
     frame = record.get("frame") or {}
     function = text(frame.get("function"))
-    who = "\x00".join([function, file_id(frame.get("file"), labels)])
-    which = "\x00".join([text(record.get("compiled_autograd_id")),
+    which = _which_compile(record)
+    exact = "\x00".join([function, file_id(frame.get("file"), labels), text(frame.get("line")),
+                         which])
+    unmoved = _without_lines(function)
+    return (exact, "\x00".join([unmoved, file_id(frame.get("file"), labels), which]),
+            f"{unmoved}\x00{which}")
+
+
+def _which_compile(record: Data) -> str:
+    """Which compile of its frame: the document's count, else (an older document) torch's."""
+    index = record.get("frame_compile_index")
+    if isinstance(index, int):
+        return "\x00".join(["" if record.get("compiled_autograd_id") is None else "!", str(index)])
+    return "\x00".join([text(record.get("compiled_autograd_id")),
                          text(record.get("frame_compile_id"))])
-    return (f"{who}\x00{text(frame.get('line'))}\x00{which}", f"{who}\x00{which}",
-            f"{function}\x00{which}")
+
+
+def _without_lines(function: str) -> str:
+    """A function's name with the break lines a resume function's name embeds masked:
+    ``torch_dynamo_resume_in_f_at_12`` (nested: ``..._in_torch_dynamo_resume_in_f_at_4_at_6``)."""
+    for _ in range(function.count(RESUME_PREFIX)):
+        function = _AT_LINE.sub("", function)
+    return function
 
 
 def frame_file(record: Data) -> Any:
@@ -113,7 +141,8 @@ def source_id(source: Any, labels: dict[str, str]) -> str:
 
 def guard_key(guard: Data) -> str:
     expression = _ADDRESS.sub("0x?", _ID_CHECK.sub(r"\1?)", text(guard.get("expression"))))
-    return "\x00".join([text(guard.get("type")), text(guard.get("source")), expression])
+    return "\x00".join([text(guard.get("type")), _INSTALLED.sub(r"\1?\2", text(guard.get("source"))),
+                         _INSTALLED.sub(r"\1?\2", expression)])
 
 
 def kernel_text(kernel: Data, rename: dict[str, str] | None = None) -> str:

@@ -118,7 +118,7 @@ describe('the comparison grid', () => {
   });
 
   it('is listed in the sidebar as a comparison, not as an exploration without compiles', async () => {
-    const [found] = await findExplorations([[{ data: { [MIME_TYPE]: output() } }]]);
+    const [found] = await findExplorations([{ executionCount: 1, outputs: [{ data: { [MIME_TYPE]: output() } }] }]);
     expect([found.label, found.detail]).toEqual(['4 configurations compared', '1 failed']);
   });
 });

@@ -65,7 +65,7 @@ describe('diff view', () => {
     expect(calls[0]).toEqual(['b', { tab: 'graphs', compile: 0, graph: 'dynamo', node: 'h_1' }]);
     expect(root.querySelector('.tcx-diff-status')?.textContent).toBe('');
     links[0].click();
-    expect(root.querySelector('.tcx-diff-status')?.textContent).toContain('A (relu) is not open here');
+    expect(root.querySelector('.tcx-diff-status')?.textContent).toContain('A · relu is not open here');
   });
 
   it('links into an explorer on the page: it opens the graph at that node', () => {
@@ -96,6 +96,13 @@ describe('diff view', () => {
     const root = createDiffView({ schema: 'tcexplore-diff/3' });
     expect(root.querySelector('[role=alert]')?.textContent).toContain('newer tcexplore');
     expect(checkDiff({ schema: 'x' }).ok).toBe(false);
+  });
+
+  it('names each side once: its letter, and its label where one was given', () => {
+    const heads = (labelA: string, labelB: string) => [...createDiffView(computeDiff(doc('relu.json'), doc('gelu.json'), labelA, labelB), () => true)
+      .querySelectorAll('.tcx-diff-side strong')].map(e => e.textContent);
+    expect(heads('A', 'B')).toEqual(['A', 'B']);
+    expect(heads('relu', 'gelu')).toEqual(['A · relu', 'B · gelu']);
   });
 
   it('says so when nothing differs', () => {
@@ -143,7 +150,7 @@ describe('picking two to diff', () => {
   });
 
   it('in the sidebar: the diff is offered once two are picked', () => {
-    const entries = [{ cell: 0, output: 0, label: 'f', detail: '' }, { cell: 2, output: 0, label: 'g', detail: '' }];
+    const entries = [{ cell: 0, execution: 1, output: 0, label: 'f', detail: '' }, { cell: 2, execution: 3, output: 0, label: 'g', detail: '' }];
     const picked = new Set<number>();
     let ran = 0;
     const render = () => sidebarContent([{ title: 'nb', entries, jump: () => undefined, picked: e => picked.has(e.cell), pick: (e, on) => (on ? picked.add(e.cell) : picked.delete(e.cell)) }], { picked: picked.size, run: () => ran++ });

@@ -14,12 +14,16 @@ function load(name: string): any {
   return JSON.parse(fs.readFileSync(path.join(FIXTURE, name), 'utf-8'));
 }
 
-function doc(name: string): TcxDocument {
-  const checked = checkDocument(load(name));
-  if (!checked.ok) {
-    throw new Error(checked.message);
+function checked(data: unknown): TcxDocument {
+  const result = checkDocument(data);
+  if (!result.ok) {
+    throw new Error(result.message);
   }
-  return checked.doc;
+  return result.doc;
+}
+
+function doc(name: string): TcxDocument {
+  return checked(load(name));
 }
 
 describe('computeDiff', () => {
@@ -32,6 +36,34 @@ describe('computeDiff', () => {
     expect(Object.values(diff.summary).every(v => v === 0)).toBe(true);
     expect(diff.compiles.length).toBe(doc('relu.json').compiles.length);
     expect(diff.compiles.every(c => c.status === 'same')).toBe(true);
+  });
+
+  // relu, gelu and relu again were explored in one process: torch numbered the step's
+  // compiles 0/0, 0/1, 0/2 (tests/fixtures/docdiff/regenerate.py); tests/test_docdiff.py alike
+  it('pairs the compiles of one process by their place in each document, not by torch\'s numbers', () => {
+    const again = computeDiff(doc('relu.json'), doc('relu_again.json'), 'a', 'b');
+    expect(again.compiles.map(c => [c.status, c.a?.id, c.b?.id])).toEqual([['same', '0/0', '0/2'], ['same', '1/0', '1/2']]);
+    expect(Object.values(again.summary).every(v => v === 0)).toBe(true);
+  });
+
+  it('pairs documents written before frame_compile_index by torch\'s numbers', () => {
+    const old = (name: string) => {
+      const data = load(name);
+      data.compiles.forEach((c: any) => delete c.frame_compile_index);
+      return checked(data);
+    };
+    const diff = computeDiff(old('relu.json'), old('relu_again.json'), 'a', 'b');
+    expect([diff.summary.compiles_added, diff.summary.compiles_removed, diff.summary.compiles_changed]).toEqual([2, 2, 0]);
+  });
+
+  it('pairs a resume function whose break moved to another line', () => {
+    const moved = load('relu_again.json');
+    moved.compiles.forEach((c: any) => {
+      c.frame.line += 3;
+      c.frame.function = c.frame.function.replace(/_at_38$/, '_at_41');
+    });
+    const diff = computeDiff(doc('relu.json'), checked(moved), 'a', 'b');
+    expect(diff.compiles.map(c => [c.status, c.b?.frame?.function])).toEqual([['same', 'step'], ['same', 'torch_dynamo_resume_in_step_at_41']]);
   });
 
   it('names the one changed Dynamo node of relu -> gelu', () => {
@@ -100,6 +132,8 @@ describe('identity', () => {
   it('masks object ids in guards and kernel names and buffer numbers in kernels', () => {
     const g = (expression: string) => guardKey({ type: 'ID_MATCH', source: "G['f']", expression });
     expect(g("___check_obj_id(G['f'], 140176378379248)")).toBe(g("___check_obj_id(G['f'], 94624617429712)"));
+    const builtin = (n: number) => guardKey({ type: 'ID_MATCH', source: `G['__builtins_dict___${n}']['len']`, expression: `___check_obj_id(G['__builtins_dict___${n}']['len'], 1)` });
+    expect(builtin(1)).toBe(builtin(6));
     const extern = (name: string, source: string) => ({ name, kind: 'extern' as const, source, post_grad_nodes: [], aten_ops: [], user_lines: [], mapping: 'none' as const });
     expect(kernelText(extern('extern_kernels.mm', 'extern_kernels.mm(buf2, mul, out=buf3)'), new Map([['mul', 'mul_3']])))
       .toBe(kernelText(extern('extern_kernels.mm', 'extern_kernels.mm(buf4, mul_3, out=buf5)')));

@@ -91,7 +91,7 @@ describe('ranks model', () => {
   });
 
   it('labels a multi-rank output in the sidebar', async () => {
-    const [found] = await findExplorations([[{ data: { [MIME_TYPE]: ranksFixture() } }]]);
+    const [found] = await findExplorations([{ executionCount: 1, outputs: [{ data: { [MIME_TYPE]: ranksFixture() } }] }]);
     expect(found.label).toBe('2 ranks side by side');
     expect(found.detail).toBe('1 divergence');
   });

@@ -3,6 +3,7 @@ import { languageOf, tokenize } from '../model/highlight';
 import { findExplorations } from '../model/notebook';
 import { MIME_TYPE } from '../model/types';
 import { unpack } from '../model/unpack';
+import { sidebarContent } from '../view/sidebar';
 import { fixture } from './fixture';
 
 describe('highlight', () => {
@@ -27,11 +28,23 @@ describe('findExplorations', () => {
   const inflate = async (bytes: Uint8Array) => gunzipSync(bytes).toString('utf-8');
 
   it('lists every tcexplore output, labelled with its compiles, breaks, recompiles, speed and accuracy', async () => {
-    const found = await findExplorations([[{ data: { 'text/plain': 'x' } }], [], [{ data: { [MIME_TYPE]: fixture() } }, { data: { [MIME_TYPE]: { schema: 'tcexplore/2' } } }]], inflate);
+    const cells = [
+      { executionCount: 4, outputs: [{ data: { 'text/plain': 'x' } }] }, { executionCount: null, outputs: [] },
+      { executionCount: 7, outputs: [{ data: { [MIME_TYPE]: fixture() } }, { data: { [MIME_TYPE]: { schema: 'tcexplore/2' } } }] }
+    ];
+    const found = await findExplorations(cells, inflate);
     expect(found).toEqual([
-      { cell: 2, output: 0, label: 'forward', detail: '2 compiles · 1 break · 1 recompile · 2.00× faster · outputs DIFFER' },
-      { cell: 2, output: 1, label: 'tcexplore output', detail: 'schema tcexplore/2' }
+      { cell: 2, execution: 7, output: 0, label: 'forward', detail: '2 compiles · 1 break · 1 recompile · 2.00× faster · outputs DIFFER' },
+      { cell: 2, execution: 7, output: 1, label: 'tcexplore output', detail: 'schema tcexplore/2' }
     ]);
+  });
+
+  it('numbers the sidebar\'s rows by the cells\' execution counts, as Jupyter does, not their positions', async () => {
+    const cells = [{ executionCount: 12, outputs: [{ data: { [MIME_TYPE]: fixture() } }] }, { executionCount: null, outputs: [{ data: { [MIME_TYPE]: fixture() } }] }];
+    const entries = await findExplorations(cells, inflate);
+    const list = sidebarContent([{ title: 'session.ipynb', entries, jump: () => undefined }]);
+    expect([...list.querySelectorAll('.tcx-sidebar-label')].map(e => e.textContent)).toEqual(['[12] forward', '[ ] forward']);
+    expect([...list.querySelectorAll('.tcx-sidebar-entry')].map(e => e.getAttribute('data-cell'))).toEqual(['0', '1']);
   });
 
   it('labels a big output from its packed compiles, the user\'s functions before Dynamo\'s resume functions', async () => {
@@ -40,7 +53,7 @@ describe('findExplorations', () => {
     doc.timing!.speedup = 0.25;
     doc.accuracy!.ok = true;
     const packed = { ...doc, id: 'big-1', compiles: [], packed: { encoding: 'gzip+base64', data: gzipSync(JSON.stringify({ compiles: doc.compiles })).toString('base64') } };
-    const [entry] = await findExplorations([[{ data: { [MIME_TYPE]: packed } }]], inflate);
+    const [entry] = await findExplorations([{ executionCount: 1, outputs: [{ data: { [MIME_TYPE]: packed } }] }], inflate);
     expect(entry.label).toBe('forward, torch_dynamo_resume_in_f_at_3');
     expect(entry.detail).toBe('2 compiles · 1 break · 1 recompile · 4.00× slower · outputs match');
   });

@@ -39,6 +39,13 @@ export function checkDiff(data: unknown): CheckedDiff {
   return { ok: true, diff: { ...(raw as DocDiff), a: side(raw.a), b: side(raw.b), summary: raw.summary ?? {}, compiles, timing: raw.timing ?? null, accuracy: raw.accuracy ?? null } };
 }
 
+/** A side's name: "A", and its label where one says more ("A · relu"; the default label is the letter). */
+export function sideName(diff: DocDiff, side: Side): string {
+  const letter = side.toUpperCase();
+  const label = diff[side].label;
+  return label && label !== letter ? `${letter} · ${label}` : letter;
+}
+
 const GRAPH_LABELS: Record<string, string> = { dynamo: 'Dynamo graph', 'aot:forward': 'AOT forward', 'aot:backward': 'AOT backward', 'aot:inference': 'AOT inference' };
 
 export function graphLabel(ident: string): string {

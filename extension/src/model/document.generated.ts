@@ -149,6 +149,10 @@ export interface Compile {
   id: string;
   frame_id?: number | null;
   frame_compile_id?: number | null;
+  /**
+   * this compile's place among this document's compiles of its frame (0 the first), where frame_compile_id counts the frame's compiles in the whole process: a diff pairs compiles by it (absent in documents written before it)
+   */
+  frame_compile_index?: number;
   compiled_autograd_id?: number | null;
   attempts?: number;
   frame: Location | null;

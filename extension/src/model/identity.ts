@@ -10,10 +10,15 @@ const DOCUMENT_SUMMARY_KEYS = ['graphs', 'graph_breaks', 'recompiles', 'output_c
 
 const ID_CHECK = /(___check_(?:obj|type)_id\(.*?, )\d+\)/g;
 const ADDRESS = /0x[0-9a-fA-F]+/g;
+/** Dynamo's install_global: name_<counter>. */
+const INSTALLED = /(G\['__\w*?_)\d+('\])/g;
 const HASH = /\b[0-9a-fA-F]{32,}\b/g;
 const BUFFER = /\bbuf\d+\b/g;
 const NAME = /(?<![A-Za-z0-9_.])[A-Za-z_][A-Za-z0-9_]*/g;
 const NUMBERED = /_\d+$/;
+const AT_LINE = /_at_\d+$/;
+/** Dynamo's name for the rest of a frame after a break. */
+const RESUME_PREFIX = 'torch_dynamo_resume_in_';
 
 export type Labels = Record<string, string>;
 type Loose = Record<string, unknown>;
@@ -40,15 +45,33 @@ export function sourceLabels(doc: TcxDocument): Labels {
   return labels && typeof labels === 'object' && !Array.isArray(labels) ? (labels as Labels) : {};
 }
 
-/** [exact, loose, across files] identity of a compile: loose leaves the frame's line out,
- * across files its file too. */
+/** [exact, loose, across files] identity of a compile: loose leaves the frame's line out
+ * (and a resume function's lines), across files its file too. */
 export function compileKeys(record: Compile, labels: Labels): [string, string, string] {
   const frame = (record.frame ?? {}) as Location;
   const fn = text(frame.function);
-  const who = [fn, fileId(frame.file, labels)].join('\x00');
-  const raw = record as unknown as Loose;
-  const which = [text(raw.compiled_autograd_id), text(raw.frame_compile_id)].join('\x00');
-  return [`${who}\x00${text(frame.line)}\x00${which}`, `${who}\x00${which}`, `${fn}\x00${which}`];
+  const which = whichCompile(record);
+  const exact = [fn, fileId(frame.file, labels), text(frame.line), which].join('\x00');
+  const unmoved = withoutLines(fn);
+  return [exact, [unmoved, fileId(frame.file, labels), which].join('\x00'), `${unmoved}\x00${which}`];
+}
+
+/** Which compile of its frame: the document's count, else (an older document) torch's. */
+function whichCompile(record: Compile): string {
+  const index = record.frame_compile_index;
+  if (typeof index === 'number') {
+    return [record.compiled_autograd_id === null || record.compiled_autograd_id === undefined ? '' : '!', String(index)].join('\x00');
+  }
+  return [text(record.compiled_autograd_id), text(record.frame_compile_id)].join('\x00');
+}
+
+/** A function's name with the break lines a resume function's name embeds masked. */
+function withoutLines(fn: string): string {
+  const depth = fn.split(RESUME_PREFIX).length - 1;
+  for (let i = 0; i < depth; i++) {
+    fn = fn.replace(AT_LINE, '');
+  }
+  return fn;
 }
 
 export function frameFile(record: Compile): unknown {
@@ -85,7 +108,7 @@ export function nodeKey(node: Loose, labels: Labels): string {
 
 export function guardKey(guard: Guard): string {
   const expression = text(guard.expression).replace(ID_CHECK, '$1?)').replace(ADDRESS, '0x?');
-  return [text(guard.type), text(guard.source), expression].join('\x00');
+  return [text(guard.type), text(guard.source).replace(INSTALLED, '$1?$2'), expression.replace(INSTALLED, '$1?$2')].join('\x00');
 }
 
 /** The kernel's source as compared; `rename` maps this side's graph names to the other's. */

@@ -8,11 +8,25 @@ export interface OutputLike {
   data?: Record<string, unknown> | null;
 }
 
+/** A code cell as the sidebar reads it: its outputs and its execution count (null: not run). */
+export interface CellLike {
+  executionCount: number | null;
+  outputs: OutputLike[];
+}
+
 export interface ExplorationEntry {
+  /** the cell's position in the notebook (to scroll to it) */
   cell: number;
+  /** the cell's execution count, as Jupyter numbers it: [3] */
+  execution: number | null;
   output: number;
   label: string;
   detail: string;
+}
+
+/** The cell's prompt as Jupyter shows it: "[3]", or "[ ]" for a cell not run. */
+export function cellPrompt(entry: ExplorationEntry): string {
+  return entry.execution === null ? '[ ]' : `[${entry.execution}]`;
 }
 
 /** A document's own numbers, where it has them: compiles, breaks, recompiles, speed, accuracy. */
@@ -68,13 +82,13 @@ async function labelOfOutput(data: unknown, inflate: Inflate): Promise<{ label: 
 }
 
 /** Every tcexplore output of a notebook's cells, labelled from its document (big ones unpacked). */
-export async function findExplorations(cells: OutputLike[][], inflate: Inflate = inflateGzip): Promise<ExplorationEntry[]> {
+export async function findExplorations(cells: CellLike[], inflate: Inflate = inflateGzip): Promise<ExplorationEntry[]> {
   const found: Array<Promise<ExplorationEntry>> = [];
-  cells.forEach((outputs, cell) =>
+  cells.forEach(({ executionCount, outputs }, cell) =>
     outputs.forEach((out, output) => {
       const data = out.data?.[MIME_TYPE];
       if (data !== undefined) {
-        found.push(labelOfOutput(data, inflate).then(label => ({ cell, output, ...label })));
+        found.push(labelOfOutput(data, inflate).then(label => ({ cell, execution: executionCount, output, ...label })));
       }
     })
   );

@@ -6,7 +6,7 @@
  */
 
 import { CompileDiff, DocDiff, GraphDiff, KernelChange, NodeChange, NodeView, OutputDiff } from '../model/difftypes';
-import { checkDiff, graphLabel, kernelTarget, nodeTarget, shortTarget, Side, splitRows } from '../model/diffview';
+import { checkDiff, graphLabel, kernelTarget, nodeTarget, shortTarget, Side, sideName, splitRows } from '../model/diffview';
 import { num, plural, where } from '../model/format';
 import { Target } from '../model/types';
 import { code, el, link, note, table } from './dom';
@@ -31,12 +31,12 @@ function chip(status: string): HTMLElement {
 
 function sideLink(view: View, side: Side, text: string | null, target: Target | null): HTMLElement {
   const label = text ?? '?';
-  return target ? link(label, () => view.follow(side, target), `show in ${side.toUpperCase()} (${view.diff[side].label})`) : code(label);
+  return target ? link(label, () => view.follow(side, target), `show in ${sideName(view.diff, side)}`) : code(label);
 }
 
 function header(diff: DocDiff): HTMLElement {
   const box = (side: Side) => el('div', { class: 'tcx-diff-side' },
-    el('strong', null, `${side.toUpperCase()} · ${diff[side].label}`),
+    el('strong', null, sideName(diff, side)),
     el('div', { class: 'tcx-muted' }, [diff[side].created, diff[side].torch && `torch ${diff[side].torch}`].filter(Boolean).join(' · ')));
   return el('div', { class: 'tcx-diff-head' }, el('h3', null, 'torch.compile diff'), el('div', { class: 'tcx-diff-sides' }, box('a'), el('span', { class: 'tcx-arrow' }, '→'), box('b')));
 }
@@ -199,7 +199,7 @@ export function createDiffView(data: unknown, open?: OpenSide): HTMLElement {
       if (target && opener(side, target)) {
         status.textContent = '';
       } else {
-        status.textContent = `${side.toUpperCase()} (${diff[side].label}) is not open here: show its exploration in an open notebook to follow links into it.`;
+        status.textContent = `${sideName(diff, side)} is not open here: show its exploration in an open notebook to follow links into it.`;
       }
     }
   };

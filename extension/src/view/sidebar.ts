@@ -3,7 +3,7 @@
  * it and a checkbox to pick it; two picked ones can be diffed.
  */
 
-import { ExplorationEntry } from '../model/notebook';
+import { cellPrompt, ExplorationEntry } from '../model/notebook';
 import { el, note } from './dom';
 
 export interface NotebookEntries {
@@ -30,7 +30,7 @@ export function sidebarContent(notebooks: NotebookEntries[], diff?: DiffAction):
     if (!diff || !n.pick) {
       return null;
     }
-    const box = el('input', { class: 'tcx-pick', attrs: { type: 'checkbox', 'aria-label': `pick [${entry.cell + 1}] ${entry.label} for a diff` } });
+    const box = el('input', { class: 'tcx-pick', attrs: { type: 'checkbox', 'aria-label': `pick ${cellPrompt(entry)} ${entry.label} for a diff` } });
     box.checked = n.picked?.(entry) ?? false;
     box.addEventListener('change', () => n.pick!(entry, box.checked));
     return box;
@@ -46,6 +46,6 @@ export function sidebarContent(notebooks: NotebookEntries[], diff?: DiffAction):
       el('ul', null, ...n.entries.map(entry =>
         el('li', { class: 'tcx-sidebar-item' }, pickBox(n, entry),
           el('button', { class: 'tcx-sidebar-entry', attrs: { type: 'button', 'data-cell': String(entry.cell) }, onclick: () => n.jump(entry) },
-            el('span', { class: 'tcx-sidebar-label' }, `[${entry.cell + 1}] ${entry.label}`),
+            el('span', { class: 'tcx-sidebar-label' }, `${cellPrompt(entry)} ${entry.label}`),
             el('span', { class: 'tcx-sidebar-detail' }, entry.detail))))))));
 }
