@@ -121,7 +121,8 @@ def test_a_non_tensor_leaf_is_listed_as_not_compared_and_is_no_mismatch():
     tensor, function = accuracy["outputs"]
     assert tensor["path"] == "[0]" and tensor["ok"]
     assert function == {"path": "[1]", "kind": "not_compared", "ok": True,
-                        "type": "builtin_function_or_method"}
+                        "type": "builtin_function_or_method", "state": "other",
+                        "label": "not compared"}
     assert accuracy["ok"] is True
 
 
