@@ -71,24 +71,32 @@ def _why_random(accuracy: Data, found: Data | None) -> tuple[str, str] | None:
     return why, advice
 
 
+def _first_divergence(accuracy: Data) -> Data | None:
+    found = accuracy.get("first_divergence")
+    return found if isinstance(found, dict) else None
+
+
 def accuracy_verdict(accuracy: Data, labels: dict[str, str]) -> Data:
     """``{severity, headline, why, advice}``: the one sentence every view leads with, why
     the values differ where that is known, and what to do."""
     if accuracy.get("ok"):
         return {"severity": "ok", "headline": MATCH, "why": None, "advice": None}
-    found = accuracy.get("first_divergence") if isinstance(accuracy.get("first_divergence"), dict) else None
+    found = _first_divergence(accuracy)
     random = _why_random(accuracy, found)
     bad = bad_gradients(accuracy)
-    outputs_ok = all(row.get("ok") for row in accuracy.get("outputs") or [] if isinstance(row, dict))
+    outputs_ok = all(row.get("ok") for row in accuracy.get("outputs") or []
+                     if isinstance(row, dict))
     if bad and outputs_ok:
         headline = f"Compiled outputs match eager, but the gradients of {_named(bad)} differ"
         at = f"; first in the backward of {_node(found, labels)}" if found else ""
     elif accuracy.get("cause") == "random" and found:
-        headline, at = "Compiled outputs differ from eager at a random op", f": {_node(found, labels)}"
+        headline = "Compiled outputs differ from eager at a random op"
+        at = f": {_node(found, labels)}"
     else:
         headline = "Compiled outputs differ from eager"
         at = f"; first at {_node(found, labels)}" if found else ""
-    also = f" The gradients of {plural(len(bad), 'parameter')} differ too." if bad and not outputs_ok else ""
+    also = (f" The gradients of {plural(len(bad), 'parameter')} differ too."
+            if bad and not outputs_ok else "")
     if random and accuracy.get("cause") == "random_in_graph":
         at += "; random ops in the graphs may explain it"
     why, advice = random if random else (None, None)
@@ -120,7 +128,7 @@ def find(data: Data) -> list[Data]:
     if not isinstance(accuracy, dict):
         return []
     verdict = accuracy.get("verdict") or accuracy_verdict(accuracy, source_labels(data))
-    found = accuracy.get("first_divergence") if isinstance(accuracy.get("first_divergence"), dict) else {}
+    found = _first_divergence(accuracy) or {}
     evidence = [tab_link("accuracy", "Accuracy")]
     where = found.get("source") or {}
     if link := source_link(where):

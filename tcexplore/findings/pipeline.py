@@ -59,7 +59,8 @@ def _cudagraphs(data: Data) -> tuple[list[str], bool]:
                    if isinstance(u, dict)}
     if CUDAGRAPHS_FIELD in unavailable:
         return ["not recorded in this document"], False
-    infos = [(record.get("cudagraphs") or {}, record.get("metrics")) for record in data.get("compiles") or []]
+    infos = [(record.get("cudagraphs") or {}, record.get("metrics"))
+             for record in data.get("compiles") or []]
     graphed = sum(1 for info, _ in infos if info.get("recordings"))
     skipped = sum(1 for info, metrics in infos
                   if info.get("skips") or isinstance(_reason(metrics), str))
