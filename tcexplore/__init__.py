@@ -85,11 +85,30 @@ def _ranks(data: dict[str, Any]) -> Any:
     return Ranks(data, check=False)
 
 
-def _findings(data: dict[str, Any]) -> list[dict[str, Any]]:
-    from .findings import compute_findings  # noqa: PLC0415
+def _decide(data: dict[str, Any]) -> dict[str, Any]:
+    from .findings import decide  # noqa: PLC0415
 
-    return compute_findings(data)
+    return decide(data)
+
+
+def _upgrade(data: dict[str, Any]) -> dict[str, Any]:
+    from .findings import upgrade  # noqa: PLC0415
+
+    return upgrade(data)
+
+
+def _comparison_html(data: dict[str, Any]) -> str:
+    from .render.comparison import render_comparison_html  # noqa: PLC0415
+
+    return render_comparison_html(data)
+
+
+def _comparison_notebook(data: dict[str, Any], text: str) -> dict[str, Any]:
+    from .render.comparison import comparison_mime_bundle  # noqa: PLC0415
+
+    return comparison_mime_bundle(data, text)
 
 
 _document.wire(html=_html, notebook=_notebook, kernel=_kernel, kernels=_kernels, ranks=_ranks,
-               findings=_findings)
+               decide=_decide, upgrade=_upgrade, comparison_html=_comparison_html,
+               comparison_notebook=_comparison_notebook)

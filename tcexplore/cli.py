@@ -159,11 +159,9 @@ def profile_lines(profile: dict | None, shown: int = 3) -> list[str]:
     step = profile["step"]
     lines = [f"tcexplore: profile: {step['verdict']}, {1 - step['overhead_share']:.0%} of "
              f"{step['wall_us'] / 1e3:.3g} ms in kernels; {step['advice'][0]}"]
-    from .render.profile import calls_line  # noqa: PLC0415 - keep `tcexplore --help` fast
-
     calls = profile.get("calls") or {}
-    if calls.get("compiling"):
-        lines.append(f"tcexplore: profile: calls of compiled code: {calls_line(calls)}")
+    if calls.get("compiling") and calls.get("line"):
+        lines.append(f"tcexplore: profile: calls of compiled code: {calls['line']}")
     for line in profile["lines"][:shown]:
         where = f"{line['file']}:{line['line']}" if line["file"] else "no source line"
         lines.append(f"    {line['time_us'] / 1e3:9.3g} ms {line['share'] or 0:6.1%}  {where}  "

@@ -43,12 +43,19 @@ class DocumentError(ValueError):
 
 # name -> function, set by the layers above through wire(): "html" (document -> page),
 # "notebook" (data, text -> MIME bundle), "kernel" and "kernels" (the workbench's finders),
-# "ranks" (multi-rank data -> tcexplore.Ranks), "findings" (data -> its findings section).
+# "ranks" (multi-rank data -> tcexplore.Ranks), "decide" (data -> data with its decisions:
+# findings, labels, verdicts, pipeline), "upgrade" (a document read back -> the decisions it
+# lacks), "comparison_html" and "comparison_notebook" (a compare() grid's displays).
 _WIRED: dict[str, Callable[..., Any]] = {}
 
 
 def wire(**functions: Callable[..., Any]) -> None:
     _WIRED.update(functions)
+
+
+def wired(name: str) -> Callable[..., Any]:
+    """What the layers above wired in under ``name`` (see :func:`wire`)."""
+    return _wired(name)
 
 
 def _wired(name: str) -> Callable[..., Any]:
@@ -222,7 +229,7 @@ def build_document(*, compiles: list[dict[str, Any]], graph_breaks: list[dict[st
         data["library_files"] = library_files
 
 
-    data["findings"] = _wired("findings")(data)
+    _wired("decide")(data)
     return Document(data, check=False)  # built here, not read from outside: see above
 
 
@@ -266,7 +273,7 @@ class Document:
         """A copy with measurement sections (``timing``, ``accuracy``, ...) added; None ones skipped."""
         data = dict(self.data)
         data.update({k: v for k, v in sections.items() if v is not None})
-        data["findings"] = _wired("findings")(data)  # the measurements add their own
+        _wired("decide")(data)  # the measurements add their own labels and findings
         return Document(data, check=False)  # sections measured here, not read from outside
 
     def to_dict(self) -> dict[str, Any]:
@@ -316,6 +323,5 @@ def load(path: str | Path) -> Any:
         raise DocumentError(f"{path}: {exc}") from None
     if data.get("kind") == "ranks":
         return _wired("ranks")(data)
-    if "findings" not in data:  # saved before the section existed
-        data["findings"] = _wired("findings")(data)
+    _wired("upgrade")(data)  # saved before some decisions were stored: computed now
     return Document(data, check=False)

@@ -121,7 +121,8 @@ def test_a_non_tensor_leaf_is_listed_as_not_compared_and_is_no_mismatch():
     tensor, function = accuracy["outputs"]
     assert tensor["path"] == "[0]" and tensor["ok"]
     assert function == {"path": "[1]", "kind": "not_compared", "ok": True,
-                        "type": "builtin_function_or_method"}
+                        "type": "builtin_function_or_method", "state": "other",
+                        "label": "not compared"}
     assert accuracy["ok"] is True
 
 
@@ -146,7 +147,7 @@ def test_a_divergence_at_a_random_op_is_reported_as_random_with_the_fix(random_r
     assert random_run.summary()["accuracy_cause"] == "random"
     assert accuracy_status(accuracy) == "random"
     page = render_html(random_run.document.data)
-    assert "Compiled outputs differ from eager at a random op." in page
+    assert "Compiled outputs differ from eager at a random op: node" in page
     assert "draw different random numbers" in page
     assert "options={&quot;fallback_random&quot;: True}" in page
     # Each differing output says why, in the warning's colour, never a red "differs".

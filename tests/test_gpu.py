@@ -80,6 +80,10 @@ def test_reduce_overhead_records_partitions_and_the_skip_with_its_line(mode_runs
     (skip,) = block["skips"]
     assert "mutated inputs" in skip["reason"]
     assert any(f["line"] and f["file"].endswith("cuda_modes.py") for f in skip["user_stack"])
+    (cuda,) = [s for s in document["pipeline"] if s["name"] == "CUDA graphs"]
+    graphed = sum(1 for c in document["compiles"] if c["cudagraphs"]["recordings"])
+    assert cuda["active"] and cuda["counts"][0] == f"{graphed} graphed compile" + (
+        "" if graphed == 1 else "s")
 
 
 def test_max_autotune_shows_template_kernels_and_autotuning(mode_runs):

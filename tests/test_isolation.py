@@ -155,7 +155,7 @@ def test_a_wrong_backward_is_caught_in_the_gradients_and_found_at_its_node(tmp_p
     assert all(p.grad is None for p in [*linear.parameters(), *head.parameters()])
     validate(exploration.document.data)
     page = exploration.save(tmp_path / "report.html").read_text(encoding="utf-8")
-    assert "but the gradients of linear.weight, linear.bias differ." in page
+    assert "but the gradients of linear.weight, linear.bias differ; first in the backward of node" in page
     assert "the backward: gradient of graph input" in page
     assert "What measuring left untouched" in page
 

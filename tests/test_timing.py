@@ -9,7 +9,6 @@ import pytest
 import torch
 
 from tcexplore.measure import timing
-from tcexplore.render import measurements
 
 
 def _reference_interval(eager, compiled):
@@ -44,5 +43,3 @@ def test_a_constant_ratio_has_no_width_and_one_inside_the_interval_means_undecid
     assert timing.speedup_interval([], []) is None
 
 
-def test_the_report_reads_the_same_noise_threshold_as_the_measurement():
-    assert measurements.NOISY_IQR_FRACTION == timing.NOISY_IQR_FRACTION

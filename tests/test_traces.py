@@ -15,7 +15,7 @@ import torch
 import tcexplore
 from tcexplore.document import SUMMARY_KEYS, validate
 from tcexplore.render.html import render_html
-from tcexplore.render.output_code import NO_PROVENANCE
+from tcexplore.findings.unmapped import NO_PROVENANCE
 
 from .conftest import PROGRAMS, TLPARSE_COUNTED
 

@@ -5,7 +5,10 @@ decided once here and stored in the document's ``findings`` section; both render
 (the HTML report, the extension) only draw that list.
 
 Each kind is one module with ``find(data) -> list[finding]`` listed in ``KINDS``:
-adding a kind is adding a module and its name here. No torch import.
+adding a kind is adding a module and its name here. The labels and verdicts the views show
+beside the findings (accuracy's per leaf, timing's, the profile's lines, the pipeline)
+are decided here too, by :func:`decide`, which stores them in their sections. No torch
+import.
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ from . import (
     unmapped,
 )
 from .make import SEVERITIES, finding
+from .pipeline import pipeline
 
 Data = dict[str, Any]
 
@@ -50,7 +54,24 @@ def compute_findings(data: Data) -> list[Data]:
     return sorted(found, key=lambda f: SEVERITIES.index(f["severity"]))
 
 
-def with_findings(data: Data) -> Data:
-    """``data`` with its ``findings`` section (re)computed, in place; returns it."""
+def decide(data: Data) -> Data:
+    """Every decision the views draw, (re)computed in place from the document's facts: the
+    measured sections' labels and verdicts, each output code's unmapped reason, the
+    pipeline, then the findings (which read them); returns ``data``. A document of one run
+    only (not a multi-rank or comparison one)."""
+    for kind in (accuracy, timing, profile, unmapped):
+        kind.decide(data)
+    data["pipeline"] = pipeline(data)
     data["findings"] = compute_findings(data)
+    return data
+
+
+def upgrade(data: Data) -> Data:
+    """A document read back: one saved before these decisions were stored (it has no
+    ``pipeline``) gets them all, computed now as :func:`decide` does; one saved with them
+    keeps its own. Returns ``data``."""
+    if data.get("kind") is None and "pipeline" not in data:
+        return decide(data)
+    if "findings" not in data:
+        data["findings"] = compute_findings(data)
     return data

@@ -1,13 +1,57 @@
-"""Where the time goes (the profile's step verdict and its first advice)."""
+"""Where the time goes: the profile's lines that views show as text, decided here and
+stored in the section (the calls line ``profile["calls"]["line"]``, each kernel's
+``below_roof["text"]``), and the finding (the step's verdict and its first advice)."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from ..formatting import time_us
 from .make import finding, tab_link
 
+Data = dict[str, Any]
 
-def find(data: dict[str, Any]) -> list[dict[str, Any]]:
+
+def calls_line(calls: Data) -> str:
+    """How many calls the figures cover, and the calls that compiled, left out."""
+    said = f"{calls.get('steady')} measured, {time_us(calls.get('per_call_us'))} each on average"
+    if calls.get("compiling"):
+        said += (f"; {calls['compiling']} during which torch compiled "
+                 f"({time_us(calls.get('compiling_us'))} in all) left out of every figure")
+    return said
+
+
+def below_roof_text(below: Data) -> str:
+    """Why a kernel runs far below its roof (measure/below_roof.py's reason), in one short
+    text for the kernel tables."""
+    names = below.get("transcendentals") or []
+    math = f"transcendentals: {', '.join(names)}" if names else ""
+    share = (f" (~{round(below['fault_share'] * 100)}% of its time)"
+             if below.get("fault_share") is not None else "")
+    faults = f"page faults: {round(below.get('page_faults') or 0)} per launch{share}"
+    if below.get("reason") == "page_faults":
+        return f"{faults}; {math}" if math else faults
+    if below.get("reason") == "transcendentals":
+        return f"math-bound, {math}" + (f"; {faults}" if below.get("page_faults") else "")
+    return "unexplained (no page faults, no transcendental math)"
+
+
+def decide(data: Data) -> None:
+    profile = data.get("profile")
+    if not isinstance(profile, dict):
+        return
+    out = dict(profile)
+    if isinstance(profile.get("calls"), dict):
+        out["calls"] = {**profile["calls"], "line": calls_line(profile["calls"])}
+    if isinstance(profile.get("kernels"), list):
+        out["kernels"] = [
+            {**k, "below_roof": {**k["below_roof"], "text": below_roof_text(k["below_roof"])}}
+            if isinstance(k, dict) and isinstance(k.get("below_roof"), dict) else k
+            for k in profile["kernels"]]
+    data["profile"] = out
+
+
+def find(data: Data) -> list[Data]:
     step = (data.get("profile") or {}).get("step") if isinstance(data.get("profile"), dict) else None
     if not isinstance(step, dict) or not step.get("verdict"):
         return []

@@ -1,11 +1,26 @@
-"""Post-grad nodes mapped to no kernel, with why when torch recorded no mapping."""
+"""Post-grad nodes mapped to no kernel, with why when torch recorded no mapping: the
+finding, and each output code's ``unmapped_reason`` the views show beside its nodes."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from ..render.output_code import NO_PROVENANCE
 from .make import finding, plural
+
+# Why nodes go unmapped in a log imported as it is: torch wrote no kernel -> node mapping.
+NO_PROVENANCE = ("torch recorded no kernel → node mapping (it does with INDUCTOR_PROVENANCE=1 "
+                 "or TORCH_COMPILE_DEBUG=1, which tcexplore run, explore() and %%tcompile turn "
+                 "on), so only kernels whose code names their nodes are mapped")
+
+
+def decide(data: dict[str, Any]) -> None:
+    """Each output code with unmapped nodes and no provenance says why, in place."""
+    for record in data.get("compiles") or []:
+        for output in record.get("output_codes") or []:
+            if output.get("unmapped_nodes") and output.get("provenance") is None:
+                output["unmapped_reason"] = NO_PROVENANCE
+            else:
+                output.pop("unmapped_reason", None)
 
 
 def find(data: dict[str, Any]) -> list[dict[str, Any]]:

@@ -20,8 +20,9 @@ from typing import Any, Callable, Iterable
 
 from .. import _torch_compat
 from .._version import __version__
-from ..document import SCHEMA, Document
+from ..document import SCHEMA, Document, wired
 from ..exploration import Exploration, max_abs_error
+from ..findings.accuracy import RANDOM_CAUSES
 from ..output_files import write_text
 from .explore import explore
 from .same_runs import collapse_same_runs
@@ -56,11 +57,11 @@ def _row(config: dict[str, Any], exploration: Exploration | None,
 
 def accuracy_status(accuracy: dict[str, Any] | None) -> str:
     """A row's status from its accuracy record: "ok" (outputs match, or were not compared),
-    "random" (they differ at a random op: eager and Inductor draw different random
+    "random" (random ops explain the difference: eager and Inductor draw different random
     numbers), else "mismatch"."""
     if accuracy is None or accuracy["ok"]:
         return "ok"
-    return "random" if accuracy.get("cause") == "random" else "mismatch"
+    return "random" if accuracy.get("cause") in RANDOM_CAUSES else "mismatch"
 
 
 def _explore_in_subprocess(fn: Callable, args: tuple, kwargs: dict[str, Any],
@@ -168,15 +169,11 @@ class Comparison:
         path = Path(path)
         data = self.to_dict()
         if path.suffix.lower() in (".html", ".htm"):
-            from ..render.comparison import render_comparison_html  # noqa: PLC0415
-
-            return write_text(path, render_comparison_html(data))
+            return write_text(path, wired("comparison_html")(data))
         return write_text(path, json.dumps(data, ensure_ascii=False))
 
     def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, Any]:
-        from ..render.comparison import comparison_mime_bundle  # noqa: PLC0415
-
-        return comparison_mime_bundle(self.to_dict(), repr(self))
+        return wired("comparison_notebook")(self.to_dict(), repr(self))
 
     def __repr__(self) -> str:
         rows = ", ".join(f"{row_label(r)}: {r['status']}"

@@ -37,13 +37,12 @@ from typing import Any, Callable
 import torch
 
 from .. import _torch_compat
-from ..render.measurements import timing_verdict
+from ..findings.timing import NOISY_IQR_FRACTION
 from .machine import watching
 
 L2_FLUSH_BYTES = 256 * 1024 * 1024  # what triton.testing.do_bench clears between calls
 DEVICE_SAMPLES = (50, 2000)  # bounds; within them, a quarter of the budget decides
 MIN_SAMPLE_S = 2e-4  # below this a perf_counter sample is mostly clock noise
-NOISY_IQR_FRACTION = 0.10
 BOOTSTRAP_RESAMPLES = 1000  # of the pairs, for the speedup's interval (seeded: reproducible)
 _RESAMPLES_AT_ONCE = 100
 
@@ -231,7 +230,8 @@ def summarize(eager: TimingStats, compiled: TimingStats, compile_s: float,
               device: str, budget_s: float | None = None) -> dict[str, Any]:
     """Speedup (with its interval) and break-even: how many calls pay back the compile
     time (None: never); ``budget_s`` is the time budget each side was given. The machine's
-    state over the samples and the verdict on the whole (how far to trust it) go with it."""
+    state over the samples goes with it; the verdict on the whole (how far to trust it) is
+    decided with the document's findings (findings/timing.py)."""
     saved_ms = eager.median_ms - compiled.median_ms
     timing = {
         "eager": eager.to_dict(),
@@ -245,5 +245,4 @@ def summarize(eager: TimingStats, compiled: TimingStats, compile_s: float,
         "device": device,
         "machine": eager.machine,
     }
-    timing["verdict"] = timing_verdict(timing)
     return timing

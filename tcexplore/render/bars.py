@@ -12,6 +12,7 @@ import math
 from dataclasses import dataclass
 from typing import Callable
 
+from ..formatting import sig3
 from .markup import _e
 
 WIDTH = 640
@@ -21,27 +22,6 @@ CHAR = 6.2  # px per character of 11px text, near enough to keep labels apart
 _STEPS = (1, 2, 2.5, 5, 10)
 _INK, _MUTED, _GRID, _WARN, _FAIL = "#1f2328", "#656d76", "#d0d7de", "#9a6700", "#cf222e"
 BAR_COLOURS = {"eager": "#9aa5b1", "compiled": "#0969da"}
-
-
-def sig3(value: float) -> str:
-    """Three significant digits, no exponent: 581, 13.8, 0.930 (model/axis.ts ``sig3``)."""
-    if abs(value) >= 100:
-        return f"{value:.0f}"
-    return f"{value:.1f}" if abs(value) >= 10 else f"{value:#.3g}"
-
-
-def fmt_duration(value_ms: float | None) -> str:
-    """A duration given in milliseconds, in µs, ms or s (model/axis.ts ``duration``)."""
-    if not isinstance(value_ms, (int, float)) or not math.isfinite(value_ms):
-        return "—"
-    if value_ms < 1:
-        return f"{sig3(value_ms * 1000)} µs"
-    return f"{sig3(value_ms)} ms" if value_ms < 1000 else f"{sig3(value_ms / 1000)} s"
-
-
-def fmt_num(value: float | None) -> str:
-    """Three significant digits, trailing zeros kept (model/format.ts ``num``)."""
-    return f"{value:#.3g}" if isinstance(value, (int, float)) and math.isfinite(value) else "—"
 
 
 @dataclass

@@ -14,7 +14,8 @@ from typing import Any
 
 from ..document import MIME_TYPE
 from ..memory_finding import format_bytes
-from .bars import Bar, axis_chart, fmt_num, linear_axis
+from ..formatting import fmt_num
+from .bars import Bar, axis_chart, linear_axis
 from .html import _CSS, render_html
 from .markup import Data, _details, _e, _note, _page
 from .notebook import display_document

@@ -1,28 +1,12 @@
 """A training step's gradients and what measuring put back, for the "Eager vs compiled"
-section: the gradient rows (one per parameter), the verdict naming the parameters whose
-gradient differs, and the ``isolation`` section (restored, not restorable)."""
+section: the gradient rows (one per parameter, labelled as the outputs are), and the
+``isolation`` section (restored, not restorable)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from .markup import Data, _details, _e, _table
-
-
-def bad_gradients(accuracy: Data) -> list[str]:
-    """Names of the parameters (or tensors) whose compiled gradient differs from eager's."""
-    return [str(row.get("path")) for row in accuracy.get("gradients") or []
-            if isinstance(row, dict) and not row.get("ok") and row.get("kind") != "truncated"]
-
-
-def gradient_verdict(accuracy: Data) -> str | None:
-    """The headline when the outputs match but gradients do not; None otherwise."""
-    bad = bad_gradients(accuracy)
-    outputs_ok = all(row.get("ok") for row in accuracy.get("outputs") or [] if isinstance(row, dict))
-    if not bad or not outputs_ok:
-        return None
-    named = ", ".join(bad[:5]) + (f" and {len(bad) - 5} more" if len(bad) > 5 else "")
-    return f"Compiled outputs match eager, but the gradients of {named} differ."
 
 
 def gradients_table(accuracy: Data, leaf_rows: Any, headers: list[str]) -> str:
@@ -32,7 +16,7 @@ def gradients_table(accuracy: Data, leaf_rows: Any, headers: list[str]) -> str:
         return ""
     return ("<p>Gradients after one training step, eager against compiled (each step run "
             "from the same saved state):</p>"
-            + _table(["parameter", *headers[1:]], leaf_rows(rows, False), "tcx-gradients-table"))
+            + _table(["parameter", *headers[1:]], leaf_rows(rows), "tcx-gradients-table"))
 
 
 def divergence_of(found: Data) -> list[list[str]]:

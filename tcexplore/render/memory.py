@@ -5,19 +5,22 @@ code against their sum."""
 
 from __future__ import annotations
 
-from ..memory_finding import format_bytes, memory_finding
+from ..memory_finding import format_bytes
 from .markup import Data, _c, _compile_link, _details, _e, _location, _note, _table
 
 MEMORY_ANCHOR = "tcx-memory"
 
 
 def _finding(data: Data) -> str:
-    finding = memory_finding(data)
+    """The document's memory finding (findings/memory.py decided it), as stored."""
+    finding = next((f for f in data.get("findings") or []
+                    if isinstance(f, dict) and f.get("kind") == "memory"), None)
     if finding is None:
         return ""
     parts = [(f'<p class="tcx-finding tcx-{_e(finding["severity"])}"><strong>'
-              f'{_e(finding["title"])}</strong></p>'), f"<p>{_e(finding['evidence'])}</p>"]
-    if finding["advice"]:
+              f'{_e(finding["title"])}</strong></p>'),
+             *(f"<p>{_e(detail)}</p>" for detail in finding.get("details") or [])]
+    if finding.get("advice"):
         parts.append(f"<p>Advice: {_e(finding['advice'])}</p>")
     return "".join(parts)
 

@@ -19,12 +19,6 @@ from .markup import (
     _table,
 )
 
-# Why nodes go unmapped in a log imported as it is: torch wrote no kernel -> node mapping.
-NO_PROVENANCE = ("torch recorded no kernel → node mapping (it does with INDUCTOR_PROVENANCE=1 "
-                 "or TORCH_COMPILE_DEBUG=1, which tcexplore run, explore() and %%tcompile turn "
-                 "on), so only kernels whose code names their nodes are mapped")
-
-
 def _kernel_table(kernels: list[Data]) -> str:
     rows = []
     for k in kernels:
@@ -56,7 +50,7 @@ def _output_code(anchor: str, index: int, output: Data) -> str:
     parts.append(_kernel_table(kernels))
     unmapped = output.get("unmapped_nodes") or []
     if unmapped:
-        why = f" ({NO_PROVENANCE})" if output.get("provenance") is None else ""
+        why = f" ({output['unmapped_reason']})" if output.get("unmapped_reason") else ""
         parts.append(f"<p>Post-grad nodes not mapped to any kernel ({len(unmapped)}){_e(why)}: "
                      f"{_names(unmapped)}</p>")
     dead = output.get("dead_nodes") or []

@@ -1,9 +1,11 @@
 """The report's Overview: the captured code's error, what the document does not record,
-findings, what was not compiled, the graph-break audit, counts, environment, the compile
-index and capture problems."""
+findings, what was not compiled, the graph-break audit, the pipeline's stages (as
+findings/pipeline.py stored them), counts, environment, the compile index and capture
+problems."""
 
 from __future__ import annotations
 
+from ..formatting import fmt_duration
 from .findings import findings_list
 from .graph_breaks import audit_table
 from .markup import (
@@ -26,6 +28,22 @@ from .not_compiled import not_compiled_html
 def _summary_table(summary: Data) -> str:
     rows = [[_e(key.replace("_", " ")), _e(value)] for key, value in summary.items()]
     return _table(["count", "value"], rows, "tcx-summary")
+
+
+def _pipeline(data: Data) -> str:
+    """Dynamo → AOTAutograd → Inductor → CUDA graphs, each stage with its counts and time;
+    a stage that did nothing here is muted."""
+    stages = [s for s in data.get("pipeline") or [] if isinstance(s, dict)]
+    if not stages:
+        return ""
+    cells = []
+    for stage in stages:
+        took = (f" · {_e(fmt_duration(stage['seconds'] * 1000))}"
+                if isinstance(stage.get("seconds"), (int, float)) else "")
+        look = "" if stage.get("active") else ' class="tcx-muted"'
+        cells.append(f"<td{look}><strong>{_e(stage.get('name'))}</strong>{took}<br>"
+                     + "<br>".join(_e(c) for c in stage.get("counts") or []) + "</td>")
+    return ('<table class="tcx-pipeline"><tr>' + "<td>→</td>".join(cells) + "</tr></table>")
 
 
 def _environment(data: Data) -> str:
@@ -97,6 +115,7 @@ def overview(data: Data) -> str:
         findings_list(data),
         not_compiled_html(data),
         audit_table(data),
+        _pipeline(data),
         _summary_table(data.get("summary") or {}),
         _environment(data),
         _compile_index(data.get("compiles") or []),

@@ -7,7 +7,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from .below_roof import below_roof_text
+from ..formatting import share, time_us
 from .markup import (Data, _c, _compile_anchor, _details, _e, _location_with_code, _note,
                      _table)
 
@@ -15,21 +15,6 @@ TOP_LINES = 15
 PROFILE_ANCHOR = "tcx-profile"
 CHART = {"width": 560, "height": 300, "left": 56, "bottom": 36, "top": 10, "right": 16}
 BOUND_COLOURS = {"memory": "#0969da", "compute": "#cf222e", "latency": "#9a6700", None: "#656d76"}
-
-
-def time_us(value: Any) -> str:
-    if not isinstance(value, (int, float)):
-        return "—"
-    if value >= 1e6:
-        return f"{value / 1e6:.3g} s"
-    if value >= 1e3:
-        return f"{value / 1e3:.3g} ms"
-    return f"{value:.3g} µs"
-
-
-def share(value: Any) -> str:
-    """A fraction as a percentage with one decimal."""
-    return f"{value:.1%}" if isinstance(value, (int, float)) else "—"
 
 
 def _rate(value: Any, unit: str) -> str:
@@ -63,15 +48,6 @@ def _kernel_name(data: Data, row: Data) -> str:
     return f'<a href="#{_e(anchor)}">{name}</a>' if anchor else name
 
 
-def calls_line(calls: Data) -> str:
-    """How many calls the figures cover, and the calls that compiled, left out."""
-    said = f"{calls.get('steady')} measured, {time_us(calls.get('per_call_us'))} each on average"
-    if calls.get("compiling"):
-        said += (f"; {calls['compiling']} during which torch compiled "
-                 f"({time_us(calls.get('compiling_us'))} in all) left out of every figure")
-    return said
-
-
 def _verdict(profile: Data) -> str:
     step = profile["step"]
     scope = "over the run" if profile.get("scope") == "run" else "per call"
@@ -82,8 +58,8 @@ def _verdict(profile: Data) -> str:
         ["outside kernels (Python, guards, launches, idle)",
          _e(f"{time_us(step.get('overhead_us'))} ({share(step['overhead_share'])})")],
     ]
-    if isinstance(profile.get("calls"), dict):
-        figures.append(["calls of compiled code", _e(calls_line(profile["calls"]))])
+    if isinstance(profile.get("calls"), dict) and profile["calls"].get("line"):
+        figures.append(["calls of compiled code", _e(profile["calls"]["line"])])
     if step.get("timing_wall_us"):
         figures.append(["the same call without the profiler",
                          _e(f"{time_us(step['timing_wall_us'])} (median of the timing samples)")])
@@ -113,7 +89,7 @@ def _kernels(data: Data, profile: Data) -> str:
              _e(time_us(r.get("mean_us"))), _e(_bytes(r.get("bytes"))),
              _e("—" if r.get("flops") is None else f"{r['flops']:.3g}"),
              _e(_rate(r.get("achieved_gbps"), "GB/s")), _e(_rate(r.get("achieved_gflops"), "GFLOP/s")),
-             _e(share(r.get("efficiency"))), _e(r.get("bound") or "—"), _e(below_roof_text(r))]
+             _e(share(r.get("efficiency"))), _e(r.get("bound") or "—"), _e((r.get("below_roof") or {}).get("text") or "—")]
             for r in profile.get("kernels", [])]
     return _table(["kernel", "kind", "time", "share", "launches", "per launch", "bytes / launch",
                    "FLOPs / launch", "bandwidth", "compute", "of the roof", "bound",

@@ -58,14 +58,25 @@ export function fixture(): TcxDocument {
     timing: {
       eager: { median_ms: 2, iqr_ms: 0.1, min_ms: 1.9, max_ms: 2.5, samples: 20 },
       compiled: { median_ms: 1, iqr_ms: 0.05, min_ms: 0.9, max_ms: 1.2, samples: 20 },
-      compile_s: 3, speedup: 2, break_even_calls: 3000, noisy: false, device: 'cpu'
+      compile_s: 3, speedup: 2, break_even_calls: 3000, noisy: false, device: 'cpu',
+      verdict: {
+        severity: 'ok', headline: 'Compiled is 2.00× faster than eager: 1.00 ms vs 2.00 ms per call', noise: null, busy: null, advice: null,
+        measurement: 'steady (both IQRs within 10% of their medians)', machine: null, first_call: 'first call (compile + run)'
+      }
     },
     accuracy: {
       ok: false,
-      outputs: [{ path: '', kind: 'tensor', ok: false, shape: [8, 4], dtype: 'torch.float32', max_abs_err: 0.01, max_rel_err: 0.02, mismatched: 3, numel: 32 }],
+      outputs: [{ path: '', kind: 'tensor', ok: false, shape: [8, 4], dtype: 'torch.float32', max_abs_err: 0.01, max_rel_err: 0.02, mismatched: 3, numel: 32, state: 'mismatch', label: 'differs' }],
       inputs_after_call: [],
-      first_divergence: { graph_index: 0, node: 'relu', op: 'call_function', target: 'torch.relu', source: loc(11, 'h = self.lin(x)'), kernels: ['cpp_fused_relu_0'], max_abs_err: 0.01 }
+      first_divergence: { graph_index: 0, node: 'relu', op: 'call_function', target: 'torch.relu', source: loc(11, 'h = self.lin(x)'), kernels: ['cpp_fused_relu_0'], max_abs_err: 0.01 },
+      verdict: { severity: 'error', headline: 'Compiled outputs differ from eager; first at node relu (torch.relu) at model.py:11.', why: null, advice: null }
     },
+    pipeline: [
+      { name: 'Dynamo', counts: ['2 graphs', '1 graph break', '1 recompile', '2 guards'], seconds: 0.02, active: true },
+      { name: 'AOTAutograd', counts: ['1 forward graph'], seconds: 0.03, active: true },
+      { name: 'Inductor', counts: ['1 output code', '1 kernel', '0 unmapped nodes'], seconds: 0.05, active: true },
+      { name: 'CUDA graphs', counts: ['no CUDA graph recorded'], seconds: null, active: false }
+    ],
     comparison: { rows: [
       { backend: 'inductor', mode: null, dynamic: null, status: 'ok', speedup: 2, compile_s: 3, median_ms: 1, graphs: 2, graph_breaks: 1, kernels: 1, error: null },
       { backend: 'eager', mode: null, dynamic: null, status: 'ok', speedup: 1, compile_s: 0.1, median_ms: 2, graphs: 2, graph_breaks: 1, kernels: 0, error: null }

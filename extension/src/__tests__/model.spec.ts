@@ -1,7 +1,7 @@
 import { diffRows, divergenceLinks } from '../model/accuracy';
 import { bestRow, cell, comparisonRows } from '../model/compare';
 import { cudaGraphSections } from '../model/cudagraphs';
-import { fusionModel, kernelColour, EXTERN_COLOUR, NO_PROVENANCE, unmappedReason } from '../model/fusion';
+import { fusionModel, kernelColour, EXTERN_COLOUR } from '../model/fusion';
 import { guardSummary, recompileRows, recompiles } from '../model/guards';
 import { findings, pipeline } from '../model/overview';
 import { checkDocument } from '../model/schema';
@@ -39,17 +39,17 @@ describe('checkDocument', () => {
 });
 
 describe('overview', () => {
-  it('counts each stage of the pipeline', () => {
-    const stages = pipeline(fixture());
+  it('draws the pipeline\'s stages as Python stored them, and none for an older document', () => {
+    const stages = pipeline(fixture())!;
     expect(stages.map(s => s.name)).toEqual(['Dynamo', 'AOTAutograd', 'Inductor', 'CUDA graphs']);
     expect(stages[0].counts).toContain('1 graph break');
-    expect(stages[2].counts).toContain('1 kernel');
-    expect(stages[3].counts).toEqual(['no CUDA-graph data']);
+    expect(stages[3].counts).toEqual(['no CUDA graph recorded']);
     expect(stages[3].active).toBe(false);
     expect(stages.map(s => s.time)).toEqual(['20.0 ms', '30.0 ms', '50.0 ms', undefined]);
-    const doc = fixture();
-    doc.compiles[0].backward_metrics = { backward_cumulative_compile_time_us: 120_000, inductor_compile_time_s: 0.1 };
-    expect(pipeline(doc).map(s => s.time)).toEqual(['20.0 ms', '50.0 ms', '150.0 ms', undefined]);
+    const old = fixture();
+    delete old.pipeline;
+    expect(pipeline(old)).toBeNull();
+    expect(createExplorer(old).querySelector('.tcx-overview')!.textContent).toContain('saved before tcexplore stored its pipeline stages');
   });
 
   it('links each of the document\'s findings to its first evidence, compiles by id', () => {
@@ -98,18 +98,20 @@ describe('fusion', () => {
     expect(kernelColour(model, 'arg0_1')).toBeNull();
   });
 
-  it('says unmapped nodes come from a log without torch\'s kernel → node mapping', () => {
+  it('says why nodes are unmapped as the document stored it, and nothing where it stored nothing', () => {
     const doc = fixture();
     const output = doc.compiles[0].output_codes[0];
     output.unmapped_nodes = ['relu'];
     doc.summary.unmapped_nodes = 1;
     output.provenance = null;
-    expect(unmappedReason(output)).toBe(NO_PROVENANCE);
-    const root = createExplorer(doc);
-    (root.querySelector('[role=tab][data-tab=fusion]') as HTMLButtonElement).click();
-    expect(root.querySelector('.tcx-unmapped-reason')!.textContent).toContain('INDUCTOR_PROVENANCE=1');
-    output.provenance = { cpp_fused_relu_0: ['mm'] };
-    expect(unmappedReason(output)).toBeNull();
+    const fusionTab = () => {
+      const root = createExplorer(doc);
+      (root.querySelector('[role=tab][data-tab=fusion]') as HTMLButtonElement).click();
+      return root;
+    };
+    expect(fusionTab().querySelector('.tcx-unmapped-reason')).toBeNull();
+    output.unmapped_reason = 'torch recorded no kernel → node mapping (it does with INDUCTOR_PROVENANCE=1 …)';
+    expect(fusionTab().querySelector('.tcx-unmapped-reason')!.textContent).toContain('INDUCTOR_PROVENANCE=1');
   });
 
   it('keeps nodes Inductor dropped apart from unmapped ones (older documents have no list)', () => {
@@ -154,7 +156,7 @@ describe('accuracy', () => {
     expect(links.node).toEqual({ tab: 'graphs', compile: 0, graph: 'dynamo', node: 'relu' });
     expect(links.kernels).toEqual([{ name: 'cpp_fused_relu_0', target: { tab: 'fusion', compile: 0, output: 0, kernel: 'cpp_fused_relu_0' } }]);
     expect(links.line).toEqual({ tab: 'source', file: '/home/me/model.py', line: 11 });
-    expect(diffRows(fixture().accuracy!.outputs)[0]).toMatchObject({ path: '(output)', verdict: 'MISMATCH', mismatched: '3 of 32' });
+    expect(diffRows(fixture().accuracy!.outputs)[0]).toMatchObject({ path: '(output)', verdict: 'differs', state: 'mismatch', mismatched: '3 of 32' });
   });
 });
 

@@ -1,5 +1,3 @@
-import { timingSummary, timingVerdict } from '../model/timing';
-import { timingWhenNothingCompiled } from '../model/notcompiled';
 import { TcxDocument } from '../model/types';
 import { createExplorer } from '../view/explorer';
 import { fixture } from './fixture';
@@ -15,18 +13,6 @@ function nothingCompiledDoc(): TcxDocument {
 }
 
 describe('frames that were not compiled', () => {
-  it('keeps the timing verdict from calling eager against eager ok or a compile', () => {
-    const doc = { ...nothingCompiledDoc(), timing: fixture().timing };
-    if (!doc.timing) {
-      return;
-    }
-    const v = timingWhenNothingCompiled(doc, timingVerdict(doc.timing));
-    expect(v.severity).toBe('warning');
-    expect(v.headline).toMatch(/^Nothing was compiled/);
-    expect(timingSummary(doc).map(([k]) => k)).toContain('first call (nothing compiled)');
-    expect(timingSummary(fixture()).map(([k]) => k)).toContain('first call (compile + run)');
-  });
-
   it('shows each frame, its file, torch\'s reason and what to do on the Overview, as text', () => {
     const root = createExplorer(nothingCompiledDoc());
     const block = root.querySelector('.tcx-not-compiled') as HTMLDetailsElement;

@@ -63,46 +63,33 @@ describe('the runtime chart', () => {
 });
 
 describe('the timing verdict', () => {
-  it('states a clear speedup plainly, and only then is it ok', () => {
-    const verdict = timingVerdict(measured());
-    expect(verdict).toEqual({ severity: 'ok', headline: 'Compiled is 1.58× faster than eager: 10.2 ms vs 16.1 ms per call', noise: null, busy: null, advice: null });
-    expect(timingVerdict(measured({ speedup: 0.151, speedup_interval: [0.14, 0.16] })).headline).toMatch(/^Compiled is 6.62× slower than eager/);
-  });
-
-  it('makes a noisy measurement a warning that says what to do', () => {
-    const noisy = measured({
-      compiled: { median_ms: 16, iqr_ms: 96, q1_ms: 10, q3_ms: 106, min_ms: 9, max_ms: 581, samples: 7, noisy: true, inner: 1 },
-      noisy: true, speedup_interval: [1.1, 2.2]
-    });
-    const verdict = timingVerdict(noisy);
-    expect(verdict.severity).toBe('warning');
-    expect(verdict.noise).toBe('Noisy: compiled\'s IQR is 96.0 ms on a 16.0 ms median (600%).');
-    expect(verdict.advice).toContain('this run: 0.2 s per side');
-    expect(verdict.advice).toContain('time_budget_s=');
-    expect(verdict.advice).toContain('--time-budget');
-    expect(verdict.advice).toContain('a quieter machine');
-  });
-
-  it('shows the verdict Python decided, busy machine included, and the machine\'s figures', () => {
+  it('is drawn as Python stored it, busy machine and the machine\'s figures included', () => {
     const busy = measured({
       machine: { busy: true, reasons: ['other processes used 1.9 of 2 cores while torch runs 2 threads'], cores: 2, torch_threads: 2, load_average: 4.1, others_cores: 1.9, process_cores: 0.4, throttled_share: null, window_s: 0.8, source: '/proc/stat' },
-      verdict: { severity: 'warning', headline: 'Compiled is 1.58× faster than eager: 10.2 ms vs 16.1 ms per call', noise: null, busy: 'Busy machine: other processes used 1.9 of 2 cores', advice: 'Quiet the machine (stop other jobs) and measure again.' }
+      verdict: {
+        severity: 'warning', headline: 'Compiled is 1.58× faster than eager: 10.2 ms vs 16.1 ms per call', noise: null,
+        busy: 'Busy machine: other processes used 1.9 of 2 cores', advice: 'Quiet the machine (stop other jobs) and measure again.',
+        measurement: 'steady (both IQRs within 10% of their medians)', first_call: 'first call (compile + run)',
+        machine: 'busy: 0.4 cores used by this process, 1.9 by others, of 2, torch threads 2, load average 4.10 over 0.800 s'
+      }
     });
-    const verdict = timingVerdict(busy);
-    expect(verdict.severity).toBe('warning');
-    expect(verdict.busy).toContain('Busy machine');
     const explorer = createExplorer(withTiming(busy));
     (explorer.querySelector('[role=tab][data-tab=timing]') as HTMLButtonElement).click();
-    const text = (explorer.querySelector('[role=tabpanel][data-tab=timing]') as HTMLElement).textContent ?? '';
+    const panel = explorer.querySelector('[role=tabpanel][data-tab=timing]') as HTMLElement;
+    expect(panel.querySelector('.tcx-timing-verdict')!.className).toContain('tcx-warning');
+    const text = panel.textContent ?? '';
     expect(text).toContain('Busy machine: other processes used 1.9 of 2 cores');
     expect(text).toContain('busy: 0.4 cores used by this process, 1.9 by others, of 2, torch threads 2, load average 4.10 over 0.800 s');
+    expect(text).toContain('steady (both IQRs within 10% of their medians)');
   });
 
-  it('says when the speedup\'s interval holds 1: no clear difference', () => {
-    const verdict = timingVerdict(measured({ speedup: 1.03, speedup_interval: [0.96, 1.1] }));
-    expect(verdict.severity).toBe('warning');
-    expect(verdict.headline).toMatch(/^No clear difference between compiled and eager: 1.03× faster by the medians .* 0.960–1.10×, holds 1×$/);
-    expect(verdict.advice).toContain('a longer time budget');
+  it('is not decided again for a document saved before it was stored: the tab says so', () => {
+    const explorer = createExplorer(withTiming(measured()));
+    expect(timingVerdict(withTiming(measured()))).toBeNull();
+    (explorer.querySelector('[role=tab][data-tab=timing]') as HTMLButtonElement).click();
+    const text = (explorer.querySelector('[role=tabpanel][data-tab=timing]') as HTMLElement).textContent ?? '';
+    expect(text).toContain('saved before tcexplore stored its timing verdict');
+    expect(text).not.toContain('faster than eager');
   });
 });
 

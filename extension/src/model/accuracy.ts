@@ -1,13 +1,15 @@
 /** The Accuracy tab: per-output errors and the first diverging node, linked. */
 
-import { num, SourceLabels, where } from './format';
+import { num } from './format';
 import { Accuracy, LeafDiff, Target, TcxDocument } from './types';
 
 /**
- * match, mismatch, random (it differs, and the accuracy check found random ops to be the
- * cause), or neither: a leaf not compared, the note on rows left out.
+ * How a leaf's label is shown, as tcexplore/findings/accuracy.py decided it: match,
+ * mismatch (a failure), random (differs because eager and Inductor draw different random
+ * numbers: not a failure), other (not compared, the truncation row). A document written
+ * before labels were stored has none: its rows show no verdict.
  */
-export type LeafState = 'match' | 'mismatch' | 'random' | 'other';
+export type LeafState = NonNullable<LeafDiff['state']>;
 
 export interface DiffRow {
   path: string;
@@ -42,88 +44,32 @@ function detail(d: LeafDiff): string {
   }
 }
 
-function verdict(d: LeafDiff, randomCause: boolean): [string, LeafState] {
-  if (!d.ok) {
-    return randomCause ? ['differs (random ops)', 'random'] : ['MISMATCH', 'mismatch'];
-  }
-  if (d.kind === 'not_compared') {
-    return ['not compared', 'other'];
-  }
-  return d.kind === 'truncated' ? ['', 'other'] : ['match', 'match'];
-}
-
 /** A compared tensor leaf whose relative error is null: infinite (it differs where eager is 0). */
 function infiniteRelative(d: LeafDiff): boolean {
   return d.kind === 'tensor' && d.max_rel_err === null && typeof d.mismatched === 'number';
 }
 
-/** One row per leaf; `randomCause` when the check blamed random ops (Accuracy.cause). */
-export function diffRows(leaves: LeafDiff[], randomCause = false): DiffRow[] {
-  return leaves.map(d => {
-    const [text, state] = verdict(d, randomCause);
-    return {
-      path: d.kind === 'truncated' ? '…' : d.path || '(output)',
-      verdict: text,
-      state,
-      detail: detail(d),
-      maxAbs: num(d.max_abs_err),
-      maxRel: infiniteRelative(d) ? '∞' : num(d.max_rel_err),
-      mismatched: typeof d.mismatched === 'number' ? `${d.mismatched}${d.numel ? ` of ${d.numel}` : ''}` : '—'
-    };
-  });
+/** One row per leaf, with the label Python stored for it (none in older documents). */
+export function diffRows(leaves: LeafDiff[]): DiffRow[] {
+  return leaves.map(d => ({
+    path: d.kind === 'truncated' ? '…' : d.path || '(output)',
+    verdict: d.label ?? '',
+    state: d.state ?? 'other',
+    detail: detail(d),
+    maxAbs: num(d.max_abs_err),
+    maxRel: infiniteRelative(d) ? '∞' : num(d.max_rel_err),
+    mismatched: typeof d.mismatched === 'number' ? `${d.mismatched}${d.numel ? ` of ${d.numel}` : ''}` : '—'
+  }));
 }
 
-export interface AccuracyVerdict {
-  severity: 'error' | 'warning' | 'ok';
-  headline: string;
-  /** With random ops: why they explain the difference, and what to do (the Accuracy tab). */
-  explanation?: string;
-  /** With random ops: the same in one sentence (the Overview). */
-  hint?: string;
-}
+/** Why the Accuracy tab shows no verdict: a document saved before verdicts were stored. */
+export const OLD_ACCURACY_NOTE =
+  'This document was saved before tcexplore stored its accuracy verdict and labels, so none are shown here. ' +
+  'Read it with tcexplore.load() in Python (which computes them) and display or save it again.';
 
-/**
- * The headline: a match, a difference at random ops (a warning with its fix), or a mismatch;
- * `labels` name notebook cells ("cell [5], line 3").
- */
-export function accuracyVerdict(acc: Accuracy, labels: SourceLabels = {}): AccuracyVerdict {
-  if (acc.ok) {
-    return { severity: 'ok', headline: 'Compiled outputs match eager within tolerance.' };
-  }
-  const d = acc.first_divergence;
-  const node = d ? `node ${d.node} (${d.target})${d.source ? ` — ${where(d.source, labels)}` : ''}` : '';
-  const ops = (acc.random_ops ?? []).join(', ');
-  const option = acc.fallback_random_option;
-  const outside = 'create the random tensors outside the compiled code (seeded) and pass them in';
-  const fix = option ? `To compare them, make Inductor use eager's random ops with ${option}, or ${outside}.` : `To compare them, ${outside}.`;
-  const hint = `To compare, use ${option ? `${option} or ` : ''}random tensors made outside the compiled code.`;
-  if (acc.cause === 'random' && d) {
-    return {
-      severity: 'warning',
-      headline: `Compiled output differs from eager at a random op: ${node}.`,
-      explanation: `Eager and Inductor draw different random numbers (${d.node} runs ${ops}), so these values differ by design, not because of a compiler error. ${fix}`,
-      hint: `Eager and Inductor draw different random numbers: expected, not a compiler error. ${hint}`
-    };
-  }
-  if (acc.cause === 'random_in_graph') {
-    return {
-      severity: 'warning',
-      headline: 'Compiled output differs from eager; random ops in the graphs may explain it.',
-      explanation: `No single diverging node was found, but the graphs hold random ops (${ops}), and eager and Inductor draw different random numbers. ${fix}`,
-      hint: `Eager and Inductor draw different random numbers (${ops}). ${hint}`
-    };
-  }
-  const grads = badGradients(acc);
-  if (grads.length && acc.outputs.every(o => o.ok)) {
-    const named = grads.slice(0, 5).join(', ') + (grads.length > 5 ? ` and ${grads.length - 5} more` : '');
-    return { severity: 'error', headline: `Compiled outputs match eager, but the gradients of ${named} differ${d ? `; first divergence in the backward of ${node}` : '.'}` };
-  }
-  return { severity: 'error', headline: d ? `Compiled output differs from eager; first divergence at ${node}` : 'Compiled output differs from eager.' };
-}
-
-/** The parameters (or tensors) whose compiled gradient differs from eager's. */
-export function badGradients(acc: Accuracy): string[] {
-  return (acc.gradients ?? []).filter(g => !g.ok && g.kind !== 'truncated').map(g => g.path);
+/** The float64 reference's rows (reference="fp64"): each side's error and Python's comparison of them. */
+export function referenceRows(acc: Accuracy): string[][] {
+  return (acc.reference?.outputs ?? []).map(r => [r.path || '(output)', num(r.eager_err), num(r.compiled_err), r.compiled_vs_eager]);
 }
 
 export interface DivergenceLinks {

@@ -58,6 +58,10 @@ export interface TcexploreDocumentVersionTcexplore1 {
    * the document's findings, errors first (absent in documents saved before tcexplore 0.x added it: tcexplore.load() computes them)
    */
   findings?: Finding[];
+  /**
+   * the Overview's pipeline, Dynamo -> AOTAutograd -> Inductor -> CUDA graphs, decided once in Python (findings/pipeline.py) and drawn by every view; CUDA graphs are active only where torch recorded one; absent in documents written before it
+   */
+  pipeline?: PipelineStage[];
   timing?: Timing;
   accuracy?: Accuracy;
   /**
@@ -310,6 +314,10 @@ export interface OutputCode {
    * ops of namespaces other than aten/prims/inductor the code calls, and what registered them (live capture only)
    */
   custom_ops?: CustomOp[];
+  /**
+   * why nodes are unmapped here when torch recorded no kernel -> node mapping (provenance null), as every view shows it (findings/unmapped.py); absent otherwise
+   */
+  unmapped_reason?: string;
 }
 export interface Kernel {
   name: string;
@@ -694,6 +702,21 @@ export interface ShapeInfo {
     compile?: string | null;
   }[];
 }
+export interface PipelineStage {
+  name: string;
+  /**
+   * what the stage made here, as the views show it ('3 graphs', '0 graphed compiles')
+   */
+  counts: string[];
+  /**
+   * compile time the stage took over every compile; null where none is recorded
+   */
+  seconds: number | null;
+  /**
+   * false: the stage did nothing in this document
+   */
+  active: boolean;
+}
 export interface Timing {
   eager: TimingStats;
   compiled: TimingStats;
@@ -762,7 +785,7 @@ export interface MachineState {
   };
 }
 /**
- * how far to trust the timing, decided once in Python (render/measurements.py timing_verdict) and read by every view; absent in documents written before it
+ * how far to trust the timing, decided once in Python (findings/timing.py timing_verdict) and read by every view: severity, headline (with nothing compiled: eager against eager), what is noisy, why the machine was busy, advice, and the lines shown beside the chart; absent in documents written before it (and measurement, machine, first_call in those written before they were stored)
  */
 export interface TimingVerdict {
   severity: "ok" | "warning";
@@ -770,6 +793,18 @@ export interface TimingVerdict {
   noise?: string | null;
   busy?: string | null;
   advice?: string | null;
+  /**
+   * noisy or steady, with the rule ('steady (both IQRs within 10% of their medians)')
+   */
+  measurement?: string;
+  /**
+   * the machine's figures over the samples in one line, or null where not measured
+   */
+  machine?: string | null;
+  /**
+   * what the first call's time is: 'first call (compile + run)', or with nothing compiled 'first call (nothing compiled)'
+   */
+  first_call?: string;
 }
 export interface Accuracy {
   ok: boolean;
@@ -783,9 +818,7 @@ export interface Accuracy {
    */
   gradients?: LeafDiff[];
   first_divergence: null | FirstDivergence;
-  reference?: {
-    [k: string]: unknown;
-  };
+  reference?: Reference;
   divergence_error?: ErrorInfo;
   /**
    * why the outputs differ, where known: 'random' (the first divergence is at a random op: eager and Inductor draw different random numbers), 'random_in_graph' (no diverging node was found, and the captured graphs hold random ops)
@@ -799,6 +832,7 @@ export interface Accuracy {
    * with cause: how to pass Inductor's fallback_random option where this run was made (explore() or %%tcompile); null when the backend is not Inductor
    */
   fallback_random_option?: string | null;
+  verdict?: AccuracyVerdict;
 }
 /**
  * one compared leaf; 'ok' false only for a mismatch (a leaf not compared is ok)
@@ -870,6 +904,14 @@ export interface LeafDiff {
    * what compiled gave, as text
    */
   actual?: string;
+  /**
+   * how the leaf's label is shown (findings/accuracy.py): match, mismatch (a failure), random (differs because eager and Inductor draw different random numbers: not a failure), other (not compared, the truncation row); absent in documents written before it
+   */
+  state?: "match" | "mismatch" | "random" | "other";
+  /**
+   * the leaf's verdict in words ('match', 'differs', 'differs (random ops)', 'not compared'), the same in every view
+   */
+  label?: string;
 }
 export interface FirstDivergence {
   /**
@@ -902,6 +944,41 @@ export interface FirstDivergence {
    * prefixes of the graph compiled and compared to find the node
    */
   probes?: number;
+}
+/**
+ * reference="fp64": eager and compiled each held against a float64 eager run
+ */
+export interface Reference {
+  available: boolean;
+  /**
+   * not available: why (the float64 run raised)
+   */
+  reason?: string;
+  outputs?: ReferenceRow[];
+}
+export interface ReferenceRow {
+  path: string;
+  /**
+   * max abs error of eager against float64
+   */
+  eager_err: number;
+  /**
+   * max abs error of compiled against float64
+   */
+  compiled_err: number;
+  /**
+   * compiled's error against eager's
+   */
+  compiled_vs_eager: "same" | "closer" | "farther";
+}
+/**
+ * the accuracy check's headline, decided once in Python (findings/accuracy.py) for every view and the accuracy finding: severity (error: a real mismatch; warning: random ops explain it), the headline, why the values differ where known, and what to do; absent in documents written before it
+ */
+export interface AccuracyVerdict {
+  severity: "ok" | "warning" | "error";
+  headline: string;
+  why: string | null;
+  advice: string | null;
 }
 export interface ComparisonRow {
   /**
@@ -1010,6 +1087,10 @@ export interface Profile {
     compiling: number;
     compiling_us: number;
     per_call_us: number | null;
+    /**
+     * these figures in one line, as every view shows them (findings/profile.py); absent in documents written before it
+     */
+    line?: string;
   };
   /**
    * device time per call in no kernel of the document
@@ -1081,6 +1162,10 @@ export interface BelowRoof {
    * transcendental functions the kernel's code calls
    */
   transcendentals: string[];
+  /**
+   * the reason in one short text, as every view shows it (findings/profile.py); absent in documents written before it
+   */
+  text?: string;
 }
 export interface ProfiledLine {
   file: string | null;

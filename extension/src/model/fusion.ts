@@ -24,14 +24,6 @@ export interface FusionModel {
   dead: Set<string>;
 }
 
-/** Why nodes go unmapped in a log imported as it is: torch wrote no kernel → node mapping. */
-export const NO_PROVENANCE = 'torch recorded no kernel → node mapping (it does with INDUCTOR_PROVENANCE=1 or TORCH_COMPILE_DEBUG=1, which tcexplore run, explore() and %%tcompile turn on), so only kernels whose code names their nodes are mapped';
-
-/** The reason an output code's unmapped nodes are unmapped, where the document knows it. */
-export function unmappedReason(output: OutputCode): string | null {
-  return (output.unmapped_nodes ?? []).length && output.provenance == null ? NO_PROVENANCE : null;
-}
-
 export function outputLabel(c: Compile, out: OutputCode, index: number): string {
   return `${c.id} · ${out.kind}${c.output_codes.length > 1 ? ` #${index}` : ''}`;
 }

@@ -1,7 +1,7 @@
 /** Frames Dynamo ran without compiled code (the document's `not_compiled`): the Overview's
- * finding and table, and what the Timing verdict says when nothing was compiled. */
+ * table. What the Timing verdict says when nothing was compiled is Python's (the stored
+ * verdict). */
 
-import { TimingVerdict } from './timing';
 import { NotCompiled, TcxDocument } from './types';
 
 /** The document's entries, each field checked (a document from an older tcexplore has none). */
@@ -36,12 +36,4 @@ export function reasonGroups(entries: NotCompiled[]): NotCompiled[][] {
 export function nothingCompiled(doc: TcxDocument): boolean {
   const graphs = doc.summary?.graphs;
   return typeof graphs === 'number' ? graphs === 0 : doc.compiles.length === 0;
-}
-
-/** With nothing compiled, both timed sides ran eagerly: never an "ok". */
-export function timingWhenNothingCompiled(doc: TcxDocument, verdict: TimingVerdict): TimingVerdict {
-  if (!nothingCompiled(doc)) {
-    return verdict;
-  }
-  return { ...verdict, severity: 'warning', headline: `Nothing was compiled: both sides ran eagerly, so this compares eager with eager (${verdict.headline})` };
 }

@@ -1,8 +1,7 @@
 /** The Overview tab: the stage pipeline and the findings that lead it. */
 
 import { BreakSite, graphBreakAudit } from './breaks';
-import { cudaGraphSections } from './cudagraphs';
-import { ms, plural } from './format';
+import { ms } from './format';
 import { recompileRows } from './guards';
 import { CaptureInfo, FindingEvidence, Location, ShapeInfo, Target, TcxDocument } from './types';
 
@@ -63,93 +62,28 @@ export interface Stage {
   name: string;
   counts: string[];
   time?: string;
-  /** false: the stage did nothing in this document (e.g. no CUDA graphs). */
+  /** false: the stage did nothing in this document (e.g. no CUDA graph recorded). */
   active: boolean;
 }
 
-function metric(metrics: Record<string, unknown> | null | undefined, key: string): number {
-  const value = metrics?.[key];
-  return typeof value === 'number' ? value : 0;
-}
-
 /**
- * Seconds each stage took, summed over compiles, the lazily compiled backward included:
- * Dynamo is the frame's compile time less the backend's, AOTAutograd the backend's less
- * Inductor's (backward: its whole compile less Inductor's).
+ * The pipeline's stages as Python decided them (tcexplore/findings/pipeline.py: counts,
+ * seconds, whether each did anything); null for a document saved before they were stored.
  */
-export function stageSeconds(doc: TcxDocument): { dynamo: number; aot: number; inductor: number } {
-  let dynamo = 0;
-  let aot = 0;
-  let inductor = 0;
-  for (const c of doc.compiles) {
-    const fw = c.metrics;
-    const bw = c.backward_metrics;
-    dynamo += metric(fw, 'entire_frame_compile_time_s') - metric(fw, 'backend_compile_time_s');
-    aot += metric(fw, 'backend_compile_time_s') - metric(fw, 'inductor_compile_time_s');
-    aot += bw ? Math.max(0, metric(bw, 'backward_cumulative_compile_time_us') / 1e6 - metric(bw, 'inductor_compile_time_s')) : 0;
-    inductor += metric(fw, 'inductor_compile_time_s') + metric(bw, 'inductor_compile_time_s');
+export function pipeline(doc: TcxDocument): Stage[] | null {
+  if (!Array.isArray(doc.pipeline)) {
+    return null;
   }
-  return { dynamo, aot, inductor };
+  return doc.pipeline.map(s => ({
+    name: s.name,
+    counts: s.counts,
+    time: typeof s.seconds === 'number' ? ms(s.seconds * 1000) : undefined,
+    active: s.active
+  }));
 }
 
-function aotCounts(doc: TcxDocument): string[] {
-  const kinds: Record<string, number> = {};
-  for (const c of doc.compiles) {
-    for (const kind of Object.keys(c.aot_graphs)) {
-      if (kind !== 'joint') {
-        kinds[kind] = (kinds[kind] ?? 0) + 1;
-      }
-    }
-  }
-  const counts = Object.entries(kinds).map(([kind, n]) => plural(n, `${kind} graph`));
-  return counts.length ? counts : ['no AOT graphs'];
-}
-
-export function pipeline(doc: TcxDocument): Stage[] {
-  const s = doc.summary;
-  const n = (key: string) => (typeof s[key] === 'number' ? s[key] : 0);
-  const seconds = stageSeconds(doc);
-  const time = (s: number) => (s > 0 ? ms(s * 1000) : undefined);
-  const cuda = cudaGraphSections(doc);
-  const perCompile = cuda.filter(c => c.compile !== 'run time');
-  const skipped = perCompile.filter(c => c.skipReason !== null || c.skips.length > 0);
-  return [
-    {
-      name: 'Dynamo',
-      counts: [
-        plural(n('graphs'), 'graph'),
-        plural(n('graph_breaks'), 'graph break'),
-        plural(n('recompiles'), 'recompile'),
-        plural(n('guards'), 'guard')
-      ],
-      time: time(seconds.dynamo),
-      active: n('graphs') > 0
-    },
-    {
-      name: 'AOTAutograd',
-      counts: aotCounts(doc),
-      time: time(seconds.aot),
-      active: doc.compiles.some(c => Object.keys(c.aot_graphs).length > 0)
-    },
-    {
-      name: 'Inductor',
-      counts: [
-        plural(n('output_codes'), 'output code'),
-        plural(n('kernels'), 'kernel'),
-        plural(n('unmapped_nodes'), 'unmapped node')
-      ],
-      time: time(seconds.inductor),
-      active: n('output_codes') > 0
-    },
-    {
-      name: 'CUDA graphs',
-      counts: cuda.length
-        ? [plural(perCompile.length - skipped.length, 'graphed compile'), `${skipped.length} skipped`]
-        : ['no CUDA-graph data'],
-      active: perCompile.length > skipped.length
-    }
-  ];
-}
+/** Why the Overview draws no pipeline: a document saved before its stages were stored. */
+export const OLD_PIPELINE_NOTE = 'This document was saved before tcexplore stored its pipeline stages: tcexplore.load() computes them.';
 
 /**
  * The document's findings (decided once in Python, tcexplore/findings/), as the Overview

@@ -169,14 +169,6 @@ function sourceLabels(doc: TcxDocument): Record<string, string> {
   return labels && typeof labels === 'object' ? labels : {};
 }
 
-/** How many calls the figures cover, and the calls that compiled, left out (render/profile.py calls_line). */
-export function callsLine(calls: NonNullable<Profile['calls']>): string {
-  const said = `${calls.steady} measured, ${microseconds(calls.per_call_us)} each on average`;
-  return calls.compiling
-    ? `${said}; ${calls.compiling} during which torch compiled (${microseconds(calls.compiling_us)} in all) left out of every figure`
-    : said;
-}
-
 export function verdictLine(profile: Profile): string {
   const { step } = profile;
   const per = profile.scope === 'run' ? 'over the run' : 'per call';

@@ -2,10 +2,7 @@
 
 import { Axis, duration, fraction, timeAxis } from './axis';
 import { ms, num } from './format';
-import { Compile, MachineState, Phase, TcxDocument, Timing, TimingStats } from './types';
-
-/** The share of its median a side's IQR may reach before the measurement is noisy (measure/timing.py). */
-export const NOISY_IQR_FRACTION = 0.1;
+import { Compile, Phase, TcxDocument, TimingStats, TimingVerdict } from './types';
 
 export interface RuntimeBar {
   label: 'eager' | 'compiled';
@@ -66,110 +63,38 @@ export function runtimeChart(doc: TcxDocument): RuntimeChart | null {
   return { axis, bars };
 }
 
-function sideNoisy(s: TimingStats): boolean {
-  return typeof s.noisy === 'boolean' ? s.noisy : s.iqr_ms > NOISY_IQR_FRACTION * s.median_ms;
-}
-
-/** Whether the speedup's interval holds 1: the measurement cannot tell faster from slower. */
-export function speedupUncertain(t: Timing): boolean {
-  const interval = t.speedup_interval;
-  return Array.isArray(interval) && interval[0] <= 1 && interval[1] >= 1;
-}
-
-function times(speedup: number): string {
-  return speedup >= 1 ? `${num(speedup)}× faster` : `${num(1 / speedup)}× slower`;
-}
-
-export interface TimingVerdict {
-  /** never 'ok' for a noisy or undecided measurement */
-  severity: 'ok' | 'warning';
-  /** "Compiled is 1.58× faster than eager: 10.2 ms vs 16.1 ms per call" */
-  headline: string;
-  /** which side is noisy and how much, or null */
-  noise: string | null;
-  /** why the machine was busy during the samples, or null */
-  busy: string | null;
-  /** what to do for a measurement to trust, or null */
-  advice: string | null;
-}
+/** Why the Timing tab shows no verdict: a document saved before it was stored whole. */
+export const OLD_TIMING_NOTE =
+  'This document was saved before tcexplore stored its timing verdict, so none is shown here. ' +
+  'Read it with tcexplore.load() in Python (which computes it) and display or save it again.';
 
 /**
- * The verdict Python decided when it measured (render/measurements.py timing_verdict, kept
- * in the document); documents written before it get the same rules, which knew no machine.
+ * The verdict Python decided (tcexplore/findings/timing.py timing_verdict, kept in the
+ * document), or null for a document saved before it was stored with all its lines.
  */
-export function timingVerdict(t: Timing): TimingVerdict {
-  const v = t.verdict;
-  if (v) {
-    return { severity: v.severity, headline: v.headline, noise: v.noise ?? null, busy: v.busy ?? null, advice: v.advice ?? null };
-  }
-  return legacyVerdict(t);
+export function timingVerdict(doc: TcxDocument): TimingVerdict | null {
+  const v = doc.timing?.verdict;
+  return v && typeof v.measurement === 'string' ? v : null;
 }
 
-function legacyVerdict(t: Timing): TimingVerdict {
-  const perCall = `${duration(t.compiled.median_ms)} vs ${duration(t.eager.median_ms)} per call`;
-  const uncertain = speedupUncertain(t);
-  let headline: string;
-  if (t.speedup === null) {
-    headline = `Speedup unknown: compiled ${duration(t.compiled.median_ms)} vs eager ${duration(t.eager.median_ms)} per call`;
-  } else if (uncertain) {
-    const [low, high] = t.speedup_interval as [number, number];
-    headline = `No clear difference between compiled and eager: ${times(t.speedup)} by the medians (${perCall}), but the speedup's 95% interval, ${num(low)}–${num(high)}×, holds 1×`;
-  } else {
-    headline = `Compiled is ${times(t.speedup)} than eager: ${perCall}`;
-  }
-  const noisy = (['eager', 'compiled'] as const).filter(side => sideNoisy(t[side]));
-  const noise = noisy.length
-    ? 'Noisy: ' + noisy.map((side, i) => {
-      const s = t[side];
-      const share = `${Math.round((100 * s.iqr_ms) / s.median_ms)}%`;
-      return i ? `${side}'s ${duration(s.iqr_ms)} on ${duration(s.median_ms)} (${share})` : `${side}'s IQR is ${duration(s.iqr_ms)} on a ${duration(s.median_ms)} median (${share})`;
-    }).join(', ') + '.'
-    : null;
-  const budget = typeof t.budget_s === 'number' ? `this run: ${t.budget_s} s per side; ` : '';
-  const advice = noise || uncertain
-    ? `For a measurement to trust: a longer time budget (${budget}time_budget_s= in explore() and compare(), --time-budget in %%tcompile), a quieter machine, fewer other processes.`
-    : null;
-  const slower = t.speedup !== null && t.speedup < 1;
-  return { severity: t.speedup === null || uncertain || slower || noise ? 'warning' : 'ok', headline, noise, busy: null, advice };
-}
-
+/** The figures beside the chart; the lines Python decided come from the verdict. */
 export function timingSummary(doc: TcxDocument): Array<[string, string]> {
   const t = doc.timing;
-  if (!t) {
+  const v = timingVerdict(doc);
+  if (!t || !v) {
     return [];
   }
   const interval = t.speedup_interval;
   const speedup = t.speedup === null ? '—' : `${num(t.speedup)}× (eager median / compiled median)` + (Array.isArray(interval) ? `; 95% interval ${num(interval[0])}–${num(interval[1])}×` : '');
-  const noisy = sideNoisy(t.eager) || sideNoisy(t.compiled);
   return [
     ['device', t.device],
     ['speedup', speedup],
-    [doc.summary?.graphs !== 0 ? 'first call (compile + run)' : 'first call (nothing compiled)', ms(t.compile_s * 1000)],
+    [v.first_call ?? 'first call', ms(t.compile_s * 1000)],
     ['break-even', t.break_even_calls === null ? 'never (compiled is not faster)' : `${Math.ceil(t.break_even_calls)} calls`],
     ['samples', `eager ${t.eager.samples}, compiled ${t.compiled.samples}` + (typeof t.budget_s === 'number' ? ` (time budget ${t.budget_s} s per side)` : '')],
-    ['measurement', noisy ? `noisy (an IQR over ${100 * NOISY_IQR_FRACTION}% of its median)` : `steady (both IQRs within ${100 * NOISY_IQR_FRACTION}% of their medians)`],
-    ...(t.machine ? [['machine during the samples', machineLine(t.machine)] as [string, string]] : [])
+    ['measurement', v.measurement ?? ''],
+    ...(v.machine ? [['machine during the samples', v.machine] as [string, string]] : [])
   ];
-}
-
-function cores(value: number | null): string {
-  return typeof value === 'number' ? value.toFixed(1) : '?';
-}
-
-/** The figures behind `busy`, in one line (as render/measurements.py machine_line). */
-export function machineLine(m: MachineState): string {
-  const parts = [`${cores(m.process_cores)} cores used by this process`, `${cores(m.others_cores)} by others, of ${m.cores}`, `torch threads ${m.torch_threads}`];
-  if (typeof m.load_average === 'number') {
-    parts.push(`load average ${m.load_average.toFixed(2)}`);
-  }
-  if (typeof m.throttled_share === 'number') {
-    parts.push(`throttled ${Math.round(100 * m.throttled_share)}%`);
-  }
-  if (m.gpu) {
-    const others = m.gpu.others;
-    parts.push(others ? `GPU shared with ${others} other process(es)` : 'no other process on the GPU');
-  }
-  return `${m.busy ? 'busy' : 'quiet'}: ${parts.join(', ')} over ${num(m.window_s)} s`;
 }
 
 export interface PhaseBox {

@@ -1,4 +1,4 @@
-import { accuracyVerdict, diffRows, divergenceLinks, LeafState } from '../model/accuracy';
+import { diffRows, divergenceLinks, LeafState, OLD_ACCURACY_NOTE, referenceRows } from '../model/accuracy';
 import { num, sourceLabels, where, whereTitle } from '../model/format';
 import { LeafDiff } from '../model/types';
 import { Context, TabView } from './context';
@@ -6,8 +6,8 @@ import { append, code, el, link, note, table } from './dom';
 
 const STATE_CLASS: Record<LeafState, string> = { match: 'tcx-ok', mismatch: 'tcx-bad', random: 'tcx-warning', other: 'tcx-muted' };
 
-function diffTable(leaves: LeafDiff[], randomCause: boolean, first = 'output'): HTMLElement {
-  return table([first, 'verdict', 'value', 'max abs err', 'max rel err', 'mismatched'], diffRows(leaves, randomCause).map(r => [
+function diffTable(leaves: LeafDiff[], first = 'output'): HTMLElement {
+  return table([first, 'verdict', 'value', 'max abs err', 'max rel err', 'mismatched'], diffRows(leaves).map(r => [
     code(r.path), el('span', { class: STATE_CLASS[r.state] }, r.verdict), r.detail, r.maxAbs, r.maxRel, r.mismatched
   ]));
 }
@@ -21,18 +21,18 @@ export function accuracyTab(ctx: Context): TabView {
     element.appendChild(note('No accuracy check in this document: tcexplore.explore() compares compiled outputs with eager.'));
     return { element };
   }
-  const verdict = accuracyVerdict(acc, sourceLabels(ctx.doc));
-  const randomCause = acc.cause === 'random' || acc.cause === 'random_in_graph';
+  const verdict = acc.verdict;
+  const explained = [verdict?.why, verdict?.advice].filter(t => t).join(' ');
   append(
     element,
-    el('p', { class: SEVERITY_CLASS[verdict.severity] }, verdict.headline),
-    verdict.explanation ? el('p', { class: 'tcx-accuracy-cause' }, verdict.explanation) : null,
-    el('h4', null, 'Outputs'), diffTable(acc.outputs ?? [], randomCause));
+    verdict ? el('p', { class: SEVERITY_CLASS[verdict.severity] }, verdict.headline) : note(OLD_ACCURACY_NOTE),
+    explained ? el('p', { class: 'tcx-accuracy-cause' }, explained) : null,
+    el('h4', null, 'Outputs'), diffTable(acc.outputs ?? []));
   if (acc.inputs_after_call?.length) {
-    element.append(el('h4', null, 'Inputs after the call (mutations)'), diffTable(acc.inputs_after_call, randomCause));
+    element.append(el('h4', null, 'Inputs after the call (mutations)'), diffTable(acc.inputs_after_call));
   }
   if (acc.gradients?.length) {
-    element.append(el('h4', null, 'Gradients after one training step (each side from the same saved state)'), diffTable(acc.gradients, false, 'parameter'));
+    element.append(el('h4', null, 'Gradients after one training step (each side from the same saved state)'), diffTable(acc.gradients, 'parameter'));
   }
   const d = acc.first_divergence;
   if (d) {
@@ -44,8 +44,14 @@ export function accuracyTab(ctx: Context): TabView {
       el('div', null, 'kernels: ', ...(links.kernels.length ? links.kernels.flatMap((k, i) => [i ? ', ' : '', link(k.name, () => ctx.go(k.target))]) : ['none recorded'])),
       d.random_ops?.length ? el('div', null, 'random ops: ', ...d.random_ops.flatMap((op, i) => [i ? ', ' : '', code(op)])) : null,
       d.source ? el('div', null, 'line: ', links.line ? link(where(d.source, sourceLabels(ctx.doc)), () => ctx.go(links.line!), whereTitle(d.source)) : where(d.source, sourceLabels(ctx.doc)), ' ', code(d.source.code ?? '')) : null));
-  } else if (!acc.ok) {
-    element.appendChild(note(acc.divergence_error ? `The divergence search failed: ${acc.divergence_error.type ?? ''} ${acc.divergence_error.message ?? ''}` : 'No diverging graph node was found.'));
+  } else if (acc.divergence_error) {
+    element.appendChild(note(`The divergence search failed: ${acc.divergence_error.type ?? ''} ${acc.divergence_error.message ?? ''}`));
+  }
+  const reference = acc.reference;
+  if (reference) {
+    element.append(el('h4', null, 'Against a float64 eager run'), reference.available
+      ? table(['output', 'eager error', 'compiled error', 'compiled vs eager'], referenceRows(acc))
+      : note(`No float64 reference: ${reference.reason ?? ''}`));
   }
   const isolation = ctx.doc.isolation;
   if (isolation) {

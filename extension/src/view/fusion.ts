@@ -1,4 +1,4 @@
-import { fusionModel, FusionKernel, FusionModel, kernelColour, unmappedReason } from '../model/fusion';
+import { fusionModel, FusionKernel, FusionModel, kernelColour } from '../model/fusion';
 import { plural, sourceLabels, where, whereTitle } from '../model/format';
 import { kernelTimes, timeLabel } from '../model/profile';
 import { Context, TabView } from './context';
@@ -58,7 +58,7 @@ function pane(ctx: Context, ref: OutputRef): Pane {
     items.set(fk.kernel.name, item);
     list.appendChild(item);
   }
-  const reason = unmappedReason(model.output);
+  const reason = model.output.unmapped_reason; // why, as Python stored it (findings/unmapped.py)
   let canvas: HTMLElement;
   if (model.graph) {
     const graph = model.graph;

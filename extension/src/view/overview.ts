@@ -1,7 +1,7 @@
 import { absentTabs } from '../model/absent';
 import { BreakSite, CallPath, countNote, foldStack, RESUME_NAME, resumeLabel, StackFrame } from '../model/breaks';
 import { compilesPerFrame, compileTree, TreeCompile, TreeNode } from '../model/compiletree';
-import { Finding, findings, OLD_DOCUMENT_NOTE, origin, pipeline, RecompiledFunction } from '../model/overview';
+import { Finding, findings, OLD_DOCUMENT_NOTE, OLD_PIPELINE_NOTE, origin, pipeline, RecompiledFunction } from '../model/overview';
 import { plural, relabel, SourceLabels, sourceLabels, where, whereTitle } from '../model/format';
 import { microseconds, percent, topLines } from '../model/profile';
 import { Context, TabView } from './context';
@@ -174,7 +174,8 @@ export function overviewTab(ctx: Context): TabView {
     ? el('ul', { class: 'tcx-findings' }, ...findings(doc).map(f => findingItem(ctx, f)))
     : el('p', { class: 'tcx-muted tcx-findings-absent' }, OLD_DOCUMENT_NOTE);
   const stages = el('div', { class: 'tcx-pipeline' });
-  pipeline(doc).forEach((stage, i) => {
+  const drawn = pipeline(doc);
+  (drawn ?? []).forEach((stage, i) => {
     if (i) {
       stages.appendChild(el('span', { class: 'tcx-arrow', attrs: { 'aria-hidden': 'true' } }, '→'));
     }
@@ -197,7 +198,7 @@ export function overviewTab(ctx: Context): TabView {
       notCompiledView(ctx),
       timeLines(ctx),
       missing,
-      el('h3', null, 'Pipeline'), stages,
+      el('h3', null, 'Pipeline'), drawn ? stages : el('p', { class: 'tcx-muted' }, OLD_PIPELINE_NOTE),
       el('h3', null, `Compiles (${doc.compiles.length}), by the call path that made them`),
       el('p', { class: 'tcx-muted' }, 'Each compile is one cache entry of its frame\'s code, kept with its guards; library frames on a path are folded.'),
       compiles,

@@ -1,9 +1,8 @@
 /** The Profile tab: the step's verdict, the heaviest lines, the kernels on a roofline. */
 
 import {
-  callsLine, bytes, kernelTarget, logAxis, microseconds, percent, rate, roofline, stepSegments, topLines, verdictLine
+  bytes, kernelTarget, logAxis, microseconds, percent, rate, roofline, stepSegments, topLines, verdictLine
 } from '../model/profile';
-import { belowRoofText } from '../model/belowroof';
 import { Profile, ProfiledKernel, Target } from '../model/types';
 import { Context, TabView } from './context';
 import { code, el, link, note, svg, table } from './dom';
@@ -96,7 +95,7 @@ function kernelRows(ctx: Context, profile: Profile): HTMLTableElement {
     microseconds(k.mean_us), bytes(k.bytes), k.flops === null ? '—' : k.flops.toPrecision(3),
     rate(k.achieved_gbps, 'GB/s'), rate(k.achieved_gflops, 'GFLOP/s'), percent(k.efficiency),
     el('span', { class: `tcx-chip tcx-bound-${k.bound ?? 'unknown'}` }, k.bound ?? '—'),
-    belowRoofText(k)
+    k.below_roof?.text ?? '—'
   ]);
   const t = table(['kernel', 'kind', 'time', 'share', 'launches', 'per launch', 'bytes / launch', 'FLOPs / launch', 'bandwidth', 'compute', 'of the roof', 'bound', 'why below the roof'], rows, 'tcx-kernel-times');
   t.querySelectorAll('tbody tr').forEach((tr, i) => tr.setAttribute('data-index', String(i)));
@@ -122,8 +121,8 @@ export function profileTab(ctx: Context): TabView {
     ['in kernels', `${microseconds(step.kernel_us)} (${percent(1 - step.overhead_share)})`],
     ['outside kernels', `${microseconds(step.overhead_us)} (${percent(step.overhead_share)})`]
   ];
-  if (profile.calls) {
-    figures.push(['calls of compiled code', callsLine(profile.calls)]);
+  if (profile.calls?.line) {
+    figures.push(['calls of compiled code', profile.calls.line]);
   }
   if (step.timing_wall_us) {
     figures.push(['without the profiler', `${microseconds(step.timing_wall_us)} (median of the timing samples)`]);

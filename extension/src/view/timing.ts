@@ -1,6 +1,5 @@
 import { plural } from '../model/format';
-import { compilePicker, NOISY_IQR_FRACTION, phaseBoxes, runtimeChart, timingSummary, timingVerdict } from '../model/timing';
-import { timingWhenNothingCompiled } from '../model/notcompiled';
+import { compilePicker, OLD_TIMING_NOTE, phaseBoxes, runtimeChart, timingSummary, timingVerdict } from '../model/timing';
 import { tracedFunctions, tracingChart, tracingNote } from '../model/tracing';
 import { axisChart, icicle, runtimeBarChart } from './charts';
 import { Context, TabView } from './context';
@@ -12,16 +11,18 @@ function runtime(ctx: Context): Child[] {
   if (!t || !chart) {
     return [note('No runtime measurement in this document: tcexplore.explore() measures eager against compiled.')];
   }
-  const verdict = timingWhenNothingCompiled(ctx.doc, timingVerdict(t));
+  const verdict = timingVerdict(ctx.doc);
   return [
-    el('p', { class: `tcx-timing-verdict tcx-finding tcx-${verdict.severity}` },
-      el('span', { class: 'tcx-badge' }, verdict.severity), ' ', verdict.headline),
-    verdict.busy || verdict.noise || verdict.advice
+    verdict
+      ? el('p', { class: `tcx-timing-verdict tcx-finding tcx-${verdict.severity}` },
+        el('span', { class: 'tcx-badge' }, verdict.severity), ' ', verdict.headline)
+      : note(OLD_TIMING_NOTE),
+    verdict && (verdict.busy || verdict.noise || verdict.advice)
       ? el('div', { class: 'tcx-timing-warning', attrs: { role: 'note' } }, ...[verdict.busy, verdict.noise, verdict.advice].map(text => text ? el('p', null, text) : null))
       : null,
     runtimeBarChart(chart),
-    el('p', { class: 'tcx-muted tcx-chart-key' }, `Bars: medians, from 0. Whiskers: the middle half of the samples (IQR). Thin line: min to max; a max past the axis is marked ▸, not drawn to scale. Noisy: an IQR over ${100 * NOISY_IQR_FRACTION}% of its median. The speedup's 95% interval comes from the paired samples (eager and compiled timed in alternation); when it holds 1×, the measurement cannot tell faster from slower.`),
-    table(['measure', 'value'], timingSummary(ctx.doc))
+    el('p', { class: 'tcx-muted tcx-chart-key' }, 'Bars: medians, from 0. Whiskers: the middle half of the samples (IQR). Thin line: min to max; a max past the axis is marked ▸, not drawn to scale. The speedup\'s 95% interval comes from the paired samples (eager and compiled timed in alternation); when it holds 1×, the measurement cannot tell faster from slower.'),
+    verdict ? table(['measure', 'value'], timingSummary(ctx.doc)) : null
   ];
 }
 
