@@ -41,12 +41,12 @@ def basis_line(basis: Data, device: str | None) -> str:
     """The figures the step's verdict used (measure/roofline.py's rule), in one line."""
     threshold = share(basis.get("threshold"))
     if basis.get("rule") == "loop":
-        waits = basis.get("gpu_waits")
+        waits = "waits" if basis.get("gpu_waits") else "does not wait"
         said = (f"back to back ({basis.get('batches')} batches of {basis.get('calls')} calls): "
-                f"the host issues a call in {time_us(basis.get('host_us'))}, the GPU runs its "
-                f"kernels in {time_us(basis.get('device_us'))}, so the GPU "
-                + ("waits for the CPU" if waits else "does not wait for the CPU")
-                + f"; a call costs a loop {time_us(basis.get('loop_us'))}")
+                f"the host issues a call in {time_us(basis.get('host_us'))} and the GPU runs "
+                f"its kernels in {time_us(basis.get('device_us'))}, so the GPU {waits} for "
+                f"the CPU (overhead-bound when it does); a loop pays "
+                f"{time_us(basis.get('loop_us'))} per call")
         latency = basis.get("latency_share") or 0
         if latency:
             said += (f"; latency-bound kernels take {share(latency)} of the GPU's time "
@@ -54,9 +54,10 @@ def basis_line(basis: Data, device: str | None) -> str:
         return said
     wall, kernels = basis.get("wall_us") or 0.0, basis.get("kernel_us") or 0.0
     where = "on a CPU host time is device time: " if device == "cpu" else ""
-    return (f"{where}{time_us(max(0.0, wall - kernels))} of {time_us(wall)} outside kernels "
-            f"and {time_us(basis.get('latency_us'))} in latency-bound kernels: "
-            f"{share(basis.get('share'))} (overhead-bound from {threshold})")
+    latency = (f" and {time_us(basis['latency_us'])} in latency-bound kernels"
+               if basis.get("latency_us") else "")
+    return (f"{where}{time_us(max(0.0, wall - kernels))} of {time_us(wall)} outside "
+            f"kernels{latency}, {share(basis.get('share'))} (overhead-bound from {threshold})")
 
 
 def decide(data: Data) -> None:

@@ -68,7 +68,7 @@ def _verdict(profile: Data) -> str:
         figures.append(["one call, then a sync (latency, not a loop's cost)",
                         _e(time_us(basis["synced_us"]))])
     if basis.get("line"):
-        figures.append(["decided by", _e(basis["line"])])
+        figures.insert(0, ["decided by", _e(basis["line"])])
     for bound, us in sorted((step.get("bound_us") or {}).items(), key=lambda item: -item[1]):
         if us:
             figures.append([f"in {bound}-bound kernels", _e(time_us(us))])

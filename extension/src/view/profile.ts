@@ -131,7 +131,7 @@ export function profileTab(ctx: Context): TabView {
     figures.push(['one call, then a sync', `${microseconds(step.basis.synced_us)} (latency, not a loop's cost)`]);
   }
   if (step.basis?.line) {
-    figures.push(['decided by', step.basis.line]);
+    figures.unshift(['decided by', step.basis.line]);
   }
   const element = el('div', { class: 'tcx-profile' },
     el('h3', { class: `tcx-verdict tcx-verdict-${step.verdict}` }, verdictLine(profile)),
