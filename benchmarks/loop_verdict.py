@@ -87,6 +87,7 @@ def explore_runs(name: str, runs: int, budget_s: float) -> list[dict[str, Any]]:
             "timing_us": data["timing"]["compiled"]["median_ms"] * 1e3,
             "loop_us": loop_us(lambda: independent(*args)),
             "do_bench_us": do_bench_us(lambda: independent(*args)) if name == "softmax" else None,
+            "document": data,
         })
     return rows
 

@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from tcexplore.document import validate
+
 pytestmark = pytest.mark.gpu
 
 RUNS = 5
@@ -66,3 +68,4 @@ def test_the_verdict_names_the_loop_figures_it_used(runs, name):
         # a single call waits for the sync; calls back to back do not
         assert basis["host_us"] <= basis["synced_us"] and basis["loop_us"] <= basis["synced_us"]
         assert basis["line"] and f"{basis['calls']} calls" in basis["line"]
+        validate(row["document"])

@@ -257,3 +257,13 @@ def test_on_a_gpu_latency_bound_kernels_still_make_a_step_overhead_bound(profile
     step = _on_a_gpu(rows, 0.5 * device_us)
     assert not step["basis"]["gpu_waits"] and step["basis"]["latency_share"] == 1.0
     assert step["verdict"] == "overhead-bound"
+
+
+def test_a_gpu_loop_batch_fits_the_launch_queue_and_the_budget():
+    from tcexplore.measure.loop import BATCHES, CALLS, QUEUE_LAUNCHES, batch_calls
+
+    assert batch_calls(1, 1e-4, 10.0) == CALLS[1]  # short calls: as many as allowed
+    many = batch_calls(100, 1e-4, 10.0)
+    assert (many + 1) * 100 <= QUEUE_LAUNCHES  # the lead call's launches queue too
+    assert batch_calls(1, 0.01, 0.5) == int(0.5 / BATCHES / 0.01) - 1  # within the budget
+    assert batch_calls(5000, 1.0, 0.1) == CALLS[0]  # never fewer than two
