@@ -7,7 +7,7 @@ Workloads: ``softmax(x * 0.5)`` over an 8192x8192 float32 tensor (one memory-bou
 about 130 µs on an H200: the GPU is the bottleneck), and a small MLP (two Linear layers and
 a GELU on a 64x256 batch: kernels of a few µs, the host is the bottleneck).
 
-    python benchmarks/loop_verdict.py [--runs 5] [--budget 0.5]
+    PYTHONPATH=. python benchmarks/loop_verdict.py [--runs 5] [--budget 0.5]
 
 tests/test_gpu_loop_verdict.py runs the same workloads and checks the verdict is the same
 every run and each per-call time within 15% of the independent loop.
@@ -33,17 +33,18 @@ def softmax_scaled(x: torch.Tensor) -> torch.Tensor:
     return torch.softmax(x * 0.5, dim=-1)
 
 
-def workloads() -> dict[str, tuple[Callable[..., Any], tuple[Any, ...]]]:
-    """name -> (function, its arguments), on CUDA."""
+def workload(name: str) -> tuple[Callable[..., Any], tuple[Any, ...]]:
+    """The function named and its arguments, on CUDA."""
     torch.manual_seed(0)
+    if name == "softmax":
+        return softmax_scaled, (torch.randn(8192, 8192, device="cuda"),)
     model = torch.nn.Sequential(torch.nn.Linear(256, 1024), torch.nn.GELU(),
                                 torch.nn.Linear(1024, 256)).cuda()
 
     def mlp(x: torch.Tensor) -> torch.Tensor:
         return model(x)
 
-    return {"softmax": (softmax_scaled, (torch.randn(8192, 8192, device="cuda"),)),
-            "mlp": (mlp, (torch.randn(64, 256, device="cuda"),))}
+    return mlp, (torch.randn(64, 256, device="cuda"),)
 
 
 def loop_us(call: Callable[[], Any], calls: int = LOOP_CALLS,
@@ -72,7 +73,7 @@ def do_bench_us(call: Callable[[], Any]) -> float:
 def explore_runs(name: str, runs: int, budget_s: float) -> list[dict[str, Any]]:
     """``runs`` profiled explores of one workload in this process, each followed by the
     independent timers on a function compiled once, apart from tcexplore."""
-    fn, args = workloads()[name]
+    fn, args = workload(name)
     independent = torch.compile(fn)
     for _ in range(3):
         independent(*args)
