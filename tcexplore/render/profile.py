@@ -61,8 +61,8 @@ def _verdict(profile: Data) -> str:
     if isinstance(profile.get("calls"), dict) and profile["calls"].get("line"):
         figures.append(["calls of compiled code", _e(profile["calls"]["line"])])
     if step.get("timing_wall_us"):
-        figures.append(["the same call without the profiler",
-                         _e(f"{time_us(step['timing_wall_us'])} (median of the timing samples)")])
+        figures.append(["the timing samples' median",
+                         _e(f"{time_us(step['timing_wall_us'])} (without the profiler)")])
     basis = step.get("basis") or {}
     if basis.get("synced_us") is not None:
         figures.append(["one call, then a sync (latency, not a loop's cost)",
