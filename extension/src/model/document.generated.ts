@@ -1190,6 +1190,9 @@ export interface Peaks {
   fault_us?: number | null;
 }
 export interface ProfileStep {
+  /**
+   * time per call the figures are over: on CUDA in explore, calls back to back as a loop makes them (measure/loop.py); otherwise the profiled calls' wall time, or a run's compiled regions'
+   */
   wall_us: number;
   wall_source?: string;
   /**
@@ -1213,6 +1216,75 @@ export interface ProfileStep {
   below_roof_share?: number;
   verdict: "overhead-bound" | "memory-bound" | "compute-bound";
   advice: string[];
+  /**
+   * the figures the verdict used (measure/roofline.py's rule); absent in documents written before it
+   */
+  basis?: {
+    /**
+     * share: time outside kernels plus latency-bound kernels over the wall time (a CPU, where host time is device time, or a whole run); loop: on a GPU, the host's time to issue a call against its kernels' device time, calls back to back
+     */
+    rule: "share" | "loop";
+    /**
+     * share (of the wall time, or of the GPU's time in latency-bound kernels) from which the step is overhead-bound
+     */
+    threshold: number;
+    /**
+     * share: wall time per call (or over the run)
+     */
+    wall_us?: number;
+    /**
+     * share: time in the step's kernels
+     */
+    kernel_us?: number;
+    /**
+     * time in latency-bound kernels
+     */
+    latency_us?: number;
+    /**
+     * share: (wall - kernels + latency-bound kernels) / wall
+     */
+    share?: number;
+    /**
+     * loop: calls per batch, back to back after a lead call
+     */
+    calls?: number;
+    /**
+     * loop: batches; each figure is their median
+     */
+    batches?: number;
+    /**
+     * loop: host time per call, the batch issued with no sync
+     */
+    host_us?: number;
+    /**
+     * loop: per call, CUDA events around the batch: what a loop pays
+     */
+    loop_us?: number;
+    /**
+     * loop: one call then a device sync, on the host: a single call's latency, not a loop's cost
+     */
+    synced_us?: number;
+    /**
+     * loop: device time per call of kernels no kernel row holds
+     */
+    other_us?: number;
+    /**
+     * loop: the GPU's kernel time per call (the profiler's), other_us included
+     */
+    device_us?: number;
+    /**
+     * loop: host_us >= device_us, the GPU waits for the CPU
+     */
+    gpu_waits?: boolean;
+    /**
+     * loop: latency_us / device_us
+     */
+    latency_share?: number;
+    /**
+     * these figures in one line, as every view shows them (findings/profile.py)
+     */
+    line?: string;
+  };
 }
 export interface Distributed {
   rank: number | null;
