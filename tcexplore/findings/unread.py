@@ -50,8 +50,8 @@ def find(data: Data) -> list[Data]:
     advice = ("A log cut short or edited loses the events it damaged: a whole TORCH_TRACE log "
               "of the run reads them all.")
     if any(k in REPORTED for k in counts):
-        advice += (" The others are tcexplore's to fix: paste a `report:` line below into an "
-                   "issue.")
+        advice += (" What tcexplore itself failed to read is tcexplore's to fix: paste its "
+                   "`report:` line into an issue.")
     return [finding("unread", "warning", title, count=events + failures,
                     evidence=[tab_link("overview", "Unread events")], advice=advice,
                     details=details)]

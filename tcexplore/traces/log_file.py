@@ -31,6 +31,7 @@ from typing import IO, Any, Callable, Iterator
 
 import orjson
 
+from ..capture.events import compile_id
 from ..contained import Unread
 
 # tlparse's pattern (src/lib.rs): level, month, day, time, process, emitting file:line.
@@ -176,8 +177,12 @@ def _read_records(lines: Iterator[tuple[int, bytes, bool]], log: TraceLog) -> It
         if damage is not None:
             log.bad_envelopes += 1
             kind = _event_name(metadata) if isinstance(metadata, dict) else _first_key(text)
+            cid = None if metadata is None else compile_id(
+                metadata.get("frame_id"), metadata.get("frame_compile_id"),
+                metadata.get("compiled_autograd_id"))
             log.unread.add("bad_json" if metadata is None else "bad_envelope", kind,
-                           error=damage, line=number, read=text.decode("utf-8", "replace"))
+                           error=damage, compile=cid, line=number,
+                           read=text.decode("utf-8", "replace"))
             if not isinstance(metadata, dict):
                 while ahead is not None and ahead[1][:1] == b"\t":  # its payload goes too
                     ahead = next(lines, None)
