@@ -18,6 +18,7 @@ EVENT_REASONS = ("bad_json", "bad_envelope", "handler")
 REASONS = EVENT_REASONS + ("section", "finding")
 KEPT = 50       # entries kept whole in the document; the rest are only counted
 EXCERPT = 160   # characters of what was read, kept with an entry
+MAX_ERROR = 300  # characters of an error kept
 
 
 def excerpt(value: Any) -> str:
@@ -27,8 +28,13 @@ def excerpt(value: Any) -> str:
 
 
 def error_text(exc: BaseException) -> str:
+    """The exception's type and the first line of its message."""
     message = str(exc).strip().splitlines()
-    return f"{type(exc).__name__}: {message[0][:300]}" if message else type(exc).__name__
+    return f"{type(exc).__name__}: {message[0]}" if message else type(exc).__name__
+
+
+def _bounded(error: str) -> str:
+    return error if len(error) <= MAX_ERROR else error[:MAX_ERROR] + "…"
 
 
 class Unread:
@@ -52,7 +58,7 @@ class Unread:
         item = None
         if len(self.items) < KEPT:
             item = {"reason": reason, "kind": kind, "compile": compile, "line": line,
-                    "error": error, "excerpt": None if read is None else excerpt(read)}
+                    "error": _bounded(error), "excerpt": None if read is None else excerpt(read)}
             self.items.append(item)
         if reason == "bad_envelope" and line is not None:
             self._read_without[line] = item

@@ -114,11 +114,12 @@ def test_a_handler_that_raises_costs_only_its_own_events(monkeypatch):
     data = session.document.data
     lost = whole["summary"]["output_codes"]
     assert lost >= 1 and data["summary"]["output_codes"] == 0
-    assert data["summary"]["unread_events"] == lost == data["capture"]["unread"]["counts"]["handler"]
+    unread = data["capture"]["unread"]
+    assert data["summary"]["unread_events"] == lost == unread["counts"]["handler"]
     for key in ("graphs", "graph_breaks", "recompiles", "guards", "failures"):
         assert data["summary"][key] == whole["summary"][key], key
     assert [c["status"] for c in data["compiles"]] == [c["status"] for c in whole["compiles"]]
-    items = data["capture"]["unread"]["items"]
+    items = unread["items"]
     assert {(i["reason"], i["kind"], i["error"]) for i in items} == {
         ("handler", "inductor_output_code", "RuntimeError: a handler made to fail")}
     assert all(i["compile"] == data["compiles"][0]["id"] and i["excerpt"] for i in items)

@@ -50,9 +50,10 @@ def test_a_log_event_with_wrong_types_is_kept_as_unread_with_its_line(tmp_path, 
     assert item["line"] == 2 and says in item["error"], item
     proc = _cli("import", "wrong.log", "--json", "out.json", cwd=tmp_path)
     assert proc.returncode == 0 and "Traceback" not in proc.stderr, proc.stderr
-    assert [line for line in proc.stderr.splitlines() if "skipped" in line] == [
-        "tcexplore import: wrong.log: 1 damaged or unreadable trace event skipped or read in "
-        "part; the document's 'unread' finding lists them"], proc.stderr
+    said = ("tcexplore import: wrong.log: 1 damaged or unreadable trace event skipped or read "
+            "in part; the document's 'unread' finding lists them")
+    assert [line for line in proc.stderr.splitlines() if "skipped" in line] == [said], \
+        proc.stderr
     assert json.loads((tmp_path / "out.json").read_text())["summary"]["unread_events"] == 1
     ranked = tmp_path / "dedicated_log_torch_trace_rank_0_x.log"
     ranked.write_bytes(log.read_bytes())

@@ -17,7 +17,8 @@ Data = dict[str, Any]
 
 # What each reason is, in the finding's words.
 WHAT = {"bad_json": "damaged in the log (not JSON: a line cut short or overwritten)",
-        "bad_envelope": "damaged in the log (a field of a type torch does not write: read without it)",
+        "bad_envelope": ("damaged in the log (a field of a type torch does not write: read "
+                         "without it)"),
         "handler": "not read by tcexplore (its handler raised)",
         "section": "document sections tcexplore could not build",
         "finding": "findings tcexplore could not decide"}
@@ -41,8 +42,8 @@ def find(data: Data) -> list[Data]:
     if failures:
         parts.append(f"{plural(failures, 'part')} of the document could not be built")
     if mismatched:
-        parts.append(f"{plural(mismatched, 'payload')} failed {'its' if mismatched == 1 else 'their'}"
-                     " checksum (kept as read)")
+        their = "its" if mismatched == 1 else "their"
+        parts.append(f"{plural(mismatched, 'payload')} failed {their} checksum (kept as read)")
     title = "; ".join(parts) + ": the rest of the document is kept"
     details = [f"{count} {WHAT[reason]}" for reason, count in counts.items()]
     details += _log_line(capture.get("log") or {})

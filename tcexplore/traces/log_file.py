@@ -74,7 +74,7 @@ class TraceLog:
     payload_mismatches: int = 0   # payloads whose md5 differs from has_payload
     other_rank_events: int = 0    # events of another rank than the log's (tlparse: other_rank)
     partial: str | None = None    # where and why the log stops early
-    unread: Unread = field(default_factory=Unread)  # the damaged events, skipped
+    unread: Unread = field(default_factory=Unread)  # the damaged events
 
     def problems(self) -> dict[str, Any]:
         return {"lines": self.lines, "unparsed_lines": self.unparsed_lines,
@@ -176,17 +176,17 @@ def _read_records(lines: Iterator[tuple[int, bytes, bool]], log: TraceLog) -> It
             damage = _damage(metadata)
         if damage is not None:
             log.bad_envelopes += 1
-            kind = _event_name(metadata) if isinstance(metadata, dict) else _first_key(text)
-            cid = None if metadata is None else compile_id(
-                metadata.get("frame_id"), metadata.get("frame_compile_id"),
-                metadata.get("compiled_autograd_id"))
-            log.unread.add("bad_json" if metadata is None else "bad_envelope", kind,
-                           error=damage, compile=cid, line=number,
-                           read=text.decode("utf-8", "replace"))
-            if not isinstance(metadata, dict):
-                while ahead is not None and ahead[1][:1] == b"\t":  # its payload goes too
+            read = text.decode("utf-8", "replace")
+            if not isinstance(metadata, dict):  # skipped, and its payload with it
+                log.unread.add("bad_json", _first_key(text), error=damage, line=number,
+                               read=read)
+                while ahead is not None and ahead[1][:1] == b"\t":
                     ahead = next(lines, None)
                 continue
+            log.unread.add("bad_envelope", _event_name(metadata), error=damage, line=number,
+                           read=read, compile=compile_id(metadata.get("frame_id"),
+                                                         metadata.get("frame_compile_id"),
+                                                         metadata.get("compiled_autograd_id")))
         payload = None
         if "has_payload" in metadata:
             payload_lines = []
