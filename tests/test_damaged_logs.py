@@ -131,14 +131,16 @@ def test_a_handler_that_raises_costs_only_its_own_events(monkeypatch):
     assert "Unread events" in page and "a handler made to fail" in page
 
 
-def test_explore_with_a_failing_handler_still_gives_a_document(monkeypatch):
-    """The second thing a user does, explore(), meets the same fault: a document comes back,
-    measured, with the unread finding."""
+def test_explore_and_compare_with_a_failing_handler_still_give_documents(monkeypatch):
+    """What a user does next, explore() and compare(), meets the same fault: a document
+    comes back, measured, with the unread finding, in each row of the grid too."""
     monkeypatch.setitem(HANDLERS, "inductor_output_code", _boom)
     exploration = tcexplore.explore(_step, torch.randn(8, 8), time_budget_s=0.1)
-    data = exploration.document.data
-    assert data["summary"]["graphs"] == 1 and data["summary"]["unread_events"] >= 1
-    assert "timing" in data and _unread_finding(data)["count"] >= 1
+    grid = tcexplore.compare(_step, torch.randn(8, 8), time_budget_s=0.1)
+    (row,) = grid.rows
+    for data in (exploration.document.data, row["exploration"].document.data):
+        assert data["summary"]["graphs"] == 1 and data["summary"]["unread_events"] >= 1
+        assert "timing" in data and _unread_finding(data)["count"] >= 1
 
 
 def test_a_finding_that_raises_costs_only_itself(program_runs, monkeypatch):
