@@ -12,6 +12,7 @@ import json
 import random
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 import torch
@@ -26,6 +27,7 @@ from .conftest import tlparse_counts
 from .damage import damage
 
 PROGRAMS = ("training_step", "graph_break_two_callers")
+FIXTURES = Path(__file__).parent / "fixtures"
 SEEDS = (1, 2, 3)
 
 
@@ -156,3 +158,14 @@ def test_a_finding_that_raises_costs_only_itself(program_runs, monkeypatch):
     validate(document.data)
     again = tcexplore.Document(document.data).with_sections()  # decided again: counted once
     assert again.data["capture"]["unread"]["counts"]["finding"] == 1
+
+
+def test_a_report_section_that_cannot_be_drawn_costs_only_itself(monkeypatch):
+    import tcexplore.render.html as report
+
+    data = json.loads((FIXTURES / "labels" / "document.json").read_text())
+    monkeypatch.setattr(report, "memory_section", lambda data: 1 / 0)
+    page = render_html(data)
+    assert ("The memory section could not be drawn (ZeroDivisionError: division by zero); "
+            "the rest of the report is kept.") in page
+    assert 'id="tcx-overview"' in page and 'id="tcx-compiles"' in page
