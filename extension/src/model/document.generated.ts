@@ -134,10 +134,47 @@ export interface CaptureInfo {
    * what this document cannot hold because its source does not record it (not: found empty)
    */
   unavailable?: Unavailable[];
+  unread?: Unread;
 }
 export interface Unavailable {
   field: string;
   reason: string;
+}
+/**
+ * what could not be read, each costing only itself (tcexplore/contained.py): events damaged in the log or whose handler raised, document sections and findings that raised
+ */
+export interface Unread {
+  /**
+   * trace events left out: damaged in the log (bad_json, bad_envelope) or not read (handler); summary.unread_events
+   */
+  events: number;
+  /**
+   * entries per reason: bad_json, bad_envelope, handler, section, finding
+   */
+  counts: {
+    [k: string]: number;
+  };
+  /**
+   * the first entries, whole
+   */
+  items: UnreadItem[];
+}
+export interface UnreadItem {
+  reason: "bad_json" | "bad_envelope" | "handler" | "section" | "finding";
+  /**
+   * the event kind, or the section's or finding's name
+   */
+  kind: string | null;
+  compile: string | null;
+  /**
+   * the log line of the event
+   */
+  line: number | null;
+  error: string;
+  /**
+   * the first characters of what was read
+   */
+  excerpt: string | null;
 }
 export interface Summary {
   graphs: number;
@@ -148,6 +185,10 @@ export interface Summary {
   guards: number;
   unmapped_nodes: number;
   failures: number;
+  /**
+   * trace events that could not be read (capture.unread.events); absent in documents made before it
+   */
+  unread_events?: number;
 }
 export interface Compile {
   id: string;
@@ -649,7 +690,7 @@ export interface NotCompiled {
  */
 export interface Finding {
   /**
-   * graph_break, recompile, dynamic_shape, cache, nothing_compiled, cudagraph_skip, compile_time, accuracy, timing, profile, error, failed_compile, unmapped, capture_settings, all_clear, ...
+   * graph_break, recompile, dynamic_shape, cache, nothing_compiled, cudagraph_skip, compile_time, accuracy, timing, profile, error, failed_compile, unmapped, capture_settings, unread, all_clear, ...
    */
   kind: string;
   severity: "error" | "warning" | "info" | "ok";
