@@ -29,6 +29,17 @@ class _Place:
         return f"{self.compile_id}:{self.output_label}:{self.label}"
 
 
+def kernel_labels(names: list[str]) -> list[str]:
+    """Each kernel of one output code by its name, numbered in order where the name repeats
+    (an extern call made several times: ``extern_kernels.mm#2``)."""
+    seen: dict[str, int] = {}
+    labels = []
+    for name in names:
+        seen[name] = seen.get(name, 0) + 1
+        labels.append(name if names.count(name) == 1 else f"{name}#{seen[name]}")
+    return labels
+
+
 def _places(data: dict[str, Any]) -> list[_Place]:
     places = []
     for record in data.get("compiles") or []:
@@ -37,11 +48,8 @@ def _places(data: dict[str, Any]) -> list[_Place]:
         for o_index, output in enumerate(outputs):
             kind = kinds[o_index]
             output_label = kind if kinds.count(kind) == 1 else f"{kind}{o_index}"
-            names = [k["name"] for k in output.get("kernels") or []]
-            seen: dict[str, int] = {}
-            for k_index, name in enumerate(names):
-                seen[name] = seen.get(name, 0) + 1
-                label = name if names.count(name) == 1 else f"{name}#{seen[name]}"
+            labels = kernel_labels([k["name"] for k in output.get("kernels") or []])
+            for k_index, label in enumerate(labels):
                 places.append(_Place(record["id"], output_label, output, k_index, label))
     return places
 
