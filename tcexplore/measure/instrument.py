@@ -26,7 +26,7 @@ import torch
 from torch.profiler import record_function
 
 from .. import _torch_compat
-from ..workbench.kernel import kernel_labels
+from ..capture.parsers.output_code import kernel_labels
 from .page_faults import minor_page_faults
 
 RANGE_PREFIX = "tcexplore kernel #"  # then "<site>@<launch>"

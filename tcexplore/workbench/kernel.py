@@ -13,6 +13,7 @@ import difflib
 from dataclasses import dataclass
 from typing import Any
 
+from ..capture.parsers.output_code import kernel_labels
 from .wrapper import WorkbenchError
 
 
@@ -27,17 +28,6 @@ class _Place:
     @property
     def qualified_name(self) -> str:
         return f"{self.compile_id}:{self.output_label}:{self.label}"
-
-
-def kernel_labels(names: list[str]) -> list[str]:
-    """Each kernel of one output code by its name, numbered in order where the name repeats
-    (an extern call made several times: ``extern_kernels.mm#2``)."""
-    seen: dict[str, int] = {}
-    labels = []
-    for name in names:
-        seen[name] = seen.get(name, 0) + 1
-        labels.append(name if names.count(name) == 1 else f"{name}#{seen[name]}")
-    return labels
 
 
 def _places(data: dict[str, Any]) -> list[_Place]:

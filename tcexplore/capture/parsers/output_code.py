@@ -105,6 +105,17 @@ def _kernel_source(code: str, start: int) -> tuple[str, int]:
     return code[open_at + 3 : close_at], close_at + 3
 
 
+def kernel_labels(names: list[str]) -> list[str]:
+    """Each kernel of one output code by its name, numbered in order where the name repeats
+    (an extern call made several times: ``extern_kernels.mm#2``)."""
+    seen: dict[str, int] = {}
+    labels = []
+    for name in names:
+        seen[name] = seen.get(name, 0) + 1
+        labels.append(name if names.count(name) == 1 else f"{name}#{seen[name]}")
+    return labels
+
+
 def parse_output_code(code: str) -> dict[str, Any]:
     """Kernels (definitions + launches) and extern calls of one output-code module."""
     aot = _AOT_ID.search(code)
@@ -188,8 +199,11 @@ def parse_output_code(code: str) -> dict[str, Any]:
             "source_nodes": comments["source_nodes"],
             "aten_ops": comments["aten_ops"], "fragment_nodes": [], "size_hints": None,
         })
+    every = kernels + externs
+    for kernel, label in zip(every, kernel_labels([k["name"] for k in every])):
+        kernel["label"] = label
     return {
         "aot_id": aot["id"] if aot else None,
         "kind": output_kind(aot["id"] if aot else None),
-        "kernels": kernels + externs,
+        "kernels": every,
     }
