@@ -257,7 +257,7 @@ def _advice(verdict: str, rows: list[dict[str, Any]], device: str) -> list[str]:
     if verdict == "memory-bound":
         heavy = sorted((r for r in rows if r.get("bound") == "memory" and r.get("bytes")),
                        key=lambda r: -r["bytes"] * (r["calls"] or 1))[:3]
-        named = ", ".join(f"{r['name']} ({_mb(r['bytes'])} per launch)" for r in heavy)
+        named = ", ".join(f"{r.get('label') or r['name']} ({_mb(r['bytes'])} per launch)" for r in heavy)
         return [f"the time goes into moving memory: {named}" if named else
                 "the time goes into moving memory",
                 "fewer, larger fused kernels move fewer bytes: look for intermediates written "

@@ -37,7 +37,7 @@ def _kernel_table(kernels: list[Data]) -> str:
         rows.append([f"<code>{_e(k.get('label') or k.get('name'))}</code>", kind, _names(k.get("post_grad_nodes")),
                      _names(k.get("aten_ops")), user, _launches(k), _e(k.get("mapping"))])
     return _table(["kernel", "kind", "fused post-grad nodes", "aten ops", "user lines",
-                   "launched at", "mapping"], rows, "tcx-kernel-table")
+                   "launched at (line of the output code)", "mapping"], rows, "tcx-kernel-table")
 
 
 def _kernel_source(anchor: str, index: int, kernel: Data) -> str:

@@ -81,8 +81,8 @@ describe('profile', () => {
     expect([1, 2, 3].map(i => timeLabel(times.get(i)))).toEqual(['100 µs · 10.0%', '60.0 µs · 6.0%', '30.0 µs · 3.0%']);
     expect(timeLabel(times.get(0))).toBe('50.0 µs · 5.0% · 2 launches');
     expect(launchTimes(output.kernels[0], times.get(0))).toEqual([
-      { label: 'launch at line 92', nodes: ['relu'], time: '20.0 µs · 2.0%' },
-      { label: 'launch at line 102', nodes: ['relu_1'], time: '30.0 µs · 3.0%' }]);
+      { label: 'line 92', nodes: ['relu'], time: '20.0 µs · 2.0%' },
+      { label: 'line 102', nodes: ['relu_1'], time: '30.0 µs · 3.0%' }]);
     expect(launchTimes(output.kernels[1], times.get(1))).toEqual([]);
     expect(kernelTarget(doc, doc.profile!.kernels[1])).toEqual({ tab: 'fusion', compile: 0, output: 0, kernel: 'extern_kernels.mm', index: 2 });
     // a row written before rows named their entry held every call of its name: no entry gets it

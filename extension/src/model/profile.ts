@@ -211,7 +211,7 @@ export function timeLabel(k: ProfiledKernel | undefined): string {
 }
 
 export interface LaunchTime {
-  /** "launch at line 92" */
+  /** "line 92" (of the output code) */
   label: string;
   nodes: string[];
   time: string;
@@ -226,7 +226,7 @@ export function launchTimes(kernel: Kernel, k: ProfiledKernel | undefined): Laun
   return sites.map(site => {
     const measured = k?.launch_sites?.find(l => l.line === site.line);
     return {
-      label: `launch at line ${site.line}`,
+      label: `line ${site.line}`,
       nodes: site.post_grad_nodes ?? [],
       time: measured ? `${microseconds(measured.time_us)} · ${percent(measured.share)}` : ''
     };

@@ -1,6 +1,6 @@
 import { fusionModel, FusionKernel, FusionModel, kernelColour } from '../model/fusion';
 import { plural, sourceLabels, where, whereTitle } from '../model/format';
-import { kernelTimes, launchTimes, timeLabel } from '../model/profile';
+import { kernelTimes, launchTimes, microseconds, percent, timeLabel } from '../model/profile';
 import { ProfiledKernel } from '../model/types';
 import { Context, TabView } from './context';
 import { code, el, link, note, wrappable } from './dom';
@@ -22,8 +22,8 @@ function kernelPanel(ctx: Context, ref: OutputRef, fk: FusionKernel, measured: P
   return el('div', { class: 'tcx-kernelinfo' },
     el('h4', null, el('span', { class: 'tcx-swatch', attrs: { style: `background:${fk.colour}` } }), ' ', code(fk.label)),
     el('div', null, `${k.kind}${k.triton_kind ? ` (${k.triton_kind})` : ''} · ${fk.nodes.length} post-grad nodes · mapping: ${k.mapping}`),
-    measured ? el('div', { class: 'tcx-kernel-measured' }, `measured: ${timeLabel(measured)} of the step`) : null,
-    launches.length ? el('div', { class: 'tcx-launches' }, el('div', null, `launched from ${launches.length} lines of the output code, each with its own nodes:`),
+    measured ? el('div', { class: 'tcx-kernel-measured' }, `measured: ${microseconds(measured.time_us)} per step (${percent(measured.share)} of it)`) : null,
+    launches.length ? el('div', { class: 'tcx-launches' }, el('div', null, `launched from ${launches.length} lines of the output code, each computing its own nodes:`),
       ...launches.map(l => el('div', { class: 'tcx-launch' }, `${l.label}: `, code(l.nodes.join(', ') || '—'), l.time ? ` · ${l.time}` : ''))) : null,
     k.aten_ops?.length ? el('div', null, 'ATen ops: ', code(k.aten_ops.join(', '))) : null,
     el('div', null, link('show code', () => ctx.go({ tab: 'code', compile: ref.compile, output: ref.output, kernel: k.name })), ' ',
