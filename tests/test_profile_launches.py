@@ -127,3 +127,23 @@ def test_lines_add_up_to_the_kernels_and_no_launch_is_counted_twice(sessions):
         sites = [(r["kernel"], s["line"]) for r in rows for s in r["launch_sites"]]
         assert len(sites) == len(set(sites)) == statements
         assert {line for line in _lines(document)} == set(LINEARS + RELUS)
+
+
+def test_a_launch_from_a_line_the_document_does_not_list_is_a_row_of_its_own():
+    """The calling line picks the launch; a name launched from one listed line keeps every
+    call; a name with several takes an unlisted line as a row of its own, with no kernel
+    (so no node or line is guessed for it)."""
+    from tcexplore.measure.instrument import Instrument, _Name
+
+    instrument = Instrument()
+    calls = _Name(instrument, "out.py", "extern_kernels.mm", "extern")
+    for kernel, line in ((1, 80), (2, 91)):
+        calls.add(instrument._site("out.py", "extern_kernels.mm", "extern", kernel,
+                                   f"extern_kernels.mm#{kernel}", [line]))
+    assert [calls.at(line)[0].kernel for line in (80, 91)] == [1, 2]
+    site, launch = calls.at(120)
+    assert (site.kernel, site.lines, launch) == (None, [120], 0)
+    assert calls.at(120) == (site, 0) and len(instrument.sites) == 3
+    single = _Name(instrument, "out.py", "cpp_fused_relu_0", "cpp")
+    single.add(instrument._site("out.py", "cpp_fused_relu_0", "cpp", 0, "cpp_fused_relu_0", [87]))
+    assert single.at(None)[0].kernel == 0 and len(instrument.sites) == 4

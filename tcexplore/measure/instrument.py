@@ -110,13 +110,13 @@ class _Launch:
     runs inside the named range of its site and line."""
 
     def __init__(self, fn: Any, name: _Name):
-        self._fn, self._name = fn, name
+        self._fn, self.name = fn, name
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        return self.launch(_caller_line(self._name.path), args, kwargs)
+        return self.launch(_caller_line(self.name.path), args, kwargs)
 
     def launch(self, line: int | None, args: tuple, kwargs: dict[str, Any]) -> Any:
-        site, j = self._name.at(line)
+        site, j = self.name.at(line)
         if site.bytes is None:
             site.bytes = tensor_bytes(args, kwargs, site.in_out)
         before = minor_page_faults()  # outside the range: its time stays the kernel's
@@ -135,7 +135,7 @@ class _TritonLaunch:
         self._kernel, self._run = kernel, _Launch(kernel.run, name)
 
     def run(self, *args: Any, **kwargs: Any) -> Any:
-        return self._run.launch(_caller_line(self._run._name.path), args, kwargs)
+        return self._run.launch(_caller_line(self._run.name.path), args, kwargs)
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._kernel, name)
