@@ -124,3 +124,32 @@ def test_gpt2_training_step_top_lines(tmp_path, monkeypatch):
     assert any("modeling_gpt2.py" in (line["file"] or "") for line in profile["lines"][:5])
     assert sum(line["time_us"] for line in profile["lines"]) == pytest.approx(
         profile["step"]["kernel_us"])
+
+
+def test_each_linear_on_the_gpu_has_its_own_launch_time_and_line(tmp_path, monkeypatch):
+    """The cuBLAS call of each Linear is its own row with the device time of its own
+    launch, charged to its own line; the lines add up to the kernels and every launch
+    statement of the output code is counted once per call."""
+    from .test_profile_launches import LINEARS, ThreeLinears
+
+    monkeypatch.setenv("TCEXPLORE_CACHE_DIR", str(tmp_path))
+    torch.manual_seed(0)
+    model, x = ThreeLinears().cuda(), torch.randn(512, 32, device="cuda")
+    for _ in range(2):  # explore, then explore again in the same process
+        document = tcexplore.explore(model, x, profile=True, time_budget_s=0.2).document.data
+        profile = document["profile"]
+        (output,) = [o for c in document["compiles"] for o in c["output_codes"]]
+        externs = [r for r in profile["kernels"] if r["kind"] == "extern"]
+        print([(r["label"], round(r["time_us"], 1)) for r in profile["kernels"]])
+        assert len(externs) == 3 and len({r["kernel"] for r in externs}) == 3
+        lines = {ln["line"]: ln for ln in profile["lines"] if ln["file"] and
+                 ln["file"].endswith("test_profile_launches.py")}
+        calls = [set(lines[line]["kernels"]) & {r["label"] for r in externs} for line in LINEARS]
+        assert [len(c) for c in calls] == [1, 1, 1] and len(set.union(*calls)) == 3
+        assert all(lines[line]["time_us"] > 0 for line in LINEARS)
+        total = sum(r["time_us"] for r in profile["kernels"])
+        assert sum(ln["time_us"] for ln in profile["lines"]) == pytest.approx(total)
+        statements = sum(len(k["calls"]) for k in output["kernels"])
+        sites = [(r["kernel"], s["line"]) for r in profile["kernels"] for s in r["launch_sites"]]
+        assert len(sites) == len(set(sites)) == statements
+        assert sum(r["calls"] for r in profile["kernels"]) == statements

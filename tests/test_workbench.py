@@ -267,3 +267,26 @@ def test_the_notebook_output_carries_what_open_as_cell_needs(program_runs, capsy
         f"0/0:backward:{output['kernels'][1]['name']}").reproducer()}
     print_reproducer(json.dumps({**request, "kernel": 99}))
     assert "no kernel 99" in capsys.readouterr().out
+
+
+def test_a_first_timing_counts_launches_past_a_slow_first_launch():
+    """A kernel whose first launch pays a one-off cost (loading, first touch) is still timed
+    in samples of many launches, and the line says how many in plain words."""
+    import re
+    import time
+
+    from tcexplore.workbench.harness import _time_both
+
+    def kernel():
+        seen = []
+
+        def launch():
+            if not seen:
+                time.sleep(0.01)
+            seen.append(1)
+        return launch
+
+    _, how = _time_both(lambda k: k(), [kernel(), kernel()], lambda seed: {}, 0, 0.02)
+    m = re.fullmatch(r"median of (\d+) samples of (\d+) launches each, interleaved, "
+                     r"after warm-up", how)
+    assert m and int(m[2]) > 1, how

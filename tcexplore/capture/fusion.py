@@ -1,4 +1,6 @@
-"""Fusion groups: which post-grad nodes each generated kernel (or extern call) computes.
+"""Fusion groups: which post-grad nodes each generated kernel (or extern call) computes,
+and each launch of it (``launch_sites``: a kernel launched from several wrapper lines
+computes other nodes at each, e.g. one ``cpp_fused_relu_0`` after each of three Linears).
 
 Sources, in order of precedence, all emitted by torch:
 1. the provenance mapping (``inductor_provenance_tracking_node_mappings``), keyed by the
@@ -101,6 +103,18 @@ def _user_kernels_keep_their_launch(kernels: list[dict[str, Any]],
                                          if n not in launches]
 
 
+def _launch_nodes(site: dict[str, Any], kernel: dict[str, Any], mapping: dict[str, list[str]],
+                  nodes: dict[str, Any]) -> list[str]:
+    """The nodes one launch of ``kernel`` computes: what torch attributes to that launch's
+    own handle (else its own comment), among the kernel's; a kernel launched from several
+    lines of the wrapper (Inductor defines identical code once) computes other nodes at
+    each. A launch torch names nothing for is charged to all the kernel's nodes."""
+    own = [n for handle in site["handles"] for n in mapping.get(handle, [])] \
+        or [n for n in site["source_nodes"] if n in nodes]
+    mine = set(kernel["post_grad_nodes"])
+    return [n for n in dict.fromkeys(own) if n in mine] or list(kernel["post_grad_nodes"])
+
+
 def attribute_kernels(record: dict[str, Any]) -> None:
     for output in record["output_codes"]:
         index = output["post_grad_graph"]
@@ -112,6 +126,10 @@ def attribute_kernels(record: dict[str, Any]) -> None:
             del kernel["fragment_nodes"]
         _user_kernels_keep_their_launch(output["kernels"], nodes)
         for kernel in output["kernels"]:
+            kernel["launch_sites"] = [
+                {"line": site["line"],
+                 "post_grad_nodes": _launch_nodes(site, kernel, mapping, nodes)}
+                for site in kernel["launch_sites"]]
             known = [nodes[n] for n in kernel["post_grad_nodes"] if n in nodes]
             if known:
                 kernel["aten_ops"] = list(dict.fromkeys(n["target"] for n in known))

@@ -68,7 +68,7 @@ def annotate(rows: list[dict[str, Any]], sources: dict[int, str], peaks: dict[st
 
 def _line(row: dict[str, Any]) -> str:
     info = row["below_roof"]
-    head = f"{row['name']} runs at {row['efficiency']:.2g} of its roof"
+    head = f"{row.get('label') or row['name']} runs at {row['efficiency']:.2g} of its roof"
     if info["reason"] == "page_faults":
         share = f" (about {info['fault_share']:.0%} of its time)" if "fault_share" in info else ""
         math = (f"; it also computes {', '.join(info['transcendentals'])}, transcendental math "

@@ -60,12 +60,12 @@ def _activities(cuda: bool) -> list[Any]:
     return [ProfilerActivity.CPU] + ([ProfilerActivity.CUDA] if cuda else [])
 
 
-def _site_index(name: str) -> int | None:
+def _launch_of(name: str) -> tuple[int, int] | None:
+    """(site, launch) of an instrumented range's name, or None."""
     if name.startswith(RANGE_PREFIX):
-        try:
-            return int(name[len(RANGE_PREFIX):])
-        except ValueError:
-            return None
+        site, _, launch = name[len(RANGE_PREFIX):].partition("@")
+        if site.isdigit() and launch.isdigit():
+            return int(site), int(launch)
     return None
 
 
@@ -131,9 +131,9 @@ def attribute(events: list[Any], sites: list[KernelSite], document: dict[str, An
     graphs_recorded = any(c.get("cudagraphs", {}).get("recordings")
                           for c in document.get("compiles", []))
     calls = compiling_calls(events)
-    time_us: dict[int, float] = defaultdict(float)
-    flops: dict[int, float] = defaultdict(float)
-    launches: dict[int, int] = defaultdict(int)
+    time_us: dict[tuple[int, int], float] = defaultdict(float)
+    flops: dict[tuple[int, int], float] = defaultdict(float)
+    launches: dict[tuple[int, int], int] = defaultdict(int)
     replayed: dict[str, float] = defaultdict(float)
     other_device_us = region_us = 0.0
     for event in events:
@@ -144,17 +144,17 @@ def attribute(events: list[Any], sites: list[KernelSite], document: dict[str, An
             continue
         if call is event:
             region_us += event.cpu_time_total
-        index = _site_index(event.name)
-        if index is not None:
-            launches[index] += 1
-            flops[index] += _flops_inside(event)
+        launch = _launch_of(event.name)
+        if launch is not None:
+            launches[launch] += 1
+            flops[launch] += _flops_inside(event)
             if not cuda:
-                time_us[index] += event.cpu_time_total
+                time_us[launch] += event.cpu_time_total
         if not cuda:
             continue
         for kernel in getattr(event, "kernels", []) or []:
             chain = _ancestors(event)
-            owner = next((i for i in (_site_index(a.name) for a in chain) if i is not None), None)
+            owner = next((i for i in (_launch_of(a.name) for a in chain) if i is not None), None)
             if owner is not None:
                 time_us[owner] += kernel.duration
             elif graphs_recorded and _is_compiled(event):
@@ -163,17 +163,25 @@ def attribute(events: list[Any], sites: list[KernelSite], document: dict[str, An
                 other_device_us += kernel.duration
     where = _output_locations(document)
     rows = []
-    for i, site in enumerate(sites):
-        if launches[i] and site.path in where:
+    for site in sites:
+        ran = [(site.index, j) for j in range(len(site.lines))]
+        count = sum(launches[k] for k in ran)
+        if count and site.path in where:
             ci, oi = where[site.path]
+            total_flops = sum(flops[k] for k in ran)
             rows.append({
-                "name": site.name, "compile": ci, "output": oi, "kind": site.kind,
-                "time_us": time_us[i] / steps,  # per step
-                "calls": launches[i] / steps,  # launches per step
+                "name": site.name, "label": site.label, "compile": ci, "output": oi,
+                "kernel": site.kernel, "kind": site.kind,
+                "time_us": sum(time_us[k] for k in ran) / steps,  # per step
+                "calls": count / steps,  # launches per step
+                # each launch line of the module: its own time and launches per step
+                "launch_sites": [{"line": line, "time_us": time_us[k] / steps,
+                                  "calls": launches[k] / steps}
+                                 for line, k in zip(site.lines, ran)],
                 "bytes": site.bytes,  # per launch
                 # per launch: torch's estimate for an extern call; a generated kernel's
                 # are counted from its nodes (roofline.kernel_flops)
-                "flops": flops[i] / launches[i] if site.kind == "extern" and flops[i] else None,
+                "flops": total_flops / count if site.kind == "extern" and total_flops else None,
                 # minor page faults per launch, over every launch of the profile
                 "page_faults": site.page_faults / site.launches if site.launches else None,
             })
@@ -192,19 +200,20 @@ def attribute(events: list[Any], sites: list[KernelSite], document: dict[str, An
 
 def _replay_rows(replayed: dict[str, float], document: dict[str, Any],
                  steps: int) -> list[dict[str, Any]]:
-    owners: dict[str, list[tuple[int, int]]] = defaultdict(list)
+    owners: dict[str, list[tuple[int, int, int]]] = defaultdict(list)
     for ci, c in enumerate(document.get("compiles", [])):
         for oi, o in enumerate(c.get("output_codes", [])):
-            for k in o.get("kernels", []):
+            for ki, k in enumerate(o.get("kernels", [])):
                 if k["kind"] != "extern":
-                    owners[k["name"]].append((ci, oi))
+                    owners[k["name"]].append((ci, oi, ki))
     rows = []
     for name, total in replayed.items():
         owner = owners.get(name, [])
-        ci, oi = owner[0] if len(owner) == 1 else (None, None)
-        rows.append({"name": name if ci is not None else f"{CUDA_GRAPH_REPLAY}{name}",
-                     "compile": ci, "output": oi, "kind": "cudagraph",
-                     "time_us": total / steps, "calls": None, "bytes": None, "flops": None})
+        ci, oi, ki = owner[0] if len(owner) == 1 else (None, None, None)
+        label = name if ci is not None else f"{CUDA_GRAPH_REPLAY}{name}"
+        rows.append({"name": label, "label": label, "compile": ci, "output": oi, "kernel": ki,
+                     "kind": "cudagraph", "time_us": total / steps, "calls": None,
+                     "bytes": None, "flops": None})
     return rows
 
 

@@ -76,10 +76,22 @@ def post_grad_nodes(document: dict[str, Any], compile_index: int,
 
 
 def document_kernel(document: dict[str, Any], row: dict[str, Any]) -> dict[str, Any] | None:
+    """The document's kernel a profile row measured: its own entry (a name repeats where an
+    extern call is made several times), by name for rows written before ``kernel``."""
     if row.get("compile") is None:
         return None
-    output = document["compiles"][row["compile"]]["output_codes"][row["output"]]
-    return next((k for k in output["kernels"] if k["name"] == row["name"]), None)
+    kernels = document["compiles"][row["compile"]]["output_codes"][row["output"]]["kernels"]
+    if "kernel" in row:
+        index = row["kernel"]
+        return kernels[index] if isinstance(index, int) and 0 <= index < len(kernels) else None
+    return next((k for k in kernels if k["name"] == row["name"]), None)
+
+
+def launch_nodes(kernel: dict[str, Any]) -> list[list[str]]:
+    """The post-grad nodes of each launch of a document's kernel (its ``launch_sites``;
+    the whole kernel's in a document written before them)."""
+    sites = kernel.get("launch_sites") or []
+    return [s["post_grad_nodes"] for s in sites] or [kernel.get("post_grad_nodes", [])]
 
 
 def _fused_nodes(document: dict[str, Any], row: dict[str, Any]) -> tuple[list[dict[str, Any]], dict]:
@@ -91,11 +103,19 @@ def _fused_nodes(document: dict[str, Any], row: dict[str, Any]) -> tuple[list[di
 
 
 def kernel_flops(document: dict[str, Any], row: dict[str, Any]) -> float | None:
-    fused, nodes = _fused_nodes(document, row)
-    counts = [node_elements(n, nodes) for n in fused]
-    if not counts or any(c is None for c in counts):
+    """FLOPs of one launch: a launch computes its own nodes (the mean over the kernel's
+    launches, which run equally often)."""
+    kernel = document_kernel(document, row)
+    if kernel is None:
         return None
-    return float(sum(counts))
+    nodes = post_grad_nodes(document, row["compile"], row["output"])
+    per_launch = []
+    for names in launch_nodes(kernel):
+        counts = [node_elements(nodes[n], nodes) for n in names if n in nodes]
+        if not counts or any(c is None for c in counts):
+            return None
+        per_launch.append(sum(c for c in counts if c is not None))
+    return float(sum(per_launch)) / len(per_launch)
 
 
 def kernel_dtype(document: dict[str, Any], row: dict[str, Any]) -> str | None:
@@ -154,6 +174,8 @@ def annotate_kernels(document: dict[str, Any], rows: list[dict[str, Any]],
         row["achieved_gflops"] = row["flops"] / launch_s / 1e9 \
             if row.get("flops") and launch_s else None
         row["share"] = row["time_us"] / wall_us if wall_us else None
+        for launch in row.get("launch_sites") or []:
+            launch["share"] = launch["time_us"] / wall_us if wall_us else None
         row["efficiency"] = efficiency(row, peaks)
         row["bound"] = classify(row, peaks)
 
@@ -264,7 +286,7 @@ def _advice(verdict: str, rows: list[dict[str, Any]], device: str) -> list[str]:
     if verdict == "memory-bound":
         heavy = sorted((r for r in rows if r.get("bound") == "memory" and r.get("bytes")),
                        key=lambda r: -r["bytes"] * (r["calls"] or 1))[:3]
-        named = ", ".join(f"{r['name']} ({_mb(r['bytes'])} per launch)" for r in heavy)
+        named = ", ".join(f"{r.get('label') or r['name']} ({_mb(r['bytes'])} per launch)" for r in heavy)
         return [f"the time goes into moving memory: {named}" if named else
                 "the time goes into moving memory",
                 "fewer, larger fused kernels move fewer bytes: look for intermediates written "

@@ -19,15 +19,25 @@ from .markup import (
     _table,
 )
 
+def _launches(kernel: Data) -> str:
+    """Where a kernel is launched (lines of the output code), with each launch's nodes when
+    it is launched from several lines."""
+    sites = [s for s in kernel.get("launch_sites") or [] if isinstance(s, dict)]
+    if len(sites) < 2:
+        return "<br>".join(f"line {_e(s.get('line'))}" for s in sites)
+    return "<br>".join(f"line {_e(s.get('line'))}: {_names(s.get('post_grad_nodes'))}"
+                       for s in sites[:20])
+
+
 def _kernel_table(kernels: list[Data]) -> str:
     rows = []
     for k in kernels:
         kind = _e(k.get("kind")) + (f" ({_e(k['triton_kind'])})" if k.get("triton_kind") else "")
         user = "<br>".join(_location_with_code(loc) for loc in (k.get("user_lines") or [])[:20])
-        rows.append([f"<code>{_e(k.get('name'))}</code>", kind, _names(k.get("post_grad_nodes")),
-                     _names(k.get("aten_ops")), user, _e(k.get("mapping"))])
-    return _table(["kernel", "kind", "fused post-grad nodes", "aten ops", "user lines", "mapping"],
-                  rows, "tcx-kernel-table")
+        rows.append([f"<code>{_e(k.get('label') or k.get('name'))}</code>", kind, _names(k.get("post_grad_nodes")),
+                     _names(k.get("aten_ops")), user, _launches(k), _e(k.get("mapping"))])
+    return _table(["kernel", "kind", "fused post-grad nodes", "aten ops", "user lines",
+                   "launched at (line of the output code)", "mapping"], rows, "tcx-kernel-table")
 
 
 def _kernel_source(anchor: str, index: int, kernel: Data) -> str:

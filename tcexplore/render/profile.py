@@ -36,15 +36,16 @@ def _kernel_anchor(data: Data, row: Data) -> str | None:
         return None
     compile_ = data["compiles"][row["compile"]]
     kernels = compile_["output_codes"][row["output"]]["kernels"]
-    index = next((i for i, k in enumerate(kernels) if k["name"] == row["name"]), None)
-    if index is None:
+    index = row["kernel"] if "kernel" in row else \
+        next((i for i, k in enumerate(kernels) if k["name"] == row["name"]), None)
+    if not isinstance(index, int) or not 0 <= index < len(kernels):
         return None
     return f"{_compile_anchor(compile_.get('id'))}-output-{row['output']}-kernel-{index}"
 
 
 def _kernel_name(data: Data, row: Data) -> str:
     anchor = _kernel_anchor(data, row)
-    name = _c(row.get("name"))
+    name = _c(row.get("label") or row.get("name"))
     return f'<a href="#{_e(anchor)}">{name}</a>' if anchor else name
 
 
@@ -89,14 +90,29 @@ def _lines(data: Data, profile: Data) -> str:
     return _table(["source line", "time", "share", "kernels"], rows, "tcx-time-lines") + note
 
 
+def _launch_rows(row: Data) -> list[list[str]]:
+    """A kernel launched from several lines of its output code: each launch's own figures
+    under its total (an extern call made several times is a row per call already)."""
+    sites = row.get("launch_sites") or []
+    if len(sites) < 2:
+        return []
+    where = '<span class="tcx-muted">↳ launch at line {} of the output code</span>'
+    return [[where.format(_e(s.get("line") or "?")), "", _e(time_us(s["time_us"])),
+             _e(share(s.get("share"))), _e(f"{s['calls']:.3g}")] + [""] * 8 for s in sites]
+
+
 def _kernels(data: Data, profile: Data) -> str:
-    rows = [[_kernel_name(data, r), _e(r.get("kind")), _e(time_us(r["time_us"])),
-             _e(share(r.get("share"))), _e("—" if r.get("calls") is None else f"{r['calls']:.3g}"),
-             _e(time_us(r.get("mean_us"))), _e(_bytes(r.get("bytes"))),
-             _e("—" if r.get("flops") is None else f"{r['flops']:.3g}"),
-             _e(_rate(r.get("achieved_gbps"), "GB/s")), _e(_rate(r.get("achieved_gflops"), "GFLOP/s")),
-             _e(share(r.get("efficiency"))), _e(r.get("bound") or "—"), _e((r.get("below_roof") or {}).get("text") or "—")]
-            for r in profile.get("kernels", [])]
+    rows = []
+    for r in profile.get("kernels", []):
+        rows.append([
+            _kernel_name(data, r), _e(r.get("kind")), _e(time_us(r["time_us"])),
+            _e(share(r.get("share"))), _e("—" if r.get("calls") is None else f"{r['calls']:.3g}"),
+            _e(time_us(r.get("mean_us"))), _e(_bytes(r.get("bytes"))),
+            _e("—" if r.get("flops") is None else f"{r['flops']:.3g}"),
+            _e(_rate(r.get("achieved_gbps"), "GB/s")), _e(_rate(r.get("achieved_gflops"), "GFLOP/s")),
+            _e(share(r.get("efficiency"))), _e(r.get("bound") or "—"),
+            _e((r.get("below_roof") or {}).get("text") or "—")])
+        rows += _launch_rows(r)
     return _table(["kernel", "kind", "time", "share", "launches", "per launch", "bytes / launch",
                    "FLOPs / launch", "bandwidth", "compute", "of the roof", "bound",
                    "why below the roof"], rows,
@@ -156,7 +172,7 @@ def roofline_svg(data: Data, profile: Data) -> str:
                      f'stroke="#1f2328" stroke-width="1.5"><title>{_e(f"compute roof: {peak:.3g} GFLOP/s")}</title></line>')
     for row, intensity in zip(points, intensities):
         colour = BOUND_COLOURS.get(row.get("bound"), BOUND_COLOURS[None])
-        title = (f"{row['name']}: {intensity:.3g} FLOPs/byte, {row['achieved_gflops']:.3g} GFLOP/s, "
+        title = (f"{row.get('label') or row['name']}: {intensity:.3g} FLOPs/byte, {row['achieved_gflops']:.3g} GFLOP/s, "
                  f"{row.get('achieved_gbps') or 0:.3g} GB/s, {time_us(row['time_us'])}, {row.get('bound')}-bound")
         circle = (f'<circle cx="{x_of(intensity):.1f}" cy="{y_of(row["achieved_gflops"]):.1f}" r="5" '
                   f'fill="{colour}" fill-opacity="0.8"><title>{_e(title)}</title></circle>')

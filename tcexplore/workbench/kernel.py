@@ -13,6 +13,7 @@ import difflib
 from dataclasses import dataclass
 from typing import Any
 
+from ..capture.parsers.output_code import kernel_labels
 from .wrapper import WorkbenchError
 
 
@@ -37,11 +38,8 @@ def _places(data: dict[str, Any]) -> list[_Place]:
         for o_index, output in enumerate(outputs):
             kind = kinds[o_index]
             output_label = kind if kinds.count(kind) == 1 else f"{kind}{o_index}"
-            names = [k["name"] for k in output.get("kernels") or []]
-            seen: dict[str, int] = {}
-            for k_index, name in enumerate(names):
-                seen[name] = seen.get(name, 0) + 1
-                label = name if names.count(name) == 1 else f"{name}#{seen[name]}"
+            labels = kernel_labels([k["name"] for k in output.get("kernels") or []])
+            for k_index, label in enumerate(labels):
                 places.append(_Place(record["id"], output_label, output, k_index, label))
     return places
 

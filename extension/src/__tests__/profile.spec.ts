@@ -1,4 +1,4 @@
-import { kernelTarget, logAxis, microseconds, roofline, stepSegments, topLines } from '../model/profile';
+import { kernelTarget, kernelTimes, launchTimes, logAxis, microseconds, roofline, stepSegments, timeLabel, topLines } from '../model/profile';
 import { Profile, TcxDocument } from '../model/types';
 import { fixture } from './fixture';
 import { createExplorer } from '../view/explorer';
@@ -72,6 +72,34 @@ describe('profile', () => {
     const rows = [...root.querySelectorAll('[role=tabpanel][data-tab=profile] .tcx-facts tr')].map(tr => [tr.querySelector('th')!.textContent, tr.querySelector('td')!.textContent]);
     expect(rows[0]).toEqual(['decided by', line]);
     expect(rows).toContainEqual(['one call, then a sync', '205 µs (latency, not a loop\'s cost)']);
+  });
+
+  it('gives each call of a repeated extern its own time, and a kernel launched from two lines each launch', () => {
+    const doc = profiled();
+    const entry = (name: string, kind: string, nodes: string[], lines: number[]) => ({
+      name, kind, source: '', aten_ops: [], post_grad_nodes: nodes, user_lines: [], mapping: 'provenance',
+      launch_sites: lines.map((line, i) => ({ line, post_grad_nodes: nodes.length === lines.length ? [nodes[i]] : nodes }))
+    });
+    const output = doc.compiles[0].output_codes[0];
+    output.kernels = [entry('cpp_fused_relu_0', 'cpp', ['relu', 'relu_1'], [92, 102]), entry('extern_kernels.mm', 'extern', ['mm'], [85]),
+      entry('extern_kernels.mm', 'extern', ['mm_1'], [96]), entry('extern_kernels.mm', 'extern', ['mm_2'], [106])] as typeof output.kernels;
+    const row = (kernel: number, label: string, time_us: number, sites: Array<[number, number]>) => ({
+      ...doc.profile!.kernels[0], name: output.kernels[kernel].name, label, kernel, time_us, share: time_us / 1000, calls: sites.length,
+      launch_sites: sites.map(([line, us]) => ({ line, time_us: us, calls: 1, share: us / 1000 }))
+    });
+    doc.profile!.kernels = [row(1, 'extern_kernels.mm#1', 100, [[85, 100]]), row(2, 'extern_kernels.mm#2', 60, [[96, 60]]),
+      row(3, 'extern_kernels.mm#3', 30, [[106, 30]]), row(0, 'cpp_fused_relu_0', 50, [[92, 20], [102, 30]])];
+    const times = kernelTimes(doc, 0, 0);
+    expect([1, 2, 3].map(i => timeLabel(times.get(i)))).toEqual(['100 µs · 10.0%', '60.0 µs · 6.0%', '30.0 µs · 3.0%']);
+    expect(timeLabel(times.get(0))).toBe('50.0 µs · 5.0% · 2 launches');
+    expect(launchTimes(output.kernels[0], times.get(0))).toEqual([
+      { label: 'line 92', nodes: ['relu'], time: '20.0 µs · 2.0%' },
+      { label: 'line 102', nodes: ['relu_1'], time: '30.0 µs · 3.0%' }]);
+    expect(launchTimes(output.kernels[1], times.get(1))).toEqual([]);
+    expect(kernelTarget(doc, doc.profile!.kernels[1])).toEqual({ tab: 'fusion', compile: 0, output: 0, kernel: 'extern_kernels.mm', index: 2 });
+    // a row written before rows named their entry held every call of its name: no entry gets it
+    doc.profile!.kernels = doc.profile!.kernels.map(({ kernel, ...rest }) => rest);
+    expect([...kernelTimes(doc, 0, 0).keys()]).toEqual([0]);
   });
 
   it('formats time with units', () => {

@@ -362,17 +362,36 @@ export interface OutputCode {
 }
 export interface Kernel {
   name: string;
+  /**
+   * the name, numbered in order where it repeats in its output code (an extern call made several times: extern_kernels.mm#2), as Document.kernel() takes it; absent in documents written before it
+   */
+  label?: string;
   kind: "cpp" | "triton" | "extern" | "cuda" | "halide" | "rocm";
   triton_kind?: string | null;
   source: string;
   line?: number;
   handles?: string[];
   launches?: number;
+  /**
+   * its launch statements in the wrapper, as emitted, in order
+   */
+  calls?: string[];
+  /**
+   * each launch of it in the wrapper, in order: the line of the output code that makes it and the post-grad nodes that launch computes (an extern call is made from one line; Inductor defines identical generated code once and launches it from several); absent in documents written before it
+   */
+  launch_sites?: LaunchSite[];
   source_nodes?: string[];
   aten_ops: string[];
   post_grad_nodes: string[];
   user_lines: Location[];
   mapping: "provenance" | "kernel_comment" | "none";
+}
+export interface LaunchSite {
+  /**
+   * 1-based line of the output code
+   */
+  line: number;
+  post_grad_nodes: string[];
 }
 export interface CustomOp {
   op: string;
@@ -1151,6 +1170,10 @@ export interface Profile {
 export interface ProfiledKernel {
   name: string;
   /**
+   * the name, numbered in order where it repeats in its output code (extern_kernels.mm#2), as Document.kernel() takes it; absent in documents written before it
+   */
+  label?: string;
+  /**
    * index into compiles
    */
   compile?: number | null;
@@ -1158,6 +1181,10 @@ export interface ProfiledKernel {
    * index into the compile's output_codes
    */
   output?: number | null;
+  /**
+   * index into the output code's kernels: the entry this row measured (null: a launch the document lists no kernel for); absent in documents written before it, whose rows hold every launch of a name
+   */
+  kernel?: number | null;
   kind: string;
   /**
    * per call of the step
@@ -1167,6 +1194,10 @@ export interface ProfiledKernel {
    * launches per call of the step
    */
   calls: number | null;
+  /**
+   * each launch line of the kernel (its document entry's launch_sites, in order), with its own time and launches per call of the step; they add up to the row's; absent in documents written before it
+   */
+  launch_sites?: ProfiledLaunch[];
   mean_us?: number | null;
   share: number | null;
   /**
@@ -1187,6 +1218,21 @@ export interface ProfiledKernel {
    */
   page_faults?: number | null;
   below_roof?: BelowRoof;
+}
+export interface ProfiledLaunch {
+  /**
+   * 1-based line of the output code (null: unknown)
+   */
+  line: number | null;
+  /**
+   * per call of the step
+   */
+  time_us: number;
+  /**
+   * launches per call of the step
+   */
+  calls: number;
+  share?: number | null;
 }
 /**
  * why a kernel under 0.2 of its roof is there, from what its launches measured

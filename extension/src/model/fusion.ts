@@ -10,6 +10,10 @@ export const EXTERN_COLOUR = '#8a8a8a';
 
 export interface FusionKernel {
   kernel: Kernel;
+  /** its place in the output code's kernels (a name repeats: an extern call made several times) */
+  index: number;
+  /** its name, numbered where the name repeats (extern_kernels.mm#2), as Python stored it */
+  label: string;
   colour: string;
   nodes: string[];
 }
@@ -18,8 +22,8 @@ export interface FusionModel {
   output: OutputCode;
   graph: Graph | null;
   kernels: FusionKernel[];
-  /** post-grad node name → kernel names, in kernel order */
-  kernelsOf: Map<string, string[]>;
+  /** post-grad node name → the indices of the kernels that compute it, in kernel order */
+  kernelsOf: Map<string, number[]>;
   unmapped: Set<string>;
   dead: Set<string>;
 }
@@ -31,8 +35,8 @@ export function outputLabel(c: Compile, out: OutputCode, index: number): string 
 export function fusionModel(c: Compile, outputIndex: number): FusionModel {
   const output = c.output_codes[outputIndex];
   const graph = c.post_grad_graphs[output.post_grad_graph] ?? null;
-  const kernelsOf = new Map<string, string[]>();
-  const link = (node: string, kernel: string) => {
+  const kernelsOf = new Map<string, number[]>();
+  const link = (node: string, kernel: number) => {
     const list = kernelsOf.get(node);
     if (!list) {
       kernelsOf.set(node, [kernel]);
@@ -41,15 +45,21 @@ export function fusionModel(c: Compile, outputIndex: number): FusionModel {
     }
   };
   let colourIndex = 0;
-  const kernels = (output.kernels ?? []).map(kernel => {
+  const kernels = (output.kernels ?? []).map((kernel, index) => {
     const nodes = Array.isArray(kernel.post_grad_nodes) ? kernel.post_grad_nodes.map(String) : [];
-    nodes.forEach(n => link(n, kernel.name));
+    nodes.forEach(n => link(n, index));
     const colour = kernel.kind === 'extern' ? EXTERN_COLOUR : PALETTE[colourIndex++ % PALETTE.length];
-    return { kernel, colour, nodes };
+    return { kernel, index, label: kernel.label ?? kernel.name, colour, nodes };
   });
+  // A document written before launch sites: its nodes name their kernels, not which entry.
   for (const node of graph?.nodes ?? []) {
     for (const k of node.kernels ?? []) {
-      link(String(node.name), String(k));
+      if (!kernelsOf.has(String(node.name))) {
+        const index = kernels.findIndex(fk => fk.kernel.name === String(k));
+        if (index >= 0) {
+          link(String(node.name), index);
+        }
+      }
     }
   }
   return {
@@ -61,5 +71,5 @@ export function fusionModel(c: Compile, outputIndex: number): FusionModel {
 
 export function kernelColour(model: FusionModel, node: string): string | null {
   const first = model.kernelsOf.get(node)?.[0];
-  return first ? model.kernels.find(k => k.kernel.name === first)?.colour ?? null : null;
+  return first === undefined ? null : model.kernels[first]?.colour ?? null;
 }

@@ -5,7 +5,7 @@
  */
 
 import { baseName } from './format';
-import { Bound, Profile, ProfiledKernel, TcxDocument, Target } from './types';
+import { Bound, Kernel, Profile, ProfiledKernel, TcxDocument, Target } from './types';
 
 export function microseconds(value: number | null | undefined): string {
   if (typeof value !== 'number' || !isFinite(value)) {
@@ -75,7 +75,10 @@ export function kernelTarget(doc: TcxDocument, k: ProfiledKernel): Target | unde
   if (typeof k.compile !== 'number' || typeof k.output !== 'number' || !doc.compiles[k.compile]) {
     return undefined;
   }
-  return { tab: k.kind === 'extern' ? 'fusion' : 'code', compile: k.compile, output: k.output, kernel: k.name };
+  if (k.kind === 'extern') {
+    return { tab: 'fusion', compile: k.compile, output: k.output, kernel: k.name, ...(typeof k.kernel === 'number' ? { index: k.kernel } : {}) };
+  }
+  return { tab: 'code', compile: k.compile, output: k.output, kernel: k.name };
 }
 
 export interface Tick {
@@ -175,18 +178,57 @@ export function verdictLine(profile: Profile): string {
   return `${step.verdict}: ${microseconds(step.wall_us)} ${per}, ${percent(1 - step.overhead_share)} in kernels`;
 }
 
-/** The profiled kernels of one output code, by name (empty without a profile). */
-export function kernelTimes(doc: TcxDocument, compile: number, output: number): Map<string, ProfiledKernel> {
-  const out = new Map<string, ProfiledKernel>();
+/**
+ * The profiled kernels of one output code, by their index in its kernels (empty without a
+ * profile). A row written before rows named their entry (`kernel`) held every launch of its
+ * name, so it stands for a kernel only where that name occurs once.
+ */
+export function kernelTimes(doc: TcxDocument, compile: number, output: number): Map<number, ProfiledKernel> {
+  const out = new Map<number, ProfiledKernel>();
+  const kernels = doc.compiles[compile]?.output_codes[output]?.kernels ?? [];
   for (const k of doc.profile?.kernels ?? []) {
-    if (k.compile === compile && k.output === output) {
-      out.set(k.name, k);
+    if (k.compile !== compile || k.output !== output) {
+      continue;
+    }
+    if (k.kernel !== undefined) {
+      if (typeof k.kernel === 'number') {
+        out.set(k.kernel, k);
+      }
+    } else if (kernels.filter(entry => entry.name === k.name).length === 1) {
+      out.set(kernels.findIndex(entry => entry.name === k.name), k);
     }
   }
   return out;
 }
 
-/** "12.3 µs · 40.1%": a kernel's time per step and its share, for kernel lists. */
+/** "12.3 µs · 40.1%": a kernel's time per step and its share, for kernel lists; a kernel launched from several lines says how many (its total). */
 export function timeLabel(k: ProfiledKernel | undefined): string {
-  return k ? `${microseconds(k.time_us)} · ${percent(k.share)}` : '';
+  if (!k) {
+    return '';
+  }
+  const sites = k.launch_sites ?? [];
+  return `${microseconds(k.time_us)} · ${percent(k.share)}${sites.length > 1 ? ` · ${sites.length} launches` : ''}`;
+}
+
+export interface LaunchTime {
+  /** "line 92" (of the output code) */
+  label: string;
+  nodes: string[];
+  time: string;
+}
+
+/** Each launch line of a kernel with its own measured time, for a kernel launched from several lines (empty otherwise). */
+export function launchTimes(kernel: Kernel, k: ProfiledKernel | undefined): LaunchTime[] {
+  const sites = kernel.launch_sites ?? [];
+  if (sites.length < 2) {
+    return [];
+  }
+  return sites.map(site => {
+    const measured = k?.launch_sites?.find(l => l.line === site.line);
+    return {
+      label: `line ${site.line}`,
+      nodes: site.post_grad_nodes ?? [],
+      time: measured ? `${microseconds(measured.time_us)} · ${percent(measured.share)}` : ''
+    };
+  });
 }

@@ -26,7 +26,7 @@ export type Target =
   | { tab: 'source'; file: string; line: number }
   | { tab: 'graphs'; compile: number; graph: string; node?: string }
   | { tab: 'bytecode'; compile: number; instruction?: number }
-  | { tab: 'fusion'; compile: number; output: number; kernel?: string }
+  | { tab: 'fusion'; compile: number; output: number; kernel?: string; index?: number }
   | { tab: 'code'; compile: number; output: number; kernel?: string }
   | { tab: 'guards'; compile: number }
   | { tab: 'cudagraphs' }

@@ -39,7 +39,7 @@ export function codeTab(ctx: Context): TabView {
     const times = kernelTimes(ctx.doc, ref.compile, ref.output);
     list.replaceChildren(...names.map(name => el('li', { class: 'tcx-kernel-item', attrs: { 'data-kernel': name } },
       el('button', { class: 'tcx-kernel-button', attrs: { type: 'button' }, onclick: () => show(name) }, wrappable(name),
-        times.has(name) ? el('span', { class: 'tcx-kernel-time', title: 'measured time per step and share of the step (Profile tab)' }, timeLabel(times.get(name))) : null))));
+        times.has(out.kernels.findIndex(k => k.name === name)) ? el('span', { class: 'tcx-kernel-time', title: 'measured time per step and share of the step (Profile tab)' }, timeLabel(times.get(out.kernels.findIndex(k => k.name === name)))) : null))));
     show(kernel ?? (names[1] ?? WRAPPER));
   };
   const picker = outputPicker(ctx.doc, refs, r => open(r));

@@ -1,6 +1,7 @@
 import { fusionModel, FusionKernel, FusionModel, kernelColour } from '../model/fusion';
 import { plural, sourceLabels, where, whereTitle } from '../model/format';
-import { kernelTimes, timeLabel } from '../model/profile';
+import { kernelTimes, launchTimes, microseconds, percent, timeLabel } from '../model/profile';
+import { ProfiledKernel } from '../model/types';
 import { Context, TabView } from './context';
 import { code, el, link, note, wrappable } from './dom';
 import { fileLabeller } from './graphs';
@@ -12,17 +13,21 @@ import { openAsCell } from './workbench';
 interface Pane {
   model: FusionModel;
   element: HTMLElement;
-  selectKernel(name: string): void;
+  selectKernel(index: number): void;
 }
 
-function kernelPanel(ctx: Context, ref: OutputRef, fk: FusionKernel): HTMLElement {
+function kernelPanel(ctx: Context, ref: OutputRef, fk: FusionKernel, measured: ProfiledKernel | undefined): HTMLElement {
   const k = fk.kernel;
+  const launches = launchTimes(k, measured);
   return el('div', { class: 'tcx-kernelinfo' },
-    el('h4', null, el('span', { class: 'tcx-swatch', attrs: { style: `background:${fk.colour}` } }), ' ', code(k.name)),
+    el('h4', null, el('span', { class: 'tcx-swatch', attrs: { style: `background:${fk.colour}` } }), ' ', code(fk.label)),
     el('div', null, `${k.kind}${k.triton_kind ? ` (${k.triton_kind})` : ''} · ${fk.nodes.length} post-grad nodes · mapping: ${k.mapping}`),
+    measured ? el('div', { class: 'tcx-kernel-measured' }, `measured: ${microseconds(measured.time_us)} per step (${percent(measured.share)} of it)`) : null,
+    launches.length ? el('div', { class: 'tcx-launches' }, el('div', null, `launched from ${launches.length} lines of the output code, each computing its own nodes:`),
+      ...launches.map(l => el('div', { class: 'tcx-launch' }, `${l.label}: `, code(l.nodes.join(', ') || '—'), l.time ? ` · ${l.time}` : ''))) : null,
     k.aten_ops?.length ? el('div', null, 'ATen ops: ', code(k.aten_ops.join(', '))) : null,
     el('div', null, link('show code', () => ctx.go({ tab: 'code', compile: ref.compile, output: ref.output, kernel: k.name })), ' ',
-      openAsCell(ctx, ref, ctx.doc.compiles[ref.compile].output_codes[ref.output].kernels.indexOf(k))),
+      openAsCell(ctx, ref, fk.index)),
     k.user_lines?.length ? el('div', { class: 'tcx-userlines' }, el('div', null, 'user lines:'),
       ...k.user_lines.map(loc => el('div', { class: 'tcx-userline' },
         loc.file && typeof loc.line === 'number' ? link(where(loc, sourceLabels(ctx.doc)), () => ctx.go({ tab: 'source', file: loc.file as string, line: loc.line as number }), whereTitle(loc)) : where(loc, sourceLabels(ctx.doc)),
@@ -33,29 +38,30 @@ function pane(ctx: Context, ref: OutputRef): Pane {
   const model = fusionModel(ctx.doc.compiles[ref.compile], ref.output);
   const side = el('aside', { class: 'tcx-side' }, note('Click a kernel or a node.', 'tcx-muted'));
   const list = el('ul', { class: 'tcx-kernel-list' });
-  const items = new Map<string, HTMLElement>();
+  const items = new Map<number, HTMLElement>();
+  const times = kernelTimes(ctx.doc, ref.compile, ref.output);
   let view: GraphView | null = null;
-  const selectKernel = (name: string) => {
-    const fk = model.kernels.find(k => k.kernel.name === name);
+  const selectKernel = (index: number) => {
+    const fk = model.kernels[index];
     if (!fk) {
       return;
     }
     for (const [other, item] of items) {
-      item.classList.toggle('tcx-active', other === name);
+      item.classList.toggle('tcx-active', other === index);
     }
     if (view) {
       view.show(fk.nodes.map(n => view!.model.byName.get(n)).filter((i): i is number => i !== undefined), 'tcx-hl');
     }
-    side.replaceChildren(kernelPanel(ctx, ref, fk));
+    side.replaceChildren(kernelPanel(ctx, ref, fk, times.get(index)));
   };
-  const times = kernelTimes(ctx.doc, ref.compile, ref.output);
   for (const fk of model.kernels) {
-    const item = el('li', { class: 'tcx-kernel-item', attrs: { 'data-kernel': fk.kernel.name } },
-      el('button', { class: 'tcx-kernel-button', attrs: { type: 'button' }, onclick: () => selectKernel(fk.kernel.name) },
-        el('span', { class: 'tcx-swatch', attrs: { style: `background:${fk.colour}` } }), ' ', wrappable(fk.kernel.name),
+    const measured = times.get(fk.index);
+    const item = el('li', { class: 'tcx-kernel-item', attrs: { 'data-kernel': fk.kernel.name, 'data-index': String(fk.index) } },
+      el('button', { class: 'tcx-kernel-button', attrs: { type: 'button' }, onclick: () => selectKernel(fk.index) },
+        el('span', { class: 'tcx-swatch', attrs: { style: `background:${fk.colour}` } }), ' ', wrappable(fk.label),
         el('span', { class: 'tcx-muted' }, ` ${fk.kernel.kind} · ${fk.nodes.length}`),
-        times.has(fk.kernel.name) ? el('span', { class: 'tcx-kernel-time', title: 'measured time per step and share of the step (Profile tab)' }, timeLabel(times.get(fk.kernel.name))) : null));
-    items.set(fk.kernel.name, item);
+        measured ? el('span', { class: 'tcx-kernel-time', title: 'measured time per step and share of the step (Profile tab)' }, timeLabel(measured)) : null));
+    items.set(fk.index, item);
     list.appendChild(item);
   }
   const reason = model.output.unmapped_reason; // why, as Python stored it (findings/unmapped.py)
@@ -67,14 +73,14 @@ function pane(ctx: Context, ref: OutputRef): Pane {
       colourOf: name => kernelColour(model, name),
       onNode: i => {
         const node = graph.nodes[i];
-        const names = model.kernelsOf.get(node.name) ?? [];
-        if (names.length) {
-          selectKernel(names[0]);
+        const indices = model.kernelsOf.get(node.name) ?? [];
+        if (indices.length) {
+          selectKernel(indices[0]);
         } else {
           side.replaceChildren();
         }
         view!.show([i], 'tcx-selected', false);
-        side.prepend(nodeInfo(ctx, node, names.map(name => ({ name, target: { tab: 'fusion', compile: ref.compile, output: ref.output, kernel: name } }))),
+        side.prepend(nodeInfo(ctx, node, indices.map(index => ({ name: model.kernels[index].label, target: { tab: 'fusion', compile: ref.compile, output: ref.output, kernel: model.kernels[index].kernel.name, index } }))),
           model.unmapped.has(node.name) ? note(`Not mapped to any kernel${reason ? `: ${reason}` : ''}.`, 'tcx-warning') : '',
           model.dead.has(node.name) ? note('Not computed: nothing uses its value, so Inductor drops it.') : '');
       }
@@ -119,8 +125,9 @@ export function fusionTab(ctx: Context): TabView {
     reveal(target) {
       if (target.tab === 'fusion') {
         const p = open({ compile: target.compile, output: target.output });
-        if (target.kernel) {
-          p.selectKernel(target.kernel);
+        const index = typeof target.index === 'number' ? target.index : p.model.kernels.findIndex(k => k.kernel.name === target.kernel);
+        if (index >= 0) {
+          p.selectKernel(index);
         }
       }
     }

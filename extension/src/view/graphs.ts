@@ -40,11 +40,15 @@ export function fileLabeller(doc: TcxDocument): (file: string) => string {
 function kernelsOfNode(c: Compile, ci: number, name: string, nodeKernels: string[] = []) {
   const found: Array<{ name: string; target: Target }> = [];
   c.output_codes.forEach((o, oi) => {
-    for (const k of o.kernels) {
-      if ((k.post_grad_nodes?.includes(name) || k.source_nodes?.includes(name) || nodeKernels.includes(k.name)) && !found.some(f => f.name === k.name)) {
-        found.push({ name: k.name, target: { tab: 'fusion', compile: ci, output: oi, kernel: k.name } });
+    o.kernels.forEach((k, index) => {
+      // a name the node lists stands for its kernel only where no entry says its own nodes
+      const own = k.post_grad_nodes?.includes(name) || k.source_nodes?.includes(name);
+      const named = nodeKernels.includes(k.name) && !o.kernels.some(other => other.name === k.name && other.post_grad_nodes?.includes(name));
+      const label = k.label ?? k.name;
+      if ((own || named) && !found.some(f => f.name === label)) {
+        found.push({ name: label, target: { tab: 'fusion', compile: ci, output: oi, kernel: k.name, index } });
       }
-    }
+    });
   });
   return found;
 }

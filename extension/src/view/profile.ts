@@ -70,7 +70,7 @@ function rooflineChart(profile: Profile, pick: (index: number) => void): Element
   }
   for (const p of r.points) {
     const dot = svg('circle', { cx: x.place(p.intensity), cy: y.place(p.gflops), r: 6, class: `tcx-point tcx-bound-${p.kernel.bound ?? 'unknown'}`, tabindex: 0, 'data-kernel': p.kernel.name },
-      svg('title', {}, `${p.kernel.name}: ${p.intensity.toPrecision(3)} FLOPs/byte, ${rate(p.gflops, 'GFLOP/s')}, ${rate(p.kernel.achieved_gbps, 'GB/s')}, ${microseconds(p.kernel.time_us)} (${p.kernel.bound ?? '?'}-bound)`));
+      svg('title', {}, `${p.kernel.label ?? p.kernel.name}: ${p.intensity.toPrecision(3)} FLOPs/byte, ${rate(p.gflops, 'GFLOP/s')}, ${rate(p.kernel.achieved_gbps, 'GB/s')}, ${microseconds(p.kernel.time_us)} (${p.kernel.bound ?? '?'}-bound)`));
     dot.addEventListener('click', () => pick(p.index));
     dot.addEventListener('keydown', event => {
       if ((event as KeyboardEvent).key === 'Enter') {
@@ -88,17 +88,37 @@ function rooflineChart(profile: Profile, pick: (index: number) => void): Element
 function kernelRows(ctx: Context, profile: Profile): HTMLTableElement {
   const name = (k: ProfiledKernel) => {
     const target = kernelTarget(ctx.doc, k);
-    return target ? link(k.name, () => ctx.go(target), 'show its code') : code(k.name);
+    const label = k.label ?? k.name;
+    return target ? link(label, () => ctx.go(target), 'show its code') : code(label);
   };
-  const rows = profile.kernels.map(k => [
-    name(k), k.kind, microseconds(k.time_us), percent(k.share), k.calls === null ? '—' : String(Number(k.calls.toPrecision(3))),
-    microseconds(k.mean_us), bytes(k.bytes), k.flops === null ? '—' : k.flops.toPrecision(3),
-    rate(k.achieved_gbps, 'GB/s'), rate(k.achieved_gflops, 'GFLOP/s'), percent(k.efficiency),
-    el('span', { class: `tcx-chip tcx-bound-${k.bound ?? 'unknown'}` }, k.bound ?? '—'),
-    k.below_roof?.text ?? '—'
-  ]);
+  const rows: Array<Array<string | HTMLElement>> = [];
+  const owners: Array<number | null> = []; // each table row's kernel (null: one launch of the kernel above)
+  profile.kernels.forEach((k, index) => {
+    rows.push([
+      name(k), k.kind, microseconds(k.time_us), percent(k.share), k.calls === null ? '—' : String(Number(k.calls.toPrecision(3))),
+      microseconds(k.mean_us), bytes(k.bytes), k.flops === null ? '—' : k.flops.toPrecision(3),
+      rate(k.achieved_gbps, 'GB/s'), rate(k.achieved_gflops, 'GFLOP/s'), percent(k.efficiency),
+      el('span', { class: `tcx-chip tcx-bound-${k.bound ?? 'unknown'}` }, k.bound ?? '—'),
+      k.below_roof?.text ?? '—'
+    ]);
+    owners.push(index);
+    // A kernel launched from several lines of its output code: each launch's own time under the total.
+    const sites = k.launch_sites ?? [];
+    for (const site of sites.length > 1 ? sites : []) {
+      rows.push([el('span', { class: 'tcx-muted' }, `↳ launch at line ${site.line ?? '?'} of the output code`), '', microseconds(site.time_us),
+        percent(site.share), String(Number(site.calls.toPrecision(3))), '', '', '', '', '', '', '', '']);
+      owners.push(null);
+    }
+  });
   const t = table(['kernel', 'kind', 'time', 'share', 'launches', 'per launch', 'bytes / launch', 'FLOPs / launch', 'bandwidth', 'compute', 'of the roof', 'bound', 'why below the roof'], rows, 'tcx-kernel-times');
-  t.querySelectorAll('tbody tr').forEach((tr, i) => tr.setAttribute('data-index', String(i)));
+  t.querySelectorAll('tbody tr').forEach((tr, i) => {
+    const owner = owners[i];
+    if (owner === null) {
+      tr.classList.add('tcx-launch-row');
+    } else {
+      tr.setAttribute('data-index', String(owner));
+    }
+  });
   return t;
 }
 

@@ -2,7 +2,9 @@
 
 The module torch emits (``inductor_output_code``) defines each generated kernel as
 ``name = async_compile.<flavour>(..., '''source''')`` and launches kernels and extern
-calls from ``call()``, each launch preceded by comments that Inductor writes:
+calls from ``call()`` (a kernel may be launched from several lines: Inductor defines
+identical code once; each launch is a ``launch_sites`` entry with its line of the module),
+each launch preceded by comments that Inductor writes:
 ``# Topologically Sorted Source Nodes: [...], Original ATen: [...]`` and, with
 provenance tracking, ``# [Provenance debug handles] name:N``. The handle names what runs:
 a kernel defined in the module, or an ATen/extern call in the wrapper (e.g. the RNG seeds'
@@ -103,6 +105,17 @@ def _kernel_source(code: str, start: int) -> tuple[str, int]:
     return code[open_at + 3 : close_at], close_at + 3
 
 
+def kernel_labels(names: list[str]) -> list[str]:
+    """Each kernel of one output code by its name, numbered in order where the name repeats
+    (an extern call made several times: ``extern_kernels.mm#2``)."""
+    seen: dict[str, int] = {}
+    labels = []
+    for name in names:
+        seen[name] = seen.get(name, 0) + 1
+        labels.append(name if names.count(name) == 1 else f"{name}#{seen[name]}")
+    return labels
+
+
 def parse_output_code(code: str) -> dict[str, Any]:
     """Kernels (definitions + launches) and extern calls of one output-code module."""
     aot = _AOT_ID.search(code)
@@ -128,7 +141,7 @@ def parse_output_code(code: str) -> dict[str, Any]:
         comments = _describe_comments(_comment_block(lines, line_no))
         kernel = {
             "name": m["name"], "kind": kind, "triton_kind": triton_kind, "source": source,
-            "line": line_no + 1, "handles": [], "launches": 0, "calls": [],
+            "line": line_no + 1, "handles": [], "launches": 0, "calls": [], "launch_sites": [],
             "source_nodes": comments["source_nodes"], "aten_ops": comments["aten_ops"],
             "fragment_nodes": comments["fragment_nodes"], "size_hints": _size_hints(source),
         }
@@ -159,6 +172,10 @@ def parse_output_code(code: str) -> dict[str, Any]:
             comments = _describe_comments(_comment_block(lines, index))
             kernel["launches"] += 1
             kernel["calls"].append(stripped)  # with its numel / grid arguments, as emitted
+            kernel["launch_sites"].append({
+                "line": index + 1, "source_nodes": comments["source_nodes"],
+                "handles": [h for h in comments["handles"]
+                            if h.rpartition(":")[0] == launched["name"]]})
             kernel["source_nodes"] = kernel["source_nodes"] or comments["source_nodes"]
             kernel["aten_ops"] = kernel["aten_ops"] or comments["aten_ops"]
             continue
@@ -176,11 +193,17 @@ def parse_output_code(code: str) -> dict[str, Any]:
         externs.append({
             "name": target, "kind": "extern", "triton_kind": None,
             "source": stripped, "line": index + 1, "handles": handles,
-            "launches": 1, "calls": [stripped], "source_nodes": comments["source_nodes"],
+            "launches": 1, "calls": [stripped],
+            "launch_sites": [{"line": index + 1, "handles": handles,
+                              "source_nodes": comments["source_nodes"]}],
+            "source_nodes": comments["source_nodes"],
             "aten_ops": comments["aten_ops"], "fragment_nodes": [], "size_hints": None,
         })
+    every = kernels + externs
+    for kernel, label in zip(every, kernel_labels([k["name"] for k in every])):
+        kernel["label"] = label
     return {
         "aot_id": aot["id"] if aot else None,
         "kind": output_kind(aot["id"] if aot else None),
-        "kernels": kernels + externs,
+        "kernels": every,
     }
