@@ -55,9 +55,9 @@ def find(data: dict[str, Any]) -> list[dict[str, Any]]:
         for e in rows.get((cache, "bypass"), []):
             details.append(f"{name} bypassed in compile {e['compile']}: {e.get('reason') or 'no reason given'}")
         for e in rows.get((cache, "miss"), []):
-            if e.get("components"):
-                kept = (f"{len(e['components'])} of {e['components_truncated']}"
-                        if e.get("components_truncated") else str(len(e["components"])))
+            if e.get("key_components"):
+                kept = (f"{len(e['key_components'])} of {e['components_truncated']}"
+                        if e.get("components_truncated") else str(len(e["key_components"])))
                 details.append(f"{name} miss in compile {e['compile']}: its key's {kept} "
                                "components are kept (tcexplore diff names those that changed)")
     for state, n in sorted(_autotune_states(data).items()):
