@@ -1,4 +1,4 @@
-import { kernelTarget, logAxis, microseconds, roofline, stepSegments, topLines } from '../model/profile';
+import { kernelTarget, logAxis, roofline, stepSegments, topLines } from '../model/profile';
 import { Profile, TcxDocument } from '../model/types';
 import { fixture } from './fixture';
 
@@ -60,11 +60,5 @@ describe('profile', () => {
     const doc = profiled();
     expect(kernelTarget(doc, doc.profile!.kernels[0])?.tab).toBe('fusion');
     expect(kernelTarget(doc, doc.profile!.kernels[1])).toEqual({ tab: 'code', compile: 0, output: 0, kernel: 'cpp_fused_add_0' });
-  });
-
-  it('formats time with units', () => {
-    expect(microseconds(0)).toBe('0');
-    expect(microseconds(12.5)).toBe('12.5 µs');
-    expect(microseconds(2500)).toBe('2.50 ms');
   });
 });

@@ -1,7 +1,7 @@
 /** The Timing tab: eager vs compiled runtime to scale, how far to trust it, and where compile time went. */
 
-import { Axis, duration, fraction, timeAxis } from './axis';
-import { ms, num } from './format';
+import { Axis, fraction, timeAxis } from './axis';
+import { duration, num } from './format';
 import { Compile, Phase, TcxDocument, TimingStats, TimingVerdict } from './types';
 
 export interface RuntimeBar {
@@ -89,7 +89,7 @@ export function timingSummary(doc: TcxDocument): Array<[string, string]> {
   return [
     ['device', t.device],
     ['speedup', speedup],
-    [v.first_call ?? 'first call', ms(t.compile_s * 1000)],
+    [v.first_call ?? 'first call', duration(t.compile_s * 1000)],
     ['break-even', t.break_even_calls === null ? 'never (compiled is not faster)' : `${Math.ceil(t.break_even_calls)} calls`],
     ['samples', `eager ${t.eager.samples}, compiled ${t.compiled.samples}` + (typeof t.budget_s === 'number' ? ` (time budget ${t.budget_s} s per side)` : '')],
     ['measurement', v.measurement ?? ''],

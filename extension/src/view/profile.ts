@@ -1,8 +1,7 @@
 /** The Profile tab: the step's verdict, the heaviest lines, the kernels on a roofline. */
 
-import {
-  bytes, kernelTarget, logAxis, microseconds, percent, rate, roofline, stepSegments, topLines, verdictLine
-} from '../model/profile';
+import { formatBytes, microseconds, num, percent, rate } from '../model/format';
+import { kernelTarget, logAxis, roofline, stepSegments, topLines, verdictLine } from '../model/profile';
 import { Profile, ProfiledKernel, Target } from '../model/types';
 import { Context, TabView } from './context';
 import { code, el, link, note, svg, table } from './dom';
@@ -70,7 +69,7 @@ function rooflineChart(profile: Profile, pick: (index: number) => void): Element
   }
   for (const p of r.points) {
     const dot = svg('circle', { cx: x.place(p.intensity), cy: y.place(p.gflops), r: 6, class: `tcx-point tcx-bound-${p.kernel.bound ?? 'unknown'}`, tabindex: 0, 'data-kernel': p.kernel.name },
-      svg('title', {}, `${p.kernel.name}: ${p.intensity.toPrecision(3)} FLOPs/byte, ${rate(p.gflops, 'GFLOP/s')}, ${rate(p.kernel.achieved_gbps, 'GB/s')}, ${microseconds(p.kernel.time_us)} (${p.kernel.bound ?? '?'}-bound)`));
+      svg('title', {}, `${p.kernel.name}: ${num(p.intensity)} FLOPs/byte, ${rate(p.gflops, 'GFLOP/s')}, ${rate(p.kernel.achieved_gbps, 'GB/s')}, ${microseconds(p.kernel.time_us)} (${p.kernel.bound ?? '?'}-bound)`));
     dot.addEventListener('click', () => pick(p.index));
     dot.addEventListener('keydown', event => {
       if ((event as KeyboardEvent).key === 'Enter') {
@@ -91,8 +90,8 @@ function kernelRows(ctx: Context, profile: Profile): HTMLTableElement {
     return target ? link(k.name, () => ctx.go(target), 'show its code') : code(k.name);
   };
   const rows = profile.kernels.map(k => [
-    name(k), k.kind, microseconds(k.time_us), percent(k.share), k.calls === null ? '—' : String(Number(k.calls.toPrecision(3))),
-    microseconds(k.mean_us), bytes(k.bytes), k.flops === null ? '—' : k.flops.toPrecision(3),
+    name(k), k.kind, microseconds(k.time_us), percent(k.share), num(k.calls),
+    microseconds(k.mean_us), formatBytes(k.bytes), num(k.flops),
     rate(k.achieved_gbps, 'GB/s'), rate(k.achieved_gflops, 'GFLOP/s'), percent(k.efficiency),
     el('span', { class: `tcx-chip tcx-bound-${k.bound ?? 'unknown'}` }, k.bound ?? '—'),
     k.below_roof?.text ?? '—'
