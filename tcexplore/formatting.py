@@ -81,6 +81,14 @@ def fmt_num(value: Any) -> str:
     return text if abs(float(text)) < 1e6 else _scaled(value, _LARGE)
 
 
+def count(value: Any) -> str:
+    """A count (launches, FLOPs): a whole one in all its digits ("3", "4096"), from a million
+    on as :func:`fmt_num` writes it; an average that is not whole, in three digits."""
+    if _finite(value) and float(value).is_integer() and abs(value) < 1e6:
+        return str(int(value))
+    return fmt_num(value)
+
+
 def rate(value: Any, unit: str) -> str:
     """A number and its unit ("3350 GB/s"), or "—"."""
     return f"{fmt_num(value)} {unit}" if _finite(value) else NONE

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from tcexplore.formatting import (
+    count,
     fmt_duration,
     fmt_num,
     format_bytes,
@@ -24,7 +25,7 @@ from tcexplore.formatting import (
 EXPECTED = json.loads((Path(__file__).parent / "fixtures" / "formatting" / "expected.json")
                       .read_text(encoding="utf-8"))
 FUNCTIONS = {"sig3": sig3, "duration_ms": fmt_duration, "duration_us": time_us,
-             "bytes": format_bytes, "num": fmt_num, "share": share,
+             "bytes": format_bytes, "num": fmt_num, "count": count, "share": share,
              "rate": lambda args: rate(*args), "tick": tick, "plural": lambda args: plural(*args)}
 
 

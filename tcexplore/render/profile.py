@@ -7,7 +7,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from ..formatting import fmt_num, format_bytes, rate, share, time_us
+from ..formatting import count, fmt_num, format_bytes, rate, share, time_us
 from .markup import (Data, _c, _compile_anchor, _details, _e, _location_with_code, _note,
                      _table)
 
@@ -72,9 +72,9 @@ def _lines(data: Data, profile: Data) -> str:
 
 def _kernels(data: Data, profile: Data) -> str:
     rows = [[_kernel_name(data, r), _e(r.get("kind")), _e(time_us(r["time_us"])),
-             _e(share(r.get("share"))), _e(fmt_num(r.get("calls"))),
+             _e(share(r.get("share"))), _e(count(r.get("calls"))),
              _e(time_us(r.get("mean_us"))), _e(format_bytes(r.get("bytes"))),
-             _e(fmt_num(r.get("flops"))),
+             _e(count(r.get("flops"))),
              _e(rate(r.get("achieved_gbps"), "GB/s")), _e(rate(r.get("achieved_gflops"), "GFLOP/s")),
              _e(share(r.get("efficiency"))), _e(r.get("bound") or "—"), _e((r.get("below_roof") or {}).get("text") or "—")]
             for r in profile.get("kernels", [])]

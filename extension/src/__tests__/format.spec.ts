@@ -7,13 +7,13 @@
 import * as fs from 'fs';
 import * as path from 'path';
 
-import { duration, formatBytes, microseconds, num, percent, plural, rate, sig3, tick } from '../model/format';
+import { count, duration, formatBytes, microseconds, num, percent, plural, rate, sig3, tick } from '../model/format';
 
 const EXPECTED = JSON.parse(fs.readFileSync(
   path.join(__dirname, '..', '..', '..', 'tests', 'fixtures', 'formatting', 'expected.json'), 'utf-8')) as Record<string, Array<[unknown, string]>>;
 
 const FUNCTIONS: Record<string, (input: never) => string> = {
-  sig3, duration_ms: duration, duration_us: microseconds, bytes: formatBytes, num, share: percent,
+  sig3, duration_ms: duration, duration_us: microseconds, bytes: formatBytes, num, count, share: percent,
   rate: ([value, unit]: [number | null, string]) => rate(value, unit), tick,
   plural: ([n, word]: [number, string]) => plural(n, word)
 };

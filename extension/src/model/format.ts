@@ -76,6 +76,11 @@ export function num(value: number | null | undefined): string {
   return Math.abs(Number(text)) < 1e6 ? text : scaled(value, LARGE);
 }
 
+/** A count (launches, FLOPs): a whole one in all its digits ("3", "4096"), from a million on as `num` writes it; an average that is not whole, in three digits. */
+export function count(value: number | null | undefined): string {
+  return finite(value) && Number.isInteger(value) && Math.abs(value) < 1e6 ? String(value) : num(value);
+}
+
 /** A number and its unit ("3350 GB/s"), or "—". */
 export function rate(value: number | null | undefined, unit: string): string {
   return finite(value) ? `${num(value)} ${unit}` : NONE;

@@ -1,6 +1,6 @@
 /** The Profile tab: the step's verdict, the heaviest lines, the kernels on a roofline. */
 
-import { formatBytes, microseconds, num, percent, rate } from '../model/format';
+import { count, formatBytes, microseconds, num, percent, rate } from '../model/format';
 import { kernelTarget, logAxis, roofline, stepSegments, topLines, verdictLine } from '../model/profile';
 import { Profile, ProfiledKernel, Target } from '../model/types';
 import { Context, TabView } from './context';
@@ -90,8 +90,8 @@ function kernelRows(ctx: Context, profile: Profile): HTMLTableElement {
     return target ? link(k.name, () => ctx.go(target), 'show its code') : code(k.name);
   };
   const rows = profile.kernels.map(k => [
-    name(k), k.kind, microseconds(k.time_us), percent(k.share), num(k.calls),
-    microseconds(k.mean_us), formatBytes(k.bytes), num(k.flops),
+    name(k), k.kind, microseconds(k.time_us), percent(k.share), count(k.calls),
+    microseconds(k.mean_us), formatBytes(k.bytes), count(k.flops),
     rate(k.achieved_gbps, 'GB/s'), rate(k.achieved_gflops, 'GFLOP/s'), percent(k.efficiency),
     el('span', { class: `tcx-chip tcx-bound-${k.bound ?? 'unknown'}` }, k.bound ?? '—'),
     k.below_roof?.text ?? '—'
