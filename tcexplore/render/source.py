@@ -14,14 +14,14 @@ import sys
 from collections import defaultdict
 from typing import Any
 
-from ..formatting import plural
+from ..formatting import format_bytes, plural, share, time_us
 from ..graph_break_audit import graph_break_audit
+from ..memory_finding import saved_activations
 from .findings import SHAPES_ANCHOR, shape_rows
-from ..memory_finding import format_bytes, saved_activations
 from .graph_breaks import site_anchor
 from .markup import Data, _compile_anchor, _compile_link, _details, _e, _note, _table
 from .memory import MEMORY_ANCHOR
-from .profile import PROFILE_ANCHOR, share, time_us
+from .profile import PROFILE_ANCHOR
 
 _MARK_CLASSES = ("break", "break-path", "recompile", "shape", "time", "memory", "guard", "op", "kernel")
 MAX_LINE_CHARS = 1000  # characters of one source line
