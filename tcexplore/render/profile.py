@@ -7,7 +7,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from ..formatting import count, fmt_num, format_bytes, rate, share, time_us
+from ..formatting import count, fmt_num, format_bytes, rate, share, tick, time_us
 from .markup import (Data, _c, _compile_anchor, _details, _e, _location_with_code, _note,
                      _table)
 
@@ -117,11 +117,11 @@ def roofline_svg(data: Data, profile: Data) -> str:
     for t in x_ticks:
         x = x_of(10 ** t)
         parts.append(f'<line x1="{x:.1f}" x2="{x:.1f}" y1="{c["top"]}" y2="{c["height"] - c["bottom"]}" stroke="#eaeef2"/>'
-                     f'<text x="{x:.1f}" y="{c["height"] - c["bottom"] + 14}" font-size="11" text-anchor="middle">1e{t}</text>')
+                     f'<text x="{x:.1f}" y="{c["height"] - c["bottom"] + 14}" font-size="11" text-anchor="middle">{tick(10.0 ** t)}</text>')
     for t in y_ticks:
         y = y_of(10 ** t)
         parts.append(f'<line x1="{c["left"]}" x2="{c["width"] - c["right"]}" y1="{y:.1f}" y2="{y:.1f}" stroke="#eaeef2"/>'
-                     f'<text x="{c["left"] - 4}" y="{y + 4:.1f}" font-size="11" text-anchor="end">1e{t}</text>')
+                     f'<text x="{c["left"] - 4}" y="{y + 4:.1f}" font-size="11" text-anchor="end">{tick(10.0 ** t)}</text>')
     parts.append(f'<text x="{(c["left"] + c["width"]) / 2}" y="{c["height"] - 4}" font-size="12" '
                  'text-anchor="middle">arithmetic intensity (FLOPs per byte moved)</text>'
                  f'<text x="12" y="{(c["top"] + c["height"] - c["bottom"]) / 2}" font-size="12" '

@@ -93,7 +93,13 @@ export function percent(value: number | null | undefined): string {
 
 /** An axis tick: up to six significant digits, no trailing zeros, no exponent. */
 export function tick(value: number): string {
-  return String(Number(value.toPrecision(6)));
+  const rounded = Number(value.toPrecision(6));
+  const text = String(rounded);
+  if (!text.includes('e')) {
+    return text;
+  }
+  // String() writes an exponent below 1e-6: spell the digits out
+  return rounded.toFixed(Math.min(100, 5 - Math.floor(Math.log10(Math.abs(rounded))))).replace(/\.?0+$/, '');
 }
 
 export function baseName(file: string | null | undefined): string {

@@ -1,6 +1,6 @@
 /** The Profile tab: the step's verdict, the heaviest lines, the kernels on a roofline. */
 
-import { count, formatBytes, microseconds, num, percent, rate } from '../model/format';
+import { count, formatBytes, microseconds, num, percent, rate, tick } from '../model/format';
 import { kernelTarget, logAxis, roofline, stepSegments, topLines, verdictLine } from '../model/profile';
 import { Profile, ProfiledKernel, Target } from '../model/types';
 import { Context, TabView } from './context';
@@ -48,11 +48,11 @@ function rooflineChart(profile: Profile, pick: (index: number) => void): Element
   const chart = svg('svg', { class: 'tcx-chart tcx-roofline', viewBox: `0 0 ${c.width} ${c.height}`, width: c.width, role: 'img', 'aria-label': 'roofline: achieved GFLOP/s against FLOPs per byte' });
   for (const t of x.ticks) {
     chart.append(svg('line', { x1: t.at, x2: t.at, y1: c.top, y2: c.height - c.bottom, class: 'tcx-grid' }),
-      svg('text', { x: t.at, y: c.height - c.bottom + 14, class: 'tcx-chart-value', 'text-anchor': 'middle' }, String(t.value)));
+      svg('text', { x: t.at, y: c.height - c.bottom + 14, class: 'tcx-chart-value', 'text-anchor': 'middle' }, tick(t.value)));
   }
   for (const t of y.ticks) {
     chart.append(svg('line', { x1: c.left, x2: c.width - c.right, y1: t.at, y2: t.at, class: 'tcx-grid' }),
-      svg('text', { x: c.left - 4, y: t.at + 4, class: 'tcx-chart-value', 'text-anchor': 'end' }, String(t.value)));
+      svg('text', { x: c.left - 4, y: t.at + 4, class: 'tcx-chart-value', 'text-anchor': 'end' }, tick(t.value)));
   }
   const mid = (c.top + c.height - c.bottom) / 2;
   chart.append(
