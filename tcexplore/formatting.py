@@ -26,7 +26,7 @@ def _finite(value: Any) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
 
 
-def fixed(value: float, decimals: int) -> str:
+def _fixed(value: float, decimals: int) -> str:
     """``value`` with ``decimals`` decimals, halves away from zero (JavaScript's toFixed)."""
     exact = Decimal(value).quantize(Decimal(1).scaleb(-decimals), rounding=ROUND_HALF_UP)
     return format(exact, "f")
@@ -38,9 +38,9 @@ def sig3(value: float) -> str:
     if value == 0:
         return "0"
     decimals = max(0, 2 - math.floor(math.log10(abs(value))))
-    text = fixed(value, decimals)
+    text = _fixed(value, decimals)
     if decimals and abs(float(text)) >= 10 ** (3 - decimals):  # 9.996 rounds up to 10.00
-        text = fixed(value, decimals - 1)
+        text = _fixed(value, decimals - 1)
     return text
 
 
@@ -69,7 +69,7 @@ def format_bytes(value: Any) -> str:
     """A size in bytes: "512 B", "1.50 kB", "16.8 MB", "2.00 GB" (powers of 1000)."""
     if not _finite(value):
         return NONE
-    text = fixed(value, 0)
+    text = _fixed(value, 0)
     return f"{text} B" if abs(float(text)) < 1000 else _scaled(value, _BYTES)
 
 
@@ -96,7 +96,7 @@ def rate(value: Any, unit: str) -> str:
 
 def share(value: Any) -> str:
     """A fraction as a percentage with one decimal: 0.4567 -> "45.7%"."""
-    return f"{fixed(value * 100, 1)}%" if _finite(value) else NONE
+    return f"{_fixed(value * 100, 1)}%" if _finite(value) else NONE
 
 
 def tick(value: float) -> str:
