@@ -150,12 +150,12 @@ export interface CompilePicker {
   /** the compiles with phases, the most expensive first */
   picks: CompilePick[];
   totalSeconds: number;
-  /** "12.3 s over 12 compiles; the slowest, 9/0, took 1.75 s" */
+  /** "12.3 s over 12 compiles; the slowest, 9/0, took 1.75 s": as the compile-time finding spells durations */
   total: string;
 }
 
 function pickLabel(c: Compile, seconds: number): string {
-  return `${c.id} · ${c.frame?.function ?? '?'} — ${seconds.toFixed(2)} s${c.dynamo_graph ? '' : ' · no graph'}`;
+  return `${c.id} · ${c.frame?.function ?? '?'} — ${duration(seconds * 1000)}${c.dynamo_graph ? '' : ' · no graph'}`;
 }
 
 export function compilePicker(doc: TcxDocument): CompilePicker {
@@ -169,7 +169,7 @@ export function compilePicker(doc: TcxDocument): CompilePicker {
   const total = !slowest
     ? ''
     : picks.length === 1
-      ? `${totalSeconds.toFixed(2)} s in one compile`
-      : `${totalSeconds.toFixed(2)} s over ${picks.length} compiles; the slowest, ${doc.compiles[slowest.index].id}, took ${slowest.seconds.toFixed(2)} s`;
+      ? `${duration(totalSeconds * 1000)} in one compile`
+      : `${duration(totalSeconds * 1000)} over ${picks.length} compiles; the slowest, ${doc.compiles[slowest.index].id}, took ${duration(slowest.seconds * 1000)}`;
   return { picks, totalSeconds, total };
 }
