@@ -210,10 +210,21 @@ def _import_log(log: Path, json_out: str | None, html_out: str | None, ranked: b
     capture = document.data["capture"]
     lines = [f"tcexplore import: {capture['path']} is partial: {capture['partial']}"
              ] if capture["partial"] else []
+    lines += _unread_line("tcexplore import", capture["path"], document.summary)
     rank = document.data["distributed"]["rank"] if ranked else None
     written, ok = _write_outputs(document, json_out, html_out, rank, echo=False,
                                  compiles=compiles)
     return lines + written, ok
+
+
+def _unread_line(command: str, source: str, summary: dict) -> list[str]:
+    """The one line saying how many events of a log could not be read, if any."""
+    count = summary.get("unread_events") or 0
+    if not count:
+        return []
+    return [f"{command}: {source}: {count} damaged or unreadable trace "
+            f"{'event' if count == 1 else 'events'} skipped or read in part; the document's "
+            "'unread' finding lists them"]
 
 
 def compare_ranks(sources: list[str], json_out: str | None, html_out: str | None,
@@ -234,6 +245,9 @@ def compare_ranks(sources: list[str], json_out: str | None, html_out: str | None
         return 2
     print(f"tcexplore: ranks {view.ranks}, {len(view.divergence)} divergence findings",
           file=sys.stderr)
+    for entry in view.to_dict()["ranks"]:
+        for line in _unread_line("tcexplore ranks", f"rank {entry['rank']}", entry["summary"]):
+            print(line, file=sys.stderr)
     for finding in view.divergence:
         print(f"  [{finding['kind']}] {finding['title']}", file=sys.stderr)
         for item in finding["evidence"][:3]:

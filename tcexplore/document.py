@@ -38,7 +38,12 @@ SUMMARY_KEYS = ("graphs", "graph_breaks", "recompiles", "output_codes", "kernels
 
 
 class DocumentError(ValueError):
-    """A file or dict that is not a valid tcexplore document."""
+    """A file or dict that is not a valid tcexplore document; ``where`` is the path of the
+    first invalid value, when the schema found one."""
+
+    def __init__(self, message: str, where: tuple[str | int, ...] = ()):
+        super().__init__(message)
+        self.where = where
 
 
 # name -> function, set by the layers above through wire(): "html" (document -> page),
@@ -162,7 +167,8 @@ def check_schema(data: Any, schema_file: str, what: str) -> None:
         error = next(_compiled(schema_file).iter_errors(orjson.loads(dump_json(data))), None)
     if error is not None:
         where = "/".join(str(p) for p in error.instance_path) or "(top level)"
-        raise DocumentError(f"invalid {what} at {where}: {error.message}")
+        raise DocumentError(f"invalid {what} at {where}: {error.message}",
+                            tuple(error.instance_path))
 
 
 def validate(data: Any) -> None:
@@ -182,7 +188,10 @@ def error_record(exc: BaseException) -> dict[str, Any]:
             "traceback": "".join(traceback.format_exception(exc))}
 
 
-def compute_summary(compiles: list[dict[str, Any]], graph_breaks: list[Any]) -> dict[str, int]:
+def compute_summary(compiles: list[dict[str, Any]], graph_breaks: list[Any],
+                    unread_events: int = 0) -> dict[str, int]:
+    """The counts; ``unread_events`` the trace events that could not be read (damaged in
+    the log, or their handler failed: ``capture.unread``)."""
     outputs = [o for c in compiles for o in c["output_codes"]]
     return {
         # tlparse's count: a restarted attempt's graph too (capture/attempts.py)
@@ -195,6 +204,7 @@ def compute_summary(compiles: list[dict[str, Any]], graph_breaks: list[Any]) -> 
         "guards": sum(len(c["guards"]) for c in compiles),
         "unmapped_nodes": sum(len(o["unmapped_nodes"]) for o in outputs),
         "failures": sum(1 for c in compiles if c["status"] == "failed"),
+        "unread_events": unread_events,
     }
 
 
@@ -219,7 +229,8 @@ def build_document(*, compiles: list[dict[str, Any]], graph_breaks: list[dict[st
         "environment": environment,
         "distributed": distributed,
         "capture": capture,
-        "summary": compute_summary(compiles, graph_breaks),
+        "summary": compute_summary(compiles, graph_breaks,
+                                   (capture.get("unread") or {}).get("events", 0)),
         "compiles": compiles,
         "graph_breaks": graph_breaks,
         "unknown_events": unknown_events,

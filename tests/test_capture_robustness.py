@@ -36,7 +36,8 @@ def test_graph_over_the_node_limit_is_marked_truncated(session):
 def test_document_reports_events_and_environment(session):
     document = session.document
     assert document.data["capture"]["events"] > 0
-    assert document.data["capture"]["handler_errors"] == []
+    assert document.data["capture"]["unread"]["events"] == 0
+    assert document.data["summary"]["unread_events"] == 0
     assert document.data["environment"]["torch"] == torch.__version__
 
 

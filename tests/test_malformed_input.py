@@ -1,5 +1,6 @@
-"""Malformed input (issue 19, item 4): every bad file gives one line naming it (and the
-line, for logs) and exit 2, never a traceback; ``tcexplore.load()`` raises DocumentError."""
+"""Malformed input (issue 19, item 4): every bad file gives one line naming it and exit 2,
+never a traceback; ``tcexplore.load()`` raises DocumentError. A log with damaged events is
+read past them (issue 32): each is kept, with its line, in the document."""
 
 from __future__ import annotations
 
@@ -30,24 +31,35 @@ def _one_line_exit_2(proc: subprocess.CompletedProcess, *needles: str) -> None:
         assert needle in proc.stderr, proc.stderr
 
 
-@pytest.mark.parametrize("envelope, says", [
-    ('{"str": 5}', "wrong.log:2: the 'str' event"),
+@pytest.mark.parametrize("envelope, reason, says", [
+    ('{"str": 5}', "handler", "TypeError"),
     ('{"dynamo_start": {"stack": []}, "frame_id": 0, "frame_compile_id": 0, "attempt": "x"}',
-     "wrong.log:2: the event's 'attempt' is 'x'"),
-    ('{"dynamo_start": {"stack": 5}, "frame_id": 0, "frame_compile_id": 0}',
-     "wrong.log:2: the 'dynamo_start' event"),
+     "bad_envelope", "its 'attempt' is 'x', where torch writes an integer"),
+    ('{"dynamo_start": {"stack": 5}, "frame_id": 0, "frame_compile_id": 0}', "handler",
+     "TypeError"),
 ])
-def test_a_log_event_with_wrong_types_names_its_file_and_line(tmp_path, envelope, says):
+def test_a_log_event_with_wrong_types_is_kept_as_unread_with_its_line(tmp_path, envelope,
+                                                                       reason, says):
+    """Issue 32: a damaged event costs only itself; `import` and `ranks` exit 0 and say, in
+    one line, how many events they could not read; the document names the event's line."""
     log = tmp_path / "wrong.log"
     log.write_text(GLOG + '{"str": ["a.py", 0]}\n' + GLOG + envelope + "\n")
-    with pytest.raises(tcexplore.TraceError, match=says.split(": ", 1)[1].replace("'", ".")):
-        tcexplore.load_trace(log)
-    _one_line_exit_2(_cli("import", "wrong.log", "--json", "out.json", cwd=tmp_path), says)
+    unread = tcexplore.load_trace(log).data["capture"]["unread"]
+    assert unread["events"] == 1 and unread["counts"][reason] == 1
+    (item,) = unread["items"]
+    assert item["line"] == 2 and says in item["error"], item
+    proc = _cli("import", "wrong.log", "--json", "out.json", cwd=tmp_path)
+    assert proc.returncode == 0 and "Traceback" not in proc.stderr, proc.stderr
+    said = ("tcexplore import: wrong.log: 1 damaged or unreadable trace event skipped or read "
+            "in part; the document's 'unread' finding lists them")
+    assert [line for line in proc.stderr.splitlines() if "skipped" in line] == [said], \
+        proc.stderr
+    assert json.loads((tmp_path / "out.json").read_text())["summary"]["unread_events"] == 1
     ranked = tmp_path / "dedicated_log_torch_trace_rank_0_x.log"
     ranked.write_bytes(log.read_bytes())
-    _one_line_exit_2(_cli("ranks", ranked.name, "--json", "ranks.json", cwd=tmp_path),
-                     f"{ranked.name}:2:")
-    assert not (tmp_path / "out.json").exists() and not (tmp_path / "ranks.json").exists()
+    proc = _cli("ranks", ranked.name, "--json", "ranks.json", cwd=tmp_path)
+    assert proc.returncode == 0 and "Traceback" not in proc.stderr, proc.stderr
+    assert "tcexplore ranks: rank 0: 1 damaged or unreadable trace event skipped" in proc.stderr
 
 
 def test_a_gzip_header_over_garbage_is_refused(tmp_path):

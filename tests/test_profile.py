@@ -3,11 +3,17 @@ verdict, on three programs whose verdict is not in doubt."""
 
 from __future__ import annotations
 
+import copy
+import html
+
 import pytest
 import torch
 
 import tcexplore
 from tcexplore.document import validate
+from tcexplore.findings import decide
+from tcexplore.measure import roofline
+from tcexplore.render.html import render_html
 
 
 # 256 MB: as far out of the CPU's caches as the tensor that measures the bandwidth roof
@@ -192,3 +198,72 @@ def test_the_bandwidth_roofs_buffer_is_past_the_last_level_cache():
     if caches:  # what the OS reports (Linux sysfs)
         assert nbytes >= LLC_MULTIPLE * last_level_bytes(caches)  # memory allows it here
         assert all(c["bytes"] > 0 and c["instances"] >= 1 for c in caches)
+
+
+def test_the_verdict_stores_the_figures_it_used_on_cpu_host_time_is_device_time(profiles):
+    """On a CPU the rule is the share of the call outside kernels (plus latency-bound
+    kernels): the figures are stored, drawn in the report and named by the finding."""
+    for document in profiles.values():
+        step = document["profile"]["step"]
+        basis = step["basis"]
+        assert basis["rule"] == "share" and "host_us" not in basis
+        assert (basis["wall_us"], basis["kernel_us"]) == (step["wall_us"], step["kernel_us"])
+        assert basis["latency_us"] == step["bound_us"]["latency"]
+        assert basis["share"] == pytest.approx(
+            (step["overhead_us"] + basis["latency_us"]) / step["wall_us"])
+        assert (step["verdict"] == "overhead-bound") == (basis["share"] >= basis["threshold"])
+        assert basis["line"].startswith("on a CPU host time is device time")
+        (finding,) = [f for f in document["findings"] if f["kind"] == "profile"]
+        assert f"Decided by: {basis['line']}" in finding["details"]
+        assert html.escape(basis["line"]) in render_html(document)
+
+
+def _on_a_gpu(rows, host_us):
+    """A GPU's back-to-back figures (measure/loop.py) around real kernel rows: the host
+    issues a call in ``host_us``, the GPU runs it in the rows' time (or the host's, when it
+    waits); one synced call pays both and the sync."""
+    device_us = sum(r["time_us"] for r in rows)
+    loop = {"calls": 50, "batches": 5, "host_us": host_us, "loop_us": max(host_us, device_us),
+            "synced_us": host_us + device_us + 50.0, "other_us": 0.0}
+    return roofline.step_verdict(rows, loop["loop_us"], "cuda", loop)
+
+
+def test_on_a_gpu_the_step_is_overhead_bound_when_the_gpu_waits_for_the_cpu(profiles):
+    """The loop's rule over the memory-bound program's measured kernels: a host quicker
+    than the kernels leaves the GPU the bottleneck; a slower one makes the GPU wait."""
+    document = copy.deepcopy(profiles["memory"])
+    rows = document["profile"]["kernels"]
+    device_us = sum(r["time_us"] for r in rows)
+    busy, waiting = _on_a_gpu(rows, 0.25 * device_us), _on_a_gpu(rows, 4 * device_us)
+    assert (busy["verdict"], busy["basis"]["gpu_waits"]) == ("memory-bound", False)
+    assert (waiting["verdict"], waiting["basis"]["gpu_waits"]) == ("overhead-bound", True)
+    for step in (busy, waiting):
+        basis = step["basis"]
+        assert basis["rule"] == "loop" and basis["device_us"] == pytest.approx(device_us)
+        assert basis["host_us"] <= basis["synced_us"] and basis["loop_us"] <= basis["synced_us"]
+        assert step["wall_us"] == basis["loop_us"]
+        document["profile"]["step"] = step
+        decide(document)
+        validate(document)
+        line = document["profile"]["step"]["basis"]["line"]
+        assert ("so the GPU waits for the CPU" in line) == basis["gpu_waits"]
+        assert "50 calls" in line and html.escape(line) in render_html(document)
+
+
+def test_on_a_gpu_latency_bound_kernels_still_make_a_step_overhead_bound(profiles):
+    """The GPU need not wait: kernels too short to reach a roof are fixed costs too."""
+    rows = profiles["overhead"]["profile"]["kernels"]
+    device_us = sum(r["time_us"] for r in rows)
+    step = _on_a_gpu(rows, 0.5 * device_us)
+    assert not step["basis"]["gpu_waits"] and step["basis"]["latency_share"] == 1.0
+    assert step["verdict"] == "overhead-bound"
+
+
+def test_a_gpu_loop_batch_fits_the_launch_queue_and_the_budget():
+    from tcexplore.measure.loop import BATCHES, CALLS, QUEUE_LAUNCHES, batch_calls
+
+    assert batch_calls(1, 1e-4, 10.0) == CALLS[1]  # short calls: as many as allowed
+    many = batch_calls(100, 1e-4, 10.0)
+    assert (many + 1) * 100 <= QUEUE_LAUNCHES  # the lead call's launches queue too
+    assert batch_calls(1, 0.01, 0.5) == int(0.5 / BATCHES / 0.01) - 1  # within the budget
+    assert batch_calls(5000, 1.0, 0.1) == CALLS[0]  # never fewer than two

@@ -12,6 +12,7 @@ import contextlib
 from typing import Any, Callable, Iterator
 
 from .. import _torch_compat
+from ..contained import Unread, error_text
 from ..document import Document, build_document, error_record
 from . import listeners
 from .distributed import launcher, process_group
@@ -33,7 +34,7 @@ class CaptureSession:
         self.bypass_caches = bypass_caches
         self.on_event = on_event
         self.error: dict[str, Any] | None = None
-        self.handler_errors: list[str] = []
+        self._failed: list[dict[str, Any]] = []  # records unread, listeners that raised
         self.distributed: dict[str, Any] | None = None
         self._records: list[tuple[dict[str, Any], str | None]] = []  # as torch logged them
         self._events: list[Event] = []
@@ -72,8 +73,14 @@ class CaptureSession:
             try:
                 self._events.append(Event.from_record(metadata, payload))
             except Exception as exc:  # noqa: BLE001 - one unreadable record loses only itself
-                self.handler_errors.append(f"{type(exc).__name__}: {exc}")
+                self._failed.append({"reason": "bad_envelope", "kind": None,
+                                     "error": error_text(exc), "read": metadata})
         return self._events
+
+    def listener_failed(self, exc: Exception) -> None:
+        """A listener of torch's that raised: the event it was hearing is lost, alone."""
+        self._failed.append({"reason": "handler", "kind": "capture listener",
+                             "error": error_text(exc), "read": None})
 
     def record_error(self, exc: BaseException) -> None:
         self.error = error_record(exc)
@@ -82,11 +89,19 @@ class CaptureSession:
     def document(self) -> Document:
         events = self.events
         if self._document is None or self._document_events != len(events):
-            assembler = Assembler(_torch_compat.interned_filenames())
+            unread = Unread()
+            for failed in self._failed:
+                unread.add(failed["reason"], failed["kind"], error=failed["error"],
+                           read=failed["read"])
+            assembler = Assembler(_torch_compat.interned_filenames(), unread)
             for event in events:
                 assembler.feed(event)
             assembled = assembler.finish()
-            record_custom_ops(assembled["compiles"])
+            with unread.contain("section", "custom_ops"):
+                record_custom_ops(assembled["compiles"])
+            not_compiled = None
+            with unread.contain("section", "not_compiled"):
+                not_compiled = from_skip_reasons(self.skip_reasons)
             for record in assembled["compiles"]:
                 if record["id"] in self._without_settings:
                     record["without_capture_settings"] = {
@@ -95,10 +110,10 @@ class CaptureSession:
             self._document = build_document(
                 **assembled,
                 capture={"source": "live", "bypass_caches": self.bypass_caches,
-                         "events": len(events), "handler_errors": self.handler_errors},
+                         "events": len(events), "unread": unread.section()},
                 error=self.error,
                 distributed=self.distributed or launcher(),
-            ).with_sections(not_compiled=from_skip_reasons(self.skip_reasons))
+            ).with_sections(not_compiled=not_compiled)
             self._document_events = len(events)
         return self._document
 

@@ -4,13 +4,16 @@ The Assembler hands each event to the handler registered for its kind (capture/h
 one module per document section: tlparse's design, "is this event mine, what does it
 become"), then finishes the records. Events no handler claims are counted per compile in
 ``artifacts`` and globally in ``unknown_events``: torch adds kinds every release, and a
-new kind must never break a capture.
+new kind must never break a capture. A handler that raises, or a step of finish() that
+raises for one compile, costs only that event or that section: it is an entry of
+``unread`` (tcexplore/contained.py) and the rest is assembled as if it were absent.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
+from ..contained import Unread, error_text, excerpt
 from .attempts import keep_restarted_graph, name_restart_reasons
 from .events import Event
 from .fusion import attribute_kernels
@@ -66,8 +69,9 @@ def new_compile_record(cid: str, event: Event) -> dict[str, Any]:
 class Assembler:
     """Feeds events to handlers, then finishes the records (fusion groups, status)."""
 
-    def __init__(self, filenames: dict[int, str]):
+    def __init__(self, filenames: dict[int, str], unread: Unread | None = None):
         self.filenames = dict(filenames)
+        self.unread = unread or Unread()
         self.compiles: dict[str, dict[str, Any]] = {}
         self.graph_breaks: list[dict[str, Any]] = []
         self.unknown_events: dict[str, int] = {}
@@ -99,7 +103,8 @@ class Assembler:
             record["symbols"], record["symbolic_guards"] = [], []
         return record
 
-    def feed(self, event: Event) -> None:
+    def feed(self, event: Event, line: int | None = None) -> None:
+        """Hand ``event`` (from ``line`` of a log) to its handler."""
         handler = handler_for(event.kind)
         if handler is IGNORED:
             return
@@ -109,7 +114,17 @@ class Assembler:
             if record is not None:
                 record["artifacts"][event.kind] = record["artifacts"].get(event.kind, 0) + 1
             return
-        handler(self, event, record)
+        try:
+            handler(self, event, record)
+        except Exception as exc:  # noqa: BLE001 - one unreadable event loses only itself
+            self.unread.add("handler", event.kind, error=error_text(exc),
+                            compile=event.compile_id, line=line,
+                            read=excerpt(event.data) if event.payload is None
+                            else excerpt(event.payload))
+
+    def _section(self, name: str, cid: str | None, step: Callable[[], None]) -> None:
+        with self.unread.contain("section", name, compile=cid):
+            step()
 
     def frame_from_stack(self, stack: list[dict[str, Any]] | None) -> dict[str, Any] | None:
         return self.frames_from_stack(stack[-1:])[0] if stack else None
@@ -125,33 +140,33 @@ class Assembler:
         return frames
 
     def finish(self) -> dict[str, Any]:
-        phases = build_phase_tree(self.chromium)
+        """The document's fields; each step runs contained (``_section``): a step that
+        raises leaves its field as new_compile_record made it, or None."""
+        phases: dict[str, list[Any]] = {}
+        self._section("phases", None, lambda: phases.update(build_phase_tree(self.chromium)))
         for cid, record in self.compiles.items():
             record["phases"] = phases.get(cid, [])
-            attribute_kernels(record)
-            _attach_triton_info(record)
-            record["autotuning"] = _autotuning(record["phases"])
-            record["status"], record["error"] = _status(record, self.interruptions.get(cid))
-            name_restart_reasons(record)
-            record["tracing"] = tracing_section(record, self.profiler_timings.get(cid, []))
-            record["memory"] = memory_section(record, self.memory_budgets.get(cid))
-            heard = self.bytecode_texts.get(cid)
-            if heard and "original" in heard and "modified" in heard:
-                record["bytecode"] = bytecode_section(heard["source"], heard["original"],
-                                                      heard["modified"], heard.get("side_effects"))
-        link_resumes(list(self.compiles.values()), self.graph_breaks, self.breaks_before)
-        _number_within_frames(list(self.compiles.values()))
-        _complete_guard_paths(list(self.compiles.values()), self.graph_breaks)
-        self._attribute_runtime_skips()
+            record.setdefault("memory", None)
+            for name, step in _record_steps(self, cid, record):
+                self._section(name, cid, step)
         compiles = list(self.compiles.values())
+        self._section("resume_links", None,
+                      lambda: link_resumes(compiles, self.graph_breaks, self.breaks_before))
+        self._section("frame_compile_index", None, lambda: _number_within_frames(compiles))
+        self._section("guard_paths", None,
+                      lambda: _complete_guard_paths(compiles, self.graph_breaks))
+        self._section("runtime_skips", None, self._attribute_runtime_skips)
         runtime = {"cudagraphs": self.session_cudagraphs, "perf_hints": self.session_perf_hints,
                    "warnings": self.session_warnings}
+        found: dict[str, list[str]] = {}  # none when it failed: no frame is folded on a guess
+        self._section("library_files", None, lambda: found.update(
+            files=library_files(compiles, self.graph_breaks, runtime)))
         return {
             "compiles": compiles,
             "graph_breaks": self.graph_breaks,
             "unknown_events": self.unknown_events,
             "runtime": runtime,
-            "library_files": library_files(compiles, self.graph_breaks, runtime),
+            "library_files": found.get("files"),
         }
 
     def _attribute_runtime_skips(self) -> None:
@@ -169,6 +184,34 @@ class Assembler:
             else:
                 kept.append(skip)
         self.session_cudagraphs["skips"] = kept
+
+
+def _record_steps(assembler: Assembler, cid: str,
+                  record: dict[str, Any]) -> list[tuple[str, Callable[[], None]]]:
+    """What finish() computes of one compile, each step setting its own fields."""
+    def status() -> None:
+        record["status"], record["error"] = _status(record, assembler.interruptions.get(cid))
+
+    def tracing() -> None:
+        record["tracing"] = tracing_section(record, assembler.profiler_timings.get(cid, []))
+
+    def memory() -> None:
+        record["memory"] = memory_section(record, assembler.memory_budgets.get(cid))
+
+    def bytecode() -> None:
+        heard = assembler.bytecode_texts.get(cid)
+        if heard and "original" in heard and "modified" in heard:
+            record["bytecode"] = bytecode_section(heard["source"], heard["original"],
+                                                  heard["modified"], heard.get("side_effects"))
+
+    def autotuning() -> None:
+        record["autotuning"] = _autotuning(record["phases"])
+
+    return [("kernels", lambda: attribute_kernels(record)),
+            ("triton_kernel_info", lambda: _attach_triton_info(record)),
+            ("autotuning", autotuning), ("status", status),
+            ("restart_reasons", lambda: name_restart_reasons(record)),
+            ("tracing", tracing), ("memory", memory), ("bytecode", bytecode)]
 
 
 def _number_within_frames(compiles: list[dict[str, Any]]) -> None:

@@ -73,7 +73,7 @@ def _deliver(metadata: dict[str, Any], payload: str | None) -> None:
 
 def _report(exc: Exception) -> None:
     for session in list(_open):
-        session.handler_errors.append(f"{type(exc).__name__}: {exc}")
+        session.listener_failed(exc)
 
 
 class _TraceHandler(logging.Handler):

@@ -31,22 +31,34 @@ from . import (
     recompile,
     timing,
     unmapped,
+    unread,
 )
+from ..contained import Unread, refresh
 from .make import SEVERITIES, finding
 from .pipeline import pipeline
 
 Data = dict[str, Any]
 
-KINDS = (raised, failed_compile, accuracy, nothing_compiled, graph_break, recompile,
+KINDS = (raised, unread, failed_compile, accuracy, nothing_compiled, graph_break, recompile,
          dynamic_shape, cache, cudagraph_skip, capture_settings, unmapped, compile_time,
          timing, profile, memory)
 
 ALL_CLEAR = "No graph breaks, recompiles or failed compiles."
 
 
-def compute_findings(data: Data) -> list[Data]:
-    """The document's findings, errors first, then warnings, info, and the good news."""
-    found = [f for kind in KINDS for f in kind.find(data)]
+def compute_findings(data: Data, failed: Unread | None = None) -> list[Data]:
+    """The document's findings, errors first, then warnings, info, and the good news. Each
+    kind is decided contained: one that raises is absent, and an entry of
+    ``capture.unread`` that the ``unread`` finding (decided last) names; ``failed`` holds
+    the decisions that already raised (decide's labels)."""
+    failed = failed or Unread()
+    found = []
+    for kind in KINDS:
+        if kind is not unread:
+            with failed.contain("finding", kind.__name__.rsplit(".", 1)[-1]):
+                found += kind.find(data)
+    _note(data, failed)
+    found += unread.find(data)
     worrying = any(f["severity"] in ("error", "warning") for f in found)
     compiled = any(f["kind"] == "nothing_compiled" and f["severity"] == "warning" for f in found)
     if not worrying and not compiled:
@@ -59,11 +71,25 @@ def decide(data: Data) -> Data:
     measured sections' labels and verdicts, each output code's unmapped reason, the
     pipeline, then the findings (which read them); returns ``data``. A document of one run
     only (not a multi-rank or comparison one)."""
+    failed = Unread()
     for kind in (accuracy, timing, profile, unmapped):
-        kind.decide(data)
-    data["pipeline"] = pipeline(data)
-    data["findings"] = compute_findings(data)
+        with failed.contain("finding", kind.__name__.rsplit(".", 1)[-1] + " labels"):
+            kind.decide(data)
+    data["pipeline"] = []
+    with failed.contain("finding", "pipeline"):
+        data["pipeline"] = pipeline(data)
+    data["findings"] = compute_findings(data, failed)
     return data
+
+
+def _note(data: Data, failed: Unread) -> None:
+    """Keep the decisions that raised in ``capture.unread`` (replacing those of an earlier
+    decide: a document decided again gets its failures afresh)."""
+    capture = data.get("capture")
+    if not isinstance(capture, dict) or (not failed.counts["finding"]
+                                         and "unread" not in capture):
+        return
+    data["capture"] = {**capture, "unread": refresh(capture.get("unread"), "finding", failed)}
 
 
 def upgrade(data: Data) -> Data:

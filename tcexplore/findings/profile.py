@@ -1,12 +1,13 @@
 """Where the time goes: the profile's lines that views show as text, decided here and
 stored in the section (the calls line ``profile["calls"]["line"]``, each kernel's
-``below_roof["text"]``), and the finding (the step's verdict and its first advice)."""
+``below_roof["text"]``, the figures the step's verdict used ``step["basis"]["line"]``),
+and the finding (the step's verdict, what decided it and its first advice)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from ..formatting import time_us
+from ..formatting import share, time_us
 from .make import finding, tab_link
 
 Data = dict[str, Any]
@@ -36,11 +37,38 @@ def below_roof_text(below: Data) -> str:
     return "unexplained (no page faults, no transcendental math)"
 
 
+def basis_line(basis: Data, device: str | None) -> str:
+    """The figures the step's verdict used (measure/roofline.py's rule), in one line."""
+    threshold = share(basis.get("threshold"))
+    if basis.get("rule") == "loop":
+        waits = "waits" if basis.get("gpu_waits") else "does not wait"
+        said = (f"back to back ({basis.get('batches')} batches of {basis.get('calls')} calls): "
+                f"the host issues a call in {time_us(basis.get('host_us'))} and the GPU runs "
+                f"its kernels in {time_us(basis.get('device_us'))}, so the GPU {waits} for "
+                f"the CPU (overhead-bound when it does); a loop pays "
+                f"{time_us(basis.get('loop_us'))} per call")
+        latency = basis.get("latency_share") or 0
+        if latency:
+            said += (f"; latency-bound kernels take {share(latency)} of the GPU's time "
+                     f"(overhead-bound from {threshold})")
+        return said
+    wall, kernels = basis.get("wall_us") or 0.0, basis.get("kernel_us") or 0.0
+    where = "on a CPU host time is device time: " if device == "cpu" else ""
+    latency = (f" and {time_us(basis['latency_us'])} in latency-bound kernels"
+               if basis.get("latency_us") else "")
+    return (f"{where}{time_us(max(0.0, wall - kernels))} of {time_us(wall)} outside "
+            f"kernels{latency}, {share(basis.get('share'))} (overhead-bound from {threshold})")
+
+
 def decide(data: Data) -> None:
     profile = data.get("profile")
     if not isinstance(profile, dict):
         return
     out = dict(profile)
+    step = profile.get("step")
+    if isinstance(step, dict) and isinstance(step.get("basis"), dict):
+        out["step"] = {**step, "basis": {**step["basis"],
+                                         "line": basis_line(step["basis"], profile.get("device"))}}
     if isinstance(profile.get("calls"), dict):
         out["calls"] = {**profile["calls"], "line": calls_line(profile["calls"])}
     if isinstance(profile.get("kernels"), list):
@@ -56,6 +84,10 @@ def find(data: Data) -> list[Data]:
     if not isinstance(step, dict) or not step.get("verdict"):
         return []
     advice = step.get("advice") or []
+    basis = step.get("basis")
+    decided = ([f"Decided by: {basis_line(basis, data['profile'].get('device'))}"]
+               if isinstance(basis, dict) else [])
+    details = decided + list(advice[1:])
     return [finding("profile", "info", f"Where the time goes: {step['verdict']}",
-                    advice=advice[0] if advice else None, details=list(advice[1:]),
+                    advice=advice[0] if advice else None, details=details,
                     evidence=[tab_link("profile", "Where the time goes")])]

@@ -32,6 +32,7 @@ from ..capture.parsers.output_code import parse_output_code
 from . import below_roof, roofline
 from .instrument import RANGE_PREFIX, Instrument, KernelSite, instrumented
 from .lines import roll_up
+from .loop import back_to_back, batch_calls
 from .native_stderr import quietly_entered, without_native_noise
 from .peaks import measured_peaks
 
@@ -210,9 +211,12 @@ def _replay_rows(replayed: dict[str, float], document: dict[str, Any],
 def profile_calls(thunk: Callable[[], Any], document: dict[str, Any], cuda: bool,
                   wall_ms: float | None, budget_s: float = 0.5) -> dict[str, Any]:
     """``explore(profile=True)``: profile calls of ``thunk`` (the compiled function on its
-    inputs) after the timing samples. The step's wall time is the profiled calls' own (to
-    completion, in the same period and with the profiler's overhead, so the kernels' share
-    of it is consistent); ``wall_ms``, the timing samples' median, is kept beside it."""
+    inputs) after the timing samples. On CPU the step's wall time is the profiled calls'
+    own (to completion, in the same period and with the profiler's overhead, so the
+    kernels' share of it is consistent). On CUDA it is the time per call of calls made back
+    to back, as a loop makes them, outside the profiler (measure/loop.py): the profiled
+    calls' device time against the host's time to issue a call decides whether the GPU
+    waits for the CPU. ``wall_ms``, the timing samples' median, is kept beside it."""
     calls = PROFILED_CALLS[1] if not wall_ms else \
         max(PROFILED_CALLS[0], min(PROFILED_CALLS[1], int(budget_s * 1e3 / wall_ms)))
     started = time.perf_counter()
@@ -233,11 +237,19 @@ def profile_calls(thunk: Callable[[], Any], document: dict[str, Any], cuda: bool
                 walls.append(time.perf_counter() - began)
                 with without_native_noise():  # the schedule starts and stops it in a step
                     prof.step()
-    cost_s = time.perf_counter() - started
     run = attribute(prof.events(), sites, document, calls, cuda)
     wall_us = sum(walls[WARMUP_CALLS:]) / calls * 1e6
-    section = finish(document, run, (wall_us, "the profiled calls, each timed to completion"),
-                     scope="call", profiled_calls=calls, cost_s=cost_s)
+    wall = (wall_us, "the profiled calls, each timed to completion")
+    figures = None
+    if cuda:  # uninstrumented, unprofiled: the loop's own costs
+        call_s = wall_ms / 1e3 if wall_ms else wall_us / 1e6
+        figures = {**back_to_back(thunk, batch_calls(roofline.launches_per_call(run["kernels"]),
+                                                     call_s, budget_s / 2)),
+                   "other_us": run["other_us"]}
+        wall = (figures["loop_us"], f"calls back to back, as a loop makes them: CUDA events "
+                f"around {figures['calls']} calls, median of {figures['batches']} batches")
+    section = finish(document, run, wall, scope="call", profiled_calls=calls,
+                     cost_s=time.perf_counter() - started, loop=figures)
     section["step"]["timing_wall_us"] = wall_ms * 1e3 if wall_ms else None
     return section
 
@@ -281,8 +293,10 @@ class RunProfile:
 
 
 def finish(document: dict[str, Any], run: dict[str, Any], wall: tuple[float, str], *,
-           scope: str, profiled_calls: int, cost_s: float) -> dict[str, Any]:
-    """Kernels with their roofline, lines, peaks and the step verdict: the ``profile``."""
+           scope: str, profiled_calls: int, cost_s: float,
+           loop: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Kernels with their roofline, lines, peaks and the step verdict: the ``profile``;
+    ``loop``: a GPU's back-to-back figures, which decide the verdict."""
     rows = run["kernels"]
     wall_us, wall_source = wall
     dtypes = [d for d in (roofline.kernel_dtype(document, r) for r in rows
@@ -295,7 +309,7 @@ def finish(document: dict[str, Any], run: dict[str, Any], wall: tuple[float, str
     sources = {i: (roofline.document_kernel(document, r) or {}).get("source") or ""
                for i, r in enumerate(rows)}
     below_roof.annotate(rows, sources, peaks, run["device"])
-    step = roofline.step_verdict(rows, wall_us, run["device"])
+    step = roofline.step_verdict(rows, wall_us, run["device"], loop)
     below_roof.advise(step, rows)
     step["wall_source"] = wall_source
     return {**run, **roll_up(document, rows, wall_us), "peaks": peaks, "step": step,

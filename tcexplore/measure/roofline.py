@@ -18,10 +18,17 @@ Rules (documented in the README's "Why is it slow?"):
   parallel work) dominate it. A long kernel far from the roofs keeps its class; its low
   efficiency is the finding (work the per-element count does not see, such as
   transcendentals, or a machine busy with something else).
-* **Step verdict**: a call's wall time is split into kernel time and the rest (Python,
-  guards, launches, idle). ``overhead-bound`` when the rest plus latency-bound kernels make
-  up at least half the wall time; otherwise ``compute-bound`` or ``memory-bound``, whichever
-  kind of kernel takes more of the time.
+* **Step verdict**: ``overhead-bound`` when the fixed costs of a call bound it, else
+  ``compute-bound`` or ``memory-bound``, whichever kind of kernel takes more of the time.
+  On a CPU host time is device time: a call's wall time is split into kernel time and the
+  rest (Python, guards, wrapper), and the rest plus latency-bound kernels making up at
+  least half of it is overhead-bound (the same rule holds for a whole run's compiled
+  regions). On a GPU the host and the device run side by side, so a call timed with a
+  sync after it is no loop's figure: calls are taken back to back (measure/loop.py), and
+  the step is overhead-bound when the GPU waits for the CPU there (issuing a call takes
+  the host at least as long as its kernels take the GPU) or when latency-bound kernels
+  take at least half of the GPU's time. The figures the verdict used are stored in
+  ``basis``.
 """
 
 from __future__ import annotations
@@ -168,15 +175,36 @@ def launches_per_call(rows: list[dict[str, Any]]) -> float:
     return sum(r["calls"] or 0 for r in rows)
 
 
-def step_verdict(rows: list[dict[str, Any]], wall_us: float, device: str) -> dict[str, Any]:
+def _decide(by_bound: dict[str, float], wall_us: float, kernel_us: float,
+            loop: dict[str, Any] | None) -> tuple[bool, dict[str, Any]]:
+    """Whether the step is overhead-bound, and the figures that decided it (``basis``)."""
+    latency_us = by_bound["latency"]
+    if loop is None:
+        share = ((max(0.0, wall_us - kernel_us) + latency_us) / wall_us) if wall_us else 0.0
+        return share >= OVERHEAD_BOUND_SHARE, {
+            "rule": "share", "wall_us": wall_us, "kernel_us": kernel_us,
+            "latency_us": latency_us, "share": share, "threshold": OVERHEAD_BOUND_SHARE}
+    device_us = kernel_us + (loop.get("other_us") or 0.0)
+    waits = loop["host_us"] >= device_us
+    latency_share = latency_us / device_us if device_us else 0.0
+    return waits or latency_share >= OVERHEAD_BOUND_SHARE, {
+        "rule": "loop", **loop, "device_us": device_us, "gpu_waits": waits,
+        "latency_us": latency_us, "latency_share": latency_share,
+        "threshold": OVERHEAD_BOUND_SHARE}
+
+
+def step_verdict(rows: list[dict[str, Any]], wall_us: float, device: str,
+                 loop: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The step's verdict over ``wall_us`` per call; ``loop``: a GPU's back-to-back figures
+    (measure/loop.py, with ``other_us``, the device time of kernels no row holds), which
+    decide whether the step is overhead-bound (the module docstring's rule)."""
     kernel_us = sum(r["time_us"] for r in rows)
     by_bound: dict[str, float] = {"memory": 0.0, "compute": 0.0, "latency": 0.0, "unknown": 0.0}
     for r in rows:
         by_bound[r.get("bound") or "unknown"] += r["time_us"]
     overhead_us = max(0.0, wall_us - kernel_us)
-    overhead_share = overhead_us / wall_us if wall_us else 0.0
-    latency_share = by_bound["latency"] / wall_us if wall_us else 0.0
-    if overhead_share + latency_share >= OVERHEAD_BOUND_SHARE:
+    overhead, basis = _decide(by_bound, wall_us, kernel_us, loop)
+    if overhead:
         verdict = "overhead-bound"
     elif by_bound["compute"] >= by_bound["memory"]:
         verdict = "compute-bound"
@@ -186,9 +214,10 @@ def step_verdict(rows: list[dict[str, Any]], wall_us: float, device: str) -> dic
         "wall_us": wall_us,
         "kernel_us": kernel_us,
         "overhead_us": overhead_us,
-        "overhead_share": overhead_share,
+        "overhead_share": overhead_us / wall_us if wall_us else 0.0,
         "bound_us": by_bound,
         "verdict": verdict,
+        "basis": basis,
         "launches": launches_per_call(rows),
         "advice": _advice(verdict, rows, device),
         "advised_modes": advised_modes(verdict, rows, device),

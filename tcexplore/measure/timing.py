@@ -1,9 +1,11 @@
 """Wall-clock timing done right: warm-up until steady, device sync, medians with spread.
 
-``median_ms`` is the time per call to completion, as a loop of calls sees it: on CUDA each
-sample is bracketed by CUDA events around ``inner`` back-to-back calls after a device
-sync (so CPU launch overhead counts, which is what ``reduce-overhead`` removes); on CPU by
-``time.perf_counter``. Calls too short for the clock are batched (``inner`` per sample).
+``median_ms`` is the time per call as a loop of calls pays it: on CUDA each sample is
+bracketed by CUDA events around ``inner`` back-to-back calls, after a device sync and one
+lead call that gives the GPU work, as a loop's previous call would (so the host's cost of
+a call counts where the GPU waits for it, which is what ``reduce-overhead`` removes, and
+the sync's latency never counts); on CPU by ``time.perf_counter``. Calls too short for
+the clock are batched (``inner`` per sample).
 On CUDA ``device_median_ms`` is also measured the way ``triton.testing.do_bench`` does:
 events around single calls queued behind an L2 flush, i.e. GPU execution time only.
 Everything runs within an explicit time budget so a notebook is never blocked for minutes.
@@ -77,7 +79,8 @@ def uses_cuda(tree: Any) -> bool:
 
 
 class Clock:
-    """Times ``inner`` back-to-back calls of a thunk, synchronising the device."""
+    """Times ``inner`` back-to-back calls of a thunk; on CUDA after a sync and a lead call
+    (module docstring)."""
 
     def __init__(self, cuda: bool):
         self.cuda = cuda
@@ -86,6 +89,7 @@ class Clock:
         if self.cuda:
             start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
             torch.cuda.synchronize()
+            thunk()
             start.record()
             for _ in range(inner):
                 thunk()
@@ -114,7 +118,7 @@ def _warm_up(clock: Clock, thunk: Callable[[], Any], deadline: float) -> tuple[i
     inner, calls, previous = 1, 0, None
     while True:
         batch = [clock(thunk, inner) for _ in range(5)]
-        calls += 5 * inner
+        calls += 5 * (inner + clock.cuda)  # a lead call per sample on CUDA
         current = statistics.median(batch)
         if current * inner < MIN_SAMPLE_S and inner < 1_000_000:
             inner = max(inner * 2, int(MIN_SAMPLE_S / max(current, 1e-9)) + 1)

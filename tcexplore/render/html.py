@@ -15,7 +15,9 @@ the page. Big things are cut with a visible note (``MAX_ROWS``, ``MAX_TEXT_CHARS
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
+
+from ..contained import error_text
 
 from .bytecode import CSS as _BYTECODE_CSS
 from .compile import compile_section
@@ -129,22 +131,28 @@ def _report(data: Data, summary_only: bool = False, only: list[str] | None = Non
     detail = _note("Summary only: this document is big. JupyterLab with tcexplore installed "
                    "shows all of it; .save(\"report.html\") writes the full report.") \
         if summary_only else _compiles(data, compiles, only)
+    sections = [("overview", overview, data), ("measurements", measurements, data),
+                ("profile", profile_section, data), ("memory", memory_section, data),
+                ("sources", sources, data), ("shapes", shapes_section, data),
+                ("compile time", compile_time, compiles), ("graph breaks", graph_breaks, data)]
     parts = [
         '<div class="tcx-report">',
         f"<style>{_CSS}{_BYTECODE_CSS}{_FINDINGS_CSS}</style>",
         "<h1>torch.compile report</h1>",
-        overview(data),
-        measurements(data),
-        profile_section(data),
-        memory_section(data),
-        sources(data),
-        shapes_section(data),
-        compile_time(compiles),
-        graph_breaks(data),
+        *(_drawn(name, draw, arg) for name, draw, arg in sections),
         detail,
         "</div>",
     ]
     return "\n".join(parts)
+
+
+def _drawn(name: str, draw: Callable[..., str], *args: Any) -> str:
+    """One section of the report; one that cannot be drawn says so, and costs only itself."""
+    try:
+        return draw(*args)
+    except Exception as exc:  # noqa: BLE001 - never a traceback of ours instead of a report
+        return (f'<div class="tcx-error">The {_e(name)} section could not be drawn '
+                f"({_e(error_text(exc))}); the rest of the report is kept.</div>")
 
 
 # The report stays a page a browser opens quickly: compiles are shown in full up to these
@@ -164,7 +172,7 @@ def _compiles(data: Data, compiles: list[Any], only: list[str] | None = None) ->
     for c in compiles:
         wanted = only is None or c.get("id") in only
         if wanted and len(shown) < MAX_FULL_COMPILES and (not shown or size < MAX_COMPILES_CHARS):
-            shown.append(compile_section(data, c))
+            shown.append(_drawn(f"compile {c.get('id')}", compile_section, data, c))
             size += len(shown[-1])
         else:
             listed.append(c)

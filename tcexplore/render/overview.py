@@ -96,10 +96,17 @@ def _compile_index(compiles: list[Data]) -> str:
 def _capture_problems(data: Data) -> str:
     capture = data.get("capture") or {}
     parts = []
-    if capture.get("handler_errors"):
-        items = "".join(f"<li><code>{_e(x)}</code></li>"
-                        for x in capture["handler_errors"][:MAX_ROWS])
-        parts.append(_details("Capture handler errors", f"<ul>{items}</ul>"))
+    unread = capture.get("unread") if isinstance(capture.get("unread"), dict) else {}
+    items = [i for i in unread.get("items") or [] if isinstance(i, dict)]
+    if items:
+        rows = [[_e(i.get("reason")), f"<code>{_e(i.get('kind') or '?')}</code>",
+                 _e(i.get("compile") or ""), _e(i.get("line") or ""), _e(i.get("error")),
+                 f"<code>{_e(i.get('excerpt') or '')}</code>"] for i in items[:MAX_ROWS]]
+        counts = ", ".join(f"{_e(k)} {_e(v)}" for k, v in (unread.get("counts") or {}).items()
+                           if v)
+        parts.append(_details(f"Unread events ({_e(unread.get('events', 0))}; {counts})",
+                              _table(["reason", "kind", "compile", "line", "error", "read"],
+                                     rows, "tcx-unread"), open_=True))
     unknown = data.get("unknown_events") or {}
     if unknown:
         rows = [[f"<code>{_e(k)}</code>", _e(v)] for k, v in unknown.items()]

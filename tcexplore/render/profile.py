@@ -48,8 +48,14 @@ def _verdict(profile: Data) -> str:
     if isinstance(profile.get("calls"), dict) and profile["calls"].get("line"):
         figures.append(["calls of compiled code", _e(profile["calls"]["line"])])
     if step.get("timing_wall_us"):
-        figures.append(["the same call without the profiler",
-                         _e(f"{time_us(step['timing_wall_us'])} (median of the timing samples)")])
+        figures.append(["the timing samples' median",
+                         _e(f"{time_us(step['timing_wall_us'])} (without the profiler)")])
+    basis = step.get("basis") or {}
+    if basis.get("synced_us") is not None:
+        figures.append(["one call, then a sync (latency, not a loop's cost)",
+                        _e(time_us(basis["synced_us"]))])
+    if basis.get("line"):
+        figures.insert(0, ["decided by", _e(basis["line"])])
     for bound, us in sorted((step.get("bound_us") or {}).items(), key=lambda item: -item[1]):
         if us:
             figures.append([f"in {bound}-bound kernels", _e(time_us(us))])

@@ -3,7 +3,9 @@
 A log holds the same structured-trace events that ``capture()`` hears in-process, so each
 record becomes the same :class:`~tcexplore.capture.events.Event` and goes through the same
 :class:`~tcexplore.capture.assemble.Assembler`. What only a live capture records is marked
-in ``capture.unavailable`` instead of being left silently empty.
+in ``capture.unavailable`` instead of being left silently empty. A damaged event (its line,
+its envelope, or what its handler read) costs only itself: it is kept in ``capture.unread``
+and counted in ``summary.unread_events``; only a file with no readable event is refused.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from .._bulk import without_gc
-from ..capture.assemble import Assembler
+from ..capture.assemble import Assembler, new_compile_record
 from ..capture.events import ENVELOPE_KEYS, Event
 from ..document import Document, DocumentError, build_document, validate
 from .log_file import TraceError, TraceLog, log_rank, read_trace_log
@@ -76,38 +78,72 @@ def load_trace(path: str | Path, *, rank: int | None = None) -> Document:
 
 
 def document_from_log(log: TraceLog) -> Document:
-    """The log's events, read as they come, through the capture's Assembler. An event whose
-    fields do not have the types torch writes is a TraceError naming its line; the document
-    is validated, as any document read from outside is."""
+    """The log's events, read as they come, through the capture's Assembler. A damaged
+    event is skipped and kept in ``capture.unread``; the document is validated, as any
+    document read from outside is, and a value the schema refuses (what a damaged event
+    left in a compile) is put back to its empty value, itself an entry of ``unread``."""
     with without_gc():
-        document = _assembled(log)
-    try:
-        validate(document.data)
-    except DocumentError as exc:
-        raise TraceError(f"{log.path}: the log's events do not read as torch writes them "
-                         f"({exc})") from None
-    return document
+        assembler, capture, parts = _assembled(log)
+    problem = None
+    for _ in range(MAX_REPAIRS):
+        document = build_document(**parts, capture={**capture,
+                                                    "unread": assembler.unread.section()})
+        try:
+            validate(document.data)
+            return document
+        except DocumentError as exc:
+            problem = exc
+            if not _repair(parts, exc, assembler):
+                break
+    raise TraceError(f"{log.path}: the log's events do not read as torch writes them "
+                     f"({problem})")
 
 
-def _assembled(log: TraceLog) -> Document:
-    assembler = Assembler({})  # file names come with the log's own `str` events
+MAX_REPAIRS = 50
+
+
+def _repair(parts: dict[str, Any], exc: DocumentError, assembler: Assembler) -> bool:
+    """Put back the value ``exc`` names to what an empty compile has (a graph break: drop
+    it); False where it names nothing that can be put back."""
+    where = exc.where
+    if len(where) >= 2 and where[0] == "graph_breaks" and isinstance(where[1], int):
+        parts["graph_breaks"].pop(where[1])
+        assembler.unread.add("section", "graph_breaks", error=str(exc))
+        return True
+    if len(where) < 3 or where[0] != "compiles" or not isinstance(where[1], int):
+        return False
+    record, field = parts["compiles"][where[1]], str(where[2])
+    empty = new_compile_record(record["id"], _EMPTY).get(field)
+    if field in ("id", "frame_id", "frame_compile_id") or record.get(field) == empty:
+        parts["compiles"].pop(where[1])
+        assembler.unread.add("section", "compile", compile=record.get("id"), error=str(exc))
+        return True
+    record[field] = empty
+    assembler.unread.add("section", field, compile=record["id"], error=str(exc))
+    return True
+
+
+_EMPTY = Event("", None, None, None, None, 0, None)
+
+
+def _assembled(log: TraceLog) -> tuple[Assembler, dict[str, Any], dict[str, Any]]:
+    """The Assembler fed every readable event, the capture section, build_document's
+    other arguments."""
+    assembler = Assembler({}, log.unread)  # file names come with the log's own `str` events
     stated: list[Event] = []  # the events that state versions
     events = 0
     for line, metadata, payload in log.records():
         try:
             event = Event.from_record(metadata, payload)
-            assembler.feed(event)
-        except (TypeError, ValueError, KeyError, AttributeError, IndexError) as exc:
-            raise TraceError(f"{log.path}:{line}: the {_kind(metadata)} event does not read "
-                             f"as torch writes it ({type(exc).__name__}: {exc})") from None
+        except (TypeError, ValueError) as exc:
+            log.unread.add("bad_envelope", _kind(metadata), line=line, error=str(exc),
+                           read=metadata)
+            continue
+        assembler.feed(event, line)
         events += 1
         if event.kind in ("torch_version", "compilation_metrics"):
             stated.append(event)
-    try:
-        assembled = assembler.finish()
-    except (TypeError, ValueError, KeyError, AttributeError, IndexError) as exc:
-        raise TraceError(f"{log.path}: the log's events do not read as torch writes them "
-                         f"({type(exc).__name__}: {exc})") from None
+    assembled = assembler.finish()
     environment, unstated = _stated_environment(stated)
     unavailable = [{"field": f, "reason": r} for f, r in NOT_IN_TRACE]
     unavailable += [{"field": f"environment.{key}", "reason": "not stated in the log"}
@@ -122,15 +158,15 @@ def _assembled(log: TraceLog) -> Document:
                          "event's rank, not the process group"}
                         for key in ("world_size", "backend")]
     capture = {"source": "trace", "path": str(log.path), "compression": log.compression,
-               "bypass_caches": None, "events": events, "handler_errors": [],
-               "log": log.problems(), "partial": log.partial, "unavailable": unavailable}
-    return build_document(**assembled, capture=capture, error=None,
-                          environment=environment, distributed=distributed)
+               "bypass_caches": None, "events": events, "log": log.problems(),
+               "partial": log.partial, "unavailable": unavailable}
+    return assembler, capture, {**assembled, "error": None, "environment": environment,
+                                "distributed": distributed}
 
 
-def _kind(metadata: dict[str, Any]) -> str:
+def _kind(metadata: dict[str, Any]) -> str | None:
     keys = [k for k in metadata if k not in ENVELOPE_KEYS]
-    return repr(keys[0]) if keys else "unnamed"
+    return keys[0] if keys else None
 
 
 def _stated_environment(events: list[Event]) -> tuple[dict[str, Any], list[str]]:

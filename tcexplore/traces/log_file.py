@@ -7,7 +7,10 @@ writes, and what tlparse reads: one glog-style line per event,
 
 whose JSON object is the event's metadata envelope; when it has ``has_payload`` (the
 payload's md5), the payload follows, each of its lines prefixed by a tab. Lines that are
-not glog lines are counted and skipped, as tlparse does. A log compressed with gzip, bz2
+not glog lines are counted and skipped, as tlparse does. A damaged event is an entry of
+:class:`~tcexplore.contained.Unread` and reading goes on: one whose envelope is not JSON is
+skipped with its payload; one with a field of a type torch does not write is read without
+that field (tlparse reads on past such "unknown fields" too). A log compressed with gzip, bz2
 or xz is read as it is; one compressed otherwise is refused with the command to unpack it.
 A log that ends inside an event (a job killed mid-write, a copy cut short) keeps every
 whole event and says where it stops.
@@ -22,18 +25,22 @@ import json
 import lzma
 import re
 import zlib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any, Callable, Iterator
 
 import orjson
 
+from ..capture.events import compile_id
+from ..contained import Unread
+
 # tlparse's pattern (src/lib.rs): level, month, day, time, process, emitting file:line.
 GLOG_LINE = re.compile(
     rb"^[VIWEC]\d{4} \d{2}:\d{2}:\d{2}\.\d{6} \d+\s*[^:]+:\d+\] (?=.)")
 TRACE_FILE_RANK = re.compile(r"dedicated_log_torch_trace_rank_(\d+)_")
-# Envelope keys torch writes as integers (or null); anything else is not torch's log.
+# Envelope keys torch writes as integers (or null); anything else is a damaged event.
 _INTEGER_KEYS = ("frame_id", "frame_compile_id", "attempt", "compiled_autograd_id", "rank")
+_FIRST_KEY = re.compile(rb'^\{\s*"([A-Za-z_][A-Za-z0-9_]*)"')  # the kind a damaged line names
 
 _READERS: dict[bytes, tuple[str, Callable[[Path], IO[bytes]]]] = {
     b"\x1f\x8b": ("gzip", lambda p: gzip.open(p, "rb")),
@@ -63,9 +70,11 @@ class TraceLog:
     lines: int = 0
     unparsed_lines: int = 0       # not glog lines (tlparse: fail_glog)
     bad_envelopes: int = 0        # glog lines whose JSON does not parse (tlparse: fail_json)
+                                  # or whose fields have types torch does not write
     payload_mismatches: int = 0   # payloads whose md5 differs from has_payload
     other_rank_events: int = 0    # events of another rank than the log's (tlparse: other_rank)
     partial: str | None = None    # where and why the log stops early
+    unread: Unread = field(default_factory=Unread)  # the damaged events
 
     def problems(self) -> dict[str, Any]:
         return {"lines": self.lines, "unparsed_lines": self.unparsed_lines,
@@ -81,6 +90,9 @@ class TraceLog:
         if not self.records_read and not self.partial:
             what = ("empty" if self.lines == 0
                     else "not a TORCH_TRACE log (no line is a trace event)")
+            if self.bad_envelopes:
+                what = (f"not a readable TORCH_TRACE log ({self.bad_envelopes} glog lines, "
+                        "none of them a trace event torch writes)")
             raise TraceError(f"{self.path} is {what}")
         named = TRACE_FILE_RANK.search(self.path.name)
         if self.rank is None and named:
@@ -151,19 +163,30 @@ def _read_records(lines: Iterator[tuple[int, bytes, bool]], log: TraceLog) -> It
         if match is None:
             log.unparsed_lines += 1
             continue
+        text = line[match.end():]
         try:
-            metadata = _envelope(line[match.end():])
-        except ValueError:
+            metadata = _envelope(text)
+        except ValueError as exc:
             if ahead is None and not ended:
                 _cut_short(log, f"the log ends inside the event on line {number}; "
                                 "it is left out")
                 return
+            metadata, damage = None, f"the event's JSON does not parse ({exc})"
+        else:
+            damage = _damage(metadata)
+        if damage is not None:
             log.bad_envelopes += 1
-            continue
-        if not isinstance(metadata, dict):
-            log.bad_envelopes += 1
-            continue
-        _check_envelope(metadata, log.path, number)
+            read = text.decode("utf-8", "replace")
+            if not isinstance(metadata, dict):  # skipped, and its payload with it
+                log.unread.add("bad_json", _first_key(text), error=damage, line=number,
+                               read=read)
+                while ahead is not None and ahead[1][:1] == b"\t":
+                    ahead = next(lines, None)
+                continue
+            log.unread.add("bad_envelope", _event_name(metadata), error=damage, line=number,
+                           read=read, compile=compile_id(metadata.get("frame_id"),
+                                                         metadata.get("frame_compile_id"),
+                                                         metadata.get("compiled_autograd_id")))
         payload = None
         if "has_payload" in metadata:
             payload_lines = []
@@ -192,15 +215,32 @@ def _envelope(text: bytes) -> Any:
         return json.loads(text)
 
 
-def _check_envelope(metadata: dict[str, Any], path: Path, number: int) -> None:
+def _damage(metadata: Any) -> str | None:
+    """What makes an envelope one torch would not write, or None; a field of the wrong type
+    is taken out (a payload's digest becomes one no payload has: it is kept as read)."""
+    if not isinstance(metadata, dict):
+        return f"the event is a JSON {type(metadata).__name__}, where torch writes an object"
+    wrong = []
     for key in _INTEGER_KEYS:
         value = metadata.get(key)
         if value is not None and (type(value) is not int):
-            raise TraceError(f"{path}:{number}: the event's {key!r} is {value!r}, where torch "
-                             "writes an integer: not a TORCH_TRACE event")
+            wrong.append(f"its {key!r} is {_short(metadata.pop(key))}, where torch writes "
+                         "an integer")
     if "has_payload" in metadata and not isinstance(metadata["has_payload"], str):
-        raise TraceError(f"{path}:{number}: the event's 'has_payload' is "
-                         f"{metadata['has_payload']!r}, where torch writes an md5 digest")
+        wrong.append(f"its 'has_payload' is {_short(metadata['has_payload'])}, where torch "
+                     "writes an md5 digest")
+        metadata["has_payload"] = ""
+    return f"read without the field: {'; '.join(wrong)}" if wrong else None
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:40] + "…"
+
+
+def _first_key(text: bytes) -> str | None:
+    found = _FIRST_KEY.match(text)
+    return found.group(1).decode() if found else None
 
 
 def _cut_short(log: TraceLog, where: str) -> None:

@@ -1,6 +1,7 @@
 import { kernelTarget, logAxis, roofline, stepSegments, topLines } from '../model/profile';
 import { Profile, TcxDocument } from '../model/types';
 import { fixture } from './fixture';
+import { createExplorer } from '../view/explorer';
 
 function profiled(): TcxDocument {
   const doc = fixture();
@@ -60,5 +61,16 @@ describe('profile', () => {
     const doc = profiled();
     expect(kernelTarget(doc, doc.profile!.kernels[0])?.tab).toBe('fusion');
     expect(kernelTarget(doc, doc.profile!.kernels[1])).toEqual({ tab: 'code', compile: 0, output: 0, kernel: 'cpp_fused_add_0' });
+  });
+
+  it('draws the figures the verdict used as stored, first, and a synced call apart', () => {
+    const doc = profiled();
+    const line = 'back to back (5 batches of 50 calls): the host issues a call in 31 µs and the GPU runs its kernels in 130 µs, so the GPU does not wait for the CPU';
+    doc.profile!.step.basis = { rule: 'loop', threshold: 0.5, calls: 50, batches: 5, host_us: 31, loop_us: 131, synced_us: 205, device_us: 130, gpu_waits: false, line };
+    const root = createExplorer(doc);
+    (root.querySelector('[role=tab][data-tab=profile]') as HTMLButtonElement).click();
+    const rows = [...root.querySelectorAll('[role=tabpanel][data-tab=profile] .tcx-facts tr')].map(tr => [tr.querySelector('th')!.textContent, tr.querySelector('td')!.textContent]);
+    expect(rows[0]).toEqual(['decided by', line]);
+    expect(rows).toContainEqual(['one call, then a sync', '205 µs (latency, not a loop\'s cost)']);
   });
 });

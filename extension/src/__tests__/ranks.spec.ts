@@ -183,4 +183,29 @@ describe('a document read from a TORCH_TRACE log', () => {
     (root.querySelector('[role=tab][data-tab=cudagraphs]') as HTMLButtonElement).click();
     expect(root.querySelector('[role=tabpanel][data-tab=cudagraphs]')!.textContent).toContain('CUDA-graph data is not available in this document');
   });
+
+  it('lists the events it could not read, as Python stored them, escaped', () => {
+    const doc = fixture();
+    const evil = '<img src=x onerror="window.pwned=1">';
+    doc.capture = {
+      source: 'trace', bypass_caches: null, events: 900, path: 'damaged.log', partial: null,
+      unread: {
+        events: 2, counts: { bad_json: 1, bad_envelope: 0, handler: 1, section: 0, finding: 0 },
+        items: [
+          { reason: 'bad_json', kind: 'chromium_event', compile: null, line: 72, error: "the event's JSON does not parse", excerpt: evil },
+          { reason: 'handler', kind: 'inductor_output_code', compile: '0/0', line: 90, error: 'RuntimeError: boom', excerpt: 'def call(args):' }
+        ]
+      }
+    };
+    expect(origin(doc).unread?.title).toBe('Unread events (2; bad_json 1, handler 1)');
+    const overview = createExplorer(doc).querySelector('[role=tabpanel][data-tab=overview]')!;
+    const rows = [...overview.querySelectorAll('.tcx-unread tbody tr')].map(r => [...r.querySelectorAll('td')].map(td => td.textContent));
+    expect(rows).toEqual([
+      ['bad_json', 'chromium_event', '', '72', "the event's JSON does not parse", evil],
+      ['handler', 'inductor_output_code', '0/0', '90', 'RuntimeError: boom', 'def call(args):']
+    ]);
+    expect(overview.querySelector('img')).toBeNull();
+    doc.capture = { source: 'live', bypass_caches: true, events: 10, unread: { events: 0, counts: {}, items: [] } };
+    expect(origin(doc).unread).toBeNull();
+  });
 });

@@ -134,10 +134,47 @@ export interface CaptureInfo {
    * what this document cannot hold because its source does not record it (not: found empty)
    */
   unavailable?: Unavailable[];
+  unread?: Unread;
 }
 export interface Unavailable {
   field: string;
   reason: string;
+}
+/**
+ * what could not be read, each costing only itself (tcexplore/contained.py): events damaged in the log or whose handler raised, document sections and findings that raised
+ */
+export interface Unread {
+  /**
+   * trace events left out: damaged in the log (bad_json, bad_envelope) or not read (handler); summary.unread_events
+   */
+  events: number;
+  /**
+   * entries per reason: bad_json, bad_envelope, handler, section, finding
+   */
+  counts: {
+    [k: string]: number;
+  };
+  /**
+   * the first entries, whole
+   */
+  items: UnreadItem[];
+}
+export interface UnreadItem {
+  reason: "bad_json" | "bad_envelope" | "handler" | "section" | "finding";
+  /**
+   * the event kind, or the section's or finding's name
+   */
+  kind: string | null;
+  compile: string | null;
+  /**
+   * the log line of the event
+   */
+  line: number | null;
+  error: string;
+  /**
+   * the first characters of what was read
+   */
+  excerpt: string | null;
 }
 export interface Summary {
   graphs: number;
@@ -148,6 +185,10 @@ export interface Summary {
   guards: number;
   unmapped_nodes: number;
   failures: number;
+  /**
+   * trace events that could not be read (capture.unread.events); absent in documents made before it
+   */
+  unread_events?: number;
 }
 export interface Compile {
   id: string;
@@ -682,7 +723,7 @@ export interface NotCompiled {
  */
 export interface Finding {
   /**
-   * graph_break, recompile, dynamic_shape, cache, nothing_compiled, cudagraph_skip, compile_time, accuracy, timing, profile, error, failed_compile, unmapped, capture_settings, all_clear, ...
+   * graph_break, recompile, dynamic_shape, cache, nothing_compiled, cudagraph_skip, compile_time, accuracy, timing, profile, error, failed_compile, unmapped, capture_settings, unread, all_clear, ...
    */
   kind: string;
   severity: "error" | "warning" | "info" | "ok";
@@ -1223,6 +1264,9 @@ export interface Peaks {
   fault_us?: number | null;
 }
 export interface ProfileStep {
+  /**
+   * time per call the figures are over: on CUDA in explore, calls back to back as a loop makes them (measure/loop.py); otherwise the profiled calls' wall time, or a run's compiled regions'
+   */
   wall_us: number;
   wall_source?: string;
   /**
@@ -1246,6 +1290,75 @@ export interface ProfileStep {
   below_roof_share?: number;
   verdict: "overhead-bound" | "memory-bound" | "compute-bound";
   advice: string[];
+  /**
+   * the figures the verdict used (measure/roofline.py's rule); absent in documents written before it
+   */
+  basis?: {
+    /**
+     * share: time outside kernels plus latency-bound kernels over the wall time (a CPU, where host time is device time, or a whole run); loop: on a GPU, the host's time to issue a call against its kernels' device time, calls back to back
+     */
+    rule: "share" | "loop";
+    /**
+     * share (of the wall time, or of the GPU's time in latency-bound kernels) from which the step is overhead-bound
+     */
+    threshold: number;
+    /**
+     * share: wall time per call (or over the run)
+     */
+    wall_us?: number;
+    /**
+     * share: time in the step's kernels
+     */
+    kernel_us?: number;
+    /**
+     * time in latency-bound kernels
+     */
+    latency_us?: number;
+    /**
+     * share: (wall - kernels + latency-bound kernels) / wall
+     */
+    share?: number;
+    /**
+     * loop: calls per batch, back to back after a lead call
+     */
+    calls?: number;
+    /**
+     * loop: batches; each figure is their median
+     */
+    batches?: number;
+    /**
+     * loop: host time per call, the batch issued with no sync
+     */
+    host_us?: number;
+    /**
+     * loop: per call, CUDA events around the batch: what a loop pays
+     */
+    loop_us?: number;
+    /**
+     * loop: one call then a device sync, on the host: a single call's latency, not a loop's cost
+     */
+    synced_us?: number;
+    /**
+     * loop: device time per call of kernels no kernel row holds
+     */
+    other_us?: number;
+    /**
+     * loop: the GPU's kernel time per call (the profiler's), other_us included
+     */
+    device_us?: number;
+    /**
+     * loop: host_us >= device_us, the GPU waits for the CPU
+     */
+    gpu_waits?: boolean;
+    /**
+     * loop: latency_us / device_us
+     */
+    latency_share?: number;
+    /**
+     * these figures in one line, as every view shows them (findings/profile.py)
+     */
+    line?: string;
+  };
 }
 export interface Distributed {
   rank: number | null;

@@ -3,7 +3,7 @@
 import { BreakSite, graphBreakAudit } from './breaks';
 import { duration } from './format';
 import { recompileRows } from './guards';
-import { CaptureInfo, FindingEvidence, Location, ShapeInfo, Target, TcxDocument } from './types';
+import { CaptureInfo, FindingEvidence, Location, ShapeInfo, Target, TcxDocument, UnreadItem } from './types';
 
 export type Severity = 'error' | 'warning' | 'info' | 'ok';
 
@@ -156,6 +156,8 @@ export interface Origin {
   partial: string | null;
   /** what the document's source does not record: unknown, not empty */
   unavailable: Array<{ field: string; reason: string }>;
+  /** what could not be read (capture.unread, stored by Python): null when nothing */
+  unread: { title: string; items: UnreadItem[] } | null;
 }
 
 export function origin(doc: TcxDocument): Origin {
@@ -173,5 +175,15 @@ export function origin(doc: TcxDocument): Origin {
   const unavailable = Array.isArray(capture.unavailable)
     ? capture.unavailable.filter(u => u && typeof u.field === 'string').map(u => ({ field: u.field, reason: String(u.reason ?? '') }))
     : [];
-  return { line: parts.join(' · '), partial: typeof capture.partial === 'string' ? capture.partial : null, unavailable };
+  return { line: parts.join(' · '), partial: typeof capture.partial === 'string' ? capture.partial : null, unavailable, unread: unreadOf(capture) };
+}
+
+function unreadOf(capture: Partial<CaptureInfo>): Origin['unread'] {
+  const unread = capture.unread;
+  const items = Array.isArray(unread?.items) ? unread.items.filter(i => i && typeof i === 'object') : [];
+  if (!unread || !items.length) {
+    return null;
+  }
+  const counts = Object.entries(unread.counts ?? {}).filter(([, n]) => n).map(([k, n]) => `${k} ${n}`).join(', ');
+  return { title: `Unread events (${unread.events ?? 0}; ${counts})`, items };
 }

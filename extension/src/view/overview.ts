@@ -190,6 +190,12 @@ export function overviewTab(ctx: Context): TabView {
       el('summary', null, `Not available in this document (${from.unavailable.length}): its source does not record these; they are unknown, not empty`),
       table(['field', 'why'], from.unavailable.map(u => [el('code', null, u.field), u.reason])))
     : null;
+  const unread = from.unread
+    ? el('details', { class: 'tcx-unread', attrs: { open: '' } },
+      el('summary', null, from.unread.title),
+      table(['reason', 'kind', 'compile', 'line', 'error', 'read'], from.unread.items.map(i => [
+        i.reason, code(i.kind ?? '?'), i.compile ?? '', i.line === null ? '' : String(i.line), i.error, code(i.excerpt ?? '')])))
+    : null;
   const compiles = compileTreeView(ctx, labels);
   return {
     element: el('div', { class: 'tcx-overview' },
@@ -198,6 +204,7 @@ export function overviewTab(ctx: Context): TabView {
       notCompiledView(ctx),
       timeLines(ctx),
       missing,
+      unread,
       el('h3', null, 'Pipeline'), drawn ? stages : el('p', { class: 'tcx-muted' }, OLD_PIPELINE_NOTE),
       el('h3', null, `Compiles (${doc.compiles.length}), by the call path that made them`),
       el('p', { class: 'tcx-muted' }, 'Each compile is one cache entry of its frame\'s code, kept with its guards; library frames on a path are folded.'),

@@ -124,7 +124,13 @@ export function profileTab(ctx: Context): TabView {
     figures.push(['calls of compiled code', profile.calls.line]);
   }
   if (step.timing_wall_us) {
-    figures.push(['without the profiler', `${microseconds(step.timing_wall_us)} (median of the timing samples)`]);
+    figures.push(['timing samples\' median', `${microseconds(step.timing_wall_us)} (without the profiler)`]);
+  }
+  if (typeof step.basis?.synced_us === 'number') {
+    figures.push(['one call, then a sync', `${microseconds(step.basis.synced_us)} (latency, not a loop's cost)`]);
+  }
+  if (step.basis?.line) {
+    figures.unshift(['decided by', step.basis.line]);
   }
   const element = el('div', { class: 'tcx-profile' },
     el('h3', { class: `tcx-verdict tcx-verdict-${step.verdict}` }, verdictLine(profile)),
