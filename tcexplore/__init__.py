@@ -80,8 +80,12 @@ def _kernels(data: dict[str, Any]) -> list[Any]:
 
 
 def _ranks(data: dict[str, Any]) -> Any:
+    from .capture.upgrade import parse_older  # noqa: PLC0415
     from .ranks import Ranks  # noqa: PLC0415
 
+    for entry in data.get("ranks") or []:
+        if isinstance(entry.get("document"), dict):
+            parse_older(entry["document"])
     return Ranks(data, check=False)
 
 
@@ -91,10 +95,16 @@ def _decide(data: dict[str, Any]) -> dict[str, Any]:
     return decide(data)
 
 
+def _older(data: dict[str, Any]) -> dict[str, Any]:
+    from .capture.upgrade import parse_older  # noqa: PLC0415
+
+    return parse_older(data)
+
+
 def _upgrade(data: dict[str, Any]) -> dict[str, Any]:
     from .findings import upgrade  # noqa: PLC0415
 
-    return upgrade(data)
+    return upgrade(_older(data))
 
 
 def _comparison_html(data: dict[str, Any]) -> str:
@@ -110,5 +120,5 @@ def _comparison_notebook(data: dict[str, Any], text: str) -> dict[str, Any]:
 
 
 _document.wire(html=_html, notebook=_notebook, kernel=_kernel, kernels=_kernels, ranks=_ranks,
-               decide=_decide, upgrade=_upgrade, comparison_html=_comparison_html,
+               decide=_decide, older=_older, upgrade=_upgrade, comparison_html=_comparison_html,
                comparison_notebook=_comparison_notebook)

@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 from . import __version__
+from .formatting import share, time_us
 from .graph_break_audit import graph_break_lines
 from .output_files import OutputError, unwritable
 
@@ -158,13 +159,13 @@ def profile_lines(profile: dict | None, shown: int = 3) -> list[str]:
         return []
     step = profile["step"]
     lines = [f"tcexplore: profile: {step['verdict']}, {1 - step['overhead_share']:.0%} of "
-             f"{step['wall_us'] / 1e3:.3g} ms in kernels; {step['advice'][0]}"]
+             f"{time_us(step['wall_us'])} in kernels; {step['advice'][0]}"]
     calls = profile.get("calls") or {}
     if calls.get("compiling") and calls.get("line"):
         lines.append(f"tcexplore: profile: calls of compiled code: {calls['line']}")
     for line in profile["lines"][:shown]:
         where = f"{line['file']}:{line['line']}" if line["file"] else "no source line"
-        lines.append(f"    {line['time_us'] / 1e3:9.3g} ms {line['share'] or 0:6.1%}  {where}  "
+        lines.append(f"    {time_us(line['time_us']):>9} {share(line['share'] or 0):>6}  {where}  "
                      f"{line['code'] or ''}")
     return lines
 

@@ -49,8 +49,9 @@ class DocumentError(ValueError):
 # name -> function, set by the layers above through wire(): "html" (document -> page),
 # "notebook" (data, text -> MIME bundle), "kernel" and "kernels" (the workbench's finders),
 # "ranks" (multi-rank data -> tcexplore.Ranks), "decide" (data -> data with its decisions:
-# findings, labels, verdicts, pipeline), "upgrade" (a document read back -> the decisions it
-# lacks), "comparison_html" and "comparison_notebook" (a compare() grid's displays).
+# findings, labels, verdicts, pipeline), "older" (a document read from outside -> the parsed
+# forms of torch's text it lacks), "upgrade" (a document read back -> those and the decisions
+# it lacks), "comparison_html" and "comparison_notebook" (a compare() grid's displays).
 _WIRED: dict[str, Callable[..., Any]] = {}
 
 
@@ -253,6 +254,7 @@ class Document:
             validate(data)
             if data.get("kind") == "ranks":
                 raise DocumentError(MULTI_RANK)
+            _wired("older")(data)  # saved before capture stored torch's text parsed
         self.data = data
 
     @property

@@ -8,12 +8,12 @@ fixes lines, so the audit groups the events by the user line that broke (a *site
 them there, and says which frames and compiles they came from. The counts of all sites add
 up to ``summary["graph_breaks"]``.
 
-Each site carries torch's own words: the specific message (the line after the generic
-"Encountered graph break when attempting to trace ..."), the explanation, hints and link,
-and its developer context; the user stacks that reached it, with library frames (the
-standard library, installed packages, torch, tcexplore: the document's ``library_files``, decided
-at capture) marked so that views fold them; and the
-resume functions Dynamo made to go on after the break, with their compiles.
+Each site carries torch's own words, as capture split them (capture/parsers/graph_breaks.py):
+the specific message (the line after the generic "Encountered graph break when attempting
+to trace ..."), the explanation, hints and link, and its developer context; the user stacks
+that reached it, with library frames (the standard library, installed packages, torch,
+tcexplore: the document's ``library_files``, decided at capture) marked so that views fold
+them; and the resume functions Dynamo made to go on after the break, with their compiles.
 
 Plain data in, plain data out: no torch import, usable on any saved document.
 """
@@ -25,7 +25,6 @@ from typing import Any
 
 Data = dict[str, Any]
 
-GENERIC_PREFIX = "Encountered graph break when attempting to trace"
 RESUME_PREFIX = "torch_dynamo_resume_in_"
 RESUME_NAME = re.compile(r"^torch_dynamo_resume_in_(?P<fn>.+)_at_\d+$")
 def library_marks(data: Data) -> frozenset[str]:
@@ -49,16 +48,6 @@ def where(file: Any, line: Any, labels: dict[str, str]) -> str:
     if label:
         return label if line is None else f"{label}, line {line}"
     return f"{file or '?'}" + ("" if line is None else f":{line}")
-
-
-def split_reason(reason: Any) -> tuple[str, str | None, str]:
-    """torch's reason as (specific message, generic first line or None, the rest)."""
-    lines = [line for line in str(reason or "").splitlines() if line.strip()]
-    generic = None
-    if lines and lines[0].startswith(GENERIC_PREFIX):
-        generic = lines.pop(0).strip()
-    message = lines.pop(0).strip() if lines else (generic or "")
-    return message, generic, "\n".join(lines)
 
 
 def _frame(loc: Any, labels: dict[str, str], library: frozenset[str]) -> Data:
@@ -88,14 +77,14 @@ def resume_name(brk: Data, frame: Data) -> str | None:
 def _reasons(events: list[Data]) -> list[Data]:
     grouped: dict[str, Data] = {}
     for brk in events:
-        message, generic, rest = split_reason(brk.get("reason"))
+        message = brk.get("message") or ""
         entry = grouped.setdefault(message, {
             "message": message, "count": 0, "explanation": brk.get("explanation"),
             "hints": list(brk.get("hints") or []), "link": brk.get("link"),
-            "generic": generic, "details": rest or None,
+            "generic": brk.get("generic"), "details": brk.get("details"),
             "developer_context": brk.get("developer_context")})
         entry["count"] += 1
-        entry["details"] = entry["details"] or rest or None
+        entry["details"] = entry["details"] or brk.get("details")
         entry["developer_context"] = entry["developer_context"] or brk.get("developer_context")
     return sorted(grouped.values(), key=lambda r: -r["count"])
 

@@ -8,19 +8,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from .formatting import format_bytes
+
 WORTH_A_WARNING = 0.10  # compiled peak this much over eager's
 # Below this much saved activation (and without a compiled peak over eager's), checkpointing
 # would save too little to be worth advising.
 WORTH_ADVICE_BYTES = 16 * 2**20
-
-
-def format_bytes(n: float | None) -> str:
-    if n is None:
-        return "?"
-    for unit, size in (("GB", 1e9), ("MB", 1e6), ("kB", 1e3)):
-        if abs(n) >= size:
-            return f"{n / size:.3g} {unit}"
-    return f"{int(n)} B"
 
 
 def saved_activations(document: dict[str, Any]) -> dict[str, Any]:

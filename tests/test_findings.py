@@ -157,6 +157,14 @@ def test_caches_cold_warm_then_a_changed_setting_named_by_the_diff(tmp_path):
     fields = [c for entry in diff.data["compiles"] for c in entry["changes"]]
     assert any(c["field"] == "FX graph cache key: inductor_config[max_fusion_size]"
                and c["b"] == "7" for c in fields), fields
+    # the same two runs saved before capture parsed the key: read back, parsed, diffed alike
+    for i in (1, 2):
+        for entry in (e for c in runs[i]["compiles"] for e in c["cache"]):
+            entry["components"] = [f"[{c['hash']}] {c['name']}: {c['value']}"
+                                   for c in entry.pop("key_components")]
+        (tmp_path / f"older{i}.json").write_text(json.dumps(runs[i]))
+    older = tcexplore.diff(tmp_path / "older1.json", tmp_path / "older2.json")
+    assert [c for entry in older.data["compiles"] for c in entry["changes"]] == fields
 
 
 def _cached_run(workdir: Path, cache_dir: Path, args: list[str]) -> dict:
@@ -209,9 +217,10 @@ def test_changed_cache_key_components_are_named_by_hash_and_value():
     from tcexplore.docdiff.cache_keys import cache_key_changes
 
     def record(fusion_hash: str, fusion: str) -> dict:
-        return {"cache": [{"cache": "fx_graph", "result": "hit", "components": [
-            "[aa] gm: <lambda>()", f"[{fusion_hash}] inductor_config[max_fusion_size]: {fusion}",
-            "[cc] inductor_config[long]: " + "x" * 10]}]}
+        return {"cache": [{"cache": "fx_graph", "result": "hit", "key_components": [
+            {"name": "gm", "hash": "aa", "value": "<lambda>()"},
+            {"name": "inductor_config[max_fusion_size]", "hash": fusion_hash, "value": fusion},
+            {"name": "inductor_config[long]", "hash": "cc", "value": "x" * 10}]}]}
 
     assert cache_key_changes(record("bb", "64"), record("bb", "64")) == []
     assert cache_key_changes(record("bb", "64"), record("dd", "32")) == [

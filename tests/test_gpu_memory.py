@@ -9,7 +9,8 @@ import torch
 
 import tcexplore
 from tcexplore.capture import capture
-from tcexplore.memory_finding import format_bytes, memory_finding
+from tcexplore.formatting import format_bytes
+from tcexplore.memory_finding import memory_finding
 
 pytestmark = pytest.mark.gpu
 

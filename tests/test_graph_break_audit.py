@@ -122,6 +122,29 @@ def test_notebook_break_is_labelled_by_its_cell(tour):
     assert f"{label}, line 3" in report and 'href="#tcx-graph-break-0"' in report
 
 
+def test_capture_splits_each_reason_once_into_torchs_lines(program_runs):
+    """The parts stored at capture are the reason's lines, none dropped, none repeated."""
+    breaks = [brk for name in BREAK_PROGRAMS for brk in program_runs[name].document["graph_breaks"]]
+    assert breaks
+    for brk in breaks:
+        lines = [line.strip() for line in brk["reason"].splitlines() if line.strip()]
+        parts = [brk["generic"], brk["message"], *(brk["details"] or "").splitlines()]
+        assert [p for p in parts if p] == lines
+        assert not brk["message"].startswith("Encountered graph break")
+
+
+def test_an_older_document_gets_its_reasons_split_on_load(tmp_path):
+    """A document saved before capture split the reason: tcexplore.load() splits it as
+    capture does, so its audit is the same."""
+    document = json.loads((FIXTURE / "document.json").read_text())
+    for brk in document["graph_breaks"]:
+        for part in ("message", "generic", "details"):
+            brk.pop(part)
+    (tmp_path / "older.json").write_text(json.dumps(document))
+    loaded = tcexplore.load(tmp_path / "older.json")
+    assert loaded.graph_break_audit() == json.loads((FIXTURE / "expected.json").read_text())
+
+
 def test_python_and_typescript_audits_are_pinned_to_one_result():
     """extension/src/__tests__/breaks.spec.ts compares its audit with the same file."""
     document = json.loads((FIXTURE / "document.json").read_text())

@@ -8,11 +8,13 @@ Screenshots go to $TCX_SCREENSHOTS (or a temporary folder).
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
 
 import tcexplore
+from tcexplore.render.html import render_html
 from tcexplore.render.notebook import mime_bundle
 
 from .lab_support import chromium_page, dismiss_kernel_dialog, lab_server, write_notebook
@@ -72,6 +74,21 @@ def test_timing_tab_shows_the_stored_verdict(page, shots):
     text = panel.inner_text()
     assert expected["headline"] in text and expected["measurement"] in text
     panel.screenshot(path=str(shots / "labels-timing.png"))
+
+
+def test_profile_tab_writes_numbers_as_the_report_does(page, shots):
+    """tcexplore/formatting.py and model/format.ts spell a figure alike: the kernels' launches,
+    FLOPs and bandwidth read the same in the Profile tab as in the HTML report, and no figure
+    of the kernel table has an exponent."""
+    panel = _tab(page, "profile")
+    text = panel.inner_text()
+    report = render_html(tcexplore.Document(json.loads((FIXTURE / "document.json").read_text())))
+    for figure in ("4096", "5120", "0.0000619 GB/s", "62.0 µs", "2.70 kB"):
+        assert figure in text and figure in report, figure
+    figures = panel.locator(".tcx-kernel-times tbody td").evaluate_all(
+        "cells => cells.filter(c => c.cellIndex >= 2 && c.cellIndex <= 10).map(c => c.textContent)")
+    assert figures and not [f for f in figures if re.search(r"\de[+-]?\d", f)], figures
+    panel.screenshot(path=str(shots / "labels-profile.png"))
 
 
 def test_html_report_labels_the_same_way(page, tmp_path, shots):

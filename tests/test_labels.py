@@ -266,7 +266,7 @@ def test_profile_lines_say_why_a_kernel_is_below_its_roof_and_which_calls_compil
     assert below_roof_text({"reason": "unexplained", "page_faults": 0, "transcendentals": []}) == (
         "unexplained (no page faults, no transcendental math)")
     assert calls_line({"steady": 3, "compiling": 1, "compiling_us": 2.5e6, "per_call_us": 120}) == (
-        "3 measured, 120 µs each on average; 1 during which torch compiled (2.5 s in all) left "
+        "3 measured, 120 µs each on average; 1 during which torch compiled (2.50 s in all) left "
         "out of every figure")
 
 

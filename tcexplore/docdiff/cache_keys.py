@@ -1,29 +1,23 @@
 """Which parts of a cache key changed between two runs of a compile, in torch's words:
-every FX-graph and AOTAutograd cache event carries its key's components ("[hash] name:
-value" lines), so a hit in one run and a miss in the other is explained by the components
-whose values differ (``inductor_config[max_fusion_size]: 64 -> 32``)."""
+every FX-graph and AOTAutograd cache event carries its key's components (``key_components``,
+parsed at capture from torch's "[hash] name: value" lines), so a hit in one run and a miss
+in the other is explained by the components whose values differ
+(``inductor_config[max_fusion_size]: 64 -> 32``)."""
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 Data = dict[str, Any]
 MAX_CHANGES = 12  # per cache of a compile
-_LINE = re.compile(r"^\[(?P<hash>[^\]]*)\] (?P<name>[^:]+): (?P<value>.*)$", re.DOTALL)
 NAMES = {"fx_graph": "FX graph", "aotautograd": "AOTAutograd"}
 
 
 def _components(record: Data, cache: str) -> dict[str, tuple[str, str]] | None:
     """name -> (hash, value): the hash tells values apart that the document cut short."""
     for entry in record.get("cache") or []:
-        if entry.get("cache") == cache and isinstance(entry.get("components"), list):
-            parsed = {}
-            for line in entry["components"]:
-                match = _LINE.match(str(line))
-                if match:
-                    parsed[match["name"]] = (match["hash"], match["value"])
-            return parsed
+        if entry.get("cache") == cache and isinstance(entry.get("key_components"), list):
+            return {c["name"]: (c["hash"], c["value"]) for c in entry["key_components"]}
     return None
 
 

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..formatting import fmt_num, plural
 from ..render.html import _CSS
-from ..render.markup import Data, _c, _clip, _details, _e, _note, _page, _plural, _table
+from ..render.markup import Data, _c, _clip, _details, _e, _note, _page, _table
 from .text import compile_title, diff_labels, graph_label, line_where
 
 _DIFF_CSS = """
@@ -78,7 +79,7 @@ def _num(value: Any) -> str:
 
 def _ratio(a: Any, b: Any) -> str:
     if isinstance(a, (int, float)) and isinstance(b, (int, float)) and not isinstance(a, bool) and a:
-        return f"{b / a:.3g}×"
+        return f"{fmt_num(b / a)}×"
     return ""
 
 
@@ -113,7 +114,7 @@ def _source(node: Data | None, labels: dict[str, str]) -> str:
 def _graph(graph: Data, open_: bool, labels: dict[str, str]) -> str:
     rows = [[_mark(n["status"]), _node_cell(n["a"]), _node_cell(n["b"]), _e(", ".join(n["changes"])),
              _source(n["b"] or n["a"], labels)] for n in graph["nodes"]]
-    counts = ", ".join(_plural(sum(1 for n in graph["nodes"] if n["status"] == s), f"{s} node")
+    counts = ", ".join(plural(sum(1 for n in graph["nodes"] if n["status"] == s), f"{s} node")
                        for s in ("changed", "added", "removed")
                        if any(n["status"] == s for n in graph["nodes"]))
     body = _table(["", "A", "B", "what changed", "user line"], rows, "tcx-diff-nodes")
@@ -182,5 +183,5 @@ def _unchanged(compiles: list[Data], labels: dict[str, str]) -> str:
     if not same:
         return ""
     items = "".join(f"<li>{_e(compile_title(entry, labels))}</li>" for entry in same)
-    return _details(f"{_plural(len(same), 'compile')} unchanged", f"<ul>{items}</ul>",
+    return _details(f"{plural(len(same), 'compile')} unchanged", f"<ul>{items}</ul>",
                     cls="tcx-section")

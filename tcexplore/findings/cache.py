@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..formatting import fmt_duration
 from .make import compile_link, finding
 
 NAMES = {"fx_graph": "FX graph", "aotautograd": "AOTAutograd"}
@@ -51,13 +52,13 @@ def find(data: dict[str, Any]) -> list[dict[str, Any]]:
             said.append(f"{name} {', '.join(counts)}")
         saved = sum(e.get("time_saved_ms") or 0 for e in rows.get((cache, "hit"), []))
         if saved:
-            details.append(f"{name} hits saved {saved / 1000:.2f} s of compile time")
+            details.append(f"{name} hits saved {fmt_duration(saved)} of compile time")
         for e in rows.get((cache, "bypass"), []):
             details.append(f"{name} bypassed in compile {e['compile']}: {e.get('reason') or 'no reason given'}")
         for e in rows.get((cache, "miss"), []):
-            if e.get("components"):
-                kept = (f"{len(e['components'])} of {e['components_truncated']}"
-                        if e.get("components_truncated") else str(len(e["components"])))
+            if e.get("key_components"):
+                kept = (f"{len(e['key_components'])} of {e['components_truncated']}"
+                        if e.get("components_truncated") else str(len(e["key_components"])))
                 details.append(f"{name} miss in compile {e['compile']}: its key's {kept} "
                                "components are kept (tcexplore diff names those that changed)")
     for state, n in sorted(_autotune_states(data).items()):

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..formatting import fmt_duration
 from .make import compile_link, finding, tab_link
 
 TOP = 3
@@ -63,11 +64,11 @@ def _repeats(compiles: list[dict[str, Any]]) -> list[list[str]]:
 
 def _top(totals: dict[str, float]) -> str:
     rows = sorted(totals.items(), key=lambda kv: -kv[1])[:TOP]
-    return ", ".join(f"{name} {ms / 1000:.2f} s" for name, ms in rows)
+    return ", ".join(f"{name} {fmt_duration(ms)}" for name, ms in rows)
 
 
 def _slowest(compiles: list[dict[str, Any]]) -> str:
-    return ", ".join(f"{c.get('id')} {_compile_ms(c) / 1000:.2f} s" for c in compiles)
+    return ", ".join(f"{c.get('id')} {fmt_duration(_compile_ms(c))}" for c in compiles)
 
 
 def find(data: dict[str, Any]) -> list[dict[str, Any]]:
@@ -86,9 +87,9 @@ def find(data: dict[str, Any]) -> list[dict[str, Any]]:
                       f"made the same graph: {REGIONAL}")
     hit = any(e.get("result") == "hit" for c in compiles for e in c.get("cache") or [])
     if total_ms / 1000 >= WARM_START_S and not hit:
-        advice.append(f"compiling took {total_ms / 1000:.1f} s with no cache hit: {WARM}")
+        advice.append(f"compiling took {fmt_duration(total_ms)} with no cache hit: {WARM}")
     return [finding("compile_time", "info",
-                    f"Compile time {total_ms / 1000:.2f} s over {len(compiles)} compiles; "
+                    f"Compile time {fmt_duration(total_ms)} over {len(compiles)} compiles; "
                     f"slowest {_slowest(slowest)}",
                     count=len(compiles), details=details,
                     evidence=[compile_link(c.get("id")) for c in slowest] + [tab_link("timing", "Timing")],

@@ -52,10 +52,6 @@ def tab_link(tab: str, label: str) -> Data:
     return {"tab": tab, "label": label}
 
 
-def plural(count: int, word: str) -> str:
-    return f"{count} {word}" if count == 1 else f"{count} {word}s"
-
-
 def short_where(file: Any, line: Any, labels: dict[str, str]) -> str:
     """``cell [5], line 3`` for a notebook cell, else ``name.py:3`` (the views' ``where``;
     the location keeps the full path)."""

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .make import plural
+from ..formatting import plural
 
 Data = dict[str, Any]
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from .make import finding, plural
+from ..formatting import plural
+from .make import finding
 
 # Why nodes go unmapped in a log imported as it is: torch wrote no kernel -> node mapping.
 NO_PROVENANCE = ("torch recorded no kernel → node mapping (it does with INDUCTOR_PROVENANCE=1 "

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from .make import finding, plural, tab_link
+from ..formatting import plural
+from .make import finding, tab_link
 
 Data = dict[str, Any]
 

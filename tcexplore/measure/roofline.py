@@ -36,6 +36,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from ..formatting import format_bytes
+
 LATENCY_FACTOR = 10.0
 LATENCY_US = 50.0
 MIN_LAUNCHES_FOR_GRAPHS = 4
@@ -190,10 +192,6 @@ def beats_peaks(rows: list[dict[str, Any]], peaks: dict[str, Any], margin: float
     return False
 
 
-def _mb(nbytes: float) -> str:
-    return f"{nbytes / 1e6:.3g} MB"
-
-
 def launches_per_call(rows: list[dict[str, Any]]) -> float:
     """Kernel launches per call of the step (CUDA-graph replays have no launch count)."""
     return sum(r["calls"] or 0 for r in rows)
@@ -286,7 +284,7 @@ def _advice(verdict: str, rows: list[dict[str, Any]], device: str) -> list[str]:
     if verdict == "memory-bound":
         heavy = sorted((r for r in rows if r.get("bound") == "memory" and r.get("bytes")),
                        key=lambda r: -r["bytes"] * (r["calls"] or 1))[:3]
-        named = ", ".join(f"{r.get('label') or r['name']} ({_mb(r['bytes'])} per launch)" for r in heavy)
+        named = ", ".join(f"{r.get('label') or r['name']} ({format_bytes(r['bytes'])} per launch)" for r in heavy)
         return [f"the time goes into moving memory: {named}" if named else
                 "the time goes into moving memory",
                 "fewer, larger fused kernels move fewer bytes: look for intermediates written "

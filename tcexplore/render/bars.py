@@ -12,7 +12,7 @@ import math
 from dataclasses import dataclass
 from typing import Callable
 
-from ..formatting import sig3
+from ..formatting import sig3, tick
 from .markup import _e
 
 WIDTH = 640
@@ -44,15 +44,11 @@ def nice_step(extent: float, count: int = 5) -> float:
     return next((s for s in _STEPS if s * power >= raw * (1 - 1e-9)), 10) * power
 
 
-def _trim(value: float) -> str:
-    return f"{value:.6g}"
-
-
 def linear_axis(extent: float, title: str, unit: str = "", count: int = 5) -> Axis:
     extent = extent if extent > 0 and math.isfinite(extent) else 1.0
     step = nice_step(extent, count)
     intervals = max(1, math.ceil(extent / step - 1e-9))
-    return Axis(intervals * step, [(i * step, _trim(i * step)) for i in range(intervals + 1)],
+    return Axis(intervals * step, [(i * step, tick(i * step)) for i in range(intervals + 1)],
                 title, unit)
 
 

@@ -13,8 +13,7 @@ import json
 from typing import Any
 
 from ..document import MIME_TYPE
-from ..memory_finding import format_bytes
-from ..formatting import fmt_num
+from ..formatting import fmt_num, format_bytes
 from .bars import Bar, axis_chart, linear_axis
 from .html import _CSS, render_html
 from .markup import Data, _details, _e, _note, _page

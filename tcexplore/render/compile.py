@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..formatting import plural
 from .attempts import restarted_attempts
 from .bytecode import bytecode_block
 from .graphs import aot_graphs, dynamo_graph, post_grad_graphs
@@ -19,7 +20,6 @@ from .markup import (
     _error_block,
     _location,
     _note,
-    _plural,
     _pre,
     _status,
 )
@@ -61,7 +61,7 @@ def _compile_header(compile_: Data) -> str:
     parts = [(f"<p>Status {_status(compile_.get('status'))} · frame "
               f"{_location(compile_.get('frame'))}")]
     if compile_.get("attempts"):
-        parts.append(f" · {_plural(compile_['attempts'], 'attempt')}")
+        parts.append(f" · {plural(compile_['attempts'], 'attempt')}")
     parts.append("</p>")
     if compile_.get("error"):
         parts.append(_error_block(compile_["error"], "Compile failed"))

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..formatting import plural
 from ..graph_break_audit import count_note, graph_break_audit
 from .markup import (
     MAX_ROWS,
@@ -20,7 +21,6 @@ from .markup import (
     _e,
     _link,
     _more_rows_note,
-    _plural,
     _pre,
     _table,
 )
@@ -41,7 +41,7 @@ def _hints(hints: list[Any]) -> str:
 def _reason(reason: Data, several: bool) -> str:
     head = f"<strong>{_e(reason['message'])}</strong>"
     if several:
-        head += f' <span class="tcx-muted">({_plural(reason["count"], "break event")})</span>'
+        head += f' <span class="tcx-muted">({plural(reason["count"], "break event")})</span>'
     parts = [f"<p>{head}</p>"]
     if reason.get("explanation"):
         parts.append(f"<p>{_e(reason['explanation'])}</p>")
@@ -74,7 +74,7 @@ def stack_html(stack: list[Data]) -> str:
     def fold() -> None:
         if run:
             inner = "".join(_frame(f) for f in run)
-            items.append("<li>" + _details(_plural(len(run), "library frame"),
+            items.append("<li>" + _details(plural(len(run), "library frame"),
                                            f'<ul class="tcx-stack">{inner}</ul>',
                                            cls="tcx-library-frames")
                          + "</li>")
@@ -96,12 +96,12 @@ def _paths(paths: list[Data]) -> str:
         users = [f for f in path["stack"] if not f["library"]]
         route = " → ".join(f.get("function") or "?" for f in users) or "library code only"
         blocks.append(_details(f"{_e(route)} <span class=\"tcx-muted\">"
-                               f"({_plural(path['count'], 'break event')})</span>",
+                               f"({plural(path['count'], 'break event')})</span>",
                                stack_html(path["stack"]), cls="tcx-sub tcx-call-path",
                                open_=len(paths) == 1))
     if len(paths) > MAX_ROWS:
         blocks.append(_more_rows_note(len(paths) - MAX_ROWS))
-    return (f"<p>Reached from {_plural(len(paths), 'call path')} (outermost frame first; "
+    return (f"<p>Reached from {plural(len(paths), 'call path')} (outermost frame first; "
             "library frames folded):</p>" + "\n".join(blocks))
 
 
@@ -148,7 +148,7 @@ def graph_breaks(data: Data) -> str:
     else:
         body = ("<p>No graph breaks.</p>" if (data.get("summary") or {}).get("graphs")
                 else "<p>Nothing was compiled, so nothing could break.</p>")
-    title = (f"Graph breaks ({_plural(total, 'event')} at {_plural(len(sites), 'site')})"
+    title = (f"Graph breaks ({plural(total, 'event')} at {plural(len(sites), 'site')})"
              if sites else "Graph breaks (0)")
     return _details(_e(title), body, cls="tcx-section tcx-graph-breaks", id_="tcx-graph-breaks")
 

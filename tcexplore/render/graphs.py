@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from ..formatting import plural
 from .graph_svg import MAX_SVG_NODES, dynamo_graph_svg
 from .markup import (
     Data,
@@ -15,7 +16,6 @@ from .markup import (
     _e,
     _location_with_code,
     _note,
-    _plural,
     _table,
 )
 
@@ -58,7 +58,7 @@ def dynamo_graph(graph: Any) -> str:
         table,
         _details("Graph code", _code(graph.get("text") or "")),
     ])
-    return _details(f"Dynamo graph ({_plural(len(nodes), 'node')})", body,
+    return _details(f"Dynamo graph ({plural(len(nodes), 'node')})", body,
                     cls="tcx-sub tcx-dynamo-graph")
 
 

@@ -56,10 +56,6 @@ def _e(value: Any) -> str:
     return html.escape(str(value), quote=True)
 
 
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}" + ("" if n == 1 else "s")
-
-
 def _note(text: str) -> str:
     return f'<p class="tcx-note">{_e(text)}</p>'
 

@@ -87,14 +87,14 @@ def _timing(timing: Data) -> str:
                                timing.get("speedup_interval"))
     speedup_text = "—"
     if isinstance(speedup, (int, float)):
-        speedup_text = f"{speedup:.3g}×" + (
+        speedup_text = f"{fmt_num(speedup)}×" + (
             f"; 95% interval {fmt_num(interval[0])}–{fmt_num(interval[1])}×"
             if isinstance(interval, list) else "")
     facts = [
         ["speedup (eager median / compiled median)", _e(speedup_text)],
-        [_e(verdict["first_call"]), _e(f"{timing.get('compile_s', 0):.3g} s")],
+        [_e(verdict["first_call"]), _e(fmt_duration(timing.get('compile_s', 0) * 1000))],
         ["break-even (calls to pay back the compile)",
-         _e(f"{even:.3g}") if isinstance(even, (int, float))
+         _e(fmt_num(even)) if isinstance(even, (int, float))
          else "never (compiled is not faster)"],
         ["device", _e(timing.get("device"))],
         ["measurement", _e(verdict["measurement"])],

@@ -5,7 +5,7 @@ code against their sum."""
 
 from __future__ import annotations
 
-from ..memory_finding import format_bytes
+from ..formatting import format_bytes
 from .markup import Data, _c, _compile_link, _details, _e, _location, _note, _table
 
 MEMORY_ANCHOR = "tcx-memory"

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from .markup import _details, _e, _location, _plural, _table
+from ..formatting import plural
+from .markup import _details, _e, _location, _table
 
 # Reasons shown, and other frames named per reason; the rest are counted.
 MAX_ROWS, MAX_NAMES = 20, 8
@@ -23,7 +24,7 @@ def reason_groups(entries: list[dict[str, Any]]) -> list[list[dict[str, Any]]]:
 def _frames(group: list[dict[str, Any]]) -> str:
     names = [str(e.get("function")) for e in group[1:MAX_NAMES + 1]]
     more = len(group) - 1 - len(names)
-    rest = (f'<br><span class="tcx-muted">and {_e(_plural(len(group) - 1, "more frame"))}: '
+    rest = (f'<br><span class="tcx-muted">and {_e(plural(len(group) - 1, "more frame"))}: '
             f'{_e(", ".join(names))}{_e(f", … {more} more") if more > 0 else ""}</span>'
             if len(group) > 1 else "")
     return _location(group[0]) + rest
@@ -39,7 +40,7 @@ def not_compiled_html(data: dict[str, Any]) -> str:
     more = len(groups) - MAX_ROWS
     note = f'<p class="tcx-note">… {_e(more)} more reasons not shown</p>' if more > 0 else ""
     compiled = bool((data.get("summary") or {}).get("graphs"))
-    title = (f"Not compiled: {_plural(len(entries), 'frame')} ran without compiled code"
+    title = (f"Not compiled: {plural(len(entries), 'frame')} ran without compiled code"
              + ("" if compiled else " (nothing was compiled)"))
     return _details(_e(title), _table(["frame", "category", "torch's reason", "what to do"],
                                       rows, "tcx-not-compiled") + note,

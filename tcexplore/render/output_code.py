@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..formatting import plural
 from .markup import (
     MAX_ROWS,
     Data,
@@ -15,7 +16,6 @@ from .markup import (
     _e,
     _location_with_code,
     _names,
-    _plural,
     _table,
 )
 
@@ -74,7 +74,7 @@ def _output_code(anchor: str, index: int, output: Data) -> str:
     summary = f"Output code #{index}: {_e(output.get('kind'))}"
     if output.get("aot_id"):
         summary += f" <code>{_e(output['aot_id'])}</code>"
-    summary += f" ({_plural(len(kernels), 'kernel')})"
+    summary += f" ({plural(len(kernels), 'kernel')})"
     return _details(summary, "\n".join(parts), cls="tcx-sub tcx-output-code", id_=out_anchor)
 
 

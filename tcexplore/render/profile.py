@@ -7,7 +7,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from ..formatting import share, time_us
+from ..formatting import count, fmt_num, format_bytes, rate, share, tick, time_us
 from .markup import (Data, _c, _compile_anchor, _details, _e, _location_with_code, _note,
                      _table)
 
@@ -15,19 +15,6 @@ TOP_LINES = 15
 PROFILE_ANCHOR = "tcx-profile"
 CHART = {"width": 560, "height": 300, "left": 56, "bottom": 36, "top": 10, "right": 16}
 BOUND_COLOURS = {"memory": "#0969da", "compute": "#cf222e", "latency": "#9a6700", None: "#656d76"}
-
-
-def _rate(value: Any, unit: str) -> str:
-    return f"{value:.3g} {unit}" if isinstance(value, (int, float)) else "—"
-
-
-def _bytes(value: Any) -> str:
-    if not isinstance(value, (int, float)):
-        return "—"
-    for unit, size in (("GB", 1e9), ("MB", 1e6), ("kB", 1e3)):
-        if value >= size:
-            return f"{value / size:.3g} {unit}"
-    return f"{value:.0f} B"
 
 
 def _kernel_anchor(data: Data, row: Data) -> str | None:
@@ -98,7 +85,7 @@ def _launch_rows(row: Data) -> list[list[str]]:
         return []
     where = '<span class="tcx-muted">↳ launch at line {} of the output code</span>'
     return [[where.format(_e(s.get("line") or "?")), "", _e(time_us(s["time_us"])),
-             _e(share(s.get("share"))), _e(f"{s['calls']:.3g}")] + [""] * 8 for s in sites]
+             _e(share(s.get("share"))), _e(count(s["calls"]))] + [""] * 8 for s in sites]
 
 
 def _kernels(data: Data, profile: Data) -> str:
@@ -106,10 +93,10 @@ def _kernels(data: Data, profile: Data) -> str:
     for r in profile.get("kernels", []):
         rows.append([
             _kernel_name(data, r), _e(r.get("kind")), _e(time_us(r["time_us"])),
-            _e(share(r.get("share"))), _e("—" if r.get("calls") is None else f"{r['calls']:.3g}"),
-            _e(time_us(r.get("mean_us"))), _e(_bytes(r.get("bytes"))),
-            _e("—" if r.get("flops") is None else f"{r['flops']:.3g}"),
-            _e(_rate(r.get("achieved_gbps"), "GB/s")), _e(_rate(r.get("achieved_gflops"), "GFLOP/s")),
+            _e(share(r.get("share"))), _e(count(r.get("calls"))),
+            _e(time_us(r.get("mean_us"))), _e(format_bytes(r.get("bytes"))),
+            _e(count(r.get("flops"))),
+            _e(rate(r.get("achieved_gbps"), "GB/s")), _e(rate(r.get("achieved_gflops"), "GFLOP/s")),
             _e(share(r.get("efficiency"))), _e(r.get("bound") or "—"),
             _e((r.get("below_roof") or {}).get("text") or "—")])
         rows += _launch_rows(r)
@@ -152,11 +139,11 @@ def roofline_svg(data: Data, profile: Data) -> str:
     for t in x_ticks:
         x = x_of(10 ** t)
         parts.append(f'<line x1="{x:.1f}" x2="{x:.1f}" y1="{c["top"]}" y2="{c["height"] - c["bottom"]}" stroke="#eaeef2"/>'
-                     f'<text x="{x:.1f}" y="{c["height"] - c["bottom"] + 14}" font-size="11" text-anchor="middle">1e{t}</text>')
+                     f'<text x="{x:.1f}" y="{c["height"] - c["bottom"] + 14}" font-size="11" text-anchor="middle">{tick(10.0 ** t)}</text>')
     for t in y_ticks:
         y = y_of(10 ** t)
         parts.append(f'<line x1="{c["left"]}" x2="{c["width"] - c["right"]}" y1="{y:.1f}" y2="{y:.1f}" stroke="#eaeef2"/>'
-                     f'<text x="{c["left"] - 4}" y="{y + 4:.1f}" font-size="11" text-anchor="end">1e{t}</text>')
+                     f'<text x="{c["left"] - 4}" y="{y + 4:.1f}" font-size="11" text-anchor="end">{tick(10.0 ** t)}</text>')
     parts.append(f'<text x="{(c["left"] + c["width"]) / 2}" y="{c["height"] - 4}" font-size="12" '
                  'text-anchor="middle">arithmetic intensity (FLOPs per byte moved)</text>'
                  f'<text x="12" y="{(c["top"] + c["height"] - c["bottom"]) / 2}" font-size="12" '
@@ -166,14 +153,15 @@ def roofline_svg(data: Data, profile: Data) -> str:
     roof_end = ridge if ridge else hi_x
     parts.append(f'<line x1="{x_of(lo_x):.1f}" y1="{y_of(lo_x * bandwidth):.1f}" x2="{x_of(roof_end):.1f}" '
                  f'y2="{y_of(roof_end * bandwidth):.1f}" stroke="#1f2328" stroke-width="1.5">'
-                 f'<title>{_e(f"memory roof: {bandwidth:.3g} GB/s")}</title></line>')
+                 f'<title>{_e("memory roof: " + rate(bandwidth, "GB/s"))}</title></line>')
     if peak:
         parts.append(f'<line x1="{x_of(ridge):.1f}" y1="{y_of(peak):.1f}" x2="{x_of(hi_x):.1f}" y2="{y_of(peak):.1f}" '
-                     f'stroke="#1f2328" stroke-width="1.5"><title>{_e(f"compute roof: {peak:.3g} GFLOP/s")}</title></line>')
+                     f'stroke="#1f2328" stroke-width="1.5"><title>{_e("compute roof: " + rate(peak, "GFLOP/s"))}</title></line>')
     for row, intensity in zip(points, intensities):
         colour = BOUND_COLOURS.get(row.get("bound"), BOUND_COLOURS[None])
-        title = (f"{row.get('label') or row['name']}: {intensity:.3g} FLOPs/byte, {row['achieved_gflops']:.3g} GFLOP/s, "
-                 f"{row.get('achieved_gbps') or 0:.3g} GB/s, {time_us(row['time_us'])}, {row.get('bound')}-bound")
+        title = (f"{row.get('label') or row['name']}: {fmt_num(intensity)} FLOPs/byte, "
+                 f"{rate(row['achieved_gflops'], 'GFLOP/s')}, {rate(row.get('achieved_gbps') or 0, 'GB/s')}, "
+                 f"{time_us(row['time_us'])}, {row.get('bound')}-bound")
         circle = (f'<circle cx="{x_of(intensity):.1f}" cy="{y_of(row["achieved_gflops"]):.1f}" r="5" '
                   f'fill="{colour}" fill-opacity="0.8"><title>{_e(title)}</title></circle>')
         anchor = _kernel_anchor(data, row)
@@ -186,8 +174,8 @@ def roofline_svg(data: Data, profile: Data) -> str:
 
 def _peaks(profile: Data) -> str:
     peaks = profile["peaks"]
-    compute = ", ".join(f"{dtype} {value:.3g} GFLOP/s" for dtype, value in peaks["gflops"].items())
-    bandwidth = f"{peaks['bandwidth_gbps']:.3g} GB/s"
+    compute = ", ".join(f"{dtype} {rate(value, 'GFLOP/s')}" for dtype, value in peaks["gflops"].items())
+    bandwidth = rate(peaks["bandwidth_gbps"], "GB/s")
     cost = f"{profile.get('cost_s', 0):.2f} s"
     return (f'<p>Roofs of {_e(peaks.get("device") or "this machine")}: '
             f"{_e(bandwidth)}; {_e(compute)}.</p>"

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+from ..formatting import plural
 from .html import _CSS, render_html
 from .markup import (
     Data,
@@ -23,7 +24,6 @@ from .markup import (
     _location,
     _note,
     _page,
-    _plural,
     _status,
     _table,
 )
@@ -106,7 +106,7 @@ def _divergence(data: Data, layout: _Layout) -> str:
     if findings:
         body = "\n".join(_finding(f, layout) for f in findings)
     else:
-        body = (f'<p class="tcx-none">No divergence across {_plural(len(data.get("ranks") or []), "rank")}: '
+        body = (f'<p class="tcx-none">No divergence across {plural(len(data.get("ranks") or []), "rank")}: '
                 "the same compile ids, recompiles, graph breaks, Dynamo graphs, collectives, "
                 "compile results, cache results and versions.</p>")
     return _details(f"Divergence ({len(findings)})", body, cls="tcx-section", open_=True,
@@ -163,7 +163,7 @@ def _compiles(by_rank: dict[int, Data], layout: _Layout) -> str:
             cell = (f"{layout.compile_ref(entry['rank'], cid)} "
                     f"{_location(record.get('frame'))} {_status(record.get('status'))}")
             if record.get("graph_nodes") is not None:
-                cell += f" · {_plural(record['graph_nodes'], 'node')}"
+                cell += f" · {plural(record['graph_nodes'], 'node')}"
             for guard in record.get("recompile_reasons") or []:
                 cell += f"<br>recompiled: <code>{_e(guard)}</code>"
             row.append(cell)
@@ -247,7 +247,7 @@ def render_ranks_html(data: Data, documents: Documents, *, full_page: bool = Tru
     fragment = "\n".join([
         '<div class="tcx-report tcx-ranks-report">',
         f"<style>{_CSS}{_RANKS_CSS}</style>",
-        f"<h1>torch.compile across {_plural(len(entries), 'rank')}"
+        f"<h1>torch.compile across {plural(len(entries), 'rank')}"
         + (f" (world size {_e(data['world_size'])})" if data.get("world_size") else "") + "</h1>",
         _divergence(data, layout),
         _side_by_side(by_rank, layout),

@@ -14,13 +14,14 @@ import sys
 from collections import defaultdict
 from typing import Any
 
+from ..formatting import format_bytes, plural, share, time_us
 from ..graph_break_audit import graph_break_audit
+from ..memory_finding import saved_activations
 from .findings import SHAPES_ANCHOR, shape_rows
-from ..memory_finding import format_bytes, saved_activations
 from .graph_breaks import site_anchor
-from .markup import Data, _compile_anchor, _compile_link, _details, _e, _note, _plural, _table
+from .markup import Data, _compile_anchor, _compile_link, _details, _e, _note, _table
 from .memory import MEMORY_ANCHOR
-from .profile import PROFILE_ANCHOR, share, time_us
+from .profile import PROFILE_ANCHOR
 
 _MARK_CLASSES = ("break", "break-path", "recompile", "shape", "time", "memory", "guard", "op", "kernel")
 MAX_LINE_CHARS = 1000  # characters of one source line
@@ -33,9 +34,9 @@ def _mark(kind: str, text: str, href: str) -> str:
 def _counted(kind: str, word: str, per_compile: dict[Any, int]) -> str:
     """One mark for a line's guards (or ops) of every compile, opening to the list."""
     total = sum(per_compile.values())
-    items = "".join(f"<li>{_compile_link(cid)}: {_plural(n, word)}</li>"
+    items = "".join(f"<li>{_compile_link(cid)}: {plural(n, word)}</li>"
                     for cid, n in per_compile.items())
-    summary = f'<span class="tcx-mark tcx-mark-{_e(kind)}">{_e(_plural(total, word))}</span>'
+    summary = f'<span class="tcx-mark tcx-mark-{_e(kind)}">{_e(plural(total, word))}</span>'
     return _details(summary, f"<ul>{items}</ul>", cls=f"tcx-mark-list tcx-mark-list-{kind}")
 
 
@@ -46,7 +47,7 @@ def _break_marks(data: Data, at: Any, found: dict) -> None:
         place = at({"file": site["file"], "line": site["line"]})
         if place:
             found[place].append(("break", _mark(
-                "break", f"{_plural(site['count'], 'graph break')} (#{index + 1})", anchor)))
+                "break", f"{plural(site['count'], 'graph break')} (#{index + 1})", anchor)))
         calls = {at(f) for path in site["paths"] for f in path["stack"]} - {None, place}
         for spot in calls:
             found[spot].append(("break-path", _mark(

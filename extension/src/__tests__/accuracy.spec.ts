@@ -50,7 +50,7 @@ describe('structural accuracy rows', () => {
     expect(rows[3].detail).toContain('builtin_function_or_method');
     expect(rows[4].detail).toBe('1200 more leaves compared, not listed (truncated)');
     expect(rows[5].maxRel).toBe('∞');
-    expect(rows[0].maxRel).toBe('0.00');
+    expect(rows[0].maxRel).toBe('0');
   });
 });
 

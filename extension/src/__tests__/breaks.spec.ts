@@ -7,7 +7,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 
-import { foldStack, graphBreakAudit, libraryFiles, splitReason } from '../model/breaks';
+import { foldStack, graphBreakAudit, libraryFiles, OLDER_REASON } from '../model/breaks';
 import { relabel, sourceLabels, where, whereTitle } from '../model/format';
 import { findings } from '../model/overview';
 import { checkDocument } from '../model/schema';
@@ -76,10 +76,17 @@ describe('graphBreakAudit', () => {
     expect(graphBreakAudit(old)[0].paths[0].stack.every(f => !f.library)).toBe(true);
   });
 
-  it('leads with the specific line of the reason, not the generic one', () => {
-    expect(splitReason('Encountered graph break when attempting to trace CALL: x\nUnsupported thing\nmore')).toEqual(
-      ['Unsupported thing', 'Encountered graph break when attempting to trace CALL: x', 'more']);
-    expect(splitReason('Data-dependent branching\ndetail')).toEqual(['Data-dependent branching', null, 'detail']);
+  it('reads the reason as capture split it; an older document\'s is shown whole and said to be so', () => {
+    const doc = scenario();
+    const reason = graphBreakAudit(doc)[0].reasons[0];
+    expect(reason.message).toBe(doc.graph_breaks[0].message);
+    expect(reason.generic).toMatch(/^Encountered graph break when attempting to trace/);
+    const older = {
+      ...doc, graph_breaks: doc.graph_breaks.map(({ message, generic, details, ...rest }) => rest)
+    } as TcxDocument;
+    const kept = graphBreakAudit(older)[0].reasons[0];
+    expect(kept.message).toBe(OLDER_REASON);
+    expect(kept.details).toBe(doc.graph_breaks[graphBreakAudit(older)[0].events[0]].reason);
   });
 });
 

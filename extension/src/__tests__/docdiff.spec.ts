@@ -148,7 +148,13 @@ describe('identity', () => {
 describe('cache key changes', () => {
   // the same records as tests/test_findings.py's, with the same result
   const record = (hash: string, fusion: string) => ({
-    cache: [{ cache: 'fx_graph', result: 'hit', components: ['[aa] gm: <lambda>()', `[${hash}] inductor_config[max_fusion_size]: ${fusion}`, '[cc] inductor_config[long]: ' + 'x'.repeat(10)] }]
+    cache: [{
+      cache: 'fx_graph', result: 'hit', key_components: [
+        { name: 'gm', hash: 'aa', value: '<lambda>()' },
+        { name: 'inductor_config[max_fusion_size]', hash, value: fusion },
+        { name: 'inductor_config[long]', hash: 'cc', value: 'x'.repeat(10) }
+      ]
+    }]
   }) as unknown as Compile;
 
   it('names the components whose hash or value differs, as docdiff/cache_keys.py does', () => {

@@ -129,7 +129,7 @@ describe('explorer', () => {
     const doc = fixture();
     const evil = '<img src=x onerror="window.pwned=1">';
     doc.compiles[0].dynamo_graph!.nodes[2].name = evil;
-    doc.graph_breaks[0].reason = evil;
+    doc.graph_breaks[0].message = evil; // drawn as the site's reason
     doc.compiles[0].output_codes[0].kernels[1].source = evil;
     const root = createExplorer(doc);
     for (const t of root.querySelectorAll('[role=tab]')) {

@@ -12,7 +12,7 @@ export function fixture(): TcxDocument {
     environment: { torch: '2.13.0' },
     summary: { graphs: 2, graph_breaks: 1, recompiles: 1, output_codes: 1, kernels: 1, guards: 2, unmapped_nodes: 0, failures: 0 },
     library_files: ['<frozen runpy>'],
-    graph_breaks: [{ reason: 'Data-dependent branching\nmore text', file: '/home/me/model.py', line: 12, hints: [], compile_id: '0/0',
+    graph_breaks: [{ reason: 'Data-dependent branching\nmore text', message: 'Data-dependent branching', generic: null, details: 'more text', file: '/home/me/model.py', line: 12, hints: [], compile_id: '0/0',
       user_stack: [{ file: '<frozen runpy>', line: 1, function: 'x', code: null }, loc(12, 'if h.sum() > 0:')] }],
     compiles: [
       {

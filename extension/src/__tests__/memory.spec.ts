@@ -7,7 +7,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 
-import { formatBytes, memoryFinding, savedBytesByLine } from '../model/memory';
+import { memoryFinding, savedBytesByLine } from '../model/memory';
 import { TcxDocument } from '../model/types';
 import { Context } from '../view/context';
 import { memoryTab } from '../view/memory';
@@ -34,10 +34,6 @@ describe('memory', () => {
 
   it('says nothing for a document without memory data', () => {
     expect(memoryFinding(fixture())).toBeNull();
-  });
-
-  it('formats bytes as Python does', () => {
-    expect([formatBytes(248104), formatBytes(1.31e9), formatBytes(512), formatBytes(null)]).toEqual(['248 kB', '1.31 GB', '512 B', '?']);
   });
 
   it('sums saved activation bytes per source line for the Source heat', () => {

@@ -1,4 +1,4 @@
-import { kernelTarget, kernelTimes, launchTimes, logAxis, microseconds, roofline, stepSegments, timeLabel, topLines } from '../model/profile';
+import { kernelTarget, kernelTimes, launchTimes, logAxis, roofline, stepSegments, timeLabel, topLines } from '../model/profile';
 import { Profile, TcxDocument } from '../model/types';
 import { fixture } from './fixture';
 import { createExplorer } from '../view/explorer';
@@ -102,9 +102,4 @@ describe('profile', () => {
     expect([...kernelTimes(doc, 0, 0).keys()]).toEqual([0]);
   });
 
-  it('formats time with units', () => {
-    expect(microseconds(0)).toBe('0');
-    expect(microseconds(12.5)).toBe('12.5 µs');
-    expect(microseconds(2500)).toBe('2.50 ms');
-  });
 });

@@ -99,7 +99,7 @@ describe('the compile-phase picker', () => {
     doc.compiles[1].phases = [{ name: 'entire_frame_compile', start_us: 0, duration_ms: 1500, children: [] }];
     const picker = compilePicker(doc);
     expect(picker.picks.map(p => p.index)).toEqual([1, 0]);
-    expect(picker.picks.map(p => p.label)).toEqual(['0/1 · forward — 1.50 s · no graph', '0/0 · forward — 0.10 s']);
+    expect(picker.picks.map(p => p.label)).toEqual(['0/1 · forward — 1.50 s · no graph', '0/0 · forward — 100 ms']);
     expect(picker.total).toBe('1.60 s over 2 compiles; the slowest, 0/1, took 1.50 s');
     const root = createExplorer(doc);
     (root.querySelector('[role=tab][data-tab=timing]') as HTMLButtonElement).click();

@@ -3,6 +3,8 @@
  * with the unit. Values stay in the data's unit; `fraction` places one on the axis.
  */
 
+import { sig3, tick } from './format';
+
 export interface Tick {
   value: number;
   label: string;
@@ -27,29 +29,12 @@ export function niceStep(extent: number, count = 5): number {
   return (STEPS.find(s => s * power >= raw * (1 - 1e-9)) ?? 10) * power;
 }
 
-function trim(value: number): string {
-  return String(Number(value.toPrecision(6)));
-}
-
-/** Three significant digits, no exponent: 581, 13.8, 0.930. */
-export function sig3(value: number): string {
-  return Math.abs(value) >= 100 ? value.toFixed(0) : Math.abs(value) >= 10 ? value.toFixed(1) : value.toPrecision(3);
-}
-
-/** A duration given in milliseconds, in µs, ms or s: "13.8 µs", "10.2 ms", "1.75 s". */
-export function duration(valueMs: number | null | undefined): string {
-  if (typeof valueMs !== 'number' || !isFinite(valueMs)) {
-    return '—';
-  }
-  return valueMs < 1 ? `${sig3(valueMs * 1000)} µs` : valueMs < 1000 ? `${sig3(valueMs)} ms` : `${sig3(valueMs / 1000)} s`;
-}
-
 /** An axis covering 0..extent; `unit` follows values written with `format`. */
 export function linearAxis(extent: number, title: string, unit = '', count = 5): Axis {
   const safe = extent > 0 && isFinite(extent) ? extent : 1;
   const step = niceStep(safe, count);
   const intervals = Math.max(1, Math.ceil(safe / step - 1e-9));
-  const ticks = Array.from({ length: intervals + 1 }, (_, i) => ({ value: i * step, label: trim(i * step) }));
+  const ticks = Array.from({ length: intervals + 1 }, (_, i) => ({ value: i * step, label: tick(i * step) }));
   return { max: intervals * step, ticks, title, format: v => `${sig3(v)}${unit}` };
 }
 

@@ -3,14 +3,17 @@
  * names): the document's break events grouped by the line that broke (a site), most events
  * first. torch reports a break once per compile that reaches it (each frame Dynamo was
  * tracing down to the line, and each recompile), so a site counts events; all sites add up
- * to the document's (and tlparse's) graph-break count.
+ * to the document's (and tlparse's) graph-break count. torch's reason is read as capture
+ * split it (message, generic line, details: capture/parsers/graph_breaks.py).
  */
 
 import { plural, SourceLabels, sourceLabels, where } from './format';
 import { Compile, GraphBreak, Location, TcxDocument } from './types';
 
-export const GENERIC_PREFIX = 'Encountered graph break when attempting to trace';
 const RESUME_PREFIX = 'torch_dynamo_resume_in_';
+/** A break of a document saved before capture split torch's reason into its parts. */
+export const OLDER_REASON =
+  'The reason as torch wrote it (this document was saved before tcexplore split it: read it with tcexplore.load() in Python and display it again)';
 /** torch_dynamo_resume_in_<function>_at_<line>: the code after a graph break, as Dynamo names it */
 export const RESUME_NAME = /^torch_dynamo_resume_in_(.+)_at_\d+$/;
 
@@ -72,17 +75,6 @@ export function libraryFiles(doc: Pick<TcxDocument, 'library_files'>): Set<strin
   return new Set(Array.isArray(doc.library_files) ? doc.library_files.filter(f => typeof f === 'string') : []);
 }
 
-/** torch's reason as [specific message, generic first line or null, the rest]. */
-export function splitReason(reason: string | null | undefined): [string, string | null, string] {
-  const lines = String(reason ?? '').split('\n').filter(l => l.trim());
-  let generic: string | null = null;
-  if (lines.length && lines[0].startsWith(GENERIC_PREFIX)) {
-    generic = lines.shift()!.trim();
-  }
-  const message = lines.length ? lines.shift()!.trim() : generic ?? '';
-  return [message, generic, lines.join('\n')];
-}
-
 function frame(loc: Location | null | undefined, labels: SourceLabels, library: Set<string>): StackFrame {
   const l = loc ?? {};
   return {
@@ -124,17 +116,20 @@ function resumeName(brk: GraphBreak, frameLoc: Location): string | null {
 function reasons(events: GraphBreak[]): BreakReason[] {
   const grouped = new Map<string, BreakReason>();
   for (const brk of events) {
-    const [message, generic, rest] = splitReason(brk.reason);
+    // a document saved before capture split the reason: say so, and show torch's words whole
+    const older = typeof brk.message !== 'string';
+    const message = older ? OLDER_REASON : brk.message!;
+    const details = (older ? brk.reason : brk.details) || null;
     let entry = grouped.get(message);
     if (!entry) {
       entry = {
         message, count: 0, explanation: brk.explanation ?? null, hints: [...(brk.hints ?? [])],
-        link: brk.link ?? null, generic, details: rest || null, developer_context: brk.developer_context ?? null
+        link: brk.link ?? null, generic: brk.generic ?? null, details, developer_context: brk.developer_context ?? null
       };
       grouped.set(message, entry);
     }
     entry.count += 1;
-    entry.details = entry.details || rest || null;
+    entry.details = entry.details || details;
     entry.developer_context = entry.developer_context || brk.developer_context || null;
   }
   return [...grouped.values()].sort((a, b) => b.count - a.count);

@@ -1,28 +1,21 @@
 /**
  * Which parts of a cache key changed between two runs of a compile, step for step as
- * tcexplore/docdiff/cache_keys.py: each cache event's key components ("[hash] name: value")
- * compared by name, one change per component whose value differs.
+ * tcexplore/docdiff/cache_keys.py: each cache event's key components (`key_components`, parsed
+ * at capture from torch's "[hash] name: value" lines) compared by name, one change per
+ * component whose hash or value differs. A document saved before they were parsed has none:
+ * its cache keys are not compared (tcexplore.load() in Python parses them).
  */
 
 import { Compile } from './types';
 
 const MAX_CHANGES = 12;
-const LINE = /^\[([^\]]*)\] ([^:]+): ([\s\S]*)$/;
 const NAMES: Array<[string, string]> = [['fx_graph', 'FX graph'], ['aotautograd', 'AOTAutograd']];
 
 /** name -> [hash, value]: the hash tells values apart that the document cut short. */
 function components(record: Compile, cache: string): Map<string, [string, string]> | null {
-  const entries = (record as { cache?: Array<{ cache?: string; components?: unknown }> }).cache ?? [];
-  for (const entry of entries) {
-    if (entry.cache === cache && Array.isArray(entry.components)) {
-      const parsed = new Map<string, [string, string]>();
-      for (const line of entry.components) {
-        const match = LINE.exec(String(line));
-        if (match) {
-          parsed.set(match[2], [match[1], match[3]]);
-        }
-      }
-      return parsed;
+  for (const entry of record.cache ?? []) {
+    if (entry.cache === cache && Array.isArray(entry.key_components)) {
+      return new Map(entry.key_components.map(c => [c.name, [c.hash, c.value]] as [string, [string, string]]));
     }
   }
   return null;

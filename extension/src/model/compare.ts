@@ -5,8 +5,7 @@
  */
 
 import { Axis, AxisBar, fraction, linearAxis } from './axis';
-import { num } from './format';
-import { formatBytes } from './memory';
+import { formatBytes, num } from './format';
 import { ComparisonRow, SCHEMA, TcxDocument } from './types';
 
 /** The table's columns after the configuration's label. */

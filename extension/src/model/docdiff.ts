@@ -12,7 +12,8 @@ import { guards } from './diffguards';
 import { graphs } from './diffgraphs';
 import { outputs } from './diffkernels';
 import { AccuracySide, CompileDiff, CompileRef, DIFF_SCHEMA, DiffSide, DocDiff, Loose, orNull, SUMMARY_KEYS, TimingSide } from './difftypes';
-import { asOneFile, compileKeys, documentKey, fileId, frameFile, Labels, sourceLabels } from './identity';
+import { sourceLabels } from './format';
+import { asOneFile, compileKeys, documentKey, fileId, frameFile, Labels } from './identity';
 import { Compile, Location, TcxDocument } from './types';
 
 export function computeDiff(a: TcxDocument, b: TcxDocument, labelA: string, labelB: string): DocDiff {

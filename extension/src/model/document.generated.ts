@@ -234,9 +234,27 @@ export interface Compile {
     cache: "fx_graph" | "aotautograd";
     result: "hit" | "miss" | "bypass";
     /**
-     * torch's cache key components ('[hash] name: value'), bounded
+     * torch's cache key components, parsed at capture from its '[hash] name: value' lines, bounded
+     */
+    key_components?: {
+      name: string;
+      hash: string;
+      /**
+       * bounded; the hash tells a longer value's change
+       */
+      value: string;
+    }[];
+    /**
+     * component lines not in torch's '[hash] name: value' form (not kept)
+     */
+    key_components_unread?: number;
+    /**
+     * older documents only: the component lines unparsed; tcexplore.load() parses them into key_components
      */
     components?: string[];
+    /**
+     * how many components torch listed, when there were more than the document keeps
+     */
     components_truncated?: number;
     time_saved_ms?: number;
   }[];
@@ -682,7 +700,22 @@ export interface OutputBuffers {
   }[];
 }
 export interface GraphBreak {
+  /**
+   * torch's reason whole, as tlparse shows it; split once at capture into message, generic, details
+   */
   reason: string;
+  /**
+   * the specific line of the reason (after the generic one); a document saved before it was stored gets it on load
+   */
+  message?: string;
+  /**
+   * the reason's first line when it is torch's generic 'Encountered graph break when attempting to trace ...'
+   */
+  generic?: string | null;
+  /**
+   * the reason's lines after the message
+   */
+  details?: string | null;
   file: string | null;
   line: number | null;
   explanation?: string | null;

@@ -39,12 +39,6 @@ export function fileId(file: unknown, labels: Labels): string {
   return parts[parts.length - 1];
 }
 
-export function sourceLabels(doc: TcxDocument): Labels {
-  const explore = (doc as unknown as Loose).explore as Loose | undefined;
-  const labels = explore && typeof explore === 'object' ? explore.source_labels : null;
-  return labels && typeof labels === 'object' && !Array.isArray(labels) ? (labels as Labels) : {};
-}
-
 /** [exact, loose, across files] identity of a compile: loose leaves the frame's line out
  * (and a resume function's lines), across files its file too. */
 export function compileKeys(record: Compile, labels: Labels): [string, string, string] {

@@ -6,18 +6,6 @@
 
 import { Compile, SavedLine, TcxDocument } from './types';
 
-export function formatBytes(n: number | null | undefined): string {
-  if (n === null || n === undefined) {
-    return '?';
-  }
-  for (const [unit, size] of [['GB', 1e9], ['MB', 1e6], ['kB', 1e3]] as Array<[string, number]>) {
-    if (Math.abs(n) >= size) {
-      return `${Number((n / size).toPrecision(3))} ${unit}`;
-    }
-  }
-  return `${Math.trunc(n)} B`;
-}
-
 export interface SavedActivations {
   bytes: number;
   lines: SavedLine[];

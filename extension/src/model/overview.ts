@@ -1,7 +1,7 @@
 /** The Overview tab: the stage pipeline and the findings that lead it. */
 
 import { BreakSite, graphBreakAudit } from './breaks';
-import { ms } from './format';
+import { duration } from './format';
 import { recompileRows } from './guards';
 import { CaptureInfo, FindingEvidence, Location, ShapeInfo, Target, TcxDocument, UnreadItem } from './types';
 
@@ -77,7 +77,7 @@ export function pipeline(doc: TcxDocument): Stage[] | null {
   return doc.pipeline.map(s => ({
     name: s.name,
     counts: s.counts,
-    time: typeof s.seconds === 'number' ? ms(s.seconds * 1000) : undefined,
+    time: typeof s.seconds === 'number' ? duration(s.seconds * 1000) : undefined,
     active: s.active
   }));
 }

@@ -4,44 +4,8 @@
  * machine's measured roofs). Pure functions of the document's `profile`.
  */
 
-import { baseName } from './format';
+import { baseName, microseconds, percent, sourceLabels } from './format';
 import { Bound, Kernel, Profile, ProfiledKernel, TcxDocument, Target } from './types';
-
-export function microseconds(value: number | null | undefined): string {
-  if (typeof value !== 'number' || !isFinite(value)) {
-    return '—';
-  }
-  if (value === 0) {
-    return '0';
-  }
-  if (value >= 1e6) {
-    return `${(value / 1e6).toPrecision(3)} s`;
-  }
-  if (value >= 1e3) {
-    return `${(value / 1e3).toPrecision(3)} ms`;
-  }
-  return `${value.toPrecision(3)} µs`;
-}
-
-export function percent(value: number | null | undefined): string {
-  return typeof value === 'number' && isFinite(value) ? `${(value * 100).toFixed(1)}%` : '—';
-}
-
-export function bytes(value: number | null | undefined): string {
-  if (typeof value !== 'number' || !isFinite(value)) {
-    return '—';
-  }
-  for (const [unit, size] of [['GB', 1e9], ['MB', 1e6], ['kB', 1e3]] as const) {
-    if (value >= size) {
-      return `${(value / size).toPrecision(3)} ${unit}`;
-    }
-  }
-  return `${value} B`;
-}
-
-export function rate(value: number | null | undefined, unit: string): string {
-  return typeof value === 'number' && isFinite(value) ? `${value.toPrecision(3)} ${unit}` : '—';
-}
 
 /** A segment of the step bar: its fraction of the wall time. */
 export interface Segment {
@@ -164,12 +128,6 @@ export function topLines(doc: TcxDocument, limit = 10): TimedLine[] {
       target: file !== null && typeof l.line === 'number' ? { tab: 'source', file, line: l.line } : undefined
     };
   });
-}
-
-function sourceLabels(doc: TcxDocument): Record<string, string> {
-  const explore = (doc as unknown as { explore?: { source_labels?: Record<string, string> } }).explore;
-  const labels = explore?.source_labels;
-  return labels && typeof labels === 'object' ? labels : {};
 }
 
 export function verdictLine(profile: Profile): string {

@@ -7,12 +7,10 @@
  * recompiles come first and guards are one count.
  */
 
-import { duration } from './axis';
 import { graphBreakAudit, libraryFiles } from './breaks';
-import { plural, SourceLabels, sourceLabels } from './format';
-import { microseconds, percent } from './profile';
+import { duration, formatBytes, microseconds, percent, plural, SourceLabels, sourceLabels } from './format';
 import { tracedFunctions } from './tracing';
-import { formatBytes, savedActivations } from './memory';
+import { savedActivations } from './memory';
 import { shapeRows } from './shapes';
 import { Location, Target, TcxDocument } from './types';
 

@@ -1,7 +1,7 @@
 /** The Timing tab: eager vs compiled runtime to scale, how far to trust it, and where compile time went. */
 
-import { Axis, duration, fraction, timeAxis } from './axis';
-import { ms, num } from './format';
+import { Axis, fraction, timeAxis } from './axis';
+import { duration, num } from './format';
 import { Compile, Phase, TcxDocument, TimingStats, TimingVerdict } from './types';
 
 export interface RuntimeBar {
@@ -89,7 +89,7 @@ export function timingSummary(doc: TcxDocument): Array<[string, string]> {
   return [
     ['device', t.device],
     ['speedup', speedup],
-    [v.first_call ?? 'first call', ms(t.compile_s * 1000)],
+    [v.first_call ?? 'first call', duration(t.compile_s * 1000)],
     ['break-even', t.break_even_calls === null ? 'never (compiled is not faster)' : `${Math.ceil(t.break_even_calls)} calls`],
     ['samples', `eager ${t.eager.samples}, compiled ${t.compiled.samples}` + (typeof t.budget_s === 'number' ? ` (time budget ${t.budget_s} s per side)` : '')],
     ['measurement', v.measurement ?? ''],
@@ -150,12 +150,12 @@ export interface CompilePicker {
   /** the compiles with phases, the most expensive first */
   picks: CompilePick[];
   totalSeconds: number;
-  /** "12.3 s over 12 compiles; the slowest, 9/0, took 1.75 s" */
+  /** "12.3 s over 12 compiles; the slowest, 9/0, took 1.75 s": as the compile-time finding spells durations */
   total: string;
 }
 
 function pickLabel(c: Compile, seconds: number): string {
-  return `${c.id} · ${c.frame?.function ?? '?'} — ${seconds.toFixed(2)} s${c.dynamo_graph ? '' : ' · no graph'}`;
+  return `${c.id} · ${c.frame?.function ?? '?'} — ${duration(seconds * 1000)}${c.dynamo_graph ? '' : ' · no graph'}`;
 }
 
 export function compilePicker(doc: TcxDocument): CompilePicker {
@@ -169,7 +169,7 @@ export function compilePicker(doc: TcxDocument): CompilePicker {
   const total = !slowest
     ? ''
     : picks.length === 1
-      ? `${totalSeconds.toFixed(2)} s in one compile`
-      : `${totalSeconds.toFixed(2)} s over ${picks.length} compiles; the slowest, ${doc.compiles[slowest.index].id}, took ${slowest.seconds.toFixed(2)} s`;
+      ? `${duration(totalSeconds * 1000)} in one compile`
+      : `${duration(totalSeconds * 1000)} over ${picks.length} compiles; the slowest, ${doc.compiles[slowest.index].id}, took ${duration(slowest.seconds * 1000)}`;
   return { picks, totalSeconds, total };
 }

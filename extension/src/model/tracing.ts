@@ -5,7 +5,8 @@
  * too), the compile phases only the compiled frame's function with all it inlined.
  */
 
-import { Axis, AxisBar, duration, fraction, timeAxis } from './axis';
+import { Axis, AxisBar, fraction, timeAxis } from './axis';
+import { duration } from './format';
 import { resumeLabel } from './breaks';
 import { Location, TcxDocument } from './types';
 

@@ -3,8 +3,8 @@
  * bars drawn to scale on a labelled axis from 0, and the compile-phase icicle.
  */
 
-import { Axis, AxisBar, duration } from '../model/axis';
-import { ms } from '../model/format';
+import { Axis, AxisBar } from '../model/axis';
+import { duration } from '../model/format';
 import { PhaseBox, RuntimeChart } from '../model/timing';
 import { append, svg } from './dom';
 
@@ -104,9 +104,9 @@ export function icicle(boxes: PhaseBox[]): SVGSVGElement {
   for (const b of boxes) {
     const x = b.start * WIDTH;
     const w = Math.max(b.width * WIDTH, 1);
-    const label = w > 50 ? `${b.name} ${ms(b.durationMs)}` : '';
+    const label = w > 50 ? `${b.name} ${duration(b.durationMs)}` : '';
     chart.append(svg('g', { class: 'tcx-phase' },
-      svg('title', {}, `${b.name}: ${ms(b.durationMs)}`),
+      svg('title', {}, `${b.name}: ${duration(b.durationMs)}`),
       svg('rect', { x, y: b.depth * row, width: w, height: row - 2 }),
       label ? svg('text', { x: x + 3, y: b.depth * row + 13 }, label.length * 6 > w ? label.slice(0, Math.floor(w / 6)) : label) : null));
   }

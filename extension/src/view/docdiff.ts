@@ -52,7 +52,7 @@ function counts(diff: DocDiff): HTMLElement {
 
 function measurements(diff: DocDiff): HTMLElement | null {
   const rows: string[][] = [];
-  const show = (value: unknown) => (typeof value === 'boolean' ? (value ? 'yes' : 'no') : typeof value === 'number' ? num(value, 4) : '—');
+  const show = (value: unknown) => (typeof value === 'boolean' ? (value ? 'yes' : 'no') : typeof value === 'number' ? num(value) : '—');
   const ratio = (a: unknown, b: unknown) => (typeof a === 'number' && typeof b === 'number' && a ? `${num(b / a)}×` : '');
   if (diff.timing) {
     const { a, b } = diff.timing;

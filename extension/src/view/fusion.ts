@@ -1,6 +1,6 @@
 import { fusionModel, FusionKernel, FusionModel, kernelColour } from '../model/fusion';
-import { plural, sourceLabels, where, whereTitle } from '../model/format';
-import { kernelTimes, launchTimes, microseconds, percent, timeLabel } from '../model/profile';
+import { microseconds, percent, plural, sourceLabels, where, whereTitle } from '../model/format';
+import { kernelTimes, launchTimes, timeLabel } from '../model/profile';
 import { ProfiledKernel } from '../model/types';
 import { Context, TabView } from './context';
 import { code, el, link, note, wrappable } from './dom';

@@ -1,5 +1,5 @@
 import { restartedLabel } from '../model/attempts';
-import { baseName } from '../model/format';
+import { baseName, sourceLabels } from '../model/format';
 import { Compile, Graph, Target, TcxDocument } from '../model/types';
 import { Context, TabView } from './context';
 import { el, note, select } from './dom';
@@ -32,8 +32,8 @@ function choices(compiles: Compile[]): GraphChoice[] {
 
 /** A user file as the document labels it (a notebook cell: "cell [4]"), else its base name. */
 export function fileLabeller(doc: TcxDocument): (file: string) => string {
-  const labels = (doc as { explore?: { source_labels?: Record<string, unknown> } }).explore?.source_labels ?? {};
-  return file => (typeof labels[file] === 'string' ? (labels[file] as string) : baseName(file));
+  const labels = sourceLabels(doc);
+  return file => labels[file] ?? baseName(file);
 }
 
 /** Kernels (with their Fusion targets) that a node of a compile's graph went into. */

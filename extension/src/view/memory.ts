@@ -2,8 +2,8 @@
  * (each tensor linked to its forward node and user line), what the partitioner recomputes,
  * and Inductor's buffers per output code (linked to the code). */
 
-import { formatBytes, MemoryFinding, memoryCompiles, memoryFinding } from '../model/memory';
-import { sourceLabels, where } from '../model/format';
+import { formatBytes, sourceLabels, where } from '../model/format';
+import { MemoryFinding, memoryCompiles, memoryFinding } from '../model/memory';
 import { Compile, SavedTensor } from '../model/types';
 import { Context, TabView } from './context';
 import { Child, code, el, link, note, table } from './dom';

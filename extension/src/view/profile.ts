@@ -1,8 +1,7 @@
 /** The Profile tab: the step's verdict, the heaviest lines, the kernels on a roofline. */
 
-import {
-  bytes, kernelTarget, logAxis, microseconds, percent, rate, roofline, stepSegments, topLines, verdictLine
-} from '../model/profile';
+import { count, formatBytes, microseconds, num, percent, rate, tick } from '../model/format';
+import { kernelTarget, logAxis, roofline, stepSegments, topLines, verdictLine } from '../model/profile';
 import { Profile, ProfiledKernel, Target } from '../model/types';
 import { Context, TabView } from './context';
 import { code, el, link, note, svg, table } from './dom';
@@ -49,11 +48,11 @@ function rooflineChart(profile: Profile, pick: (index: number) => void): Element
   const chart = svg('svg', { class: 'tcx-chart tcx-roofline', viewBox: `0 0 ${c.width} ${c.height}`, width: c.width, role: 'img', 'aria-label': 'roofline: achieved GFLOP/s against FLOPs per byte' });
   for (const t of x.ticks) {
     chart.append(svg('line', { x1: t.at, x2: t.at, y1: c.top, y2: c.height - c.bottom, class: 'tcx-grid' }),
-      svg('text', { x: t.at, y: c.height - c.bottom + 14, class: 'tcx-chart-value', 'text-anchor': 'middle' }, String(t.value)));
+      svg('text', { x: t.at, y: c.height - c.bottom + 14, class: 'tcx-chart-value', 'text-anchor': 'middle' }, tick(t.value)));
   }
   for (const t of y.ticks) {
     chart.append(svg('line', { x1: c.left, x2: c.width - c.right, y1: t.at, y2: t.at, class: 'tcx-grid' }),
-      svg('text', { x: c.left - 4, y: t.at + 4, class: 'tcx-chart-value', 'text-anchor': 'end' }, String(t.value)));
+      svg('text', { x: c.left - 4, y: t.at + 4, class: 'tcx-chart-value', 'text-anchor': 'end' }, tick(t.value)));
   }
   const mid = (c.top + c.height - c.bottom) / 2;
   chart.append(
@@ -70,7 +69,7 @@ function rooflineChart(profile: Profile, pick: (index: number) => void): Element
   }
   for (const p of r.points) {
     const dot = svg('circle', { cx: x.place(p.intensity), cy: y.place(p.gflops), r: 6, class: `tcx-point tcx-bound-${p.kernel.bound ?? 'unknown'}`, tabindex: 0, 'data-kernel': p.kernel.name },
-      svg('title', {}, `${p.kernel.label ?? p.kernel.name}: ${p.intensity.toPrecision(3)} FLOPs/byte, ${rate(p.gflops, 'GFLOP/s')}, ${rate(p.kernel.achieved_gbps, 'GB/s')}, ${microseconds(p.kernel.time_us)} (${p.kernel.bound ?? '?'}-bound)`));
+      svg('title', {}, `${p.kernel.label ?? p.kernel.name}: ${num(p.intensity)} FLOPs/byte, ${rate(p.gflops, 'GFLOP/s')}, ${rate(p.kernel.achieved_gbps, 'GB/s')}, ${microseconds(p.kernel.time_us)} (${p.kernel.bound ?? '?'}-bound)`));
     dot.addEventListener('click', () => pick(p.index));
     dot.addEventListener('keydown', event => {
       if ((event as KeyboardEvent).key === 'Enter') {
@@ -95,8 +94,8 @@ function kernelRows(ctx: Context, profile: Profile): HTMLTableElement {
   const owners: Array<number | null> = []; // each table row's kernel (null: one launch of the kernel above)
   profile.kernels.forEach((k, index) => {
     rows.push([
-      name(k), k.kind, microseconds(k.time_us), percent(k.share), k.calls === null ? '—' : String(Number(k.calls.toPrecision(3))),
-      microseconds(k.mean_us), bytes(k.bytes), k.flops === null ? '—' : k.flops.toPrecision(3),
+      name(k), k.kind, microseconds(k.time_us), percent(k.share), count(k.calls),
+      microseconds(k.mean_us), formatBytes(k.bytes), count(k.flops),
       rate(k.achieved_gbps, 'GB/s'), rate(k.achieved_gflops, 'GFLOP/s'), percent(k.efficiency),
       el('span', { class: `tcx-chip tcx-bound-${k.bound ?? 'unknown'}` }, k.bound ?? '—'),
       k.below_roof?.text ?? '—'
@@ -106,7 +105,7 @@ function kernelRows(ctx: Context, profile: Profile): HTMLTableElement {
     const sites = k.launch_sites ?? [];
     for (const site of sites.length > 1 ? sites : []) {
       rows.push([el('span', { class: 'tcx-muted' }, `↳ launch at line ${site.line ?? '?'} of the output code`), '', microseconds(site.time_us),
-        percent(site.share), String(Number(site.calls.toPrecision(3))), '', '', '', '', '', '', '', '']);
+        percent(site.share), count(site.calls), '', '', '', '', '', '', '', '']);
       owners.push(null);
     }
   });

@@ -4,6 +4,11 @@ torch writes: ``Graph break in user code at FILE:LINE``, ``Graph Break Reason: .
 explanation with ``Explanation:``/``Hint:`` lines, a ``Developer debug context:`` line (what
 Dynamo was looking at, for torch's developers), ``User code traceback:`` frames, then torch's
 own traceback (dropped: it shows Dynamo internals, not the user's code).
+
+The reason is stored whole (``reason``, torch's words as tlparse shows them) and split once
+here: the specific message (the line after the generic "Encountered graph break when
+attempting to trace ..."), that generic line, and the lines after the message (``details``).
+The views group and draw those parts; none splits the reason again.
 """
 
 from __future__ import annotations
@@ -14,6 +19,18 @@ from typing import Any
 _AT = re.compile(r"^Graph break in user code at (?P<file>.+):(?P<line>\d+)$")
 _FRAME = re.compile(r'^\s*File "(?P<file>.+)", line (?P<line>\d+), in (?P<fn>.+)$')
 _LINK = re.compile(r"https://\S+")
+GENERIC_PREFIX = "Encountered graph break when attempting to trace"
+
+
+def split_reason(reason: Any) -> dict[str, Any]:
+    """torch's reason -> message (the specific line), generic (the first line when it is the
+    generic one, else None), details (the lines after the message, else None)."""
+    lines = [line for line in str(reason or "").splitlines() if line.strip()]
+    generic = None
+    if lines and lines[0].startswith(GENERIC_PREFIX):
+        generic = lines.pop(0).strip()
+    message = lines.pop(0).strip() if lines else (generic or "")
+    return {"message": message, "generic": generic, "details": "\n".join(lines) or None}
 
 
 def parse_graph_break(text: str) -> dict[str, Any]:
@@ -50,6 +67,7 @@ def parse_graph_break(text: str) -> dict[str, Any]:
             record["user_stack"].append({"file": m["file"], "line": int(m["line"]),
                                          "function": m["fn"], "code": code})
     record["reason"] = "\n".join(r for r in reason_lines if r)
+    record.update(split_reason(record["reason"]))
     if record["user_stack"] and record["file"] is None:
         last = record["user_stack"][-1]
         record["file"], record["line"] = last["file"], last["line"]
