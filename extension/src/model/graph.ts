@@ -255,7 +255,29 @@ function chainsOf(model: GraphModel, fileLabel: (file: string) => string, labels
     return [`r:${start}`];
   });
   lines.forEach((found, key) => details.set(key, lineSpan(found)));
+  apart(lines, labels, details);
   return chains;
+}
+
+/**
+ * Runs of one function split by another's nodes (a training step's forward() around the
+ * library calls it makes) would carry one title: each takes its lines into its title, and
+ * where two runs cover the same lines (a backward graph passing a line twice) its place.
+ */
+function apart(runs: Map<string, number[]>, labels: Map<string, string>, details: Map<string, string>): void {
+  const byLabel = new Map<string, string[]>();
+  runs.forEach((_, key) => byLabel.set(labels.get(key)!, [...(byLabel.get(labels.get(key)!) ?? []), key]));
+  for (const [label, keys] of byLabel) {
+    if (keys.length < 2) {
+      continue;
+    }
+    const titled = keys.map(key => (details.get(key) ? `${label} · ${details.get(key)}` : label));
+    keys.forEach((key, k) => {
+      const same = titled.filter(t => t === titled[k]).length > 1;
+      labels.set(key, same ? `${titled[k]} (run ${k + 1} of ${keys.length})` : titled[k]);
+      details.set(key, '');
+    });
+  }
 }
 
 /**
