@@ -128,18 +128,18 @@ describe('graph model', () => {
     expect(closed.nodes.map(v => `${v.label} | ${v.sub}`)).toEqual([
       '(inputs) | 1 nodes — click to open',
       // runs of one function apart: each with its lines, or its place where they are the same
-      '<cell>() · 692831079.py · line 2 | 1 nodes · x = torch.randn(8, 4)',
+      '<cell>() line 2 · 692831079.py | 1 nodes · x = torch.randn(8, 4)',
       'head() · 1420159023.py | 1 nodes · return scale(t.relu())',
-      'scale() · 1420159023.py · line 2 (run 1 of 2) | 2 nodes · return t * t.sum()',
+      'scale() line 2, run 1/2 · 1420159023.py | 2 nodes · return t * t.sum()',
       'tail() · 1420159023.py | 1 nodes · return scale(t.tanh())',
-      'scale() · 1420159023.py · line 2 (run 2 of 2) | 2 nodes · return t * t.sum()',
-      '<cell>() · 692831079.py · lines 3–4 | 2 nodes — click to open',
+      'scale() line 2, run 2/2 · 1420159023.py | 2 nodes · return t * t.sum()',
+      '<cell>() lines 3–4 · 692831079.py | 2 nodes — click to open',
       '(output) | 1 nodes — click to open'
     ]);
     const open = visibleGraph(model, grouping, () => true);
     // open, groups of two or more nodes are framed (a frame around one node says nothing more)
-    expect(open.containers.map(c => c.label)).toEqual(['scale() · 1420159023.py · line 2 (run 1 of 2)',
-      'scale() · 1420159023.py · line 2 (run 2 of 2)', '<cell>() · 692831079.py · lines 3–4']);
+    expect(open.containers.map(c => c.label)).toEqual(['scale() line 2, run 1/2 · 1420159023.py',
+      'scale() line 2, run 2/2 · 1420159023.py', '<cell>() lines 3–4 · 692831079.py']);
     expect(open.nodes.find(v => v.label === 'add')?.home).toBe(2);
     expect(open.nodes.find(v => v.label === 'relu')?.home).toBe(-1);
   });

@@ -271,10 +271,12 @@ function apart(runs: Map<string, number[]>, labels: Map<string, string>, details
     if (keys.length < 2) {
       continue;
     }
-    const titled = keys.map(key => (details.get(key) ? `${label} · ${details.get(key)}` : label));
+    // the lines (and a run's place) go before the file: a collapsed box's clipped title keeps them
+    const spans = keys.map(key => details.get(key) ?? '');
     keys.forEach((key, k) => {
-      const same = titled.filter(t => t === titled[k]).length > 1;
-      labels.set(key, same ? `${titled[k]} (run ${k + 1} of ${keys.length})` : titled[k]);
+      const same = spans.filter(span => span === spans[k]).length > 1;
+      const told = [spans[k], same ? `run ${k + 1}/${keys.length}` : ''].filter(Boolean).join(', ');
+      labels.set(key, label.replace(' · ', ` ${told} · `));
       details.set(key, '');
     });
   }
