@@ -1,8 +1,9 @@
 """What a failed value guard guarded, from the guard tree of the compile it failed against:
 the value's type (a bool, an int, a float, a container's length) and its owner's class, and
-the advice that follows from them. A flag of a library object that flips once, or an int
-that differs per module instance, costs one compile per value and no setting avoids it:
-that is said, not a fix that does not apply."""
+the advice that follows from them. A flag of a library object that flips once, or
+**kwargs called with other keywords, costs one compile per value and no setting avoids it:
+that is said (expected), not a fix that does not apply; an int may be either (a layer's
+index, a step counter), so it is explained and stays a warning."""
 
 from __future__ import annotations
 
@@ -23,10 +24,10 @@ OPTIMIZER = " (for an optimizer: torch.optim.X(..., lr=torch.tensor(0.01)))"
 BOOL = ("a Python bool is part of the graph, so each of its two values compiles once: "
         "expected when an object's state changes once (a cache filled by the first call); "
         "nothing to change")
-INT = ("a Python int read from an object is a constant of the graph, so each value compiles once "
-       "(one compiled block run for several instances compiles once per instance whose value "
-       "differs): expected while the values are few; an int that changes every call is "
-       "better passed as an argument (Dynamo makes it dynamic from its second value)")
+INT = ("a Python int is a constant of the graph, so each value compiles once (one block "
+       "compiled for several instances compiles once per instance whose value differs): "
+       "expected while the values are few; an int that changes every call is better passed "
+       "as an argument, which Dynamo makes dynamic from its second value")
 KWARGS = ("a function taking **kwargs compiles once per set of keyword arguments: expected "
           "when its caller passes different ones on different calls (generate's first step "
           "and the next ones); nothing to change")
@@ -56,7 +57,7 @@ def guarded(guard: Any, guards: list[dict[str, Any]]) -> dict[str, Any] | None:
     return {"name": name, "value": value, "kind": kind, "owner": owner,
             "owner_class": found["cls"] if found else None,
             "advice": _advice(kind, name),
-            "expected": kind in ("bool", "int") or (kind == "length" and name == "kwargs")}
+            "expected": kind == "bool" or (kind == "length" and name == "kwargs")}
 
 
 def _kind(value: str, guard: dict[str, Any] | None) -> str:

@@ -45,8 +45,9 @@ def _advice(values: list[dict[str, Any] | None]) -> str:
     """One sentence per advice, naming every value it is for, in the causes' order."""
     names: dict[str, list[str]] = {}
     for value in values:
-        names.setdefault(value["advice"] if value else GUARD_ADVICE, []).extend(
-            [value["name"]] if value else [])
+        named = names.setdefault(value["advice"] if value else GUARD_ADVICE, [])
+        if value and value["name"] not in named:
+            named.append(value["name"])
     return " ".join(f"{', '.join(named)}: {advice}." if named else advice
                     for advice, named in names.items())
 
