@@ -119,7 +119,8 @@ def test_nothing_compiled_names_the_module_the_user_compiled(skipped_layer):
     first = skipped_layer.data["not_compiled"][0]
     if first["function"] == "_call_impl":  # unless an earlier module compile decided its skip
         assert first["qualname"] == "Module._call_impl"
-        assert "TransformerEncoderLayer (the module compiled: its forward, called by Module._call_impl)" in named
+        assert ("TransformerEncoderLayer (the module compiled: its forward, called by "
+                "Module._call_impl)") in named
 
 
 def test_force_eager_and_disable_are_explained():

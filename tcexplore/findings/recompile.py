@@ -36,8 +36,9 @@ def _group(data: dict[str, Any]) -> dict[str, dict[str, Any]]:
                 guard = str(failed.get("guard") or "")
                 group["guards"][guard] = group["guards"].get(guard, 0) + 1
             if attempt:
-                cause = str(attempt[0].get("guard") or "")
-                group["causes"].setdefault(cause, attempt[0].get("failed_compile_id") or c.get("id"))
+                newest = attempt[0]
+                group["causes"].setdefault(str(newest.get("guard") or ""),
+                                           newest.get("failed_compile_id") or c.get("id"))
     return groups
 
 
