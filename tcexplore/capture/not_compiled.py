@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ast
 import functools
+import os
 import re
 from typing import Any
 
@@ -60,9 +61,10 @@ def entry(function: str, file: str, line: int | None, category: str, reason: str
 
 
 @functools.lru_cache(maxsize=64)
-def _definitions(file: str) -> dict[tuple[int, str], str]:
-    """(first line, name) -> qualified name of every function defined in a source file
-    (a decorated one by its ``def`` line and its first decorator's, as code objects count)."""
+def _definitions(file: str, modified: float) -> dict[tuple[int, str], str]:
+    """(first line, name) -> qualified name of every function defined in a source file as
+    it was last ``modified`` (a decorated one by its ``def`` line and its first decorator's,
+    as code objects count)."""
     try:
         with open(file, encoding="utf-8") as source:
             tree = ast.parse(source.read())
@@ -88,7 +90,11 @@ def qualname_at(file: str, line: int | None, function: str) -> str | None:
     whose code starts at ``file:line``, read from the file while it is there; None if not."""
     if not file or line is None:
         return None
-    return _definitions(file).get((line, function))
+    try:
+        modified = os.stat(file).st_mtime
+    except OSError:
+        return None
+    return _definitions(file, modified).get((line, function))
 
 
 def from_skip_reasons(reasons: list[str]) -> list[dict[str, Any]]:
