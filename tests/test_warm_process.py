@@ -108,6 +108,21 @@ def test_a_built_in_layer_compiled_in_place_is_explained(skipped_layer):
     Document(data)  # validates against the schema
 
 
+def test_nothing_compiled_names_the_module_the_user_compiled(skipped_layer):
+    (found,) = [f for f in skipped_layer.data["findings"] if f["kind"] == "nothing_compiled"]
+    named = found["title"].split(" ran eagerly")[0]
+    assert named.startswith("Nothing was compiled: TransformerEncoderLayer")
+    assert "_call_impl and" not in named  # torch's frame is not named as the user's
+    assert found["locations"][0]["file"].endswith("transformer.py")
+    forward = next(s for s in skipped_layer.data["not_compiled"] if s["function"] == "forward")
+    assert forward["qualname"] == "TransformerEncoderLayer.forward"
+    first = skipped_layer.data["not_compiled"][0]
+    if first["function"] == "_call_impl":  # unless an earlier module compile decided its skip
+        assert first["qualname"] == "Module._call_impl"
+        assert ("TransformerEncoderLayer (the module compiled: its forward, called by "
+                "Module._call_impl)") in named
+
+
 def test_force_eager_and_disable_are_explained():
     def plain(x):
         return x.cos() + 1

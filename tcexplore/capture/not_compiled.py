@@ -6,6 +6,9 @@ The document's ``not_compiled`` section: one entry per frame (function, file, li
 
 from __future__ import annotations
 
+import ast
+import functools
+import os
 import re
 from typing import Any
 
@@ -50,9 +53,48 @@ def category_of(reason: str) -> str:
     return "other"
 
 
-def entry(function: str, file: str, line: int | None, category: str, reason: str) -> dict[str, Any]:
+def entry(function: str, file: str, line: int | None, category: str, reason: str,
+          qualname: str | None = None) -> dict[str, Any]:
     return {"function": function, "file": file, "line": line, "category": category,
-            "reason": reason, "advice": ADVICE[category]}
+            "reason": reason, "advice": ADVICE[category],
+            "qualname": qualname or qualname_at(file, line, function)}
+
+
+@functools.lru_cache(maxsize=64)
+def _definitions(file: str, modified: float) -> dict[tuple[int, str], str]:
+    """(first line, name) -> qualified name of every function defined in a source file as
+    it was last ``modified`` (a decorated one by its ``def`` line and its first decorator's,
+    as code objects count)."""
+    try:
+        with open(file, encoding="utf-8") as source:
+            tree = ast.parse(source.read())
+    except (OSError, SyntaxError, ValueError):
+        return {}
+    found: dict[tuple[int, str], str] = {}
+
+    def walk(node: ast.AST, prefix: str) -> None:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.ClassDef):
+                walk(child, f"{prefix}{child.name}.")
+            elif isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                name = f"{prefix}{child.name}"
+                for line in [child.lineno] + [d.lineno for d in child.decorator_list[:1]]:
+                    found[(line, child.name)] = name
+                walk(child, f"{name}.<locals>.")
+    walk(tree, "")
+    return found
+
+
+def qualname_at(file: str, line: int | None, function: str) -> str | None:
+    """The qualified name (``TransformerEncoderLayer.forward``) of the function ``function``
+    whose code starts at ``file:line``, read from the file while it is there; None if not."""
+    if not file or line is None:
+        return None
+    try:
+        modified = os.stat(file).st_mtime
+    except OSError:
+        return None
+    return _definitions(file, modified).get((line, function))
 
 
 def from_skip_reasons(reasons: list[str]) -> list[dict[str, Any]]:
@@ -92,13 +134,14 @@ def nothing_compiled(fn: Any, stance: str, disabled: bool,
     name, file, line = frame_of(fn)
     if stance != "default":
         return [entry(name, file, line, "stance",
-                      f'torch.compiler.set_stance("{stance}") was in effect: no compile ran'),
+                      f'torch.compiler.set_stance("{stance}") was in effect: no compile ran',
+                      qualname=name),
                 *skipped]
     if disabled:
         return [entry(name, file, line, "disabled",
                       "the function is wrapped by torch.compiler.disable: Dynamo ran it "
-                      "eagerly"), *skipped]
+                      "eagerly", qualname=name), *skipped]
     return skipped or [entry(name, file, line, "other",
                              "torch emitted no compiled graph and no skip reason in this capture "
                              "(Dynamo decides a frame's skip once per process: an earlier "
-                             "call may have made it)")]
+                             "call may have made it)", qualname=name)]

@@ -1,6 +1,9 @@
 """Where compile time goes: the top phases and the top user functions by tracing time;
 advice on repeated identical graphs (regional compilation) and on warm starts (caches,
-mega-cache), with the figures behind it."""
+mega-cache), with the figures behind it. Identical graphs that are all compiles of one
+code object (one frame id) come from a block compiled on its own already (a layer's
+``.compile()``) and compiled again on a guard: regional compilation is what the program
+does, so it is said, not advised."""
 
 from __future__ import annotations
 
@@ -62,6 +65,10 @@ def _repeats(compiles: list[dict[str, Any]]) -> list[list[str]]:
     return [ids for ids in groups.values() if len(ids) > 2]
 
 
+def _frame_id(compile_id: str) -> str:
+    return compile_id.split("/")[0]
+
+
 def _top(totals: dict[str, float]) -> str:
     rows = sorted(totals.items(), key=lambda kv: -kv[1])[:TOP]
     return ", ".join(f"{name} {fmt_duration(ms)}" for name, ms in rows)
@@ -82,9 +89,15 @@ def find(data: dict[str, Any]) -> list[dict[str, Any]]:
     if functions:
         details.append(f"top functions by tracing time: {_top(functions)}")
     advice = []
+    names = {str(c.get("id")): (c.get("frame") or {}).get("function") for c in compiles}
     for ids in _repeats(compiles):
-        advice.append(f"{len(ids)} compiles ({', '.join(ids[:5])}{'…' if len(ids) > 5 else ''}) "
-                      f"made the same graph: {REGIONAL}")
+        listed = f"{len(ids)} compiles ({', '.join(ids[:5])}{'…' if len(ids) > 5 else ''})"
+        if len({_frame_id(cid) for cid in ids}) == 1:
+            details.append(f"{listed} of {names[ids[0]] or '?'} made the same graph: that code "
+                           "is compiled on its own already (regional compilation) and was "
+                           "compiled again when a guard failed (the recompile finding says which)")
+        else:
+            advice.append(f"{listed} made the same graph: {REGIONAL}")
     hit = any(e.get("result") == "hit" for c in compiles for e in c.get("cache") or [])
     if total_ms / 1000 >= WARM_START_S and not hit:
         advice.append(f"compiling took {fmt_duration(total_ms)} with no cache hit: {WARM}")

@@ -1,5 +1,7 @@
 """Frames torch skipped or ran eagerly (``not_compiled``), and runs where nothing compiled
-at all: never reported as "no graph breaks"."""
+at all: never reported as "no graph breaks". Where nothing compiled, the first skipped
+frame is the one torch.compile was called on; a module's ``.compile()`` compiles torch's
+``Module._call_impl``, so the finding names the module whose forward it called."""
 
 from __future__ import annotations
 
@@ -12,6 +14,7 @@ NOTHING = ("Nothing was compiled: torch.compile recorded no graph (the compiled 
 
 
 NEWS_BESIDE_COMPILES = ("disabled", "stance", "recompile_limit")
+CALL_IMPL = ("Module._call_impl", "Module._wrapped_call_impl")
 
 
 def find(data: dict[str, Any]) -> list[dict[str, Any]]:
@@ -23,14 +26,18 @@ def find(data: dict[str, Any]) -> list[dict[str, Any]]:
         # tensor work) are not news: only frames the user's settings kept from compiling
         skipped = [s for s in skipped if s.get("category") in NEWS_BESIDE_COMPILES]
     out = []
+    compiled = None if graphs or not skipped else _compiled(skipped)
     for group in _by_reason(skipped):
         first, rest = group[0], len(group) - 1
+        name = _name(first)
+        if compiled is not None and skipped[0] in group:
+            first, name = compiled
         loc = location(first)
         more = f" and {rest} more frame{'s' if rest > 1 else ''}" if rest else ""
         out.append(finding(
             "nothing_compiled", "info" if graphs else "warning",
             ("" if graphs else "Nothing was compiled: ")
-            + f"{first.get('function') or '?'}{more} ran eagerly "
+            + f"{name}{more} ran eagerly "
             f"({first.get('category') or 'not compiled'}): "
             f"{first.get('reason') or 'no reason given'}",
             count=len(group), locations=[loc] if loc else [], advice=first.get("advice"),
@@ -38,6 +45,24 @@ def find(data: dict[str, Any]) -> list[dict[str, Any]]:
     if not graphs and not skipped and not isinstance(data.get("error"), dict):
         out.append(finding("nothing_compiled", "warning", NOTHING, count=0))
     return out
+
+
+def _name(s: dict[str, Any]) -> str:
+    return str(s.get("qualname") or s.get("function") or "?")
+
+
+def _compiled(skipped: list[dict[str, Any]]) -> tuple[dict[str, Any], str]:
+    """The frame the user compiled and its name: the first skipped frame, or where that is
+    torch's ``Module._call_impl`` (a module's ``.compile()``), the module's forward it called."""
+    first = skipped[0]
+    if _name(first) not in CALL_IMPL:
+        return first, _name(first)
+    forward = next((s for s in skipped[1:] if s.get("function") == "forward"
+                    and _name(s) != "forward"), None)
+    if forward is None:
+        return first, _name(first)
+    module = _name(forward).rsplit(".", 1)[0]
+    return forward, f"{module} (the module compiled: its forward, called by {_name(first)})"
 
 
 def _by_reason(skipped: list[dict[str, Any]]) -> list[list[dict[str, Any]]]:

@@ -1,3 +1,6 @@
+import * as fs from 'fs';
+import * as path from 'path';
+
 import { buildGraph, groupNodes, modulePath, search, visibleGraph } from '../model/graph';
 import { compoundLayout, LABEL_PX, layout, NODE_HEIGHT, SUB_PX } from '../model/layout';
 import { chooseOpening, drawing, fitIn, LEGIBLE_ZOOM, MARGIN, parentGroup } from '../model/viewport';
@@ -61,7 +64,29 @@ describe('graph model', () => {
     expect(modulePath('l_x_')).toBeNull();
   });
 
-  it('puts each compute node in the module of the next parameter it reaches', () => {
+  it("puts a module's own ops under it, not under the submodule it calls last (a real Dynamo graph)", () => {
+    // tests/fixtures/graph_modules: two transformer blocks captured on CPU (regenerate.py)
+    const file = path.join(__dirname, '..', '..', '..', 'tests', 'fixtures', 'graph_modules', 'graph.json');
+    const model = buildGraph(JSON.parse(fs.readFileSync(file, 'utf-8')) as Graph);
+    const moduleOf = (name: string) => model.nodes[model.byName.get(name)!].path?.join('.');
+    expect(model.groupBy).toBe('module');
+    for (const own of ['split', 'q', 'transpose', 'matmul', 'att', 'mask', 'masked_fill', 'softmax', 'att_1', 'matmul_1']) {
+      expect([own, moduleOf(own)]).toEqual([own, 'blocks.0.attn']);
+    }
+    expect(moduleOf('linear')).toBe('blocks.0.attn.qkv');
+    expect(moduleOf('linear_1')).toBe('blocks.0.attn.proj');
+    expect(moduleOf('softmax_1')).toBe('blocks.1.attn');
+    expect(moduleOf('x')).toBe('blocks.0'); // the residual add after attention: Block.forward's
+    expect(moduleOf('input_2')).toBe('blocks.0.mlp'); // GELU between the MLP's Linears
+    expect(moduleOf('x_1')).toBe('blocks.0'); // the residual add on the line that called the MLP
+    expect(moduleOf('x_3')).toBe('blocks.1');
+    const grouping = groupNodes(model);
+    expect(grouping.labels.get('m:blocks.0.attn')).toBe('blocks.0.attn');
+    const ops = (key: string) => grouping.members.get(key)!.map(i => model.nodes[i].node).filter(n => n.op !== 'placeholder').map(n => n.name);
+    expect(ops('m:blocks.0.attn.proj')).toEqual(['linear_1']);
+  });
+
+  it('puts each compute node with no source in the module of the next parameter it reaches', () => {
     const model = buildGraph(blocks());
     const moduleOf = (name: string) => model.nodes[model.byName.get(name)!].path?.join('.');
     expect(model.groupBy).toBe('module');
@@ -102,17 +127,19 @@ describe('graph model', () => {
     const closed = visibleGraph(model, grouping, () => false);
     expect(closed.nodes.map(v => `${v.label} | ${v.sub}`)).toEqual([
       '(inputs) | 1 nodes — click to open',
-      '<cell>() · 692831079.py | 1 nodes · x = torch.randn(8, 4)',
+      // runs of one function apart: each with its lines, or its place where they are the same
+      '<cell>() line 2 · 692831079.py | 1 nodes · x = torch.randn(8, 4)',
       'head() · 1420159023.py | 1 nodes · return scale(t.relu())',
-      'scale() · 1420159023.py | 2 nodes · return t * t.sum()',
+      'scale() line 2, run 1/2 · 1420159023.py | 2 nodes · return t * t.sum()',
       'tail() · 1420159023.py | 1 nodes · return scale(t.tanh())',
-      'scale() · 1420159023.py | 2 nodes · return t * t.sum()',
-      '<cell>() · 692831079.py | 2 nodes · lines 3–4',
+      'scale() line 2, run 2/2 · 1420159023.py | 2 nodes · return t * t.sum()',
+      '<cell>() lines 3–4 · 692831079.py | 2 nodes — click to open',
       '(output) | 1 nodes — click to open'
     ]);
     const open = visibleGraph(model, grouping, () => true);
     // open, groups of two or more nodes are framed (a frame around one node says nothing more)
-    expect(open.containers.map(c => c.label)).toEqual(['scale() · 1420159023.py', 'scale() · 1420159023.py', '<cell>() · 692831079.py']);
+    expect(open.containers.map(c => c.label)).toEqual(['scale() line 2, run 1/2 · 1420159023.py',
+      'scale() line 2, run 2/2 · 1420159023.py', '<cell>() lines 3–4 · 692831079.py']);
     expect(open.nodes.find(v => v.label === 'add')?.home).toBe(2);
     expect(open.nodes.find(v => v.label === 'relu')?.home).toBe(-1);
   });

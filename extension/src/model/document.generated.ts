@@ -735,6 +735,10 @@ export interface NotCompiled {
   line: number | null;
   category: "skipfiles" | "disabled" | "stance" | "recompile_limit" | "no_tensor_ops" | "cache" | "other";
   reason: string;
+  /**
+   * the function's qualified name (TransformerEncoderLayer.forward), read from its source file at capture; absent or null where the file was not there
+   */
+  qualname?: string | null;
   advice: string;
 }
 /**

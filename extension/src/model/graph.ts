@@ -3,9 +3,9 @@
  * groups it is shown in, each from what torch emitted:
  *
  * - by module, where Dynamo named parameter inputs after their module
- *   (`l_self_modules_blocks_modules_0_modules_attn_..._parameters_weight_`): each compute node
- *   belongs to the module of the next parameter used in graph order (a LayerNorm's mean runs
- *   before its weight is read);
+ *   (`l_self_modules_blocks_modules_0_modules_attn_..._parameters_weight_`): a node reading a
+ *   parameter belongs to its module; one reading none to the module that calls the modules
+ *   whose parameters are read before and after it (ownerBetween);
  * - else by the user code each node was traced from (its `source`: function, then line), in
  *   runs of consecutive nodes, e.g. a `%%tcompile` cell's graph or an AOT/post-grad graph;
  * - else (no source at all) in consecutive runs of nodes.
@@ -61,6 +61,45 @@ function edgesOf(raw: GraphNode[], byName: Map<string, number>): Array<[number, 
 
 const isEnd = (n: GraphNode) => n.op === 'placeholder' || n.op === 'output';
 
+const lineOf = (n: GraphNode) => (n.source?.file && typeof n.source.line === 'number' ? `${n.source.file}:${n.source.line}` : null);
+
+interface Use {
+  path: string[];
+  line: string | null;
+}
+
+function commonPrefix(a: string[], b: string[]): string[] {
+  let k = 0;
+  while (k < a.length && k < b.length && a[k] === b[k]) {
+    k++;
+  }
+  return a.slice(0, k);
+}
+
+/**
+ * A node that reads no parameter, between the parameter uses of modules P and N (graph
+ * order), runs in the code of the module that calls both: their common prefix (Attention's
+ * own split, mask and softmax between its qkv and proj Linears belong to attn, not to
+ * proj). At a boundary between siblings (one block's last module, the next block's first),
+ * a node on the line that called P (or N) belongs to P's (or N's) sibling: a residual add
+ * on the line of the block's MLP call is that block's. `siblings`: the depth of the
+ * shallowest boundary between consecutive uses (blocks.0.* to blocks.1.*: 1).
+ */
+function ownerBetween(node: GraphNode, p: Use | null, n: Use | null, siblings: number): string[] {
+  const before = p?.path ?? [];
+  const after = n?.path ?? [];
+  // before the first use or after the last, the other side is a sibling at the graph's level
+  const common = p && n ? commonPrefix(before, after) : (p ?? n)!.path.slice(0, siblings);
+  const line = lineOf(node);
+  if (line && p && common.length < before.length - 1 && line === p.line) {
+    return before.slice(0, common.length + 1);
+  }
+  if (line && n && common.length < after.length - 1 && line === n.line) {
+    return after.slice(0, common.length + 1);
+  }
+  return common;
+}
+
 function modulePaths(raw: GraphNode[], edges: Array<[number, number]>, own: Array<string[] | null>): Array<string[] | null> {
   const uses: Array<string[] | null> = raw.map(() => null);
   edges.forEach(([from, to]) => {
@@ -68,29 +107,32 @@ function modulePaths(raw: GraphNode[], edges: Array<[number, number]>, own: Arra
       uses[to] = own[from];
     }
   });
+  const use = (i: number): Use => ({ path: uses[i]!, line: lineOf(raw[i]) });
+  const previous: Array<Use | null> = [];
+  let last: Use | null = null;
+  let siblings = Infinity;
+  raw.forEach((_, i) => {
+    previous.push(last);
+    if (uses[i]) {
+      if (last && last.path.join('.') !== uses[i]!.join('.')) {
+        siblings = Math.min(siblings, commonPrefix(last.path, uses[i]!).length);
+      }
+      last = use(i);
+    }
+  });
   const modules: Array<string[] | null> = raw.map(() => null);
-  let next: string[] | null = null;
+  let next: Use | null = null;
   for (let i = raw.length - 1; i >= 0; i--) {
     if (own[i]) {
       modules[i] = own[i];
-      continue;
+    } else if (uses[i]) {
+      next = use(i);
+      modules[i] = uses[i];
+    } else if (!isEnd(raw[i]) && (previous[i] || next)) {
+      // with no source to place it by (a synthetic graph), a node joins the next module
+      modules[i] = lineOf(raw[i]) ? ownerBetween(raw[i], previous[i], next, siblings) : (next ?? previous[i])!.path;
     }
-    if (isEnd(raw[i])) {
-      continue;
-    }
-    if (uses[i]) {
-      next = uses[i];
-    }
-    modules[i] = next;
   }
-  let last: string[] | null = null; // nodes after the last parameter use: the last module
-  raw.forEach((n, i) => {
-    if (modules[i]) {
-      last = modules[i];
-    } else if (!isEnd(n)) {
-      modules[i] = last;
-    }
-  });
   return modules;
 }
 
@@ -213,7 +255,31 @@ function chainsOf(model: GraphModel, fileLabel: (file: string) => string, labels
     return [`r:${start}`];
   });
   lines.forEach((found, key) => details.set(key, lineSpan(found)));
+  apart(lines, labels, details);
   return chains;
+}
+
+/**
+ * Runs of one function split by another's nodes (a training step's forward() around the
+ * library calls it makes) would carry one title: each takes its lines into its title, and
+ * where two runs cover the same lines (a backward graph passing a line twice) its place.
+ */
+function apart(runs: Map<string, number[]>, labels: Map<string, string>, details: Map<string, string>): void {
+  const byLabel = new Map<string, string[]>();
+  runs.forEach((_, key) => byLabel.set(labels.get(key)!, [...(byLabel.get(labels.get(key)!) ?? []), key]));
+  for (const [label, keys] of byLabel) {
+    if (keys.length < 2) {
+      continue;
+    }
+    // the lines (and a run's place) go before the file: a collapsed box's clipped title keeps them
+    const spans = keys.map(key => details.get(key) ?? '');
+    keys.forEach((key, k) => {
+      const same = spans.filter(span => span === spans[k]).length > 1;
+      const told = [spans[k], same ? `run ${k + 1}/${keys.length}` : ''].filter(Boolean).join(', ');
+      labels.set(key, label.replace(' · ', ` ${told} · `));
+      details.set(key, '');
+    });
+  }
 }
 
 /**
