@@ -111,7 +111,7 @@ def test_rows_past_the_size_limit_are_left_out_with_the_reason(grid):
     assert "would exceed" in left_out["document_left_out"]["reason"]
     # Said under the headline, in both views' data and in the HTML fallback.
     assert shown["notes"][-1].startswith(f"1 row not in this output ({left_out['label']}; ")
-    assert html.escape(shown["notes"][-1], quote=False) in bundle["text/html"]
+    assert html.escape(shown["notes"][-1]) in bundle["text/html"]
     validate(shown)
 
 

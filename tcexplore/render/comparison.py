@@ -183,7 +183,7 @@ def render_comparison_html(data: Data, *, full_page: bool = True,
              f"<style>{_CSS}{_COMPARISON_CSS}</style>",
              "<h1>torch.compile configurations compared</h1>",
              f'<p class="tcx-findings">{_e(headline(rows))}</p>',
-             *(f'<p class="tcx-note tcx-grid-note">{_e(n)}</p>' for n in data.get("notes") or []),
+             *(f'<p class="tcx-muted tcx-grid-note">{_e(n)}</p>' for n in data.get("notes") or []),
              _advice(data.get("advice_check")),
              charts(rows),
              table(rows, linked=not summary_only)]
