@@ -88,7 +88,7 @@ def _docstring(kernel: Kernel, launch: Launch, number: int, environment: dict[st
         "Edit EDITED (ORIGINAL stays as Inductor generated it), then run this file: it",
         "launches both on the same inputs, compares every tensor the launch writes, times",
         "both, prints one verdict line and exits 1 on a mismatch, 2 when EDITED does not",
-        "compile or run.",
+        "compile or run (as a notebook cell it only prints it: last_run holds the status).",
     ]
     if kernel.kind == "triton":
         lines += ["", "Triton: the launch config (XBLOCK, num_warps, ...) comes from the",
