@@ -4,9 +4,10 @@
 compiled cold, torch's words about ignored options kept, not printed), one after the
 other, so that :class:`GridDisplay` can show which one is compiling and in which stage;
 :class:`~tcexplore.Comparison` folds the rows torch ran alike, as compare() does. Each row
-measures its peak memory too (``memory=True``): the grid's column is never left empty. When they are done the same display becomes
-the :class:`~tcexplore.Comparison` itself: the grid, drawn by the JupyterLab extension from
-the output alone, so a saved notebook shows it with no kernel (HTML elsewhere).
+measures its peak memory too (``memory=True``), so the grid's column is filled. When they
+are done the same display becomes the :class:`~tcexplore.Comparison` itself: the grid,
+drawn by the JupyterLab extension from the output alone, so a saved notebook shows it with
+no kernel (HTML elsewhere).
 ``%%tcompile --compare`` shows only that display; :class:`ComparePanel` adds ipywidgets
 controls to pick the configurations and run again, which need a live kernel.
 """
