@@ -161,3 +161,19 @@ def test_a_reproducer_cell_whose_edit_differs_shows_the_mismatch_and_does_not_ex
     assert last.startswith(f"MISMATCH {exploration.document.kernel(kernel).qualified_name}: "
                            "EDITED differs from ORIGINAL")
     assert shell.user_ns["last_run"]["status"] == 1
+
+
+@pytest.mark.gpu
+def test_gpu_rows_compile_cold_whatever_their_order():
+    """On CUDA, Triton's cache is emptied per row as well (torch puts it under Inductor's)."""
+    x = torch.randn(512, 512, device="cuda")
+    grids = [tcexplore.compare(halve, x, modes=modes, backends=["inductor"], time_budget_s=0.05)
+             for modes in ([None, "max-autotune-no-cudagraphs"],
+                           ["max-autotune-no-cudagraphs", None])]
+    for grid in grids:
+        for row in grid.rows:
+            assert row["status"] == "ok", row["error"]
+            assert row["exploration"].document.data["explore"]["cold_compile"] == IN_PROCESS
+            assert row["exploration"].document.data["explore"]["device"] == "cuda"
+    kernels = [{r["mode"]: (r["graphs"], r["kernels"]) for r in grid.rows} for grid in grids]
+    assert kernels[0] == kernels[1] and all(k > 0 for _, k in kernels[0].values())
