@@ -26,7 +26,7 @@ _EXPORTS = {
     "ComparePanel": ".notebook.panel",  # needs the `notebook` extra; not in __all__
     "DocDiff": ".docdiff", "diff": ".docdiff",
     "Document": ".document", "DocumentError": ".document", "load": ".document",
-    "Exploration": ".exploration",
+    "Exploration": ".measure.exploration",
     "explore": ".measure.explore",
     "Ranks": ".ranks", "ranks": ".ranks",
     "TraceError": ".traces.log_file", "load_trace": ".traces",
@@ -50,7 +50,7 @@ def __dir__() -> list[str]:
 
 def load_ipython_extension(ipython: Any) -> None:
     """``%load_ext tcexplore``: registers the ``%%tcompile`` cell magic."""
-    from .magic import load_ipython_extension as load  # noqa: PLC0415 - IPython only here
+    from .notebook.magic import load_ipython_extension as load  # noqa: PLC0415 - IPython only here
 
     load(ipython)
 
@@ -95,6 +95,12 @@ def _decide(data: dict[str, Any]) -> dict[str, Any]:
     return decide(data)
 
 
+def _audit(data: dict[str, Any]) -> list[dict[str, Any]]:
+    from .findings.graph_break_audit import graph_break_audit  # noqa: PLC0415
+
+    return graph_break_audit(data)
+
+
 def _older(data: dict[str, Any]) -> dict[str, Any]:
     from .capture.upgrade import parse_older  # noqa: PLC0415
 
@@ -120,5 +126,5 @@ def _comparison_notebook(data: dict[str, Any], text: str) -> dict[str, Any]:
 
 
 _document.wire(html=_html, notebook=_notebook, kernel=_kernel, kernels=_kernels, ranks=_ranks,
-               decide=_decide, older=_older, upgrade=_upgrade, comparison_html=_comparison_html,
-               comparison_notebook=_comparison_notebook)
+               decide=_decide, audit=_audit, older=_older, upgrade=_upgrade,
+               comparison_html=_comparison_html, comparison_notebook=_comparison_notebook)

@@ -9,9 +9,9 @@ import sys
 from pathlib import Path
 
 from . import __version__
-from .formatting import share, time_us
-from .graph_break_audit import graph_break_lines
-from .output_files import OutputError, unwritable
+from .common.formatting import share, time_us
+from .files.output import OutputError, unwritable
+from .findings.graph_break_audit import graph_break_lines
 
 RUN_USAGE = ("tcexplore run SCRIPT [script args] --json OUT [--html OUT] [--use-caches] "
              "[--profile] [--memory]")
@@ -144,7 +144,7 @@ def _write_outputs(document, json_out: str | None, html_out: str | None,
 
 def memory_lines(data: dict) -> list[str]:
     """``run --memory``'s finding: the peak, the saved activations' lines, the advice."""
-    from .memory_finding import memory_finding  # noqa: PLC0415
+    from .findings.memory import memory_finding  # noqa: PLC0415
 
     finding = memory_finding(data)
     if finding is None:

@@ -10,8 +10,8 @@ import torch
 from torch import nn
 
 from .capture import capture
-from .graph_break_audit import graph_break_lines
-from .output_files import OutputError, unwritable
+from .files.output import OutputError, unwritable
+from .findings.graph_break_audit import graph_break_lines
 
 
 class TinyBlock(nn.Module):

@@ -25,11 +25,10 @@ from typing import Any, Callable
 
 import orjson
 
-from ._bulk import without_gc
 from ._version import __version__
-from .graph_break_audit import graph_break_audit
-from .inflation import GZIP_MAGIC, InflationError, inflate_gzip, unpack_document
-from .output_files import write_atomically, write_text
+from .files.inflate import GZIP_MAGIC, InflationError, inflate_gzip, unpack_document
+from .files.output import write_atomically, write_text
+from .files.without_gc import without_gc
 
 SCHEMA = "tcexplore/1"
 MIME_TYPE = "application/vnd.tcexplore.v1+json"  # a document's type in a notebook output
@@ -49,7 +48,7 @@ class DocumentError(ValueError):
 # name -> function, set by the layers above through wire(): "html" (document -> page),
 # "notebook" (data, text -> MIME bundle), "kernel" and "kernels" (the workbench's finders),
 # "ranks" (multi-rank data -> tcexplore.Ranks), "decide" (data -> data with its decisions:
-# findings, labels, verdicts, pipeline), "older" (a document read from outside -> the parsed
+# findings, labels, verdicts, pipeline), "audit" (data -> its graph-break sites), "older" (a document read from outside -> the parsed
 # forms of torch's text it lacks), "upgrade" (a document read back -> those and the decisions
 # it lacks), "comparison_html" and "comparison_notebook" (a compare() grid's displays).
 _WIRED: dict[str, Callable[..., Any]] = {}
@@ -268,8 +267,8 @@ class Document:
     def graph_break_audit(self) -> list[dict[str, Any]]:
         """The graph breaks grouped by the line that broke, most break events first: each
         site's count, torch's reason (message, explanation, hints, link), the user stacks
-        that reached it and the resume functions it made (module ``graph_break_audit``)."""
-        return graph_break_audit(self.data)
+        that reached it and the resume functions it made (``findings/graph_break_audit.py``)."""
+        return _wired("audit")(self.data)
 
     def kernel(self, name: str, *, compile: str | None = None, output: str | None = None) -> Any:
         """The kernel (or extern call) ``name`` names, as a ``tcexplore.workbench.Kernel``:

@@ -17,10 +17,10 @@ import pytest
 import torch
 
 import tcexplore
-from tcexplore.capture.parsers.bytecode import parse_bytecode
+from tcexplore.capture.parsers.disassembly import parse_bytecode
+from tcexplore.capture.resume_links import RESUME_NAME
 from tcexplore.capture.transformed import read_modified
 from tcexplore.document import validate
-from tcexplore.graph_break_audit import RESUME_NAME
 from tcexplore.render.html import render_html
 
 from .conftest import PROGRAMS

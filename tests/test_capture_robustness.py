@@ -42,7 +42,7 @@ def test_document_reports_events_and_environment(session):
 
 
 def test_a_loaded_document_displays_as_the_notebook_bundle(session, tmp_path):
-    from tcexplore.exploration import MIME_TYPE
+    from tcexplore.measure.exploration import MIME_TYPE
 
     loaded = tcexplore.load(session.document.save(tmp_path / "doc.json"))
     bundle = loaded._repr_mimebundle_()

@@ -10,8 +10,8 @@ import torch
 
 import tcexplore
 from tcexplore.document import validate
-from tcexplore.exploration import MIME_TYPE
 from tcexplore.measure.compare import row_label
+from tcexplore.measure.exploration import MIME_TYPE
 from tcexplore.render.comparison import BUNDLE_EMBED_LIMIT, comparison_mime_bundle, headline, table
 
 MODES = [None, "reduce-overhead", "max-autotune-no-cudagraphs"]

@@ -14,8 +14,8 @@ import torch
 
 import tcexplore
 from tcexplore.document import validate
-from tcexplore.exploration import MIME_TYPE
 from tcexplore.measure.cold import IN_PROCESS
+from tcexplore.measure.exploration import MIME_TYPE
 from tcexplore.render.comparison import BUNDLE_EMBED_LIMIT
 
 pytest.importorskip("IPython", reason="IPython is in the `notebook` extra")

@@ -10,7 +10,7 @@ import torch
 
 import tcexplore
 from tcexplore.document import validate
-from tcexplore.exploration import MIME_TYPE
+from tcexplore.measure.exploration import MIME_TYPE
 
 
 def layer(x, y):

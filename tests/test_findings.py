@@ -16,7 +16,7 @@ import pytest
 import tcexplore
 from tcexplore.document import validate
 from tcexplore.findings import KINDS, compute_findings
-from tcexplore.graph_break_audit import graph_break_audit
+from tcexplore.findings.graph_break_audit import graph_break_audit
 from tcexplore.render.html import render_html
 from tcexplore.traces import load_trace
 

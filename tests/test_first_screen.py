@@ -86,7 +86,7 @@ def test_break_sites_give_torchs_reason_hint_and_count_once_per_site(first_scree
     assert "Tensor.item()" in text and "capture_scalar_outputs" in text
     document = next(o["data"][MIME] for o in first_screen.cell("cell").outputs
                     if MIME in o.get("data", {}))
-    from tcexplore.graph_break_audit import graph_break_audit
+    from tcexplore.findings.graph_break_audit import graph_break_audit
     from tcexplore.render.notebook import unpack
 
     sites = graph_break_audit(unpack(json.loads(json.dumps(document))))

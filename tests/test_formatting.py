@@ -1,4 +1,4 @@
-"""Numbers as the views write them (tcexplore.formatting), pinned to the fixture the
+"""Numbers as the views write them (tcexplore.common.formatting), pinned to the fixture the
 extension's model/format.ts is pinned to (src/__tests__/format.spec.ts): one spelling in
 both languages."""
 
@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tcexplore.formatting import (
+from tcexplore.common.formatting import (
     count,
     fmt_duration,
     fmt_num,

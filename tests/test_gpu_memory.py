@@ -9,8 +9,8 @@ import torch
 
 import tcexplore
 from tcexplore.capture import capture
-from tcexplore.formatting import format_bytes
-from tcexplore.memory_finding import memory_finding
+from tcexplore.common.formatting import format_bytes
+from tcexplore.findings.memory import memory_finding
 
 pytestmark = pytest.mark.gpu
 

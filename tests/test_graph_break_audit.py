@@ -1,4 +1,4 @@
-"""The graph-break audit (tcexplore.graph_break_audit), on the corpus' graph-break programs
+"""The graph-break audit (tcexplore.findings.graph_break_audit), on the corpus' graph-break programs
 and the notebook tour: sites, counts equal to tlparse's, torch's reason, folded stacks,
 resume functions, and how the CLI, the HTML report and notebooks show it."""
 
@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 import tcexplore
-from tcexplore.graph_break_audit import graph_break_lines
-from tcexplore.graph_break_audit import graph_break_audit
+from tcexplore.findings.graph_break_audit import graph_break_lines
+from tcexplore.findings.graph_break_audit import graph_break_audit
 from tcexplore.render.html import render_html
 
 from .notebook_tour import MIME

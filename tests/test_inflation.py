@@ -12,7 +12,7 @@ import pytest
 
 import tcexplore
 from tcexplore.document import DocumentError
-from tcexplore.inflation import MAX_INFLATE_RATIO, inflate_gzip, inflate_limit
+from tcexplore.files.inflate import MAX_INFLATE_RATIO, inflate_gzip, inflate_limit
 from tcexplore.render import notebook
 from tcexplore.render.notebook import display_document, unpack
 

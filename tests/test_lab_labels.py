@@ -77,7 +77,7 @@ def test_timing_tab_shows_the_stored_verdict(page, shots):
 
 
 def test_profile_tab_writes_numbers_as_the_report_does(page, shots):
-    """tcexplore/formatting.py and model/format.ts spell a figure alike: the kernels' launches,
+    """tcexplore/common/formatting.py and model/format.ts spell a figure alike: the kernels' launches,
     FLOPs and bandwidth read the same in the Profile tab as in the HTML report, and no figure
     of the kernel table has an exponent."""
     panel = _tab(page, "profile")

@@ -15,7 +15,7 @@ import torch
 import tcexplore
 from tcexplore.capture import capture
 from tcexplore.capture.library_files import is_library, library_roots
-from tcexplore.graph_break_audit import graph_break_audit
+from tcexplore.findings.graph_break_audit import graph_break_audit
 
 USER_CODE = """\
 import torch

@@ -15,7 +15,7 @@ from torch.utils.checkpoint import checkpoint
 import tcexplore
 from tcexplore.capture import capture
 from tcexplore.document import validate as validate_document
-from tcexplore.memory_finding import memory_finding
+from tcexplore.findings.memory import memory_finding
 
 
 class MLP(torch.nn.Module):

@@ -13,7 +13,7 @@ import torch
 
 import tcexplore
 from tcexplore.cli import main
-from tcexplore.output_files import OutputError
+from tcexplore.files.output import OutputError
 
 SCRIPT = """
 import pathlib, sys, torch

@@ -12,7 +12,7 @@ import pytest
 
 import tcexplore
 from tcexplore.document import DocumentError, validate
-from tcexplore.exploration import MIME_TYPE
+from tcexplore.measure.exploration import MIME_TYPE
 from tcexplore.render.ranks_bundle import ranks_mime_bundle
 
 from .conftest import RANK_SCENARIOS, TLPARSE_COUNTED, tlparse_counts

@@ -12,7 +12,7 @@ import contextlib
 from typing import Any, Callable, Iterator
 
 from .. import _torch_compat
-from ..contained import Unread, error_text
+from ..common.contained import Unread, error_text
 from ..document import Document, build_document, error_record
 from . import listeners
 from .distributed import launcher, process_group

@@ -6,23 +6,23 @@ become"), then finishes the records. Events no handler claims are counted per co
 ``artifacts`` and globally in ``unknown_events``: torch adds kinds every release, and a
 new kind must never break a capture. A handler that raises, or a step of finish() that
 raises for one compile, costs only that event or that section: it is an entry of
-``unread`` (tcexplore/contained.py) and the rest is assembled as if it were absent.
+``unread`` (tcexplore/common/contained.py) and the rest is assembled as if it were absent.
 """
 
 from __future__ import annotations
 
 from typing import Any, Callable
 
-from ..contained import Unread, error_text, excerpt
+from ..common.contained import Unread, error_text, excerpt
 from .attempts import keep_restarted_graph, name_restart_reasons
 from .events import Event
 from .fusion import attribute_kernels
 from .handlers import IGNORED, handler_for
 from .handlers.payloads import json_or_none
 from .library_files import library_files
-from .memory import memory_section
 from .phases import build_phase_tree
 from .resume_links import bytecode_section, link_resumes
+from .static_memory import memory_section
 from .tracing_time import tracing_section
 
 

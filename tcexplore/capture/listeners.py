@@ -21,7 +21,7 @@ import warnings
 from typing import TYPE_CHECKING, Any
 
 from .. import _torch_compat
-from .bytecode import bytecode_record
+from .bytecode_hook import bytecode_record
 
 if TYPE_CHECKING:
     from . import CaptureSession
@@ -208,7 +208,7 @@ def _recording_warnings() -> Any:
 @contextlib.contextmanager
 def _hearing_dynamo() -> Any:
     """What Dynamo tells its hooks rather than its trace: each transformed frame's code
-    objects (capture/bytecode.py) and, where the user runs torch's tracing profiler, the
+    objects (capture/bytecode_hook.py) and, where the user runs torch's tracing profiler, the
     time spent tracing each user function; both as events of the compile torch is in."""
     def on_bytecode(code: Any, modified: Any, side_effects: Any) -> None:
         try:

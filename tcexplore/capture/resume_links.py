@@ -5,7 +5,7 @@ A frame that breaks is replaced by code that calls the compiled graph, runs the 
 instruction eagerly and jumps into a resume function (global ``__resume_at_<offset>_<n>``:
 the offset is the instruction of the frame's own code where it goes on). torch names the
 resume function after the frame and the frame's line that broke
-(``torch_dynamo_resume_in_f_at_19``, graph_break_audit.resume_name), and compiles it as a
+(``torch_dynamo_resume_in_f_at_19``, :func:`resume_name`), and compiles it as a
 frame of its own when it first runs. So:
 
 - a resume function's compile continues the latest break event before it, in this run,
@@ -18,13 +18,16 @@ frame of its own when it first runs. So:
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
-from ..graph_break_audit import RESUME_NAME, resume_name
-from .parsers.bytecode import parse_bytecode
+from .parsers.disassembly import parse_bytecode
 from .transformed import read_modified
 
 Data = dict[str, Any]
+
+RESUME_PREFIX = "torch_dynamo_resume_in_"
+RESUME_NAME = re.compile(r"^torch_dynamo_resume_in_(?P<fn>.+)_at_\d+$")
 
 
 def bytecode_section(source: str, original: Data, modified: Data,
@@ -35,6 +38,23 @@ def bytecode_section(source: str, original: Data, modified: Data,
     return {"source": source, "original": original, "modified": modified,
             "side_effects": side_effects, "reading": read_modified(modified["instructions"]),
             "resume_jumps": []}
+
+
+def resume_name(brk: Data, frame: Data) -> str | None:
+    """The resume function Dynamo names after the frame that broke and that frame's line."""
+    function, file = frame.get("function"), frame.get("file")
+    if not function or not file:
+        return None
+    original = function
+    # A resume function's own resume is generated from the original code object.
+    while match := RESUME_NAME.match(original):
+        original = match["fn"]
+    stack = [f for f in brk.get("user_stack") or [] if isinstance(f, dict)
+             and f.get("file") == file and isinstance(f.get("line"), int)]
+    # torch names a compiled resume frame in the stack by its own name or by the original's.
+    entry = next((f for f in stack if f.get("function") == function), None) or next(
+        (f for f in stack if f.get("function") == original), None)
+    return None if entry is None else f"{RESUME_PREFIX}{original}_at_{entry['line']}"
 
 
 def link_resumes(compiles: list[Data], graph_breaks: list[Data],

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from ..document import Document, DocumentError, check_schema, read_json
-from ..output_files import unwritable, write_text
+from ..files.output import unwritable, write_text
 from .compute import SCHEMA, SUMMARY_KEYS, compute
 
 MIME_TYPE = "application/vnd.tcexplore.diff.v1+json"

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..formatting import fmt_num, plural
+from ..common.formatting import fmt_num, plural
 from ..render.html import _CSS
 from ..render.markup import Data, _c, _clip, _details, _e, _note, _page, _table
 from .text import compile_title, diff_labels, graph_label, line_where

@@ -33,7 +33,7 @@ from . import (
     unmapped,
     unread,
 )
-from ..contained import Unread, refresh
+from ..common.contained import Unread, refresh
 from .make import SEVERITIES, finding
 from .pipeline import pipeline
 

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..formatting import plural
-from ..graph_break_audit import source_labels
+from ..common.formatting import plural
+from .graph_break_audit import source_labels
 from .make import finding, location, short_where, source_link, tab_link
 
 Data = dict[str, Any]

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..formatting import fmt_duration
+from ..common.formatting import fmt_duration
 from .make import compile_link, finding
 
 NAMES = {"fx_graph": "FX graph", "aotautograd": "AOTAutograd"}

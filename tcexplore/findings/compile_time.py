@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..formatting import fmt_duration
+from ..common.formatting import fmt_duration
 from .make import compile_link, finding, tab_link
 
 TOP = 3

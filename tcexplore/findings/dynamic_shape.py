@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ..graph_break_audit import library_marks
+from .graph_break_audit import library_marks
 from .make import compile_link, finding, locations, source_link
 from .user_terms import expression, scalar_guard, source_name, symbol_names, value_range
 

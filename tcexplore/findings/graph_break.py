@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..graph_break_audit import graph_break_audit, source_labels
+from .graph_break_audit import graph_break_audit, source_labels
 from .make import compile_link, finding, location, short_where, source_link
 
 

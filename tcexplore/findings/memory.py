@@ -1,12 +1,126 @@
-"""Where the memory goes: the measured peaks against eager and the activations saved for
-backward, with their lines (decided by tcexplore/memory_finding.py, linked here)."""
+"""Memory decided (as measure/memory.py measures it and render/memory.py draws it): the memory
+finding, where the memory goes, and the totals it is built from.
+
+The finding (#26's shape) weighs the measured peaks against eager's and the activations saved
+for backward, with their lines. Static figures come from ``compiles[].memory`` (what the
+partitioner saves, what it recomputes); measured ones from the ``memory`` section
+``explore(..., memory=True)`` adds. No torch import: reading a saved document needs none."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from ..memory_finding import memory_finding
+from ..common.formatting import format_bytes
 from .make import finding, source_link, tab_link
+
+WORTH_A_WARNING = 0.10  # compiled peak this much over eager's
+# Below this much saved activation (and without a compiled peak over eager's), checkpointing
+# would save too little to be worth advising.
+WORTH_ADVICE_BYTES = 16 * 2**20
+
+
+def saved_activations(document: dict[str, Any]) -> dict[str, Any]:
+    """Saved activation bytes over every compile, and their user lines, most bytes first."""
+    total, lines, recomputed, budgets = 0, {}, 0, set()
+    for record in document.get("compiles") or []:
+        memory = record.get("memory") or {}
+        saved = memory.get("saved_for_backward")
+        if not saved:
+            continue
+        total += saved["bytes_by_kind"]["activation"]
+        recomputed += len(memory.get("recomputed") or [])
+        if memory.get("activation_memory_budget") is not None:
+            budgets.add(memory["activation_memory_budget"])
+        for line in saved["lines"]:
+            key = (line["file"], line["line"])
+            entry = lines.setdefault(key, {"file": line["file"], "line": line["line"],
+                                           "function": line["function"],
+                                           "code": line.get("code"), "bytes": 0})
+            entry["bytes"] += line["bytes"]
+    ordered = sorted(lines.values(), key=lambda e: -e["bytes"])
+    return {"bytes": total, "lines": ordered, "recomputed": recomputed, "budgets": sorted(budgets)}
+
+
+def _line_span(lines: list[dict[str, Any]]) -> str:
+    numbers = sorted({line["line"] for line in lines})
+    if not numbers:
+        return ""
+    if len(numbers) == 1:
+        return f"line {numbers[0]}"
+    if numbers[-1] - numbers[0] == len(numbers) - 1:
+        return f"lines {numbers[0]}-{numbers[-1]}"
+    return "lines " + ", ".join(map(str, numbers))
+
+
+def memory_finding(document: dict[str, Any]) -> dict[str, Any] | None:
+    """``{kind, severity, title, count, locations, evidence, advice}``, or None when the
+    document says nothing about memory (no backward graph, no measured peaks)."""
+    saved = saved_activations(document)
+    peaks = (document.get("memory") or {}).get("peak_bytes")
+    if not saved["lines"] and not peaks:
+        return None
+    top = saved["lines"][:4]
+    covered = sum(line["bytes"] for line in top)
+    severity, title = "info", f"{format_bytes(saved['bytes'])} of activations saved for backward"
+    if peaks and peaks["eager"] is None:  # `tcexplore run --memory`: the script as it ran
+        title = f"the run peaked at {format_bytes(peaks['compiled']['peak_bytes'])}"
+    elif peaks:
+        eager = peaks["eager"]["above_before_bytes"]
+        compiled = peaks["compiled"]["above_before_bytes"]
+        change = f" ({(compiled - eager) / eager:+.0%})" if eager else ""
+        title = (f"compiled peaks at {format_bytes(compiled)} vs eager "
+                 f"{format_bytes(eager)}{change}")
+        if eager and compiled > eager * (1 + WORTH_A_WARNING):
+            severity = "warning"
+    evidence = []
+    if top:
+        evidence.append(f"{format_bytes(covered)} of activations saved at {_line_span(top)} "
+                        f"({format_bytes(saved['bytes'])} in all)")
+    if saved["recomputed"]:
+        evidence.append(f"{saved['recomputed']} forward nodes recomputed in backward")
+    if saved["budgets"]:
+        evidence.append("activation_memory_budget in force: "
+                        + ", ".join(f"{b:g}" for b in saved["budgets"]))
+    if peaks:
+        evidence.append(f"peaks measured with {peaks['how'].split(':')[0]}")
+    advice = None
+    if top and (severity == "warning" or saved["bytes"] >= WORTH_ADVICE_BYTES):
+        functions = sorted({line["function"] for line in top})
+        advice = (f"consider activation checkpointing (torch.utils.checkpoint) around "
+                  f"{', '.join(functions)} ({_line_span(top)}), or "
+                  "torch._functorch.config.activation_memory_budget=0.5 to let the "
+                  "partitioner recompute instead of saving")
+    return {"kind": "memory", "severity": severity, "title": title,
+            "count": len(saved["lines"]),
+            "locations": [{"file": line["file"], "line": line["line"],
+                           "function": line["function"]} for line in top],
+            "evidence": "; ".join(evidence), "advice": advice}
+
+
+def memory_summary(document: dict[str, Any]) -> dict[str, Any] | None:
+    """``Exploration.memory``: the measured peaks and pools with every compile's static
+    sections gathered (tensors and recomputed nodes carry their compile's id)."""
+    measured = document.get("memory")
+    sections = [(c["id"], c["memory"]) for c in document.get("compiles") or []
+                if c.get("memory")]
+    if measured is None and not sections:
+        return None
+    saved = [(cid, m["saved_for_backward"]) for cid, m in sections if m["saved_for_backward"]]
+    return {
+        "peak_bytes": (measured or {}).get("peak_bytes"),
+        "saved_for_backward": {
+            "bytes": sum(s["bytes"] for _, s in saved),
+            "tensors": sorted(({**t, "compile": cid} for cid, s in saved for t in s["tensors"]),
+                              key=lambda t: -(t["bytes"] or 0)),
+            "lines": saved_activations(document)["lines"],
+        },
+        "recomputed": [{**r, "compile": cid} for cid, m in sections for r in m["recomputed"] or []],
+        "activation_memory_budget": sorted({m["activation_memory_budget"] for _, m in sections
+                                            if m["activation_memory_budget"] is not None}),
+        "buffers": [{**b, "compile": cid} for cid, m in sections for b in m["buffers"]],
+        "cudagraph_pools": (measured or {}).get("cudagraph_pools"),
+        "error": (measured or {}).get("error"),
+    }
 
 
 def find(data: dict[str, Any]) -> list[dict[str, Any]]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..formatting import plural
+from ..common.formatting import plural
 
 Data = dict[str, Any]
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..formatting import share, time_us
+from ..common.formatting import share, time_us
 from .make import finding, tab_link
 
 Data = dict[str, Any]

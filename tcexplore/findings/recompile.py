@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..graph_break_audit import RESUME_NAME, source_labels
+from ..capture.resume_links import RESUME_NAME
+from .graph_break_audit import source_labels
 from .guarded_value import described, guarded
 from .make import compile_link, finding, location, short_where
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..formatting import fmt_duration, fmt_num
+from ..common.formatting import fmt_duration, fmt_num
 from .make import finding, tab_link
 
 Data = dict[str, Any]

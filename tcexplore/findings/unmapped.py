@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..formatting import plural
+from ..common.formatting import plural
 from .make import finding
 
 # Why nodes go unmapped in a log imported as it is: torch wrote no kernel -> node mapping.

@@ -1,7 +1,7 @@
 """What could not be read: damaged trace events, and tcexplore's own failures (an event
 handler, a document section or a finding that raised), each of which cost only itself.
 
-The counts come from ``capture.unread`` (tcexplore/contained.py) and, for a log, from
+The counts come from ``capture.unread`` (tcexplore/common/contained.py) and, for a log, from
 ``capture.log`` (tlparse's Stats: lines not trace lines, envelopes not JSON, payloads failing
 their md5). Each group of entries that is not plain damage gets one ``report:`` line a user
 can paste into an issue: tcexplore and torch versions, the event kind, the error.
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..formatting import plural
+from ..common.formatting import plural
 from .make import finding, tab_link
 
 Data = dict[str, Any]

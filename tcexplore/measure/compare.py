@@ -21,9 +21,9 @@ from typing import Any, Callable, Iterable
 from .. import _torch_compat
 from .._version import __version__
 from ..document import SCHEMA, Document, wired
-from ..exploration import Exploration, max_abs_error
+from .exploration import Exploration, max_abs_error
 from ..findings.accuracy import RANDOM_CAUSES
-from ..output_files import write_text
+from ..files.output import write_text
 from .cold import IN_FRESH_PROCESS, cold_compiles
 from .explore import explore
 from .timing import uses_cuda

@@ -7,10 +7,10 @@ from typing import Any, Callable
 import torch
 
 from .. import _torch_compat
-from ..cell_labels import notebook_cell_sections
+from ..capture.notebook_cells import notebook_cell_sections
 from ..capture import capture
 from ..capture.not_compiled import nothing_compiled
-from ..exploration import Exploration
+from .exploration import Exploration
 from .diff import closeness_to_reference, diff_named, diff_outputs
 from .divergence import find_first_divergence
 from .gradients import gradient_rows, gradients_ok

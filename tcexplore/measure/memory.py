@@ -1,4 +1,5 @@
-"""Peak memory of one call, eager against compiled, with its backward when it has one.
+"""Memory measured (findings/memory.py decides on it, render/memory.py draws it): the peak
+of one call, eager against compiled, with its backward when it has one.
 
 CUDA: the caching allocator's own peak (``torch.cuda.max_memory_allocated``), its peak
 statistics reset just before the call. CPU: torch's profiler with ``profile_memory=True``,

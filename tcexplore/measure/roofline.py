@@ -36,7 +36,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ..formatting import format_bytes
+from ..common.formatting import format_bytes
 
 LATENCY_FACTOR = 10.0
 LATENCY_US = 50.0

@@ -1,1 +1,1 @@
-"""The notebook front: ``%%tcompile`` (see ``tcexplore.magic``) and ``ComparePanel``."""
+"""The notebook front: ``%%tcompile`` (see ``tcexplore.notebook.magic``) and ``ComparePanel``."""

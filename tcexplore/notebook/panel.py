@@ -19,7 +19,7 @@ import itertools
 from typing import Any, Callable
 
 from ..capture import capture
-from ..exploration import Exploration
+from ..measure.exploration import Exploration
 from ..measure.compare import Comparison, explore_row, row_label
 from .progress import stage_of
 from .run import quiet

@@ -23,7 +23,7 @@ import torch
 from ..capture import capture
 from ..capture.events import Event
 from ..document import error_record
-from ..exploration import Exploration
+from ..measure.exploration import Exploration
 from ..measure.diff import diff_named
 from ..measure.divergence import find_first_divergence
 from ..measure.gradients import gradient_rows, gradients_ok

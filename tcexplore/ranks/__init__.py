@@ -19,7 +19,7 @@ from typing import Any
 import orjson
 
 from ..document import Document, DocumentError, dump_json, validate
-from ..output_files import write_atomically, write_text
+from ..files.output import write_atomically, write_text
 from .build import EMBED_LIMIT, build_ranks_document
 from .digest import digest_rank
 from .inputs import find_sources

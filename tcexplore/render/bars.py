@@ -12,7 +12,7 @@ import math
 from dataclasses import dataclass
 from typing import Callable
 
-from ..formatting import sig3, tick
+from ..common.formatting import sig3, tick
 from .markup import _e
 
 WIDTH = 640

@@ -1,6 +1,7 @@
-"""A compile's bytecode in the HTML report: the reading of the modified code, its jumps into
-resume functions, and the original and modified instructions side by side (as the
-extension's Bytecode tab, without the highlighting)."""
+"""Bytecode drawn (what capture/handlers/bytecode.py keeps): a compile's bytecode in the HTML
+report, the reading of the modified code, its jumps into resume functions, and the original
+and modified instructions side by side (as the extension's Bytecode tab, without the
+highlighting)."""
 
 from __future__ import annotations
 

@@ -12,8 +12,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from ..common.formatting import fmt_num, format_bytes
 from ..document import MIME_TYPE
-from ..formatting import fmt_num, format_bytes
 from .bars import Bar, axis_chart, linear_axis
 from .html import _CSS, render_html
 from .markup import Data, _details, _e, _note, _page

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..formatting import plural
+from ..common.formatting import plural
 from .attempts import restarted_attempts
 from .bytecode import bytecode_block
 from .graphs import aot_graphs, dynamo_graph, post_grad_graphs

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..formatting import plural
-from ..graph_break_audit import count_note, graph_break_audit
+from ..common.formatting import plural
+from ..findings.graph_break_audit import count_note, graph_break_audit
 from .markup import (
     MAX_ROWS,
     Data,

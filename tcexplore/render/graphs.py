@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ..formatting import plural
+from ..common.formatting import plural
 from .graph_svg import MAX_SVG_NODES, dynamo_graph_svg
 from .markup import (
     Data,

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from ..contained import error_text
+from ..common.contained import error_text
 
 from .bytecode import CSS as _BYTECODE_CSS
 from .compile import compile_section

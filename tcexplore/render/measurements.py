@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ..formatting import fmt_duration, fmt_num
+from ..common.formatting import fmt_duration, fmt_num
 from .bars import BAR_COLOURS, Bar, axis_chart, time_axis
 from .isolation import divergence_of, gradients_table, isolation_html
 from .markup import Data, _c, _details, _e, _error_block, _location_with_code, _names, _note, _table

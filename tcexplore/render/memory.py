@@ -1,11 +1,12 @@
-"""The "Where the memory goes" section: the memory finding, the measured peaks, what each
-compile saves for backward (heaviest first, each tensor with its forward node and user line,
-linked to its compile), what the partitioner recomputes, and Inductor's buffers per output
-code against their sum."""
+"""Memory drawn (as measure/memory.py measures and findings/memory.py decides it): the "Where
+the memory goes" section, the memory finding, the measured peaks, what each compile saves
+for backward (heaviest first, each tensor with its forward node and user line, linked to its
+compile), what the partitioner recomputes, and Inductor's buffers per output code against
+their sum."""
 
 from __future__ import annotations
 
-from ..formatting import format_bytes
+from ..common.formatting import format_bytes
 from .markup import Data, _c, _compile_link, _details, _e, _location, _note, _table
 
 MEMORY_ANCHOR = "tcx-memory"

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..formatting import plural
+from ..common.formatting import plural
 from .markup import _details, _e, _location, _table
 
 # Reasons shown, and other frames named per reason; the rest are counted.

@@ -21,7 +21,7 @@ import json
 from typing import Any
 
 from ..document import MIME_TYPE
-from ..inflation import unpack_document
+from ..files.inflate import unpack_document
 from .html import render_html
 
 PACK_OVER = 1_000_000  # bytes of document JSON; smaller documents stay readable inline

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..formatting import plural
+from ..common.formatting import plural
 from .markup import (
     MAX_ROWS,
     Data,

@@ -5,7 +5,7 @@ problems."""
 
 from __future__ import annotations
 
-from ..formatting import fmt_duration
+from ..common.formatting import fmt_duration
 from .findings import findings_list
 from .graph_breaks import audit_table
 from .markup import (

@@ -7,7 +7,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from ..formatting import count, fmt_num, format_bytes, rate, share, tick, time_us
+from ..common.formatting import count, fmt_num, format_bytes, rate, share, tick, time_us
 from .markup import (Data, _c, _compile_anchor, _details, _e, _location_with_code, _note,
                      _table)
 

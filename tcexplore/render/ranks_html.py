@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from ..formatting import plural
+from ..common.formatting import plural
 from .html import _CSS, render_html
 from .markup import (
     Data,

@@ -14,9 +14,9 @@ import sys
 from collections import defaultdict
 from typing import Any
 
-from ..formatting import format_bytes, plural, share, time_us
-from ..graph_break_audit import graph_break_audit
-from ..memory_finding import saved_activations
+from ..common.formatting import format_bytes, plural, share, time_us
+from ..findings.graph_break_audit import graph_break_audit
+from ..findings.memory import saved_activations
 from .findings import SHAPES_ANCHOR, shape_rows
 from .graph_breaks import site_anchor
 from .markup import Data, _compile_anchor, _compile_link, _details, _e, _note, _table

@@ -14,10 +14,10 @@ import json
 from pathlib import Path
 from typing import Any
 
-from .._bulk import without_gc
 from ..capture.assemble import Assembler, new_compile_record
 from ..capture.events import ENVELOPE_KEYS, Event
 from ..document import Document, DocumentError, build_document, validate
+from ..files.without_gc import without_gc
 from .log_file import TraceError, TraceLog, log_rank, read_trace_log
 
 __all__ = ["TraceError", "document_from_log", "load_trace", "trace_logs"]

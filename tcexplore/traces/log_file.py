@@ -8,7 +8,7 @@ writes, and what tlparse reads: one glog-style line per event,
 whose JSON object is the event's metadata envelope; when it has ``has_payload`` (the
 payload's md5), the payload follows, each of its lines prefixed by a tab. Lines that are
 not glog lines are counted and skipped, as tlparse does. A damaged event is an entry of
-:class:`~tcexplore.contained.Unread` and reading goes on: one whose envelope is not JSON is
+:class:`~tcexplore.common.contained.Unread` and reading goes on: one whose envelope is not JSON is
 skipped with its payload; one with a field of a type torch does not write is read without
 that field (tlparse reads on past such "unknown fields" too). A log compressed with gzip, bz2
 or xz is read as it is; one compressed otherwise is refused with the command to unpack it.
@@ -32,7 +32,7 @@ from typing import IO, Any, Callable, Iterator
 import orjson
 
 from ..capture.events import compile_id
-from ..contained import Unread
+from ..common.contained import Unread
 
 # tlparse's pattern (src/lib.rs): level, month, day, time, process, emitting file:line.
 GLOG_LINE = re.compile(

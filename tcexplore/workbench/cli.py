@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 
 from ..document import Document, DocumentError
-from ..output_files import OutputError, unwritable, write_text
+from ..files.output import OutputError, unwritable, write_text
 from .kernel import AmbiguousKernel, all_kernels, find_kernel
 from .wrapper import WorkbenchError
 

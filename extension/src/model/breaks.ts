@@ -1,5 +1,5 @@
 /**
- * The graph-break audit, as tcexplore/graph_break_audit.py computes it (same steps, same
+ * The graph-break audit, as tcexplore/findings/graph_break_audit.py computes it (same steps, same
  * names): the document's break events grouped by the line that broke (a site), most events
  * first. torch reports a break once per compile that reaches it (each frame Dynamo was
  * tracing down to the line, and each recompile), so a site counts events; all sites add up

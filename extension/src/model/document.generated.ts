@@ -145,7 +145,7 @@ export interface Unavailable {
   reason: string;
 }
 /**
- * what could not be read, each costing only itself (tcexplore/contained.py): events damaged in the log or whose handler raised, document sections and findings that raised
+ * what could not be read, each costing only itself (tcexplore/common/contained.py): events damaged in the log or whose handler raised, document sections and findings that raised
  */
 export interface Unread {
   /**

@@ -1,7 +1,7 @@
 /**
  * Numbers and words as the views write them: three significant digits, durations, bytes,
  * rates, shares, axis ticks, plurals; and file names as the views name them. The one place
- * the extension spells them, alike tcexplore/formatting.py: both are pinned to
+ * the extension spells them, alike tcexplore/common/formatting.py: both are pinned to
  * tests/fixtures/formatting/expected.json (input -> text).
  *
  * The rule a reader meets everywhere: three significant digits with their trailing zeros

@@ -1,6 +1,6 @@
 /**
  * The Memory tab's model: saved activations per line, step for step as
- * tcexplore/memory_finding.py's saved_activations; the finding itself is the document's
+ * tcexplore/findings/memory.py's saved_activations; the finding itself is the document's
  * (decided in Python, tcexplore/findings/memory.py).
  */
 

@@ -1,5 +1,6 @@
-"""Both code objects of a transformed frame, kept until finish() reads them: from the bytecode
-hook in a live capture, else from torch's ``*_ORIGINAL/_MODIFIED_BYTECODE`` artifacts."""
+"""Bytecode kept (render/bytecode.py draws it): both code objects of a transformed frame,
+kept until finish() reads them, from the bytecode hook in a live capture, else from torch's
+``*_ORIGINAL/_MODIFIED_BYTECODE`` artifacts."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ if TYPE_CHECKING:
 
 @handles("bytecode_hook")
 def _bytecode_hook(assembler: Assembler, event: Event, record: dict[str, Any] | None) -> None:
-    """A live capture hears both code objects of every transformed frame (capture/bytecode.py)."""
+    """A live capture hears both code objects of every transformed frame (capture/bytecode_hook.py)."""
     if record is None:
         return
     data = event.data

@@ -9,7 +9,7 @@ import copy
 import re
 from typing import Any
 
-from ..parsers.bytecode import plain_name, pushes_null
+from ..parsers.disassembly import plain_name, pushes_null
 from .stack import evaluate
 from .values import NULL, Unread, Value, attribute_name, index_in, is_null, slice_of
 

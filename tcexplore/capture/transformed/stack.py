@@ -7,7 +7,7 @@ from __future__ import annotations
 import ast
 from typing import Any
 
-from ..parsers.bytecode import plain_name
+from ..parsers.disassembly import plain_name
 from .values import NULL, Unread, Value, pick, slice_of
 
 _BINARY = {"BINARY_ADD": "+", "BINARY_SUBTRACT": "-", "BINARY_MULTIPLY": "*",

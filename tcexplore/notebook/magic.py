@@ -16,16 +16,16 @@ from IPython.core.error import UsageError
 from IPython.core.magic import Magics, cell_magic, line_magic, magics_class
 from IPython.core.magic_arguments import argument, magic_arguments, parse_argstring
 
-from .document import Document, DocumentError, load
-from .exploration import Exploration
-from .measure.inputs import clone_tensors, rng_state
-from .notebook import options as opts
-from .notebook.cell import CellFunction, compile_cell
-from .cell_labels import cell_sections, running_cell
-from .notebook.progress import Progress
-from .notebook.run import cell_uses_cuda, run_cell
-from .workbench import AmbiguousKernel, WorkbenchError, find_kernel
-from .workbench.cli import kernel_table
+from ..capture.notebook_cells import cell_sections, running_cell
+from ..document import Document, DocumentError, load
+from ..measure.exploration import Exploration
+from ..measure.inputs import clone_tensors, rng_state
+from ..workbench import AmbiguousKernel, WorkbenchError, find_kernel
+from ..workbench.cli import kernel_table
+from . import options as opts
+from .cell import CellFunction, compile_cell
+from .progress import Progress
+from .run import cell_uses_cuda, run_cell
 
 
 @magics_class

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from .document import MIME_TYPE, Document
+from ..document import MIME_TYPE, Document, wired
 
 __all__ = ["Exploration", "MIME_TYPE", "max_abs_error"]
 
@@ -39,7 +39,7 @@ class Exploration:
         """Where the memory goes: ``peak_bytes`` (eager, compiled, how; ``explore(...,
         memory=True)``), ``saved_for_backward`` {bytes, tensors, lines}, ``recomputed``,
         ``activation_memory_budget``, ``buffers`` per output code, ``cudagraph_pools``."""
-        from .memory_finding import memory_summary  # noqa: PLC0415
+        from ..findings.memory import memory_summary  # noqa: PLC0415
 
         return memory_summary(self.document.data)
 
@@ -79,9 +79,7 @@ class Exploration:
         return self.document.save(path)
 
     def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, Any]:
-        from .render.notebook import mime_bundle  # noqa: PLC0415
-
-        return mime_bundle(self.document.data, repr(self))
+        return wired("notebook")(self.document.data, repr(self))
 
     def __repr__(self) -> str:
         parts = ", ".join(f"{k}={v:.3g}" if isinstance(v, float) else f"{k}={v}"

@@ -20,13 +20,13 @@ Plain data in, plain data out: no torch import, usable on any saved document.
 
 from __future__ import annotations
 
-import re
 from typing import Any
+
+from ..capture.resume_links import resume_name
 
 Data = dict[str, Any]
 
-RESUME_PREFIX = "torch_dynamo_resume_in_"
-RESUME_NAME = re.compile(r"^torch_dynamo_resume_in_(?P<fn>.+)_at_\d+$")
+
 def library_marks(data: Data) -> frozenset[str]:
     """``library_files``: the files the capture marked as library code (see
     capture/library_files.py). A document from before the mark has none: no frame is
@@ -55,23 +55,6 @@ def _frame(loc: Any, labels: dict[str, str], library: frozenset[str]) -> Data:
     return {"file": loc.get("file"), "line": loc.get("line"), "function": loc.get("function"),
             "code": loc.get("code"), "where": where(loc.get("file"), loc.get("line"), labels),
             "library": loc.get("file") in library}
-
-
-def resume_name(brk: Data, frame: Data) -> str | None:
-    """The resume function Dynamo names after the frame that broke and that frame's line."""
-    function, file = frame.get("function"), frame.get("file")
-    if not function or not file:
-        return None
-    original = function
-    # A resume function's own resume is generated from the original code object.
-    while match := RESUME_NAME.match(original):
-        original = match["fn"]
-    stack = [f for f in brk.get("user_stack") or [] if isinstance(f, dict)
-             and f.get("file") == file and isinstance(f.get("line"), int)]
-    # torch names a compiled resume frame in the stack by its own name or by the original's.
-    entry = next((f for f in stack if f.get("function") == function), None) or next(
-        (f for f in stack if f.get("function") == original), None)
-    return None if entry is None else f"{RESUME_PREFIX}{original}_at_{entry['line']}"
 
 
 def _reasons(events: list[Data]) -> list[Data]:
