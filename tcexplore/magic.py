@@ -70,10 +70,11 @@ class TcompileMagics(Magics):
 
             %%tcompile --compare modes=default,reduce-overhead backends=inductor,eager dynamic=none,true
 
-        The cell is explored under each configuration (on copies, one
-        torch.compiler.reset() each), its progress shown, then the grid (each row opens its
-        exploration; a saved notebook keeps it), and then the cell runs once eagerly for the
-        names it assigns.
+        The cell is explored under each configuration (on copies, each compiled cold as a
+        compare() row: its own backend, Inductor's caches empty; rows torch runs alike are
+        one row; peak memory measured), its progress shown, then the grid (each row opens
+        its exploration; a saved notebook keeps it), and then the cell runs once eagerly for
+        the names it assigns.
         """
         __tracebackhide__ = True  # noqa: F841 - IPython hides this frame in tracebacks
         args = parse_argstring(self.tcompile, line)

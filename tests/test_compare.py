@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import json
 
 import pytest
@@ -11,7 +12,7 @@ import tcexplore
 from tcexplore.document import validate
 from tcexplore.exploration import MIME_TYPE
 from tcexplore.measure.compare import row_label
-from tcexplore.render.comparison import comparison_mime_bundle, headline, table
+from tcexplore.render.comparison import BUNDLE_EMBED_LIMIT, comparison_mime_bundle, headline, table
 
 MODES = [None, "reduce-overhead", "max-autotune-no-cudagraphs"]
 BACKENDS = ["inductor", "aot_eager", "eager"]
@@ -98,13 +99,19 @@ def test_each_rows_exploration_knows_the_grid_it_belongs_to(grid):
 
 def test_rows_past_the_size_limit_are_left_out_with_the_reason(grid):
     data = grid.to_dict()
-    first = len(json.dumps(grid._repr_mimebundle_()[MIME_TYPE]["rows"][0]["document"],
-                           separators=(",", ":"), ensure_ascii=False))
-    shown = comparison_mime_bundle(data, "grid", limit=first)[MIME_TYPE]
+    whole = grid._repr_mimebundle_()
+    assert sum(len(json.dumps(v)) for v in whole.values()) < BUNDLE_EMBED_LIMIT
+    first = len(json.dumps(whole[MIME_TYPE]["rows"][0]["document"], separators=(",", ":"),
+                           ensure_ascii=False))
+    bundle = comparison_mime_bundle(data, "grid", limit=len(json.dumps(whole)) - first // 2)
+    shown = bundle[MIME_TYPE]
     assert shown["rows"][0]["document"] is not None
-    left_out = shown["rows"][1]
+    left_out = shown["rows"][-1]
     assert left_out["document"] is None and left_out["document_left_out"]["bytes"] > 0
     assert "would exceed" in left_out["document_left_out"]["reason"]
+    # Said under the headline, in both views' data and in the HTML fallback.
+    assert shown["notes"][-1].startswith(f"1 row not in this output ({left_out['label']}; ")
+    assert html.escape(shown["notes"][-1]) in bundle["text/html"]
     validate(shown)
 
 

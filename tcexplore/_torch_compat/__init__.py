@@ -53,7 +53,7 @@ from .settings import (
     settings_in_effect,
     settings_snapshot,
 )
-from .warm_process import fresh_dynamic_state, isolated_compile
+from .warm_process import fresh_dynamic_state, fresh_inductor_caches, isolated_compile
 
 __all__ = [
     "SUPPORTED_TORCH",
@@ -71,6 +71,7 @@ __all__ = [
     "custom_op_origin",
     "environment",
     "fresh_dynamic_state",
+    "fresh_inductor_caches",
     "fused_node_provenance",
     "has_dynamo_profiler",
     "has_side_effects",

@@ -56,29 +56,44 @@ def current_compile_id() -> dict[str, Any]:
 # common.py, debugging.py, cudagraphs.py): the one place torch says two configurations run alike.
 _BACKENDS_LOGGER = "torch._dynamo.backends"
 IGNORING_OPTIONS = "backend ignoring extra kwargs"
+_IGNORING_MODULES = tuple(f"{_BACKENDS_LOGGER}.{name}" for name in ("common", "debugging",
+                                                                     "cudagraphs"))
 
 
 @contextlib.contextmanager
 def ignored_backend_options() -> Iterator[list[str]]:
     """The messages torch's backends log, inside the block, about options they ignore.
-    Adds a handler only (levels, propagation and torch's own output are left alone)."""
+
+    The compiles inside are tcexplore's (compare()'s rows), so the message is kept, as data,
+    and goes no further: torch's own handler would print it to the user's stderr (red in a
+    notebook) for a compile the user did not run. A filter on the backends' logger, which
+    drops only that message; levels, propagation and every other record are left alone.
+    A logger's filters see only its own records, so the filter goes on every backend
+    module's logger (``torch._dynamo.backends.common``, ``.debugging``, ...)."""
     said: list[str] = []
 
-    class _Heard(logging.Handler):
-        def emit(self, record: logging.LogRecord) -> None:
-            message = record.getMessage()
-            if IGNORING_OPTIONS in message and message not in said:
-                said.append(message)
+    def heard(record: logging.LogRecord) -> bool:
+        message = record.getMessage()
+        if IGNORING_OPTIONS not in message:
+            return True
+        if message not in said:
+            said.append(message)
+        return False
 
-    handler = _Heard(logging.WARNING)
-    logger = logging.getLogger(_BACKENDS_LOGGER)
-    logger.addHandler(handler)
+    for module in _IGNORING_MODULES:  # their loggers exist once they are imported
+        torch_module(module)
+    loggers = [logging.getLogger(name) for name in list(logging.Logger.manager.loggerDict)
+               if name == _BACKENDS_LOGGER or name.startswith(_BACKENDS_LOGGER + ".")]
+    for logger in loggers:
+        logger.addFilter(heard)
     try:
         yield said
     finally:
-        logger.removeHandler(handler)
+        for logger in loggers:
+            logger.removeFilter(heard)
 
 
 def probes() -> tuple[Callable[[], Any], ...]:
     """What check() resolves for torch's loggers."""
-    return (trace_logger, interned_filenames, artifact_loggers, current_compile_id)
+    return (trace_logger, interned_filenames, artifact_loggers, current_compile_id,
+            lambda: [torch_module(name) for name in _IGNORING_MODULES])

@@ -1,6 +1,6 @@
 """Compiling afresh in a warm process, beside the user's compiled code (measure/explore.py):
 a backend no earlier compile matches, its own recompile region, automatic-dynamic state
-as in a fresh process."""
+as in a fresh process, and (compare()'s rows) Inductor's caches empty."""
 
 from __future__ import annotations
 
@@ -73,10 +73,33 @@ def fresh_dynamic_state() -> Iterator[None]:
             setattr(pgo, name, value)
 
 
+def _fresh_cache() -> Callable[[], Any]:
+    """torch's own context manager for a clean, temporary Inductor/Triton cache directory
+    (its in-memory code caches cleared on entry and exit); named ``fresh_inductor_cache``
+    before torch 2.8, kept as an alias since."""
+    utils = torch_module("torch._inductor.utils")
+    found = getattr(utils, "fresh_cache", None) or getattr(utils, "fresh_inductor_cache", None)
+    if found is None:
+        raise TorchCompatError("torch._inductor.utils has no fresh_cache/fresh_inductor_cache")
+    return found
+
+
+@contextlib.contextmanager
+def fresh_inductor_caches() -> Iterator[None]:
+    """Inside the block, compiles find Inductor's and Triton's caches empty, as in a fresh
+    process with a cache directory of its own (compare(isolate="process") gives each row
+    one): kernels are generated and built again, not loaded from an earlier row's build.
+    The directory is removed after; compiled code already loaded keeps working, and the
+    user's later compiles use the usual directory again (reloading what they built there)."""
+    with _fresh_cache()():
+        yield
+
+
 def probes() -> tuple[Callable[[], Any], ...]:
     """What check() resolves for compiling afresh."""
     return (
         lambda: resolve("torch._TorchCompileInductorWrapper"),
         lambda: resolve("torch._TorchCompileWrapper"),
         lambda: torch_module("torch._dynamo.pgo")._CODE_STATE,
+        _fresh_cache,
     )

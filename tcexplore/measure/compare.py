@@ -24,7 +24,9 @@ from ..document import SCHEMA, Document, wired
 from ..exploration import Exploration, max_abs_error
 from ..findings.accuracy import RANDOM_CAUSES
 from ..output_files import write_text
+from .cold import IN_FRESH_PROCESS, cold_compiles
 from .explore import explore
+from .timing import uses_cuda
 from .same_runs import collapse_same_runs
 
 ROW_KEYS = ("mode", "backend", "dynamic", "status", "error", "compile_s", "median_ms",
@@ -64,11 +66,11 @@ def accuracy_status(accuracy: dict[str, Any] | None) -> str:
     return "random" if accuracy.get("cause") in RANDOM_CAUSES else "mismatch"
 
 
-def _explore_in_subprocess(fn: Callable, args: tuple, kwargs: dict[str, Any],
-                           config: dict[str, Any], options: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
+def _explore_in_subprocess(fn: Callable, args: tuple, config: dict[str, Any],
+                           options: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
     with _torch_compat.ignored_backend_options() as said:
         exploration = explore(fn, *args, mode=config["mode"], backend=config["backend"],
-                              dynamic=config["dynamic"], **options, **kwargs)
+                              dynamic=config["dynamic"], **options)
     return exploration.document.data, said
 
 
@@ -90,7 +92,9 @@ def _grid_row(row: dict[str, Any]) -> dict[str, Any]:
             "advised_modes": (profile or {}).get("step", {}).get("advised_modes") or [],
             "same_runs": row.get("same_runs") or [],
             "ignored_options": row.get("ignored_options") or [],
-            "peak_memory_bytes": _compiled_peak(exploration)}
+            "peak_memory_bytes": _compiled_peak(exploration),
+            "cold_compile": ((exploration.document.data.get("explore") or {}).get("cold_compile")
+                             if exploration is not None else None)}
 
 
 def _compiled_peak(exploration: Exploration | None) -> int | None:
@@ -98,6 +102,14 @@ def _compiled_peak(exploration: Exploration | None) -> int | None:
     peaks = ((exploration.document.data.get("memory") or {}).get("peak_bytes")
              if exploration is not None else None)
     return peaks["compiled"]["above_before_bytes"] if peaks else None
+
+
+def grid_notes(grid: list[dict[str, Any]]) -> list[str]:
+    """What the grid says under its headline: how its compile times were taken."""
+    hows = {row.get("cold_compile") for row in grid if row["status"] != "error"}
+    if len(hows) == 1 and None not in hows:
+        return [f"Compile times are cold, every row alike: {hows.pop()}."]
+    return []
 
 
 HELD_RATIO = 1.1  # the advised row must be at least this much faster per call
@@ -129,6 +141,9 @@ class Comparison:
     opening its own explorer."""
 
     def __init__(self, rows: list[dict[str, Any]]):
+        """``rows`` as :func:`explore_row` makes them; those torch ran as another row of
+        the grid are folded into it (``same_runs``), whichever path made the grid."""
+        rows = collapse_same_runs(rows, row_label)
         grid = [_grid_row(row) for row in rows]
         self.advice_check = advice_check(grid)
         for i, row in enumerate(rows):
@@ -162,7 +177,7 @@ class Comparison:
                          "document_left_out": None})
         return {"schema": SCHEMA, "kind": "comparison", "id": self.id,
                 "tool": {"name": "tcexplore", "version": __version__}, "created": self.created,
-                "rows": rows, "advice_check": self.advice_check}
+                "rows": rows, "advice_check": self.advice_check, "notes": grid_notes(rows)}
 
     def save(self, path: str | Path) -> Path:
         """``.html`` writes the grid with each row's report; anything else the JSON document."""
@@ -201,43 +216,61 @@ def compare(fn: Callable, *args: Any, modes: Iterable[str | None] = (None,),
     """Explore ``fn`` under every (mode, backend, dynamic) combination.
 
     ``isolate="reset"`` runs each in this process, each compiled afresh with a backend of
-    its own (no state leaks between rows, the user's compiled functions keep their code;
-    warm Inductor caches); ``"process"`` runs each in a fresh
-    subprocess with an empty Inductor cache directory (true cold-start compile times;
-    ``fn`` and the arguments must be picklable, e.g. a module-level function).
+    its own (no state leaks between rows, the user's compiled functions keep their code)
+    and Inductor's caches empty, after one warm-up compile per backend (:mod:`.cold`: no
+    row's compile time depends on the rows before it); ``"process"`` runs each in a fresh
+    subprocess with an empty Inductor cache directory (process start-up included;
+    ``fn`` and the arguments must be picklable, e.g. a module-level function). Each row's
+    document says which in ``explore.cold_compile``. Rows torch runs identically (a
+    backend that ignores ``mode``) are one row, with torch's words.
     """
     if isolate not in ("reset", "process"):
         raise ValueError(f"isolate must be 'reset' or 'process', not {isolate!r}")
-    options = {"time_budget_s": time_budget_s}
-    rows = []
-    for mode, backend, dyn in itertools.product(list(modes), list(backends), list(dynamic)):
-        config = {"mode": mode, "backend": backend if isinstance(backend, str) else repr(backend),
-                  "dynamic": dyn}
-        try:
-            if isolate == "process":
-                data, said = _run_in_fresh_process(fn, args, kwargs,
-                                                   {**config, "backend": backend}, options)
-                exploration = Exploration(Document(data))
-            else:
-                with _torch_compat.ignored_backend_options() as said:
-                    exploration = explore(fn, *args, mode=mode, backend=backend, dynamic=dyn,
-                                          **options, **kwargs)
-            rows.append({**_row(config, exploration, None), "ignored_options": said})
-        except Exception as exc:  # noqa: BLE001 - one failing configuration is one row
-            rows.append(_row(config, None, f"{type(exc).__name__}: {exc}"))
-    return Comparison(collapse_same_runs(rows, row_label))
+    options = {"time_budget_s": time_budget_s, **kwargs}
+    return Comparison([explore_row(fn, args, {"mode": mode, "backend": backend, "dynamic": dyn},
+                                   options, isolate=isolate)
+                       for mode, backend, dyn in itertools.product(list(modes), list(backends),
+                                                                   list(dynamic))])
 
 
-def _run_in_fresh_process(fn: Callable, args: tuple, kwargs: dict[str, Any],
-                          config: dict[str, Any], options: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
+def explore_row(fn: Callable, args: tuple, config: dict[str, Any], options: dict[str, Any],
+                isolate: str = "reset") -> dict[str, Any]:
+    """One configuration (``mode``, ``backend``, ``dynamic``) explored cold, as a row: in
+    this process (:mod:`.cold`) or, ``isolate="process"``, in a fresh one. What torch
+    logged about options the backend ignored is kept in the row (never printed); an error
+    is the row's. ``options``: explore()'s other arguments and ``fn``'s keyword arguments.
+    Every path that makes a grid (compare(), ``%%tcompile --compare``, ComparePanel) runs
+    its rows through here, and :class:`Comparison` folds them."""
+    backend = config["backend"]
+    named = {**config, "backend": backend if isinstance(backend, str) else repr(backend)}
+    try:
+        if isolate == "process":
+            exploration, said = _run_in_fresh_process(fn, args, config, options)
+            how = IN_FRESH_PROCESS
+        else:
+            with cold_compiles(backend, uses_cuda((args, options))) as how, \
+                    _torch_compat.ignored_backend_options() as said:
+                exploration = explore(fn, *args, mode=config["mode"], backend=backend,
+                                      dynamic=config["dynamic"], **options)
+        data = exploration.document.data
+        exploration = Exploration(exploration.document.with_sections(
+            explore={**data["explore"], "cold_compile": how}))
+        return {**_row(named, exploration, None), "ignored_options": said}
+    except Exception as exc:  # noqa: BLE001 - one failing configuration is one row
+        return _row(named, None, f"{type(exc).__name__}: {exc}")
+
+
+def _run_in_fresh_process(fn: Callable, args: tuple, config: dict[str, Any],
+                          options: dict[str, Any]) -> tuple[Exploration, list[str]]:
     with tempfile.TemporaryDirectory(prefix="tcexplore-cache-") as cache_dir:
         saved = os.environ.get("TORCHINDUCTOR_CACHE_DIR")
         os.environ["TORCHINDUCTOR_CACHE_DIR"] = cache_dir  # inherited by the spawned child
         try:
             context = multiprocessing.get_context("spawn")
             with ProcessPoolExecutor(max_workers=1, mp_context=context) as pool:
-                return pool.submit(_explore_in_subprocess, fn, args, kwargs, config,
-                                   options).result()
+                data, said = pool.submit(_explore_in_subprocess, fn, args, config,
+                                         options).result()
+                return Exploration(Document(data)), said
         finally:
             if saved is None:
                 os.environ.pop("TORCHINDUCTOR_CACHE_DIR", None)

@@ -17,6 +17,7 @@ import torch
 
 from .. import _torch_compat
 from .inputs import clone_tensors
+from .native_stderr import quietly_entered
 
 CPU_DEVICE_TYPE = 0  # torch's DeviceType.CPU in the profiler's memory events
 
@@ -41,8 +42,9 @@ def _cuda_peak(run: Callable[[], None]) -> dict[str, int]:
 
 
 def _cpu_peak(run: Callable[[], None]) -> dict[str, int]:
-    with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CPU],
-                                profile_memory=True) as prof:
+    # Its start and stop lines (Kineto's, on fd 2) are kept out of the user's output.
+    with quietly_entered(torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CPU],
+                                                profile_memory=True)) as prof:
         run()
     peak = _running_peak(prof)
     return {"peak_bytes": peak, "before_bytes": None, "above_before_bytes": peak}
@@ -146,8 +148,8 @@ def _cuda_peak_of_block(stack: contextlib.ExitStack) -> Callable[[], dict[str, i
 
 
 def _cpu_peak_of_block(stack: contextlib.ExitStack) -> Callable[[], dict[str, int]]:
-    prof = stack.enter_context(torch.profiler.profile(
-        activities=[torch.profiler.ProfilerActivity.CPU], profile_memory=True))
+    prof = stack.enter_context(quietly_entered(torch.profiler.profile(
+        activities=[torch.profiler.ProfilerActivity.CPU], profile_memory=True)))
 
     def read() -> dict[str, int]:
         peak = _running_peak(prof)

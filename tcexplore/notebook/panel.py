@@ -1,10 +1,13 @@
 """Comparing configurations in a notebook: the live progress, then the grid.
 
-:func:`run_grid` runs each configuration as one ``compare()`` row (its own
-``torch.compiler.reset()``), one after the other, so that :class:`GridDisplay` can show
-which one is compiling and in which stage. When they are done the same display becomes
-the :class:`~tcexplore.Comparison` itself: the grid, drawn by the JupyterLab extension from
-the output alone, so a saved notebook shows it with no kernel (HTML elsewhere).
+:func:`run_grid` runs each configuration as one ``compare()`` row (``explore_row``:
+compiled cold, torch's words about ignored options kept, not printed), one after the
+other, so that :class:`GridDisplay` can show which one is compiling and in which stage;
+:class:`~tcexplore.Comparison` folds the rows torch ran alike, as compare() does. Each row
+measures its peak memory too (``memory=True``), so the grid's column is filled. When they
+are done the same display becomes the :class:`~tcexplore.Comparison` itself: the grid,
+drawn by the JupyterLab extension from the output alone, so a saved notebook shows it with
+no kernel (HTML elsewhere).
 ``%%tcompile --compare`` shows only that display; :class:`ComparePanel` adds ipywidgets
 controls to pick the configurations and run again, which need a live kernel.
 """
@@ -17,7 +20,7 @@ from typing import Any, Callable
 
 from ..capture import capture
 from ..exploration import Exploration
-from ..measure.compare import Comparison, compare, row_label
+from ..measure.compare import Comparison, explore_row, row_label
 from .progress import stage_of
 from .run import quiet
 
@@ -94,8 +97,8 @@ def run_grid(fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, An
         mode, backend, dyn = config
         # An outer capture only to follow the stages live; each row keeps its own document.
         with capture(on_event=on_event), quiet():
-            row = compare(fn, *args, modes=[mode], backends=[backend], dynamic=[dyn],
-                          time_budget_s=time_budget_s, **kwargs).rows[0]
+            row = explore_row(fn, args, {"mode": mode, "backend": backend, "dynamic": dyn},
+                              {"time_budget_s": time_budget_s, "memory": True, **kwargs})
         if row["exploration"] is not None and explore_sections is not None:
             data = row["exploration"].document.data
             row["exploration"] = Exploration(row["exploration"].document.with_sections(

@@ -17,9 +17,12 @@ from ..formatting import fmt_num, format_bytes
 from .bars import Bar, axis_chart, linear_axis
 from .html import _CSS, render_html
 from .markup import Data, _details, _e, _note, _page
-from .notebook import display_document
+from .notebook import BUNDLE_BUDGET, display_document
 
-BUNDLE_EMBED_LIMIT = 8_000_000  # bytes of displayed row documents one notebook output carries
+# A grid's notebook output takes at most what one exploration's output may (rows' documents
+# packed, the HTML fallback): a notebook with a grid in it stays light. The rows that do not
+# fit are left out, each marked, and the grid says so under its headline.
+BUNDLE_EMBED_LIMIT = BUNDLE_BUDGET
 LABEL_WIDTH = 230
 CHART_WIDTH = 780
 
@@ -179,6 +182,7 @@ def render_comparison_html(data: Data, *, full_page: bool = True,
              f"<style>{_CSS}{_COMPARISON_CSS}</style>",
              "<h1>torch.compile configurations compared</h1>",
              f'<p class="tcx-findings">{_e(headline(rows))}</p>',
+             *(f'<p class="tcx-muted tcx-grid-note">{_e(n)}</p>' for n in data.get("notes") or []),
              _advice(data.get("advice_check")),
              charts(rows),
              table(rows, linked=not summary_only)]
@@ -194,12 +198,25 @@ def render_comparison_html(data: Data, *, full_page: bool = True,
     return _page(fragment, "tcexplore comparison") if full_page else fragment
 
 
+def left_out_note(labels: list[str], total: int, limit: int) -> str:
+    """The grid's note naming the rows whose documents its notebook output leaves out."""
+    return (f"{len(labels)} row{'s' if len(labels) != 1 else ''} not in this output "
+            f"({', '.join(labels)}; {total / 1e6:.2f} MB), to keep the notebook under "
+            f"{limit / 1e6:.1f} MB for this grid: the Comparison's rows[i]['exploration'] "
+            "displays one, .save('grid.html') writes every row's report.")
+
+
 def comparison_mime_bundle(data: Data, text: str, limit: int = BUNDLE_EMBED_LIMIT) -> dict[str, Any]:
-    rows, budget = [], limit
+    """The grid's notebook output: the rows' documents packed, in order, while the output
+    (with its HTML) stays within ``limit`` bytes; the rest left out, marked and named."""
+    rows, left_out, left_bytes = [], [], 0
+    html = render_comparison_html(data, full_page=False, summary_only=True)
+    figures = [{k: v for k, v in r.items() if k != "document"} for r in data["rows"]]
+    budget = limit - len(html.encode()) - len(json.dumps(figures, ensure_ascii=False))
     for row in data["rows"]:
         row = dict(row)
         if row.get("document") is not None:
-            shown = display_document(row["document"])
+            shown = display_document(row["document"], pack_over=0)
             size = len(json.dumps(shown, ensure_ascii=False, separators=(",", ":")))
             if size <= budget:
                 row["document"], budget = shown, budget - size
@@ -209,7 +226,12 @@ def comparison_mime_bundle(data: Data, text: str, limit: int = BUNDLE_EMBED_LIMI
                     "reason": f"the row documents of this output would exceed {limit:,} bytes; "
                               "the row's exploration (comparison.rows[i]['exploration']) "
                               "displays it, .save('grid.html') writes its report", "bytes": size}
+                left_out.append(row["label"])
+                left_bytes += size
         rows.append(row)
-    return {MIME_TYPE: {**data, "rows": rows},
-            "text/html": render_comparison_html(data, full_page=False, summary_only=True),
-            "text/plain": text}
+    shown_data = {**data, "rows": rows}
+    if left_out:
+        note = left_out_note(left_out, left_bytes, limit)
+        shown_data["notes"] = [*(data.get("notes") or []), note]
+        html = render_comparison_html(shown_data, full_page=False, summary_only=True)
+    return {MIME_TYPE: shown_data, "text/html": html, "text/plain": text}

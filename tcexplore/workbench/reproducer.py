@@ -88,7 +88,7 @@ def _docstring(kernel: Kernel, launch: Launch, number: int, environment: dict[st
         "Edit EDITED (ORIGINAL stays as Inductor generated it), then run this file: it",
         "launches both on the same inputs, compares every tensor the launch writes, times",
         "both, prints one verdict line and exits 1 on a mismatch, 2 when EDITED does not",
-        "compile or run.",
+        "compile or run (as a notebook cell it only prints it: last_run holds the status).",
     ]
     if kernel.kind == "triton":
         lines += ["", "Triton: the launch config (XBLOCK, num_warps, ...) comes from the",
@@ -187,7 +187,9 @@ def main(seed=0, time_budget_s=0.5):
 
 if __name__ == "__main__":
     status = main()
-    if status:
+    # A script says its verdict by its exit status too; a notebook cell (no __file__) has
+    # printed it, and a mismatch there is a result, not an exit.
+    if status and "__file__" in globals():
         sys.exit(status)"""
 
 

@@ -29,6 +29,8 @@ export interface Grid {
   /** the row whose explorer shows this grid, or null for the grid on its own */
   current: number | null;
   advice?: AdviceCheck | null;
+  /** what the grid says under its headline (how compile times were taken, rows left out) */
+  notes?: string[];
 }
 
 function adviceOf(value: unknown): AdviceCheck | null {
@@ -51,7 +53,11 @@ export function isComparisonDocument(data: unknown): boolean {
 
 /** The grid of a comparison output. */
 export function comparisonGrid(data: unknown): Grid {
-  return { rows: rowsOf(object(data).rows), current: null, advice: adviceOf(object(data).advice_check) };
+  const notes = object(data).notes;
+  return {
+    rows: rowsOf(object(data).rows), current: null, advice: adviceOf(object(data).advice_check),
+    notes: Array.isArray(notes) ? notes.filter((n): n is string => typeof n === 'string') : []
+  };
 }
 
 /** The grid a row's document belongs to (its `comparison` section), that row current. */

@@ -113,6 +113,10 @@ export interface TcexploreDocumentVersionTcexplore1 {
    * explore(..., memory=True): measured peaks (eager, compiled, how), the static sections summed, CUDA-graph pools
    */
   memory?: null | MeasuredMemory;
+  /**
+   * a comparison's notes, shown under its headline: how its compile times were taken; what its notebook output leaves out
+   */
+  notes?: string[];
 }
 export interface CaptureInfo {
   /**
@@ -1137,6 +1141,10 @@ export interface ComparisonRow {
    * compare(..., memory=True): the compiled call's peak above what was allocated before it
    */
   peak_memory_bytes?: number | null;
+  /**
+   * how the row compiled cold (its document's explore.cold_compile); null or absent for a failed row or a document written before it
+   */
+  cold_compile?: string | null;
 }
 export interface ExploreInfo {
   /**
@@ -1159,6 +1167,10 @@ export interface ExploreInfo {
   };
   device: "cpu" | "cuda";
   error: ErrorInfo | null;
+  /**
+   * compare()'s rows: how this exploration compiled cold (Inductor's caches empty, after a warm-up of the process; or a fresh process); absent elsewhere
+   */
+  cold_compile?: string;
 }
 /**
  * Where the time goes (explore(profile=True), tcexplore run --profile): every kernel's measured time per call, rolled up to source lines, held against this machine's measured peaks, and the step's verdict.

@@ -148,6 +148,7 @@ export function gridView(grid: Grid, options: GridOptions = {}): HTMLElement {
   }));
   element.append(
     el('p', { class: 'tcx-compare-headline' }, gridHeadline(rows)),
+    ...(grid.notes ?? []).map(text => el('p', { class: 'tcx-muted tcx-grid-note' }, text)),
     ...(grid.advice ? [el('p', { class: grid.advice.held ? 'tcx-ok tcx-advice-check' : 'tcx-note tcx-advice-check' }, grid.advice.text)] : []),
     chart(speedupChart(grid), 'speedup per configuration'),
     chart(compileChart(grid), 'compile time per configuration'),
