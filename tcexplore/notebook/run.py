@@ -123,8 +123,7 @@ def _measure(cell: CellFunction, compiled: Callable[..., Any], before: tuple[Any
         eager_out = cell.fn(*e_args)
         accuracy = {
             "outputs": diff_named(_compared(cell, eager_out), _compared(cell, real)),
-            "inputs_after_call": diff_named(dict(zip(cell.params, e_args)),
-                                            dict(zip(cell.params, real_args))),
+            "inputs_after_call": diff_named(cell.inputs_of(e_args), cell.inputs_of(real_args)),
             **gradient_rows(start_state.changed_gradients(), real_grads),
             "first_divergence": None,
         }
