@@ -53,7 +53,7 @@ from .settings import (
     settings_in_effect,
     settings_snapshot,
 )
-from .warm_process import fresh_dynamic_state, isolated_compile
+from .warm_process import fresh_dynamic_state, isolated_compile, own_entry_ids
 
 __all__ = [
     "SUPPORTED_TORCH",
@@ -83,6 +83,7 @@ __all__ = [
     "isolated_compile",
     "loaded_output_module",
     "op_overload",
+    "own_entry_ids",
     "profiler_memory_events",
     "pytree_children",
     "registered_ops",

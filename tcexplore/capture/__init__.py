@@ -19,6 +19,7 @@ from .assemble import Assembler
 from .custom_ops import record_custom_ops
 from .events import Event, compile_id
 from .not_compiled import from_skip_reasons
+from .own_entries import drop_own_entries
 
 __all__ = ["capture", "CaptureSession"]
 
@@ -86,6 +87,7 @@ class CaptureSession:
             for event in events:
                 assembler.feed(event)
             assembled = assembler.finish()
+            drop_own_entries(assembled["compiles"])
             record_custom_ops(assembled["compiles"])
             for record in assembled["compiles"]:
                 if record["id"] in self._without_settings:
