@@ -10,7 +10,7 @@ import os
 import re
 from typing import Any
 
-from .library_files import is_library
+from .library_files import is_library, own_package
 
 # Dynamo's skip reasons read "name (file:firstlineno): reason" (eval_frame.add_skip_reason).
 _SKIP_REASON = re.compile(r"(?P<function>[^\s(]+) \((?P<file>.*?):(?P<line>\d+)\): (?P<reason>.*)",
@@ -65,9 +65,8 @@ def listener_roots() -> list[str]:
     import json  # noqa: PLC0415
     import logging  # noqa: PLC0415
 
-    package = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))  # tcexplore/
-    return [package, *(os.path.dirname(os.path.realpath(module.__file__ or ""))
-                       for module in (logging, json))]
+    return [own_package(), *(os.path.dirname(os.path.realpath(module.__file__ or ""))
+                             for module in (logging, json))]
 
 
 def from_skip_reasons(reasons: list[str]) -> list[dict[str, Any]]:
