@@ -112,4 +112,13 @@ def probes() -> tuple[Callable[[], Any], ...]:
         lambda: resolve("torch._TorchCompileWrapper"),
         lambda: torch_module("torch._dynamo.pgo")._CODE_STATE,
         own_entry_ids,
+        _cache_entry_fields,
     )
+
+
+def _cache_entry_fields() -> None:
+    """own_entry_ids() reads each entry's backend and compile id."""
+    entry = resolve("torch._C._dynamo.eval_frame._CacheEntry")
+    missing = [name for name in ("backend", "compile_id") if not hasattr(entry, name)]
+    if missing:
+        raise TorchCompatError(f"torch._C._dynamo.eval_frame._CacheEntry has no {missing}")
