@@ -200,3 +200,19 @@ def test_a_later_compile_never_counts_an_entry_tcexplore_compiled_for_itself():
     reasons = [r for c in second.document.data["compiles"] for g in c["recompile_reasons"]
                for r in g]
     assert {r["failed_compile_id"] for r in reasons} == {users}
+
+
+def dropping(x):
+    return torch.nn.functional.dropout(x.sin(), 0.5) * 2
+
+
+def test_a_users_compile_after_a_divergence_search_meets_nothing_of_tcexplores():
+    """Run on torch 2.11 too (the device): there the search's and explore's entries share the
+    code's cache with the user's, and the user's compile logs them."""
+    searched = explore(dropping, torch.randn(16), measure_timing=False)
+    assert searched.accuracy["first_divergence"] is not None  # Inductor's own random numbers
+    with capture() as session:
+        torch.compile(dropping, backend="eager")(torch.randn(16))
+    data = session.document.data
+    assert data["summary"]["graphs"] == 1 and data["summary"]["recompiles"] == 0
+    assert "tcexplore" not in str([c["recompile_reasons"] for c in data["compiles"]])
