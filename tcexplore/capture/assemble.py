@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from .attempts import keep_restarted_graph, name_restart_reasons
+from .compiled_autograd import link_autograd_passes
 from .events import Event
 from .fusion import attribute_kernels
 from .handlers import IGNORED, handler_for
@@ -82,6 +83,7 @@ class Assembler:
         self.profiler_timings: dict[str, list[dict[str, Any]]] = {}
         self.bytecode_texts: dict[str, dict[str, Any]] = {}  # compile id -> what was heard
         self.memory_budgets: dict[str, float] = {}  # compile id -> activation_memory_budget
+        self.autograd_passes: dict[int, dict[str, Any]] = {}  # compiled autograd's, by id
 
     def record_for(self, event: Event) -> dict[str, Any] | None:
         cid = event.compile_id
@@ -110,6 +112,16 @@ class Assembler:
                 record["artifacts"][event.kind] = record["artifacts"].get(event.kind, 0) + 1
             return
         handler(self, event, record)
+
+    def autograd_pass(self, event: Event) -> dict[str, Any] | None:
+        """The compiled-autograd pass an event without a frame belongs to, if any."""
+        ca = event.compiled_autograd_id
+        if event.frame_id is not None or not isinstance(ca, int):
+            return None
+        if ca not in self.autograd_passes:
+            self.autograd_passes[ca] = {"id": ca, "graph": None, "symbols": [],
+                                        "symbolic_guards": []}
+        return self.autograd_passes[ca]
 
     def frame_from_stack(self, stack: list[dict[str, Any]] | None) -> dict[str, Any] | None:
         return self.frames_from_stack(stack[-1:])[0] if stack else None
@@ -144,6 +156,7 @@ class Assembler:
         _complete_guard_paths(list(self.compiles.values()), self.graph_breaks)
         self._attribute_runtime_skips()
         compiles = list(self.compiles.values())
+        passes = link_autograd_passes(list(self.autograd_passes.values()), compiles)
         runtime = {"cudagraphs": self.session_cudagraphs, "perf_hints": self.session_perf_hints,
                    "warnings": self.session_warnings}
         return {
@@ -152,6 +165,7 @@ class Assembler:
             "unknown_events": self.unknown_events,
             "runtime": runtime,
             "library_files": library_files(compiles, self.graph_breaks, runtime),
+            "compiled_autograd": passes,
         }
 
     def _attribute_runtime_skips(self) -> None:
