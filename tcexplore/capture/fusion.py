@@ -101,18 +101,40 @@ def _user_kernels_keep_their_launch(kernels: list[dict[str, Any]],
                                          if n not in launches]
 
 
+def _call_subgraphs(output: dict[str, Any], graph: dict[str, Any] | None) -> None:
+    """Each ``invoke_subgraph`` node to its call of the subgraph's function in the wrapper:
+    Inductor emits one call per node, in the graph's order (``subgraph_calls[].node``,
+    the node's ``subgraph_call``: the wrapper line)."""
+    for subgraph in (graph or {}).get("subgraphs", []):
+        calls = [c for c in output["subgraph_calls"] if c["subgraph"] == subgraph["name"]]
+        if len(calls) != len(subgraph["invoked_by"]):
+            continue  # not one call per node: left unmapped rather than guessed
+        nodes = {n["name"]: n for n in graph["nodes"]}
+        for call, name in zip(calls, subgraph["invoked_by"]):
+            call["node"] = name
+            nodes[name]["subgraph_call"] = call["line"]
+
+
 def attribute_kernels(record: dict[str, Any]) -> None:
     for output in record["output_codes"]:
         index = output["post_grad_graph"]
         graph = record["post_grad_graphs"][index] if index >= 0 else None
         nodes = {n["name"]: n for n in graph["nodes"]} if graph else {}
+        # A kernel launched inside a nested region's function computes that subgraph's nodes.
+        scoped = {s["name"]: {n["name"]: n for n in s["nodes"]}
+                  for s in (graph or {}).get("subgraphs", [])}
         mapping = _kernel_to_nodes(output["provenance"])
         for kernel in output["kernels"]:
-            kernel["post_grad_nodes"], kernel["mapping"] = _claimed(kernel, mapping, nodes)
+            among = scoped.get(kernel["subgraph"], nodes)
+            claimed, kernel["mapping"] = _claimed(kernel, mapping, among)
+            kernel["post_grad_nodes"] = ([n for n in claimed if n in among]
+                                         if kernel["subgraph"] in scoped else claimed)
             del kernel["fragment_nodes"]
         _user_kernels_keep_their_launch(output["kernels"], nodes)
+        _call_subgraphs(output, graph)
         for kernel in output["kernels"]:
-            known = [nodes[n] for n in kernel["post_grad_nodes"] if n in nodes]
+            among = scoped.get(kernel["subgraph"], nodes)
+            known = [among[n] for n in kernel["post_grad_nodes"] if n in among]
             if known:
                 kernel["aten_ops"] = list(dict.fromkeys(n["target"] for n in known))
             kernel["user_lines"] = list({
@@ -122,12 +144,18 @@ def attribute_kernels(record: dict[str, Any]) -> None:
             for node in known:
                 node.setdefault("kernels", []).append(kernel["name"])
         unclaimed = [name for name, node in nodes.items()
-                     if is_compute_node(node) and not node.get("kernels")]
+                     if is_compute_node(node) and not node.get("kernels")
+                     and "subgraph_call" not in node]
+        unclaimed += [f"{sub}.{name}" for sub, sub_nodes in scoped.items()
+                      for name, node in sub_nodes.items()
+                      if is_compute_node(node) and not node.get("kernels")]
         if not unclaimed:
             live: set[str] = set()
         elif graph["nodes_truncated"]:  # the users of its last nodes are missing: none is dead
             live = set(unclaimed)
         else:
-            live = _live_nodes(graph["nodes"])
+            live = _live_nodes(graph["nodes"]) | {
+                f"{s['name']}.{name}" for s in graph.get("subgraphs", [])
+                for name in _live_nodes(s["nodes"])}
         output["unmapped_nodes"] = [name for name in unclaimed if name in live]
         output["dead_nodes"] = [name for name in unclaimed if name not in live]

@@ -44,6 +44,7 @@ def _output_code(assembler: Assembler, event: Event, record: dict[str, Any]) -> 
         "path": data.get("filename"),
         "post_grad_graph": len(record["post_grad_graphs"]) - 1,
         "kernels": parsed["kernels"],
+        "subgraph_calls": parsed["subgraph_calls"],
         "provenance": None,
     })
 

@@ -29,6 +29,8 @@ _TRITON_KIND = re.compile(r"@triton_heuristics\.(?P<kind>\w+)\(")
 _LAUNCH_PREP = re.compile(r"^(?:stream\w* = get_raw_stream\(\d+\)|\w+numel = .+)$")
 _LAUNCH = re.compile(r"^(?P<name>\w+)(?:\.run)?\(")
 _SIZE_HINTS = re.compile(r"size_hints=(?P<hints>\{[^}]*\}|\[[^\]]*\])")
+_SUBGRAPH_CALL = re.compile(r"^\w+ = (?P<name>\w+)\((?P=name)_args\)$")
+_TOP_DEF = re.compile(r"^(?:def (?P<def>\w+)\(|class \w+)")
 _EXTERN_CALL = re.compile(
     r"^(?:\w+ = )?(?P<target>extern_kernels\.\w+|torch\.ops\.\w+\.\w+\.\w+|aten\.\w+\.\w+)\(")
 
@@ -131,6 +133,7 @@ def parse_output_code(code: str) -> dict[str, Any]:
             "line": line_no + 1, "handles": [], "launches": 0, "calls": [],
             "source_nodes": comments["source_nodes"], "aten_ops": comments["aten_ops"],
             "fragment_nodes": comments["fragment_nodes"], "size_hints": _size_hints(source),
+            "subgraph": None,
         }
         kernels.append(kernel)
         by_name[kernel["name"]] = kernel
@@ -139,11 +142,26 @@ def parse_output_code(code: str) -> dict[str, Any]:
     # (``call()``, or the ``partition_N()`` functions of a CUDA-graph-partitioned wrapper).
     # A provenance handle names its kernel; one naming no kernel of this module belongs to
     # the next wrapper statement that calls what it names.
+    # A nested compile region's subgraph is a function of its own (``def
+    # repeated_subgraph0(args):``) that call() calls once per invoke_subgraph node; what it
+    # launches is scoped to it (``subgraph``).
     externs: list[dict[str, Any]] = []
+    subgraph_calls: list[dict[str, Any]] = []
+    subgraphs = set(re.findall(r"^def (\w+)\(args\):$", code, re.M))
+    scope: str | None = None
+    scopes: dict[str, set[str | None]] = {}  # kernel -> the functions launching it
     pending: list[str] = []  # handles naming an extern call not reached yet
     for index, line in enumerate(lines):
         stripped = line.strip()
-        if index in kernel_lines or not line.startswith(" "):
+        if index in kernel_lines:
+            continue
+        if not line.startswith(" "):
+            if top := _TOP_DEF.match(line):
+                scope = top["def"] if top["def"] in subgraphs else None
+            continue
+        if (called := _SUBGRAPH_CALL.match(stripped)) and called["name"] in subgraphs:
+            subgraph_calls.append({"subgraph": called["name"], "line": index + 1,
+                                   "call": stripped, "node": None})
             continue
         if stripped.startswith("#"):
             if m := _HANDLE.search(stripped):
@@ -158,6 +176,7 @@ def parse_output_code(code: str) -> dict[str, Any]:
             kernel = by_name[launched["name"]]
             comments = _describe_comments(_comment_block(lines, index))
             kernel["launches"] += 1
+            scopes.setdefault(kernel["name"], set()).add(scope)
             kernel["calls"].append(stripped)  # with its numel / grid arguments, as emitted
             kernel["source_nodes"] = kernel["source_nodes"] or comments["source_nodes"]
             kernel["aten_ops"] = kernel["aten_ops"] or comments["aten_ops"]
@@ -178,9 +197,14 @@ def parse_output_code(code: str) -> dict[str, Any]:
             "source": stripped, "line": index + 1, "handles": handles,
             "launches": 1, "calls": [stripped], "source_nodes": comments["source_nodes"],
             "aten_ops": comments["aten_ops"], "fragment_nodes": [], "size_hints": None,
+            "subgraph": scope,
         })
+    for kernel in kernels:
+        launched_in = scopes.get(kernel["name"], {None})
+        kernel["subgraph"] = next(iter(launched_in)) if len(launched_in) == 1 else None
     return {
         "aot_id": aot["id"] if aot else None,
         "kind": output_kind(aot["id"] if aot else None),
         "kernels": kernels + externs,
+        "subgraph_calls": subgraph_calls,
     }
