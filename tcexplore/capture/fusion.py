@@ -25,6 +25,7 @@ from __future__ import annotations
 from typing import Any
 
 from .op_table import has_side_effects, is_view_op
+from .parsers.fx_text import INVOKE_SUBGRAPH
 
 _USER_KERNEL_WRAPPERS = "torch.ops.higher_order.triton_kernel_wrapper_"
 _NON_COMPUTE_TARGETS = ("operator.getitem", "torch.ops.aten.sym_", "torch.sym_", "torch._sym_")
@@ -115,6 +116,23 @@ def _call_subgraphs(output: dict[str, Any], graph: dict[str, Any] | None) -> Non
             nodes[name]["subgraph_call"] = call["line"]
 
 
+def _invokes(node: dict[str, Any] | None) -> bool:
+    return bool(node) and (node["target"] == INVOKE_SUBGRAPH or node["op"] == "get_attr")
+
+
+def _scopes(kernel: dict[str, Any], nodes: dict[str, Any],
+            scoped: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
+    """The node tables a kernel computes in: the subgraphs whose functions launch it (None:
+    the graph's own call()), else the graph's."""
+    if not kernel["subgraphs"]:
+        return [nodes]
+    return [nodes if name is None else scoped.get(name, {}) for name in kernel["subgraphs"]]
+
+
+def _merged(tables: list[dict[str, Any]]) -> dict[str, Any]:
+    return tables[0] if len(tables) == 1 else {k: v for t in tables for k, v in t.items()}
+
+
 def attribute_kernels(record: dict[str, Any]) -> None:
     for output in record["output_codes"]:
         index = output["post_grad_graph"]
@@ -125,16 +143,20 @@ def attribute_kernels(record: dict[str, Any]) -> None:
                   for s in (graph or {}).get("subgraphs", [])}
         mapping = _kernel_to_nodes(output["provenance"])
         for kernel in output["kernels"]:
-            among = scoped.get(kernel["subgraph"], nodes)
-            claimed, kernel["mapping"] = _claimed(kernel, mapping, among)
-            kernel["post_grad_nodes"] = ([n for n in claimed if n in among]
-                                         if kernel["subgraph"] in scoped else claimed)
+            among = _scopes(kernel, nodes, scoped)
+            table = _merged(among)
+            claimed, kernel["mapping"] = _claimed(kernel, mapping, table)
+            # Provenance also gives a subgraph's kernels the node that invoked it and the
+            # subgraph's attribute: those run as the call of the subgraph's function.
+            kernel["post_grad_nodes"] = [
+                n for n in claimed
+                if (n in table or not kernel["subgraphs"]) and not _invokes(table.get(n))]
             del kernel["fragment_nodes"]
         _user_kernels_keep_their_launch(output["kernels"], nodes)
         _call_subgraphs(output, graph)
         for kernel in output["kernels"]:
-            among = scoped.get(kernel["subgraph"], nodes)
-            known = [among[n] for n in kernel["post_grad_nodes"] if n in among]
+            known = [scope[n] for scope in _scopes(kernel, nodes, scoped)
+                     for n in kernel["post_grad_nodes"] if n in scope]
             if known:
                 kernel["aten_ops"] = list(dict.fromkeys(n["target"] for n in known))
             kernel["user_lines"] = list({

@@ -133,7 +133,7 @@ def parse_output_code(code: str) -> dict[str, Any]:
             "line": line_no + 1, "handles": [], "launches": 0, "calls": [],
             "source_nodes": comments["source_nodes"], "aten_ops": comments["aten_ops"],
             "fragment_nodes": comments["fragment_nodes"], "size_hints": _size_hints(source),
-            "subgraph": None,
+            "subgraphs": [],
         }
         kernels.append(kernel)
         by_name[kernel["name"]] = kernel
@@ -143,8 +143,9 @@ def parse_output_code(code: str) -> dict[str, Any]:
     # A provenance handle names its kernel; one naming no kernel of this module belongs to
     # the next wrapper statement that calls what it names.
     # A nested compile region's subgraph is a function of its own (``def
-    # repeated_subgraph0(args):``) that call() calls once per invoke_subgraph node; what it
-    # launches is scoped to it (``subgraph``).
+    # repeated_subgraph0(args):``) that call() calls once per invoke_subgraph node; a kernel
+    # launched there is scoped to it (``subgraphs``: the functions launching it, None for
+    # call(); empty when only call() does).
     externs: list[dict[str, Any]] = []
     subgraph_calls: list[dict[str, Any]] = []
     subgraphs = set(re.findall(r"^def (\w+)\(args\):$", code, re.M))
@@ -197,11 +198,12 @@ def parse_output_code(code: str) -> dict[str, Any]:
             "source": stripped, "line": index + 1, "handles": handles,
             "launches": 1, "calls": [stripped], "source_nodes": comments["source_nodes"],
             "aten_ops": comments["aten_ops"], "fragment_nodes": [], "size_hints": None,
-            "subgraph": scope,
+            "subgraphs": [scope] if scope else [],
         })
     for kernel in kernels:
         launched_in = scopes.get(kernel["name"], {None})
-        kernel["subgraph"] = next(iter(launched_in)) if len(launched_in) == 1 else None
+        kernel["subgraphs"] = ([] if launched_in == {None}
+                               else sorted(launched_in, key=lambda name: name or ""))
     return {
         "aot_id": aot["id"] if aot else None,
         "kind": output_kind(aot["id"] if aot else None),
