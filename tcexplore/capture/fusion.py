@@ -17,11 +17,15 @@ users and that has no side effects (``dead_node_elimination``), so no kernel com
 such nodes are listed as ``dead_nodes``.
 
 Not compute, never counted: placeholders and outputs, ``getitem``, symbolic sizes, views
-(Inductor lowers them to pointer arithmetic) and allocations (``_ALLOCATIONS``).
+(Inductor lowers them to pointer arithmetic), allocations (``_ALLOCATIONS``) and runtime
+checks (``_CHECKS``: each ``_assert_scalar`` node gets the wrapper line of its check).
+A nested compile region's ``invoke_subgraph`` node is the call of its subgraph's function
+(``subgraph_call``), and the kernels that function launches compute the subgraph's nodes.
 """
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from .op_table import has_side_effects, is_view_op
@@ -32,6 +36,10 @@ _NON_COMPUTE_TARGETS = ("operator.getitem", "torch.ops.aten.sym_", "torch.sym_",
 # Ops whose result is uninitialised memory: Inductor lowers them to a buffer allocation in
 # the wrapper (``empty_strided_cpu/cuda(...)``); the kernel that later writes the buffer is
 # the compute, and is mapped to the node that writes it (e.g. a user Triton kernel).
+# Runtime checks (deferred asserts on unbacked symbols): Inductor writes each as an
+# ``if not (...): raise RuntimeError(...)`` in the wrapper, never a kernel.
+_CHECKS = ("torch.ops.aten._assert_scalar.", "torch.ops.aten._assert_tensor_metadata.")
+_ASSERTED = re.compile(r"Runtime assertion failed for expression (?P<expr>.+?) on node ")
 _ALLOCATIONS = tuple(f"torch.ops.aten.{name}." for name in (
     "empty", "empty_like", "empty_strided", "empty_permuted", "new_empty", "new_empty_strided"))
 
@@ -51,7 +59,7 @@ def is_compute_node(node: dict[str, Any]) -> bool:
     if meta.get("kind") == "symint":
         return False
     target = node["target"]
-    return (not target.startswith(_NON_COMPUTE_TARGETS + _ALLOCATIONS)
+    return (not target.startswith(_NON_COMPUTE_TARGETS + _ALLOCATIONS + _CHECKS)
             and not is_view_op(target))
 
 
@@ -133,6 +141,19 @@ def _merged(tables: list[dict[str, Any]]) -> dict[str, Any]:
     return tables[0] if len(tables) == 1 else {k: v for t in tables for k, v in t.items()}
 
 
+def _locate_checks(output: dict[str, Any], nodes: dict[str, Any]) -> None:
+    """Each ``_assert_scalar`` node to the wrapper's check of the same expression
+    (``check``: its line), which torch's message names."""
+    lines = {}
+    for check in output["checks"]:
+        lines.setdefault(check["expr"], check["line"])
+    for node in nodes.values():
+        if node["op"] == "call_function" and node["target"].startswith(_CHECKS[0]):
+            asserted = _ASSERTED.search(node.get("code") or "")
+            if asserted and asserted["expr"] in lines:
+                node["check"] = lines[asserted["expr"]]
+
+
 def attribute_kernels(record: dict[str, Any]) -> None:
     for output in record["output_codes"]:
         index = output["post_grad_graph"]
@@ -154,6 +175,7 @@ def attribute_kernels(record: dict[str, Any]) -> None:
             del kernel["fragment_nodes"]
         _user_kernels_keep_their_launch(output["kernels"], nodes)
         _call_subgraphs(output, graph)
+        _locate_checks(output, nodes)
         for kernel in output["kernels"]:
             known = [scope[n] for scope in _scopes(kernel, nodes, scoped)
                      for n in kernel["post_grad_nodes"] if n in scope]

@@ -45,6 +45,7 @@ def _output_code(assembler: Assembler, event: Event, record: dict[str, Any]) -> 
         "post_grad_graph": len(record["post_grad_graphs"]) - 1,
         "kernels": parsed["kernels"],
         "subgraph_calls": parsed["subgraph_calls"],
+        "checks": parsed["checks"],
         "provenance": None,
     })
 

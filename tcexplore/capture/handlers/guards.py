@@ -40,6 +40,19 @@ def _symbol(assembler: Assembler, event: Event, record: dict[str, Any] | None) -
     })
 
 
+@handles("create_unbacked_symbol")
+def _unbacked_symbol(assembler: Assembler, event: Event, record: dict[str, Any] | None) -> None:
+    """A size or value read from a tensor (``nonzero()``, ``.item()``): no example value, no
+    source; the user line that made it."""
+    if record is None:
+        return
+    data = event.data or {}
+    record["symbols"].append({
+        "symbol": data.get("symbol"), "value": None, "range": data.get("vr"), "source": None,
+        "unbacked": True, "user_location": assembler.frame_from_stack(data.get("user_stack")),
+    })
+
+
 @handles("guard_added_fast", "guard_added", "symbolic_shape_specialization")
 def _symbolic_guard(assembler: Assembler, event: Event, record: dict[str, Any] | None) -> None:
     owner = record if record is not None else assembler.autograd_pass(event)

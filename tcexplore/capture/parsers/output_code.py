@@ -30,6 +30,9 @@ _LAUNCH_PREP = re.compile(r"^(?:stream\w* = get_raw_stream\(\d+\)|\w+numel = .+)
 _LAUNCH = re.compile(r"^(?P<name>\w+)(?:\.run)?\(")
 _SIZE_HINTS = re.compile(r"size_hints=(?P<hints>\{[^}]*\}|\[[^\]]*\])")
 _SUBGRAPH_CALL = re.compile(r"^\w+ = (?P<name>\w+)\((?P=name)_args\)$")
+# A runtime assert Inductor writes for a deferred assertion on unbacked symbols (ir.AssertScalar).
+_CHECK = re.compile(r"^if not \((?P<cond>.+)\):$")
+_CHECK_RAISE = re.compile(r"^raise RuntimeError\((?P<msg>'[^']*'|\"[^\"]*\")\)$")
 _TOP_DEF = re.compile(r"^(?:def (?P<def>\w+)\(|class \w+)")
 _EXTERN_CALL = re.compile(
     r"^(?:\w+ = )?(?P<target>extern_kernels\.\w+|torch\.ops\.\w+\.\w+\.\w+|aten\.\w+\.\w+)\(")
@@ -148,6 +151,7 @@ def parse_output_code(code: str) -> dict[str, Any]:
     # call(); empty when only call() does).
     externs: list[dict[str, Any]] = []
     subgraph_calls: list[dict[str, Any]] = []
+    checks: list[dict[str, Any]] = []
     subgraphs = set(re.findall(r"^def (\w+)\(args\):$", code, re.M))
     scope: str | None = None
     scopes: dict[str, set[str | None]] = {}  # kernel -> the functions launching it
@@ -159,6 +163,11 @@ def parse_output_code(code: str) -> dict[str, Any]:
         if not line.startswith(" "):
             if top := _TOP_DEF.match(line):
                 scope = top["def"] if top["def"] in subgraphs else None
+            continue
+        if ((check := _CHECK.match(stripped)) and index + 1 < len(lines)
+                and (raised := _CHECK_RAISE.match(lines[index + 1].strip()))):
+            checks.append({"expr": ast.literal_eval(raised["msg"]), "line": index + 1,
+                           "condition": check["cond"]})
             continue
         if (called := _SUBGRAPH_CALL.match(stripped)) and called["name"] in subgraphs:
             subgraph_calls.append({"subgraph": called["name"], "line": index + 1,
@@ -209,4 +218,5 @@ def parse_output_code(code: str) -> dict[str, Any]:
         "kind": output_kind(aot["id"] if aot else None),
         "kernels": kernels + externs,
         "subgraph_calls": subgraph_calls,
+        "checks": checks,
     }
