@@ -1,6 +1,5 @@
 """One block marked as a nested compile region, called once per layer: compiled once, called four times."""
 import torch
-from torch import nn
 
 
 @torch.compiler.nested_compile_region
