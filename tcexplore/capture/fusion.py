@@ -134,7 +134,7 @@ def _scopes(kernel: dict[str, Any], nodes: dict[str, Any],
     the graph's own call()), else the graph's."""
     if not kernel["subgraphs"]:
         return [nodes]
-    return [nodes if name is None else scoped.get(name, {}) for name in kernel["subgraphs"]]
+    return [scoped.get(name, nodes) if name else nodes for name in kernel["subgraphs"]]
 
 
 def _merged(tables: list[dict[str, Any]]) -> dict[str, Any]:

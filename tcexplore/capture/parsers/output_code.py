@@ -152,7 +152,8 @@ def parse_output_code(code: str) -> dict[str, Any]:
     externs: list[dict[str, Any]] = []
     subgraph_calls: list[dict[str, Any]] = []
     checks: list[dict[str, Any]] = []
-    subgraphs = set(re.findall(r"^def (\w+)\(args\):$", code, re.M))
+    subgraphs = (set(re.findall(r"^def (\w+)\(args\):$", code, re.M))  # not partition_N():
+                 & set(re.findall(r"^ +\w+ = (\w+)\(\1_args\)$", code, re.M)))  # call() calls them so
     scope: str | None = None
     scopes: dict[str, set[str | None]] = {}  # kernel -> the functions launching it
     pending: list[str] = []  # handles naming an extern call not reached yet
