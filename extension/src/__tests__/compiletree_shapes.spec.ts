@@ -1,6 +1,8 @@
-/** Compiled autograd's backward in the compile tree, unbacked symbols in the Shapes tab. */
+/** Compiled autograd's backward in the compile tree, unbacked symbols in the Shapes tab, a
+ * nested region's calls in the Fusion tab. */
 
 import { compileTree, TreeNode } from '../model/compiletree';
+import { fusionModel } from '../model/fusion';
 import { guardRole, shapeEntries } from '../model/shapes';
 import { fixture } from './fixture';
 
@@ -53,5 +55,17 @@ describe('unbacked symbols in the Shapes tab', () => {
     const [entry] = shapeEntries(doc);
     expect(entry.made_at?.line).toBe(11);
     expect(entry.guards.map(guardRole)).toEqual(['runtime assert: inference code line 259', 'guards it']);
+  });
+});
+
+describe('a nested compile region in the Fusion tab', () => {
+  it('links each invoke_subgraph node to the kernels its subgraph function launches', () => {
+    const doc = fixture();
+    const c = doc.compiles[0];
+    const output = c.output_codes[0];
+    output.kernels = [...output.kernels, { name: 'cpp_fused_add_relu_0', kind: 'cpp', source: '', post_grad_nodes: ['relu', 'add'], aten_ops: [], user_lines: [], mapping: 'provenance', subgraphs: ['repeated_subgraph0'] }];
+    output.subgraph_calls = [{ subgraph: 'repeated_subgraph0', line: 40, call: 'buf0 = repeated_subgraph0(repeated_subgraph0_args)', node: 'invoke_subgraph' }];
+    const model = fusionModel(c, 0);
+    expect(model.kernelsOf.get('invoke_subgraph')).toEqual(['cpp_fused_add_relu_0']);
   });
 });
