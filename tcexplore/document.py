@@ -212,10 +212,12 @@ def build_document(*, compiles: list[dict[str, Any]], graph_breaks: list[dict[st
                    capture: dict[str, Any], error: dict[str, Any] | None,
                    environment: dict[str, Any] | None = None,
                    distributed: dict[str, Any] | None = None,
-                   library_files: list[str] | None = None) -> Document:
+                   library_files: list[str] | None = None,
+                   compiled_autograd: list[dict[str, Any]] | None = None) -> Document:
     """``environment`` defaults to this machine's (a live capture); ``distributed`` is the
     rank, world size and backend of a process in a distributed job, else None;
-    ``library_files`` the files named that are library code (capture/library_files.py)."""
+    ``library_files`` the files named that are library code (capture/library_files.py);
+    ``compiled_autograd`` its passes (capture/compiled_autograd.py)."""
     if environment is None:
         from . import _torch_compat  # noqa: PLC0415 - a live capture: torch is loaded
 
@@ -238,6 +240,8 @@ def build_document(*, compiles: list[dict[str, Any]], graph_breaks: list[dict[st
     }
     if library_files is not None:
         data["library_files"] = library_files
+    if compiled_autograd:
+        data["compiled_autograd"] = compiled_autograd
 
 
     _wired("decide")(data)

@@ -143,3 +143,15 @@ def test_capture_never_switches_dynamo_profiler_on(capfd):
         torch.compile(lambda x: helper(x.exp()) * 3)(torch.randn(4))
     assert session.document.data["error"] is None
     assert "Dynamo Profiler" not in capfd.readouterr().out
+
+
+def test_a_warning_at_a_line_of_tcexplores_is_neither_shown_nor_recorded():
+    import warnings
+
+    with warnings.catch_warnings(record=True) as shown:
+        warnings.simplefilter("always")
+        with tcexplore.capture() as session:
+            warnings.warn_explicit("about tcexplore's work", UserWarning, tcexplore.__file__, 1)
+            warnings.warn("the user's")
+    assert [str(w.message) for w in shown] == ["the user's"]
+    assert [e.kind for e in session.events] == ["python_warning"]

@@ -9,7 +9,7 @@ pytest.importorskip("IPython", reason="IPython is in the `notebook` extra")
 from IPython.core.error import UsageError  # noqa: E402
 from IPython.core.magic_arguments import parse_argstring  # noqa: E402
 
-from tcexplore.magic import TcompileMagics, _configuration  # noqa: E402
+from tcexplore.notebook.magic import TcompileMagics, _configuration  # noqa: E402
 from tcexplore.notebook.options import Grid, parse_compare  # noqa: E402
 
 

@@ -50,6 +50,7 @@ def test_imported_compiles_and_breaks_are_the_live_ones(program_runs, imported, 
 
     assert [strip(c) for c in document["compiles"]] == [strip(c) for c in live["compiles"]]
     assert document["graph_breaks"] == live["graph_breaks"]
+    assert document.get("compiled_autograd") == live.get("compiled_autograd")
 
 
 def test_a_log_holds_the_resume_functions_bytecode_as_the_hook_heard_it(program_runs, imported):

@@ -191,3 +191,43 @@ def test_dynamic_state_and_skip_reasons_are_put_back_after_a_keyboard_interrupt(
     assert (pgo._CODE_STATE, pgo._INIT_CODE_STATE) == before
     if _torch_compat.has_skip_reasons():
         assert dynamo._dynamo_tls().skip_reasons is tls_before
+
+
+def test_a_later_compile_never_counts_an_entry_tcexplore_compiled_for_itself():
+    """torch 2.11/2.12's case, made here on any torch: an entry of tcexplore's own backend
+    outside any isolated region (as the divergence search leaves on 2.11) is met by the
+    user's later compile of the same code; the user's own entries still count."""
+    def halved(x):
+        return torch.sin(x) / 2
+
+    own = warm_process._fresh_backend_class(lookup.resolve("torch._TorchCompileWrapper"))(
+        "eager", None, None, None)
+    torch.compile(halved, backend=own)(torch.randn(4))
+    assert _torch_compat.own_entry_ids()
+    with capture() as first:
+        torch.compile(halved, backend="eager")(torch.randn(4))
+    assert [e.kind for e in first.events].count("recompile_reasons") == 1  # torch logged it
+    assert first.document.data["summary"]["recompiles"] == 0
+    assert first.document.data["summary"]["graphs"] == 1
+    (users,) = [c["id"] for c in first.document.data["compiles"]]
+    with capture() as second:
+        torch.compile(halved, backend="aot_eager")(torch.randn(4))
+    reasons = [r for c in second.document.data["compiles"] for g in c["recompile_reasons"]
+               for r in g]
+    assert {r["failed_compile_id"] for r in reasons} == {users}
+
+
+def dropping(x):
+    return torch.nn.functional.dropout(x.sin(), 0.5) * 2
+
+
+def test_a_users_compile_after_a_divergence_search_meets_nothing_of_tcexplores():
+    """Run on torch 2.11 too (the device): there the search's and explore's entries share the
+    code's cache with the user's, and the user's compile logs them."""
+    searched = explore(dropping, torch.randn(16), measure_timing=False)
+    assert searched.accuracy["first_divergence"] is not None  # Inductor's own random numbers
+    with capture() as session:
+        torch.compile(dropping, backend="eager")(torch.randn(16))
+    data = session.document.data
+    assert data["summary"]["graphs"] == 1 and data["summary"]["recompiles"] == 0
+    assert "tcexplore" not in str([c["recompile_reasons"] for c in data["compiles"]])

@@ -53,7 +53,7 @@ from .settings import (
     settings_in_effect,
     settings_snapshot,
 )
-from .warm_process import fresh_dynamic_state, fresh_inductor_caches, isolated_compile
+from .warm_process import fresh_dynamic_state, fresh_inductor_caches, isolated_compile, own_entry_ids
 
 __all__ = [
     "SUPPORTED_TORCH",
@@ -84,6 +84,7 @@ __all__ = [
     "isolated_compile",
     "loaded_output_module",
     "op_overload",
+    "own_entry_ids",
     "profiler_memory_events",
     "pytree_children",
     "registered_ops",

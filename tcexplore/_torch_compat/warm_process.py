@@ -11,12 +11,44 @@ from typing import Any
 from .lookup import TorchCompatError, resolve, torch_module
 
 
+# Marks the backend wrappers of tcexplore's own compiles, so their cache entries are known.
+_OWN_BACKEND = "_tcexplore_own_compile"
+
+
 def _fresh_backend_class(base: type) -> type:
     """``base`` (torch's backend wrapper) equal only to itself: Dynamo keys cache entries by
     backend (``==``), so entries compiled earlier with an equal wrapper never match."""
     return type(f"Fresh{base.__name__}", (base,),
-                {"__eq__": object.__eq__, "__hash__": object.__hash__,
+                {"__eq__": object.__eq__, "__hash__": object.__hash__, _OWN_BACKEND: True,
                  "__doc__": "A backend wrapper that compares equal only to itself."})
+
+
+def own_entry_ids() -> set[str]:
+    """The compile ids of the cache entries this process holds that isolated_compile's
+    compiles made (explore()'s, the first-divergence search's): Dynamo's entries of every
+    code it has converted, told by their backend. On torch 2.11/2.12, which has no isolated
+    regions, a later compile of the same code meets them and logs them as recompile
+    reasons."""
+    converted = resolve("torch._dynamo.convert_frame.input_codes")
+    entries_of = resolve("torch._C._dynamo.eval_frame._debug_get_cache_entry_list")
+    found: set[str] = set()
+    for ref in list(converted.seen):
+        code = ref()
+        if code is None:
+            continue
+        found.update(str(entry.compile_id) for entry in entries_of(code)
+                     if _is_own(entry.backend))
+    return found
+
+
+def _is_own(backend: Any) -> bool:
+    """torch.compile wraps the backend it is given (ours too) in its own wrapper, whose
+    ``compiler_fn`` is what it wrapped."""
+    for _ in range(3):
+        if getattr(backend, _OWN_BACKEND, False):
+            return True
+        backend = getattr(backend, "compiler_fn", None)
+    return False
 
 
 def supports_isolated_recompiles() -> bool:
@@ -102,4 +134,14 @@ def probes() -> tuple[Callable[[], Any], ...]:
         lambda: resolve("torch._TorchCompileWrapper"),
         lambda: torch_module("torch._dynamo.pgo")._CODE_STATE,
         _fresh_cache,
+        own_entry_ids,
+        _cache_entry_fields,
     )
+
+
+def _cache_entry_fields() -> None:
+    """own_entry_ids() reads each entry's backend and compile id."""
+    entry = resolve("torch._C._dynamo.eval_frame._CacheEntry")
+    missing = [name for name in ("backend", "compile_id") if not hasattr(entry, name)]
+    if missing:
+        raise TorchCompatError(f"torch._C._dynamo.eval_frame._CacheEntry has no {missing}")

@@ -20,6 +20,7 @@ from .assemble import Assembler
 from .custom_ops import record_custom_ops
 from .events import Event, compile_id
 from .not_compiled import from_skip_reasons
+from .own_entries import drop_own_entries
 
 __all__ = ["capture", "CaptureSession"]
 
@@ -97,6 +98,8 @@ class CaptureSession:
             for event in events:
                 assembler.feed(event)
             assembled = assembler.finish()
+            with unread.contain("section", "own_entries"):
+                drop_own_entries(assembled["compiles"])
             with unread.contain("section", "custom_ops"):
                 record_custom_ops(assembled["compiles"])
             not_compiled = None

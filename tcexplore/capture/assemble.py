@@ -15,6 +15,7 @@ from typing import Any, Callable
 
 from ..common.contained import Unread, error_text, excerpt
 from .attempts import keep_restarted_graph, name_restart_reasons
+from .compiled_autograd import link_autograd_passes
 from .events import Event
 from .fusion import attribute_kernels
 from .handlers import IGNORED, handler_for
@@ -86,6 +87,7 @@ class Assembler:
         self.profiler_timings: dict[str, list[dict[str, Any]]] = {}
         self.bytecode_texts: dict[str, dict[str, Any]] = {}  # compile id -> what was heard
         self.memory_budgets: dict[str, float] = {}  # compile id -> activation_memory_budget
+        self.autograd_passes: dict[int, dict[str, Any]] = {}  # compiled autograd's, by id
 
     def record_for(self, event: Event) -> dict[str, Any] | None:
         cid = event.compile_id
@@ -126,6 +128,16 @@ class Assembler:
         with self.unread.contain("section", name, compile=cid):
             step()
 
+    def autograd_pass(self, event: Event) -> dict[str, Any] | None:
+        """The compiled-autograd pass an event without a frame belongs to, if any."""
+        ca = event.compiled_autograd_id
+        if event.frame_id is not None or not isinstance(ca, int):
+            return None
+        if ca not in self.autograd_passes:
+            self.autograd_passes[ca] = {"id": ca, "graph": None, "symbols": [],
+                                        "symbolic_guards": []}
+        return self.autograd_passes[ca]
+
     def frame_from_stack(self, stack: list[dict[str, Any]] | None) -> dict[str, Any] | None:
         return self.frames_from_stack(stack[-1:])[0] if stack else None
 
@@ -156,6 +168,9 @@ class Assembler:
         self._section("guard_paths", None,
                       lambda: _complete_guard_paths(compiles, self.graph_breaks))
         self._section("runtime_skips", None, self._attribute_runtime_skips)
+        passes: list[dict[str, Any]] = []
+        self._section("compiled_autograd", None, lambda: passes.extend(
+            link_autograd_passes(list(self.autograd_passes.values()), compiles)))
         runtime = {"cudagraphs": self.session_cudagraphs, "perf_hints": self.session_perf_hints,
                    "warnings": self.session_warnings}
         found: dict[str, list[str]] = {}  # none when it failed: no frame is folded on a guess
@@ -167,6 +182,7 @@ class Assembler:
             "unknown_events": self.unknown_events,
             "runtime": runtime,
             "library_files": found.get("files"),
+            "compiled_autograd": passes,
         }
 
     def _attribute_runtime_skips(self) -> None:

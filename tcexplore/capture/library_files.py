@@ -25,6 +25,11 @@ _FROZEN = "<frozen "
 _OWN_PACKAGES = ("torch", "tcexplore")
 
 
+def own_package() -> str:
+    """tcexplore's package directory, resolved: the code that is tcexplore's own."""
+    return os.path.dirname(os.path.dirname(os.path.realpath(__file__)))
+
+
 def library_roots() -> list[str]:
     """The directories whose files are library code, each as given and resolved."""
     paths = sysconfig.get_paths()

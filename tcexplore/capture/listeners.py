@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from .. import _torch_compat
 from .bytecode_hook import bytecode_record
+from .library_files import is_library, own_package
 
 if TYPE_CHECKING:
     from . import CaptureSession
@@ -183,10 +184,15 @@ def _attached_to_artifact_logs() -> Any:
 @contextlib.contextmanager
 def _recording_warnings() -> Any:
     """Some compile-stack decisions only surface as Python warnings (e.g. a missed CUDA-graph
-    fast path); record them as ``python_warning`` events, still showing them as usual."""
+    fast path); record them as ``python_warning`` events, still showing them as usual. A
+    warning raised at a line of tcexplore's own is about tcexplore's work, not the user's
+    code: neither recorded nor shown."""
     shown = warnings.showwarning
+    own = [own_package()]
 
     def showwarning(message, category, filename, lineno, file=None, line=None):  # noqa: ANN001
+        if is_library(str(filename), own):
+            return
         try:
             _deliver({"python_warning": {"category": category.__name__,
                                          "message": str(message), "file": filename,

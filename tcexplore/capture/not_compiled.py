@@ -12,6 +12,8 @@ import os
 import re
 from typing import Any
 
+from .library_files import is_library, own_package
+
 # Dynamo's skip reasons read "name (file:firstlineno): reason" (eval_frame.add_skip_reason).
 _SKIP_REASON = re.compile(r"(?P<function>[^\s(]+) \((?P<file>.*?):(?P<line>\d+)\): (?P<reason>.*)",
                           re.DOTALL)
@@ -97,14 +99,30 @@ def qualname_at(file: str, line: int | None, function: str) -> str | None:
     return _definitions(file, modified).get((line, function))
 
 
+def listener_roots() -> list[str]:
+    """Where the code lies that runs because a capture listens: tcexplore's own, and the
+    standard library's logging and json, which torch's loggers run once a capture turns
+    them on (each trace record's payload is JSON-encoded in the compiling frame)."""
+    import json  # noqa: PLC0415
+    import logging  # noqa: PLC0415
+
+    return [own_package(), *(os.path.dirname(os.path.realpath(module.__file__ or ""))
+                             for module in (logging, json))]
+
+
 def from_skip_reasons(reasons: list[str]) -> list[dict[str, Any]]:
-    """torch's skip reasons -> entries, one per frame (its first reason), in order."""
+    """torch's skip reasons -> entries, one per frame (its first reason), in order. Frames
+    of the code a capture runs (``listener_roots``: its handlers, logging, JSON encoding)
+    are not the user's and are left out."""
     entries, seen = [], set()
+    roots = listener_roots()
     for text in reasons:
         match = _SKIP_REASON.fullmatch(text.strip())
         if match is None:
             key: tuple[Any, ...] = (text,)
             found = entry("?", "", None, category_of(text), text)
+        elif is_library(match["file"], roots):
+            continue
         else:
             key = (match["function"], match["file"], match["line"])
             found = entry(match["function"], match["file"], int(match["line"]),

@@ -21,6 +21,7 @@ SCALAR_ADVICE = ("an int argument that changed is traced as a symbol from its se
                  "on (one recompile); torch.compile(..., dynamic=True) makes it symbolic from "
                  "the first call, and a tensor argument is never specialized")
 _SIZE_MISMATCH = re.compile(r"expected (\d+), actual (\d+)")
+_ASSERTED = re.compile(r"Runtime assertion failed for expression (.+?) on node ")
 
 
 def _changed(c: dict[str, Any], name: str, value: Any) -> dict[str, str] | None:
@@ -41,22 +42,58 @@ def _changed(c: dict[str, Any], name: str, value: Any) -> dict[str, str] | None:
     return None
 
 
+def _in_graph(c: dict[str, Any], symbol: str) -> bool:
+    """An unbacked symbol Dynamo's graph holds (``i64[u0, 1]``, ``Sym(u1)``); the ones
+    torch makes again while AOTAutograd and Inductor retrace are renamed back to these."""
+    text = (c.get("dynamo_graph") or {}).get("text") or ""
+    return re.search(rf"\b{re.escape(symbol)}\b", text) is not None
+
+
+def _runtime_asserts(c: dict[str, Any], symbol: str) -> list[dict[str, Any]]:
+    """The post-grad graphs' ``_assert_scalar`` checks on ``symbol``: torch's expression,
+    the user line the node came from, the wrapper line that checks it."""
+    rows = []
+    for output in c.get("output_codes") or []:
+        index = output.get("post_grad_graph", -1)
+        graphs = c.get("post_grad_graphs") or []
+        graph = graphs[index] if 0 <= index < len(graphs) else {"nodes": []}
+        for node in graph["nodes"]:
+            asserted = _ASSERTED.search(node.get("code") or "")
+            if (not node["target"].startswith("torch.ops.aten._assert_scalar")
+                    or not asserted or not re.search(rf"\b{re.escape(symbol)}\b", asserted[1])):
+                continue
+            where = node.get("source") or {}
+            rows.append({"file": where.get("file"), "line": where.get("line"),
+                         "function": where.get("function"), "expr": asserted[1],
+                         "kind": "runtime_assert", "compile": c.get("id"),
+                         "check": ({"output": output.get("kind"), "line": node["check"]}
+                                   if node.get("check") else None)})
+    return rows
+
+
 def shapes(data: dict[str, Any]) -> list[dict[str, Any]]:
-    """Every shape symbol with a source, in user terms, with the lines that guard it."""
+    """Every shape symbol with a source, in user terms, and every unbacked symbol of a
+    Dynamo graph with the line that made it; each with the lines that guard it (and, for
+    an unbacked one, the runtime asserts that check it)."""
     out: dict[str, dict[str, Any]] = {}
     library = library_marks(data)
     for c in data.get("compiles") or []:
         names = symbol_names(c)
         for sym in c.get("symbols") or []:
             symbol = str(sym.get("symbol") or "")
-            if not symbol or not sym.get("source"):
+            unbacked = bool(sym.get("unbacked"))
+            if not symbol or not (sym.get("source") or (unbacked and _in_graph(c, symbol))):
                 continue
-            name = source_name(sym["source"])
+            name = f"{symbol} ({c.get('id')})" if unbacked else source_name(sym["source"])
             entry = out.setdefault(name, {
-                "name": name, "symbol": symbol, "range": value_range(sym.get("range")),
+                "name": symbol if unbacked else name, "symbol": symbol,
+                "range": value_range(sym.get("range")),
                 "value": sym.get("value"), "compile": c.get("id"),
-                "changed": _changed(c, name, sym.get("value")), "unbacked": symbol.startswith("u"),
-                "guards": []})
+                "changed": None if unbacked else _changed(c, name, sym.get("value")),
+                "unbacked": unbacked or symbol.startswith("u"), "guards": []})
+            if unbacked:
+                entry["made_at"] = sym.get("user_location")
+                entry["guards"].extend(_runtime_asserts(c, symbol))
             for guard in c.get("symbolic_guards") or []:
                 expr = str(guard.get("expr") or "")
                 where = guard.get("user_location") or {}
@@ -72,14 +109,30 @@ def shapes(data: dict[str, Any]) -> list[dict[str, Any]]:
     return list(out.values())
 
 
+def _how(guard: dict[str, Any]) -> str:
+    if guard["kind"] == "specialized":
+        return " (specializes it)"
+    if guard["kind"] == "runtime_assert":
+        check = guard.get("check")
+        return (f" (runtime assert, {check['output']} wrapper line {check['line']})" if check
+                else " (runtime assert)")
+    return ""
+
+
 def find(data: dict[str, Any]) -> list[dict[str, Any]]:
     out = []
     for shape in shapes(data):
         how = (f" when it changed from {shape['changed']['from']} to {shape['changed']['to']}"
                if shape["changed"] else "")
-        verb = "is unbacked" if shape["unbacked"] else "became dynamic"
-        title = (f"{shape['name']} {verb} ({shape['symbol']}, range {shape['range']}){how}, "
-                 f"compile {shape['compile']}")
+        made = shape.get("made_at")
+        if made:
+            title = (f"{shape['symbol']} is unbacked, made by line {made.get('line')}: "
+                     f"{made.get('code') or made.get('function')} (range {shape['range']}), "
+                     f"compile {shape['compile']}")
+        else:
+            verb = "is unbacked" if shape["unbacked"] else "became dynamic"
+            title = (f"{shape['name']} {verb} ({shape['symbol']}, range {shape['range']})"
+                     f"{how}, compile {shape['compile']}")
         guard_lines = [g for g in shape["guards"] if g.get("file")]
         evidence = [compile_link(shape["compile"])]
         evidence += [link for g in guard_lines
@@ -90,8 +143,6 @@ def find(data: dict[str, Any]) -> list[dict[str, Any]]:
             locations=locations(guard_lines), evidence=evidence,
             advice=(UNBACKED_ADVICE if shape["unbacked"] else
                     ADVICE if "." in shape["name"] else SCALAR_ADVICE),
-            details=[f"line {g['line']}: {g['expr']}"
-                     + (" (specializes it)" if g["kind"] == "specialized" else "")
-                     for g in guard_lines],
+            details=[f"line {g['line']}: {g['expr']}" + _how(g) for g in guard_lines],
             shape=shape))
     return out

@@ -25,9 +25,11 @@ from typing import Any, Callable
 import torch
 import torch.fx
 
+from .. import _torch_compat
 from .diff import diff_leaf
 from .inputs import clone_tensors, rng_snapshot
 from .random_ops import node_random_ops
+from .unheard import no_warnings
 
 _STACK_LINE = re.compile(r'File "(?P<file>[^"]+)", line (?P<line>\d+), in (?P<fn>\S+)\n\s*(?P<code>[^\n]*)')
 
@@ -192,7 +194,8 @@ def find_first_divergence(fn: Callable, args: tuple, kwargs: dict[str, Any],
     cuda = torch.cuda.is_available() and torch.cuda.is_initialized()
     leave_rng_as_found = rng_snapshot(cuda)
     try:
-        return _search(fn, args, kwargs, compile_kwargs, document, cuda, gradients)
+        with no_warnings():  # the search's runs and compiles are tcexplore's, not the user's
+            return _search(fn, args, kwargs, compile_kwargs, document, cuda, gradients)
     finally:
         leave_rng_as_found()
 
@@ -201,10 +204,14 @@ def _search(fn: Callable, args: tuple, kwargs: dict[str, Any], compile_kwargs: d
             document: dict[str, Any], cuda: bool, gradients: bool) -> dict[str, Any] | None:
     recorder = _Recorder(cuda)
     record_kwargs = {k: v for k, v in compile_kwargs.items() if k in ("dynamic", "fullgraph")}
-    torch.compile(fn, backend=recorder, **record_kwargs)(*clone_tensors(args), **clone_tensors(kwargs))
+    # The search's own compiles (of the user's frames too) are kept apart from every other:
+    # the user's later compiles never meet them as cache entries (no BACKEND_MATCH recompile
+    # naming the recorder), and the user's own entries never serve them.
+    _torch_compat.isolated_compile(fn, {"backend": recorder, **record_kwargs})(
+        *clone_tensors(args), **clone_tensors(kwargs))
 
     def compile_fn(module: Callable) -> Callable:
-        return torch.compile(module, **compile_kwargs)
+        return _torch_compat.isolated_compile(module, compile_kwargs)
 
     probes = 0
     for index, entry in enumerate(recorder.graphs):

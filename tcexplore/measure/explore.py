@@ -22,6 +22,7 @@ from .inputs import clone_tensors, rng_state
 from .memory import measure_memory
 from .profile import profile_calls
 from .timing import first_call_seconds, measure, summarize, uses_cuda
+from .unheard import no_warnings
 
 
 def _to_fp64(fn: Callable, args: tuple, kwargs: dict[str, Any]) -> tuple[Callable, tuple, dict]:
@@ -155,8 +156,9 @@ def _explore(state: Snapshot, fn: Callable, args: tuple, kwargs: dict[str, Any],
 def _fp64_reference(fn: Callable, args: tuple, kwargs: dict[str, Any], eager_out: Any,
                     compiled_out: Any) -> dict[str, Any]:
     try:
-        ref_fn, ref_args, ref_kwargs = _to_fp64(fn, args, kwargs)
-        reference = ref_fn(*ref_args, **ref_kwargs)
+        with no_warnings():  # torch's words on tcexplore's float64 copy, not on the user's code
+            ref_fn, ref_args, ref_kwargs = _to_fp64(fn, args, kwargs)
+            reference = ref_fn(*ref_args, **ref_kwargs)
     except Exception as exc:  # noqa: BLE001 - e.g. a function closing over fp32 modules
         return {"available": False, "reason": f"{type(exc).__name__}: {exc}"}
     return {"available": True, "outputs": closeness_to_reference(reference, eager_out, compiled_out)}

@@ -115,14 +115,20 @@ def reachable(fn: Callable, args: tuple, kwargs: dict[str, Any]) -> list[tuple[s
     return found
 
 
+def _grad(tensor: torch.Tensor) -> torch.Tensor | None:
+    """``tensor.grad`` where autograd keeps one: reading it on any other tensor (a loss a
+    step computed) only makes torch warn, in the user's output, and is always None."""
+    return tensor.grad if tensor.is_leaf or tensor.retains_grad else None
+
+
 class _SavedTensor:
     """A tensor's values and its ``.grad`` (the same grad object is put back)."""
 
     def __init__(self, tensor: torch.Tensor):
         self.tensor = tensor
         self.values = tensor.detach().clone()
-        self.grad = tensor.grad
-        self.grad_values = tensor.grad.detach().clone() if tensor.grad is not None else None
+        self.grad = _grad(tensor)
+        self.grad_values = self.grad.detach().clone() if self.grad is not None else None
 
     def restore(self, problems: list[str], name: str) -> None:
         tensor = self.tensor
@@ -135,11 +141,11 @@ class _SavedTensor:
         if self.grad is not None:
             with torch.no_grad():
                 self.grad.copy_(self.grad_values)
-        if tensor.grad is not self.grad:
+        if _grad(tensor) is not self.grad:
             tensor.grad = self.grad
 
     def gradient_changed(self) -> bool:
-        now = self.tensor.grad
+        now = _grad(self.tensor)
         if now is None or self.grad_values is None:
             return (now is None) != (self.grad_values is None)
         return now is not self.grad or not torch.equal(now, self.grad_values)
@@ -247,7 +253,7 @@ class Snapshot:
     def changed_gradients(self) -> dict[str, torch.Tensor | None]:
         """``{parameter or tensor name: a copy of its .grad now}`` for those whose gradient
         differs from the saved one (what one step computed), in the order they were found."""
-        return {name: None if saved.tensor.grad is None else saved.tensor.grad.detach().clone()
+        return {name: None if (grad := _grad(saved.tensor)) is None else grad.detach().clone()
                 for name, saved in self.tensors.values() if saved.gradient_changed()}
 
     def report(self) -> dict[str, list[str]]:

@@ -39,10 +39,16 @@ class CellFunction:
     params: list[str]  # read from the namespace and passed in: tensor-holding names, and
     #                    names the cell rebinds that already exist
     bound: list[str]  # every name the cell binds (written back after the run)
+    inputs: list[str]  # the params whose old value the cell may read (not those it only
+    #                    rebinds, like a step's loss): what the comparison checks for mutation
     has_result: bool  # the cell ends in an expression statement
 
     def arguments(self, namespace: dict[str, Any]) -> tuple[Any, ...]:
         return tuple(namespace[name] for name in self.params)
+
+    def inputs_of(self, args: tuple[Any, ...]) -> dict[str, Any]:
+        """``{name: value}`` of the cell's inputs among its arguments (``args`` by params)."""
+        return {name: value for name, value in zip(self.params, args) if name in self.inputs}
 
     def named_values(self, returned: tuple[Any, tuple[Any, ...]]) -> dict[str, Any]:
         """``{name: value}`` of the names the run bound (its cell-level locals at the end)."""
@@ -207,8 +213,83 @@ def compile_cell(source: str, filename: str, namespace: dict[str, Any], *,
     # (and builtins through its __builtins__, which exec() would add too, and Dynamo needs).
     namespace.setdefault("__builtins__", builtins)
     fn = FunctionType(cell_code, namespace, CELL_FUNCTION)
-    return CellFunction(fn=fn, filename=filename, params=params, bound=bound,
+    read_first = _read_before_bound(body, set(params) & set(bound))
+    inputs = [n for n in params if n not in bound or n in read_first]
+    return CellFunction(fn=fn, filename=filename, params=params, bound=bound, inputs=inputs,
                         has_result=has_result)
+
+
+class _ReadBeforeBound(ast.NodeVisitor):
+    """Walks the cell in evaluation order (an assignment's value before its targets) and
+    notes which of ``names`` are loaded before the cell binds them. Only bindings the cell
+    always makes count: one inside a branch, loop, try or nested scope may not happen, so
+    a later load still reads the old value."""
+
+    def __init__(self, names: set[str]) -> None:
+        self.names = names
+        self.bound: set[str] = set()
+        self.read: set[str] = set()
+        self.depth = 0  # > 0 inside a branch, loop, try or nested scope
+
+    def _load(self, name: str) -> None:
+        if name in self.names and name not in self.bound:
+            self.read.add(name)
+
+    def _bind(self, name: str) -> None:
+        if self.depth == 0 and name in self.names:
+            self.bound.add(name)
+
+    def visit_Name(self, node: ast.Name) -> None:
+        (self._load if isinstance(node.ctx, ast.Load) else self._bind)(node.id)
+
+    def visit_Assign(self, node: ast.Assign) -> None:
+        self.visit(node.value)
+        for target in node.targets:
+            self.visit(target)
+
+    def visit_AnnAssign(self, node: ast.AnnAssign) -> None:
+        if node.value is not None:
+            self.visit(node.value)
+        self.visit(node.target)
+
+    def visit_AugAssign(self, node: ast.AugAssign) -> None:
+        if isinstance(node.target, ast.Name):
+            self._load(node.target.id)
+        self.visit(node.value)
+        self.visit(node.target)
+
+    def visit_NamedExpr(self, node: ast.NamedExpr) -> None:
+        self.visit(node.value)
+        self.visit(node.target)
+
+    def visit_alias(self, node: ast.alias) -> None:
+        self._bind(node.asname or node.name.split(".")[0])
+
+    def _nested(self, node: ast.AST) -> None:
+        self.depth += 1
+        self.generic_visit(node)
+        self.depth -= 1
+
+    def _definition(self, node: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef) -> None:
+        self._nested(node)
+        self._bind(node.name)
+
+    visit_If = visit_For = visit_AsyncFor = visit_While = visit_Try = visit_IfExp = _nested
+    visit_BoolOp = visit_Lambda = visit_ListComp = visit_SetComp = visit_DictComp = _nested
+    visit_GeneratorExp = _nested
+    visit_FunctionDef = visit_AsyncFunctionDef = visit_ClassDef = _definition
+    if hasattr(ast, "Match"):
+        visit_Match = _nested
+    if hasattr(ast, "TryStar"):
+        visit_TryStar = _nested
+
+
+def _read_before_bound(body: list[ast.stmt], names: set[str]) -> set[str]:
+    """Which of ``names`` (names the cell binds) the cell may read before binding them."""
+    visitor = _ReadBeforeBound(names)
+    for stmt in body:
+        visitor.visit(stmt)
+    return visitor.read
 
 
 def _as_list(visited: Any) -> list[ast.stmt]:

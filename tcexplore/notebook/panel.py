@@ -22,7 +22,7 @@ from ..capture import capture
 from ..measure.exploration import Exploration
 from ..measure.compare import Comparison, explore_row, row_label
 from .progress import stage_of
-from .run import quiet
+from ..measure.unheard import quiet
 
 DEFAULT_MODES = ("default", "reduce-overhead", "max-autotune-no-cudagraphs", "max-autotune")
 DEFAULT_BACKENDS = ("inductor", "aot_eager", "eager")

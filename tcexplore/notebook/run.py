@@ -13,10 +13,8 @@ by already-compiled models called in the cell are recorded too.
 
 from __future__ import annotations
 
-import contextlib
-import io
 from dataclasses import dataclass
-from typing import Any, Callable, Iterator
+from typing import Any, Callable
 
 import torch
 
@@ -31,6 +29,7 @@ from ..measure.snapshot import Snapshot, untouched
 from ..measure.random_ops import explain_mismatch
 from ..measure.inputs import clone_tensors, rng_state
 from ..measure.timing import first_call_seconds, measure, summarize, uses_cuda
+from ..measure.unheard import quiet
 from .cell import CellFunction, is_plain_data
 
 RESULT_KEY = "last expression"  # the cell's value, among the compared outputs
@@ -44,13 +43,6 @@ class CellRun:
     result: Any  # the value of the cell's last expression (None when it has none)
     values: dict[str, Any]  # names the cell bound
     error: BaseException | None  # the user's exception, to be raised again
-
-
-@contextlib.contextmanager
-def quiet() -> Iterator[None]:
-    """The cell's prints belong to its real run only, not to the eager and timing reruns."""
-    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
-        yield
 
 
 def cell_uses_cuda(args: tuple[Any, ...]) -> bool:
@@ -131,8 +123,7 @@ def _measure(cell: CellFunction, compiled: Callable[..., Any], before: tuple[Any
         eager_out = cell.fn(*e_args)
         accuracy = {
             "outputs": diff_named(_compared(cell, eager_out), _compared(cell, real)),
-            "inputs_after_call": diff_named(dict(zip(cell.params, e_args)),
-                                            dict(zip(cell.params, real_args))),
+            "inputs_after_call": diff_named(cell.inputs_of(e_args), cell.inputs_of(real_args)),
             **gradient_rows(start_state.changed_gradients(), real_grads),
             "first_divergence": None,
         }

@@ -74,19 +74,32 @@ def shape_rows(data: Data) -> list[Data]:
             if isinstance(f, dict) and f.get("kind") == "dynamic_shape" and isinstance(f.get("shape"), dict)]
 
 
+def _guard_kind(guard: Data) -> str:
+    if guard.get("kind") == "specialized":
+        return " (specializes it)"
+    if guard.get("kind") == "runtime_assert":
+        check = guard.get("check")
+        return (f" (runtime assert: {_e(check.get('output'))} wrapper line {_e(check.get('line'))})"
+                if isinstance(check, dict) else " (runtime assert)")
+    return ""
+
+
 def shapes_section(data: Data) -> str:
     """Each dynamic size in user terms: its symbol and range, the change that made it
-    dynamic, and the lines that guard or specialize it with torch's expression."""
+    dynamic (an unbacked one: the line that made it), and the lines that guard or specialize
+    it with torch's expression (an unbacked one's runtime asserts with the wrapper's line)."""
     shapes = shape_rows(data)
     if not shapes:
         return ""
     rows = []
     for s in shapes:
         changed = s.get("changed") or {}
+        made = s.get("made_at")
         when = (f"changed from {_e(changed.get('from'))} to {_e(changed.get('to'))}" if changed
+                else f"unbacked, made by {_location(made)}: {_c(made.get('code'))}"
+                if isinstance(made, dict)
                 else "unbacked" if s.get("unbacked") else "dynamic from the first compile")
-        guards = "<br>".join(f"{_location(g)}: {_c(g.get('expr'))}"
-                             + (" (specializes it)" if g.get("kind") == "specialized" else "")
+        guards = "<br>".join(f"{_location(g)}: {_c(g.get('expr'))}" + _guard_kind(g)
                              for g in s.get("guards") or []) or '<span class="tcx-muted">none</span>'
         rows.append([_c(s.get("name")), _c(s.get("symbol")), _e(s.get("range")), when,
                      f'<a href="#{_e(_compile_anchor(s.get("compile")))}">{_e(s.get("compile"))}</a>',

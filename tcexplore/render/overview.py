@@ -85,10 +85,21 @@ def _not_available(data: Data) -> str:
     return "\n".join(parts)
 
 
-def _compile_index(compiles: list[Data]) -> str:
+def _compile_index(compiles: list[Data], passes: list[Data]) -> str:
+    """One row per compile; a compile of compiled autograd's traced backward names the step
+    that ran it (as the document links them)."""
     if not compiles:
         return "<p>No compiles were recorded.</p>"
-    rows = [[_compile_link(c.get("id")), _status(c.get("status")), _location(c.get("frame")),
+    steps = {p.get("id"): p for p in passes if isinstance(p, dict) and p.get("step")}
+
+    def frame(c: Data) -> str:
+        ran = steps.get(c.get("compiled_autograd_id"))
+        if ran is None:
+            return _location(c.get("frame"))
+        return (f"backward of {_compile_link(ran['step'])} traced by compiled autograd "
+                f"(!{_e(ran.get('id'))}), run by {_location(ran.get('call'))}")
+
+    rows = [[_compile_link(c.get("id")), _status(c.get("status")), frame(c),
              _e(len(c.get("recompile_reasons") or []))] for c in compiles]
     return _table(["compile", "status", "frame", "recompile reasons"], rows, "tcx-compile-index")
 
@@ -125,7 +136,7 @@ def overview(data: Data) -> str:
         _pipeline(data),
         _summary_table(data.get("summary") or {}),
         _environment(data),
-        _compile_index(data.get("compiles") or []),
+        _compile_index(data.get("compiles") or [], data.get("compiled_autograd") or []),
         _capture_problems(data),
     ]
     return _details("Overview", "\n".join(p for p in body if p),

@@ -5,7 +5,8 @@
  * (runpy, tcexplore's own, torch's wrappers) are left out of the path and counted. A frame
  * entry lists its compiles with what made each one: its restarts after graph breaks, the
  * guard that failed for a recompile, the break a resume function continues. Each compile is
- * one cache entry of the frame's code, kept with its guards.
+ * one cache entry of the frame's code, kept with its guards. Compiled autograd's compiles of
+ * a traced backward hang under the step compile that ran it.
  */
 
 import { libraryFiles } from './breaks';
@@ -35,6 +36,9 @@ export interface TreeNode {
   compiles: TreeCompile[];
   /** the compiled frame's id, when compiles hang here */
   frameId: number | null;
+  /** compiled autograd's backward of the step compile this node hangs under (its pass id);
+   * `frame` is then the line of the step that ran the backward */
+  backwardPass?: number;
 }
 
 function key(f: Location): string {
@@ -57,12 +61,34 @@ function entry(c: Compile, index: number): TreeCompile {
   };
 }
 
+/** A compile of compiled autograd's traced backward hangs under the step that ran it, as
+ * the document links them (`compiled_autograd[].step`), not at the end of its own stack
+ * (the step's backward line, then torch's autograd engine and a generated `forward`). */
+function asBackward(doc: TcxDocument, c: Compile, ci: number, byCompile: Map<string, TreeNode>): boolean {
+  const pass = (doc.compiled_autograd ?? []).find(p => p.id === c.compiled_autograd_id);
+  const step = pass?.step ? byCompile.get(pass.step) : undefined;
+  if (!pass || !step) {
+    return false;
+  }
+  let node = step.children.find(n => n.backwardPass === pass.id);
+  if (!node) {
+    node = { frame: pass.call ?? c.frame ?? {}, folded: 0, children: [], compiles: [], frameId: c.frame_id ?? null, backwardPass: pass.id };
+    step.children.push(node);
+  }
+  node.compiles.push(entry(c, ci));
+  return true;
+}
+
 /** The roots of the compile tree, in the order the compiles began. */
 export function compileTree(doc: TcxDocument): TreeNode[] {
   const roots: TreeNode[] = [];
   const index = new Map<string, TreeNode>();
+  const byCompile = new Map<string, TreeNode>();
   const library = libraryFiles(doc);
   doc.compiles.forEach((c, ci) => {
+    if (typeof c.compiled_autograd_id === 'number' && asBackward(doc, c, ci, byCompile)) {
+      return;
+    }
     const stack = c.stack?.length ? c.stack : c.frame ? [c.frame] : [];
     if (!stack.length) {
       return;
@@ -87,6 +113,7 @@ export function compileTree(doc: TcxDocument): TreeNode[] {
       if (last) {
         node.compiles.push(entry(c, ci));
         node.frameId = c.frame_id ?? null;
+        byCompile.set(c.id, node);
       }
       siblings = node.children;
     });

@@ -43,6 +43,10 @@ export interface TcexploreDocumentVersionTcexplore1 {
   compiles?: Compile[];
   graph_breaks?: GraphBreak[];
   /**
+   * Compiled autograd's passes (torch._dynamo.config.compiled_autograd): each traced backward, its graph, the Dynamo compiles of that graph (ids !N/F/C) and the step that ran it. Absent where none ran.
+   */
+  compiled_autograd?: AutogradPass[];
+  /**
    * The files this document names that are library code (standard library, installed packages, torch's and tcexplore's own package directories), decided where the frames were recorded (capture/library_files.py); any other file is the user's. Documents without it: views fold no frame.
    */
   library_files?: string[];
@@ -223,6 +227,9 @@ export interface Compile {
   guards: Guard[];
   guards_text?: string | null;
   recompile_reasons: Recompile[][];
+  /**
+   * shape symbols torch created for this compile (create_symbol; create_unbacked_symbol ones carry unbacked: true, no source, the user line that made them)
+   */
   symbols: {
     [k: string]: unknown;
   }[];
@@ -326,6 +333,10 @@ export interface Graph {
   chars?: number;
   nodes: GraphNode[];
   nodes_truncated: boolean;
+  /**
+   * present when invoke_subgraph nodes call nested compile regions (torch.compiler.nested_compile_region): each subgraph once, with its nodes and the nodes that invoke it, in order
+   */
+  subgraphs?: InvokedSubgraph[];
 }
 export interface GraphNode {
   name: string;
@@ -339,6 +350,20 @@ export interface GraphNode {
   source?: Location | null;
   code?: string;
   kernels?: string[];
+  /**
+   * an invoke_subgraph node of a post-grad graph: the wrapper line (1-based, in its output code) of the call of the subgraph's function that runs it
+   */
+  subgraph_call?: number;
+  /**
+   * a runtime assert (_assert_scalar) of a post-grad graph: the wrapper line (1-based, in its output code) of the check of the same expression
+   */
+  check?: number;
+}
+export interface InvokedSubgraph {
+  name: string;
+  invoked_by: string[];
+  nodes: GraphNode[];
+  nodes_truncated: boolean;
 }
 export interface Guard {
   type: string;
@@ -381,6 +406,14 @@ export interface OutputCode {
    * why nodes are unmapped here when torch recorded no kernel -> node mapping (provenance null), as every view shows it (findings/unmapped.py); absent otherwise
    */
   unmapped_reason?: string;
+  /**
+   * the wrapper's calls of nested compile regions' functions, in order: the subgraph, the line (1-based), the statement and the invoke_subgraph node it runs (null where the calls and nodes do not pair one to one)
+   */
+  subgraph_calls?: SubgraphCall[];
+  /**
+   * the runtime asserts the wrapper makes (if not (...): raise RuntimeError(...)): torch's expression, the line (1-based) and the condition as written
+   */
+  checks?: WrapperCheck[];
 }
 export interface Kernel {
   name: string;
@@ -407,6 +440,10 @@ export interface Kernel {
   post_grad_nodes: string[];
   user_lines: Location[];
   mapping: "provenance" | "kernel_comment" | "none";
+  /**
+   * the nested compile regions' functions in the wrapper that launch this kernel (null: the wrapper's own call()); its post_grad_nodes are nodes of those subgraphs. Empty or absent: only call() launches it
+   */
+  subgraphs?: (string | null)[];
 }
 export interface LaunchSite {
   /**
@@ -424,6 +461,17 @@ export interface CustomOp {
    * its Python implementation, for an op the captured program (__main__) defines
    */
   source?: string;
+}
+export interface SubgraphCall {
+  subgraph: string;
+  line: number;
+  call: string;
+  node: string | null;
+}
+export interface WrapperCheck {
+  expr: string;
+  line: number;
+  condition: string;
 }
 export interface Phase {
   name: string | null;
@@ -611,7 +659,7 @@ export interface TracedFunction {
   depth?: number | null;
 }
 /**
- * What a compile keeps for backward, recomputes, and what Inductor's wrappers allocate: read from the AOT forward/backward graphs and the output code (capture/memory.py)
+ * What a compile keeps for backward, recomputes, and what Inductor's wrappers allocate: read from the AOT forward/backward graphs and the output code (capture/static_memory.py)
  */
 export interface CompileMemory {
   saved_for_backward: null | {
@@ -733,6 +781,31 @@ export interface GraphBreak {
   compile_id: string | null;
   attempt?: number;
 }
+/**
+ * One pass of compiled autograd (tlparse's !N/-/-): the backward graph it captured before Dynamo traced it, the sizes it made symbols of, and where it ran.
+ */
+export interface AutogradPass {
+  id: number;
+  graph: Graph | null;
+  symbols: {
+    [k: string]: unknown;
+  }[];
+  symbolic_guards: {
+    [k: string]: unknown;
+  }[];
+  /**
+   * the ids of the Dynamo compiles of this pass's graph, in order
+   */
+  compiles: string[];
+  /**
+   * the compile id of the compiled step whose frame ran this backward (the latest compile of that frame before the pass), or null where the stack names none
+   */
+  step: string | null;
+  /**
+   * the line of that frame that ran the backward (loss.backward())
+   */
+  call: Location | null;
+}
 export interface NotCompiled {
   function: string;
   file: string;
@@ -778,7 +851,7 @@ export interface FindingEvidence {
   output?: number;
 }
 /**
- * dynamic_shape: the size in user terms, its symbol and range, its value (as torch logged it), the value change that made it dynamic, the lines that guard or specialize it
+ * dynamic_shape: the size in user terms, its symbol and range, its value (as torch logged it), the value change that made it dynamic, the lines that guard or specialize it; an unbacked symbol (from nonzero(), .item()) is named by its symbol, with the line that made it (made_at) and the runtime asserts that check it
  */
 export interface ShapeInfo {
   /**
@@ -799,9 +872,20 @@ export interface ShapeInfo {
     line: number | null;
     function: string | null;
     expr: string;
-    kind: "guard" | "specialized";
+    kind: "guard" | "specialized" | "runtime_assert";
     compile?: string | null;
+    /**
+     * a runtime assert: the output code (its kind) and the wrapper line that checks it, or null where the wrapper has no such check
+     */
+    check?: null | {
+      output: string | null;
+      line: number;
+    };
   }[];
+  /**
+   * an unbacked symbol: the user line that made it
+   */
+  made_at?: Location | null;
 }
 export interface PipelineStage {
   name: string;

@@ -62,6 +62,14 @@ export function fusionModel(c: Compile, outputIndex: number): FusionModel {
       }
     }
   }
+  // An invoke_subgraph node runs its nested region's function: the kernels launched there.
+  for (const call of output.subgraph_calls ?? []) {
+    for (const { kernel, index } of kernels) {
+      if (call.node && (kernel.subgraphs ?? []).includes(call.subgraph)) {
+        link(call.node, index);
+      }
+    }
+  }
   return {
     output, graph, kernels, kernelsOf,
     unmapped: new Set((output.unmapped_nodes ?? []).map(String)),

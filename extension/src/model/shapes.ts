@@ -29,3 +29,16 @@ export function whyDynamic(s: ShapeInfo): string {
   }
   return s.unbacked ? 'unbacked (a value read from a tensor)' : 'dynamic from the first compile';
 }
+
+type Guard = ShapeInfo['guards'][number];
+
+/** What a guarding line does to the size, as stored: a runtime assert names the wrapper's check. */
+export function guardRole(g: Guard): string {
+  if (g.kind === 'specialized') {
+    return 'specializes it';
+  }
+  if (g.kind === 'runtime_assert') {
+    return g.check ? `runtime assert: ${g.check.output ?? 'output'} code line ${g.check.line}` : 'runtime assert';
+  }
+  return 'guards it';
+}

@@ -151,8 +151,12 @@ function treeNode(ctx: Context, node: TreeNode, perFrame: Map<number, number>, l
   const all = node.frameId === null ? 0 : perFrame.get(node.frameId) ?? 0;
   return el('li', { class: node.compiles.length ? 'tcx-tree-frame' : 'tcx-tree-call' },
     node.folded ? el('span', { class: 'tcx-muted tcx-tree-folded' }, `(${plural(node.folded, 'library frame')}) `) : null,
-    el('span', { title: whereTitle(f) }, el('strong', null, f.function ?? '?'), ' ',
-      RESUME_NAME.test(f.function ?? '') ? `(${resumeLabel(f.function!)}) ` : '', el('span', { class: 'tcx-muted' }, where(f, labels))),
+    node.backwardPass !== undefined
+      ? el('span', { class: 'tcx-tree-backward', title: whereTitle(f) }, el('strong', null, 'backward'),
+        ` traced by compiled autograd (!${node.backwardPass}), run by `, el('span', { class: 'tcx-muted' }, where(f, labels)),
+        f.code ? ': ' : null, f.code ? code(f.code) : null)
+      : el('span', { title: whereTitle(f) }, el('strong', null, f.function ?? '?'), ' ',
+        RESUME_NAME.test(f.function ?? '') ? `(${resumeLabel(f.function!)}) ` : '', el('span', { class: 'tcx-muted' }, where(f, labels))),
     node.compiles.length
       ? el('div', { class: 'tcx-muted tcx-tree-entries' }, `frame ${node.frameId ?? '?'}: `,
         all > node.compiles.length ? `${plural(node.compiles.length, 'compile')} on this path, ${all} in all` : plural(node.compiles.length, 'compile'))

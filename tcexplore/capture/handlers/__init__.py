@@ -8,7 +8,9 @@ known to carry nothing shown, or None for a kind no handler claims (counted, nev
 from __future__ import annotations
 
 # Each section module registers its handlers as it is imported.
-from . import frames, graph_breaks, graphs, guards, metrics, runtime_logs, timing  # noqa: F401
+from . import (  # noqa: F401
+    compiled_autograd, frames, graph_breaks, graphs, guards, metrics, runtime_logs, timing,
+)
 from .bytecode import bytecode_artifact_handler
 from .registry import HANDLERS, IGNORED, Handler
 

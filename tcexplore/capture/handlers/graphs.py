@@ -44,6 +44,8 @@ def _output_code(assembler: Assembler, event: Event, record: dict[str, Any]) -> 
         "path": data.get("filename"),
         "post_grad_graph": len(record["post_grad_graphs"]) - 1,
         "kernels": parsed["kernels"],
+        "subgraph_calls": parsed["subgraph_calls"],
+        "checks": parsed["checks"],
         "provenance": None,
     })
 

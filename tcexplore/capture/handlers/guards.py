@@ -26,19 +26,40 @@ def _recompile(assembler: Assembler, event: Event, record: dict[str, Any]) -> No
 
 
 @handles("create_symbol")
-def _symbol(assembler: Assembler, event: Event, record: dict[str, Any]) -> None:
+def _symbol(assembler: Assembler, event: Event, record: dict[str, Any] | None) -> None:
+    """A compile's shape symbol; compiled autograd makes its graph's input sizes symbols
+    before any frame is compiled: those are its pass's."""
+    owner = record if record is not None else assembler.autograd_pass(event)
+    if owner is None:
+        return
     data = event.data or {}
-    record["symbols"].append({
+    owner["symbols"].append({
         "symbol": data.get("symbol"), "value": data.get("val"), "range": data.get("vr"),
         "source": data.get("source"),
         "user_location": assembler.frame_from_stack(data.get("user_stack")),
     })
 
 
-@handles("guard_added_fast", "guard_added", "symbolic_shape_specialization")
-def _symbolic_guard(assembler: Assembler, event: Event, record: dict[str, Any]) -> None:
+@handles("create_unbacked_symbol")
+def _unbacked_symbol(assembler: Assembler, event: Event, record: dict[str, Any] | None) -> None:
+    """A size or value read from a tensor (``nonzero()``, ``.item()``): no example value, no
+    source; the user line that made it."""
+    if record is None:
+        return
     data = event.data or {}
-    record["symbolic_guards"].append({
+    record["symbols"].append({
+        "symbol": data.get("symbol"), "value": None, "range": data.get("vr"), "source": None,
+        "unbacked": True, "user_location": assembler.frame_from_stack(data.get("user_stack")),
+    })
+
+
+@handles("guard_added_fast", "guard_added", "symbolic_shape_specialization")
+def _symbolic_guard(assembler: Assembler, event: Event, record: dict[str, Any] | None) -> None:
+    owner = record if record is not None else assembler.autograd_pass(event)
+    if owner is None:
+        return
+    data = event.data or {}
+    owner["symbolic_guards"].append({
         "kind": event.kind,
         "expr": data.get("expr") or data.get("symbol"),
         "user_location": assembler.frame_from_stack(data.get("user_stack")),

@@ -4,7 +4,9 @@ torch emits graphs as ``GraphModule.print_readable()`` text: a ``forward`` whose
 signature lists the placeholders with their ``"f32[4, 8][8, 1]cpu"`` annotations,
 one statement per node, ``# File: path:line in fn, code: ...`` comments naming the
 user line that produced the following nodes, and a ``return``. Only the top-level
-``forward`` becomes nodes; nested submodules (higher-order ops) stay in the text.
+``forward`` becomes nodes; nested submodules (higher-order ops) stay in the text, except
+the subgraphs ``invoke_subgraph`` calls (``torch.compiler.nested_compile_region``): each is
+read once, with the nodes that invoke it.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from functools import lru_cache
 from typing import Any
 
 MAX_NODES = 20_000
+INVOKE_SUBGRAPH = "torch.ops.higher_order.invoke_subgraph"
 
 # Under activation checkpointing torch prefixes the region: "# ac_graph_id: 2 - PREFER_RECOMPUTE File: ...".
 _FILE_COMMENT = re.compile(r"^#(?: ac_graph_id: \S+ - \w+)? File: (?P<file>.+?):(?P<line>\d+) in (?P<fn>[^,]+), code: (?P<code>.*)$")
@@ -93,13 +96,43 @@ def _classify(rhs: str, names: dict[str, Any]) -> tuple[str, str]:
 
 
 def parse_graph(text: str, max_nodes: int = MAX_NODES) -> dict[str, Any]:
-    """Nodes of the top-level forward, with users, tensor metadata and user source lines."""
+    """Nodes of the top-level forward, with users, tensor metadata and user source lines;
+    with ``subgraphs`` where ``invoke_subgraph`` nodes call nested compile regions."""
     lines = text.splitlines()
+    graph = _parse_forward(lines, 0, max_nodes)
+    subgraphs = _invoked_subgraphs(lines, graph["nodes"], max_nodes)
+    if subgraphs:
+        graph["subgraphs"] = subgraphs
+    return graph
+
+
+def _invoked_subgraphs(lines: list[str], nodes: list[dict[str, Any]],
+                       max_nodes: int) -> list[dict[str, Any]]:
+    """Each subgraph an ``invoke_subgraph`` node calls, once (torch prints it once as a
+    nested class of the graph module), with the nodes that invoke it, in order."""
+    by_name = {n["name"]: n for n in nodes}
+    invoked: dict[str, list[str]] = {}
+    for node in nodes:
+        if node["target"] == INVOKE_SUBGRAPH and node["args"]:
+            held = by_name.get(node["args"][0])
+            if held and held["op"] == "get_attr":
+                invoked.setdefault(held["target"].removeprefix("self."), []).append(node["name"])
+    subgraphs = []
+    for name, invokers in invoked.items():
+        start = next((i for i, line in enumerate(lines)
+                      if line.strip() == f"class {name}(torch.nn.Module):"), None)
+        if start is None:
+            continue
+        graph = _parse_forward(lines, start + 1, max_nodes)
+        subgraphs.append({"name": name, "invoked_by": invokers, **graph})
+    return subgraphs
+
+
+def _parse_forward(lines: list[str], i: int, max_nodes: int) -> dict[str, Any]:
+    """The nodes of the first ``forward`` at or after line ``i``."""
     nodes: list[dict[str, Any]] = []
     by_name: dict[str, dict[str, Any]] = {}
     truncated = False
-    i = 0
-    # Locate the first (outermost) forward.
     while i < len(lines) and not lines[i].lstrip().startswith("def forward("):
         i += 1
     if i == len(lines):

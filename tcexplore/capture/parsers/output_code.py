@@ -31,6 +31,11 @@ _TRITON_KIND = re.compile(r"@triton_heuristics\.(?P<kind>\w+)\(")
 _LAUNCH_PREP = re.compile(r"^(?:stream\w* = get_raw_stream\(\d+\)|\w+numel = .+)$")
 _LAUNCH = re.compile(r"^(?P<name>\w+)(?:\.run)?\(")
 _SIZE_HINTS = re.compile(r"size_hints=(?P<hints>\{[^}]*\}|\[[^\]]*\])")
+_SUBGRAPH_CALL = re.compile(r"^\w+ = (?P<name>\w+)\((?P=name)_args\)$")
+# A runtime assert Inductor writes for a deferred assertion on unbacked symbols (ir.AssertScalar).
+_CHECK = re.compile(r"^if not \((?P<cond>.+)\):$")
+_CHECK_RAISE = re.compile(r"^raise RuntimeError\((?P<msg>'[^']*'|\"[^\"]*\")\)$")
+_TOP_DEF = re.compile(r"^(?:def (?P<def>\w+)\(|class \w+)")
 _EXTERN_CALL = re.compile(
     r"^(?:\w+ = )?(?P<target>extern_kernels\.\w+|torch\.ops\.\w+\.\w+\.\w+|aten\.\w+\.\w+)\(")
 
@@ -144,6 +149,7 @@ def parse_output_code(code: str) -> dict[str, Any]:
             "line": line_no + 1, "handles": [], "launches": 0, "calls": [], "launch_sites": [],
             "source_nodes": comments["source_nodes"], "aten_ops": comments["aten_ops"],
             "fragment_nodes": comments["fragment_nodes"], "size_hints": _size_hints(source),
+            "subgraphs": [],
         }
         kernels.append(kernel)
         by_name[kernel["name"]] = kernel
@@ -152,11 +158,34 @@ def parse_output_code(code: str) -> dict[str, Any]:
     # (``call()``, or the ``partition_N()`` functions of a CUDA-graph-partitioned wrapper).
     # A provenance handle names its kernel; one naming no kernel of this module belongs to
     # the next wrapper statement that calls what it names.
+    # A nested compile region's subgraph is a function of its own (``def
+    # repeated_subgraph0(args):``) that call() calls once per invoke_subgraph node; a kernel
+    # launched there is scoped to it (``subgraphs``: the functions launching it, None for
+    # call(); empty when only call() does).
     externs: list[dict[str, Any]] = []
+    subgraph_calls: list[dict[str, Any]] = []
+    checks: list[dict[str, Any]] = []
+    subgraphs = (set(re.findall(r"^def (\w+)\(args\):$", code, re.M))  # not partition_N():
+                 & set(re.findall(r"^ +\w+ = (\w+)\(\1_args\)$", code, re.M)))  # call() calls them so
+    scope: str | None = None
+    scopes: dict[str, set[str | None]] = {}  # kernel -> the functions launching it
     pending: list[str] = []  # handles naming an extern call not reached yet
     for index, line in enumerate(lines):
         stripped = line.strip()
-        if index in kernel_lines or not line.startswith(" "):
+        if index in kernel_lines:
+            continue
+        if not line.startswith(" "):
+            if top := _TOP_DEF.match(line):
+                scope = top["def"] if top["def"] in subgraphs else None
+            continue
+        if ((check := _CHECK.match(stripped)) and index + 1 < len(lines)
+                and (raised := _CHECK_RAISE.match(lines[index + 1].strip()))):
+            checks.append({"expr": ast.literal_eval(raised["msg"]), "line": index + 1,
+                           "condition": check["cond"]})
+            continue
+        if (called := _SUBGRAPH_CALL.match(stripped)) and called["name"] in subgraphs:
+            subgraph_calls.append({"subgraph": called["name"], "line": index + 1,
+                                   "call": stripped, "node": None})
             continue
         if stripped.startswith("#"):
             if m := _HANDLE.search(stripped):
@@ -171,6 +200,7 @@ def parse_output_code(code: str) -> dict[str, Any]:
             kernel = by_name[launched["name"]]
             comments = _describe_comments(_comment_block(lines, index))
             kernel["launches"] += 1
+            scopes.setdefault(kernel["name"], set()).add(scope)
             kernel["calls"].append(stripped)  # with its numel / grid arguments, as emitted
             kernel["launch_sites"].append({
                 "line": index + 1, "source_nodes": comments["source_nodes"],
@@ -198,7 +228,12 @@ def parse_output_code(code: str) -> dict[str, Any]:
                               "source_nodes": comments["source_nodes"]}],
             "source_nodes": comments["source_nodes"],
             "aten_ops": comments["aten_ops"], "fragment_nodes": [], "size_hints": None,
+            "subgraphs": [scope] if scope else [],
         })
+    for kernel in kernels:
+        launched_in = scopes.get(kernel["name"], {None})
+        kernel["subgraphs"] = ([] if launched_in == {None}
+                               else sorted(launched_in, key=lambda name: name or ""))
     every = kernels + externs
     for kernel, label in zip(every, kernel_labels([k["name"] for k in every])):
         kernel["label"] = label
@@ -206,4 +241,6 @@ def parse_output_code(code: str) -> dict[str, Any]:
         "aot_id": aot["id"] if aot else None,
         "kind": output_kind(aot["id"] if aot else None),
         "kernels": every,
+        "subgraph_calls": subgraph_calls,
+        "checks": checks,
     }
