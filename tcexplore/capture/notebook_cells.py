@@ -4,7 +4,8 @@ Every file a document mentions that IPython knows as a cell (its compiler's
 ``format_code_name``: the ``%%tcompile`` cell itself, the cell calling ``explore()``, and
 cells defining the functions and models they call) gets a label, and its text (from
 ``linecache``) for the source view. The document keeps the real file names; the report
-shows the labels.
+shows the labels. Captured here, below measure/ (explore() called in a cell needs it) and
+notebook/ (%%tcompile), which both add the labels to the document they build.
 """
 
 from __future__ import annotations
