@@ -1,6 +1,6 @@
 """Diff two compilations: ``tcexplore.diff(a, b)`` -> :class:`DocDiff`.
 
-Not to be confused with ``measure/diff.py``, the numeric diff of eager and compiled
+Not to be confused with ``measure/output_diff.py``, the numeric diff of eager and compiled
 outputs: this compares what torch.compile *did* in two runs (compiles, graph nodes,
 guards, kernels, and the timing and accuracy measured with them). What counts as the same
 and what is noise is written down in :mod:`.identity`.

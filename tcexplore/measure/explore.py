@@ -11,7 +11,7 @@ from ..capture.notebook_cells import notebook_cell_sections
 from ..capture import capture
 from ..capture.not_compiled import nothing_compiled
 from .exploration import Exploration
-from .diff import closeness_to_reference, diff_named, diff_outputs
+from .output_diff import closeness_to_reference, diff_named, diff_outputs
 from .divergence import find_first_divergence
 from .gradients import gradient_rows, gradients_ok
 from .foreign_entries import without_foreign_entries

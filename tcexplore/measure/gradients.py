@@ -11,7 +11,7 @@ from typing import Any
 
 import torch
 
-from .diff import diff_named
+from .output_diff import diff_named
 
 
 def gradient_rows(eager: dict[str, torch.Tensor | None],

@@ -22,7 +22,7 @@ from ..capture import capture
 from ..capture.events import Event
 from ..document import error_record
 from ..measure.exploration import Exploration
-from ..measure.diff import diff_named
+from ..measure.output_diff import diff_named
 from ..measure.divergence import find_first_divergence
 from ..measure.gradients import gradient_rows, gradients_ok
 from ..measure.snapshot import Snapshot, untouched
