@@ -12,13 +12,13 @@ from ..capture import capture
 from ..capture.not_compiled import nothing_compiled
 from .exploration import Exploration
 from .output_diff import closeness_to_reference, diff_named, diff_outputs
-from .divergence import find_first_divergence
+from .first_divergence import find_first_divergence
 from .gradients import gradient_rows, gradients_ok
 from .foreign_entries import without_foreign_entries
 from .random_ops import explain_mismatch
 from .snapshot import Snapshot, untouched
 from ..document import error_record
-from .inputs import clone_tensors, rng_state
+from .cloned_inputs import clone_tensors, rng_state
 from .memory import measure_memory
 from .profile import profile_calls
 from .timing import first_call_seconds, measure, summarize, uses_cuda

@@ -17,7 +17,7 @@ from typing import Any, Callable, Iterator
 import torch
 
 from .. import _torch_compat
-from .inputs import clone_tensors
+from .cloned_inputs import clone_tensors
 from .native_stderr import quietly_entered
 
 CPU_DEVICE_TYPE = 0  # torch's DeviceType.CPU in the profiler's memory events

@@ -33,7 +33,7 @@ from typing import Any
 import torch
 
 from .. import _torch_compat
-from .inputs import rng_snapshot
+from .cloned_inputs import rng_snapshot
 
 # Said of every snapshot: what restoring in place cannot undo, and what is out of reach.
 ALWAYS_NOT_RESTORABLE = (

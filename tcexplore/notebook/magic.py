@@ -18,8 +18,8 @@ from IPython.core.magic_arguments import argument, magic_arguments, parse_argstr
 
 from ..capture.notebook_cells import cell_sections, running_cell
 from ..document import Document, DocumentError, load
+from ..measure.cloned_inputs import clone_tensors, rng_state
 from ..measure.exploration import Exploration
-from ..measure.inputs import clone_tensors, rng_state
 from ..workbench import AmbiguousKernel, WorkbenchError, find_kernel
 from ..workbench.cli import kernel_table
 from . import options as opts

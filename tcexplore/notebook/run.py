@@ -23,11 +23,11 @@ from ..capture.events import Event
 from ..document import error_record
 from ..measure.exploration import Exploration
 from ..measure.output_diff import diff_named
-from ..measure.divergence import find_first_divergence
+from ..measure.first_divergence import find_first_divergence
 from ..measure.gradients import gradient_rows, gradients_ok
 from ..measure.snapshot import Snapshot, untouched
 from ..measure.random_ops import explain_mismatch
-from ..measure.inputs import clone_tensors, rng_state
+from ..measure.cloned_inputs import clone_tensors, rng_state
 from ..measure.timing import first_call_seconds, measure, summarize, uses_cuda
 from ..measure.unheard import quiet
 from .cell import CellFunction, is_plain_data

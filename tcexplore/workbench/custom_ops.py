@@ -1,4 +1,5 @@
-"""The reproducer's registrations of the ops of other libraries its launch calls.
+"""Custom ops registered again (those capture/custom_ops.py found): the reproducer's
+registrations of the ops of other libraries its launch calls.
 
 An output code that calls ``torch.ops.transformers.grouped_mm_fallback`` runs only where
 something registered that op. Capture records, per output code, the module that did

@@ -26,7 +26,7 @@ import torch
 import torch.fx
 
 from .. import _torch_compat
-from .inputs import clone_tensors, rng_snapshot
+from .cloned_inputs import clone_tensors, rng_snapshot
 from .output_diff import diff_leaf
 from .random_ops import node_random_ops
 from .unheard import no_warnings
