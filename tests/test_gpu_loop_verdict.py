@@ -65,7 +65,9 @@ def test_the_verdict_names_the_loop_figures_it_used(runs, name):
         assert basis["rule"] == "loop" and basis["loop_us"] == row["profile_us"]
         assert basis["gpu_waits"] == (basis["host_us"] >= basis["device_us"])
         assert basis["gpu_waits"] == (name == "mlp")
-        # a single call waits for the sync; calls back to back do not
-        assert basis["host_us"] <= basis["synced_us"] and basis["loop_us"] <= basis["synced_us"]
+        # a single call waits for the sync; calls back to back do not (where the host is
+        # the bottleneck the two meet: equal within the noise)
+        assert basis["host_us"] <= basis["synced_us"] * (1 + WITHIN)
+        assert basis["loop_us"] <= basis["synced_us"] * (1 + WITHIN)
         assert basis["line"] and f"{basis['calls']} calls" in basis["line"]
         validate(row["document"])
