@@ -88,3 +88,19 @@ def test_a_float_lr_recompile_keeps_the_tensor_lr_fix():
     assert "(it was 0.1 when compiled)" in recompile["title"]
     assert recompile["severity"] == "warning"
     assert TENSOR_FIX in recompile["advice"] and "lr=torch.tensor(0.01)" in recompile["advice"]
+
+
+def test_a_recompile_for_another_backend_is_told_so_not_made_dynamic():
+    """The same code compiled again with another backend (a second %%tcompile cell with
+    --backend): torch's BACKEND_MATCH reason gets the switch's advice, not a size's."""
+    def double(x):
+        return x * 2
+
+    x = torch.randn(4)
+    torch.compile(double, backend="eager")(x)
+    with capture() as session:
+        torch.compile(double, backend="aot_eager")(x)
+    (recompile,) = _findings(session.document, "recompile")
+    assert "BACKEND_MATCH" in recompile["title"]
+    assert "another backend" in recompile["advice"]
+    assert "mark_dynamic" not in recompile["advice"]

@@ -140,3 +140,33 @@ def test_the_fp64_reference_keeps_torchs_words_on_its_copy_to_itself():
                                         reference="fp64", measure_timing=False)
     assert exploration.accuracy["reference"]["available"]
     assert not [w for w in caught if "float64 copy" in str(w.message)]
+
+
+def _shown(event):
+    """A capture hook as the notebook's live progress is one (it displays each stage)."""
+    return _stage_of(event.kind)
+
+
+def _stage_of(kind):
+    return len(kind)
+
+
+def test_no_frame_a_capture_hook_runs_is_listed_as_not_compiled():
+    """A step's backward is compiled lazily inside the user's frames, while Dynamo watches
+    the frames they call: the hook (IPython's display in a notebook) runs then."""
+    from tcexplore.capture import capture
+
+    model = torch.nn.Linear(4, 4)
+
+    def step(x):
+        loss = model(x).sum()
+        loss.backward()
+        return loss
+
+    events = []
+    with capture(on_event=lambda e: events.append(_shown(e))) as session:
+        torch.compile(step, backend="aot_eager")(torch.randn(2, 4))
+    assert events
+    hooks = {"_shown", "_stage_of", "<lambda>"}
+    assert [e for e in session.document.data["not_compiled"]
+            if e["function"] in hooks and e["file"] == __file__] == []

@@ -11,6 +11,8 @@ from __future__ import annotations
 import contextlib
 from typing import Any, Callable, Iterator
 
+import torch
+
 from .. import _torch_compat
 from ..contained import Unread, error_text
 from ..document import Document, build_document, error_record
@@ -33,7 +35,10 @@ class CaptureSession:
 
     def __init__(self, bypass_caches: bool, on_event: Callable[[Event], None] | None):
         self.bypass_caches = bypass_caches
-        self.on_event = on_event
+        # A hook (the notebook's live progress: IPython's display, ipykernel, zmq) can run
+        # while Dynamo watches frames (a backward compiled lazily inside the user's step):
+        # with Dynamo off, none of its frames is listed as the user's, not compiled.
+        self.on_event = torch.compiler.disable(on_event) if on_event is not None else None
         self.error: dict[str, Any] | None = None
         self._failed: list[dict[str, Any]] = []  # records unread, listeners that raised
         self.distributed: dict[str, Any] | None = None

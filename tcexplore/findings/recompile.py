@@ -13,6 +13,13 @@ from .make import compile_link, finding, location, short_where
 
 GUARD_ADVICE = ("See which guard failed in Guards & recompiles; a size that changes can be "
                 "made dynamic from the start (torch._dynamo.mark_dynamic or dynamic=True).")
+# torch's reason when the entry was compiled by another backend (an earlier torch.compile
+# or %%tcompile of the same code with other options): no size to make dynamic.
+BACKEND_GUARD = "BACKEND_MATCH"
+BACKEND_ADVICE = ("This code was compiled before with another backend (an earlier "
+                  "torch.compile or cell of it); each backend keeps an entry of its own, "
+                  "counted against the recompile limit: expected after switching backends, "
+                  "or call torch.compiler.reset() before compiling with the new one.")
 
 
 def _frame_id(compile_id: Any) -> str:
@@ -42,11 +49,12 @@ def _group(data: dict[str, Any]) -> dict[str, dict[str, Any]]:
     return groups
 
 
-def _advice(values: list[dict[str, Any] | None]) -> str:
+def _advice(values: list[dict[str, Any] | None], causes: list[str]) -> str:
     """One sentence per advice, naming every value it is for, in the causes' order."""
     names: dict[str, list[str]] = {}
-    for value in values:
-        named = names.setdefault(value["advice"] if value else GUARD_ADVICE, [])
+    for value, cause in zip(values, causes, strict=True):
+        fallback = BACKEND_ADVICE if cause.startswith(BACKEND_GUARD) else GUARD_ADVICE
+        named = names.setdefault(value["advice"] if value else fallback, [])
         if value and value["name"] not in named:
             named.append(value["name"])
     return " ".join(f"{', '.join(named)}: {advice}." if named else advice
@@ -80,7 +88,7 @@ def find(data: dict[str, Any]) -> list[dict[str, Any]]:
             "recompile", "info" if expected else "warning", title, count=group["count"],
             locations=[loc] if loc else [],
             evidence=[compile_link(cid) for cid in group["ids"]],
-            advice=_advice(values or [None]),
+            advice=_advice(values or [None], list(group["causes"]) or [top]),
             details=[f"{guard} (×{n})" for guard, n in guards],
             scalar=first["name"] if first else None))
     return out

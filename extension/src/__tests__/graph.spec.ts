@@ -86,6 +86,27 @@ describe('graph model', () => {
     expect(ops('m:blocks.0.attn.proj')).toEqual(['linear_1']);
   });
 
+  it("puts a hand-written norm's ops on the line that reads its weight under the norm, before and after the read", () => {
+    const at = (line: number) => ({ file: '/tmp/ipykernel_1/3650455358.py', function: 'forward', line, code: '' });
+    const lin = { file: '/torch/nn/modules/linear.py', function: 'forward', line: 134, code: '' };
+    const op = (name: string, args: string[], source: GraphNode['source']): GraphNode => ({ ...node(name, 'call_function', args), source });
+    const model = buildGraph({ text: '', truncated: false, nodes_truncated: false, nodes: [
+      node('l_x_', 'placeholder'),
+      node('l_self_modules_norm1_parameters_weight_', 'placeholder'),
+      node('l_self_modules_attn_modules_qkv_parameters_weight_', 'placeholder'),
+      op('pow_1', ['l_x_'], at(8)), op('mean', ['pow_1'], at(8)), op('rsqrt', ['mean'], at(8)),
+      op('mul', ['l_x_', 'rsqrt'], at(8)), op('mul_1', ['mul', 'l_self_modules_norm1_parameters_weight_'], at(8)),
+      op('linear', ['mul_1', 'l_self_modules_attn_modules_qkv_parameters_weight_'], lin),
+      op('split', ['linear'], at(21)),
+      node('output', 'output', ['split'])
+    ] });
+    const moduleOf = (name: string) => model.nodes[model.byName.get(name)!].path?.join('.');
+    for (const own of ['pow_1', 'mean', 'rsqrt', 'mul', 'mul_1']) {
+      expect([own, moduleOf(own)]).toEqual([own, 'norm1']);
+    }
+    expect(moduleOf('linear')).toBe('attn.qkv');
+  });
+
   it('puts each compute node with no source in the module of the next parameter it reaches', () => {
     const model = buildGraph(blocks());
     const moduleOf = (name: string) => model.nodes[model.byName.get(name)!].path?.join('.');

@@ -91,6 +91,18 @@ function ownerBetween(node: GraphNode, p: Use | null, n: Use | null, siblings: n
   // before the first use or after the last, the other side is a sibling at the graph's level
   const common = p && n ? commonPrefix(before, after) : (p ?? n)!.path.slice(0, siblings);
   const line = lineOf(node);
+  // Between modules with nothing in common (the graph's own level), a node on the very line
+  // that reads a module's parameter runs in that module's code: a hand-written RMSNorm's
+  // pow, mean and rsqrt on the line of its `* self.weight`. (Inside a module, the line that
+  // reads a library layer's parameter is the caller's: Attention's split stays Attention's.)
+  if (line && common.length === 0) {
+    if (n && line === n.line) {
+      return n.path;
+    }
+    if (p && line === p.line) {
+      return p.path;
+    }
+  }
   if (line && p && common.length < before.length - 1 && line === p.line) {
     return before.slice(0, common.length + 1);
   }
