@@ -75,8 +75,14 @@ from overhead_worker import DIAG_ARMS, MAIN_ARMS, RESULT_MARK, worker
 from overhead_workloads import CASES, STRICT_CASES
 
 # Environment that would change what torch.compile does or logs in the worker.
-SCRUB_ENV = ("TORCH_TRACE", "TORCH_LOGS", "TORCH_COMPILE_DEBUG", "TORCHINDUCTOR_CACHE_DIR",
-             "TORCHINDUCTOR_FORCE_DISABLE_CACHES", "TORCH_COMPILE_DEBUG_DIR")
+SCRUB_ENV = (
+    "TORCH_TRACE",
+    "TORCH_LOGS",
+    "TORCH_COMPILE_DEBUG",
+    "TORCHINDUCTOR_CACHE_DIR",
+    "TORCHINDUCTOR_FORCE_DISABLE_CACHES",
+    "TORCH_COMPILE_DEBUG_DIR",
+)
 
 
 def _busy_cpu_seconds() -> float | None:
@@ -119,7 +125,7 @@ def run_one(case: str, arm: str, *, handler_timing: bool, timeout: float) -> dic
     busy1, own1, wall1 = _busy_cpu_seconds(), _children_cpu_seconds(), time.perf_counter()
     for line in proc.stdout.splitlines():
         if line.startswith(RESULT_MARK):
-            result = json.loads(line[len(RESULT_MARK):])
+            result = json.loads(line[len(RESULT_MARK) :])
             # CPU the rest of the machine used while this worker ran, in CPUs (0 = quiet):
             # machine-wide busy time minus this worker's own (and its children's) CPU time.
             if busy0 is not None and busy1 is not None:
@@ -139,12 +145,18 @@ def cold(cases: tuple[str, ...], reps: int, *, diagnose: bool, timeout: float) -
     import platform
 
     arms = MAIN_ARMS + (DIAG_ARMS if diagnose else ())
-    print(f"tcexplore capture overhead: torch {importlib.metadata.version('torch')}, python "
-          f"{platform.python_version()}, {os.cpu_count()} CPUs, {platform.platform()}")
-    print(f"load average at start: {load_average():.2f} (1 min); \"other load\" below = CPUs used by "
-          f"other processes while each worker ran")
-    print(f"cold caches per run (fresh TORCHINDUCTOR_CACHE_DIR, FX/AOT caches off); "
-          f"{reps} reps per arm, arms interleaved: {' '.join(arms)}")
+    print(
+        f"tcexplore capture overhead: torch {importlib.metadata.version('torch')}, python "
+        f"{platform.python_version()}, {os.cpu_count()} CPUs, {platform.platform()}"
+    )
+    print(
+        f'load average at start: {load_average():.2f} (1 min); "other load" below = CPUs used by '
+        f"other processes while each worker ran"
+    )
+    print(
+        f"cold caches per run (fresh TORCHINDUCTOR_CACHE_DIR, FX/AOT caches off); "
+        f"{reps} reps per arm, arms interleaved: {' '.join(arms)}"
+    )
     print()
 
     w = case_width(cases)
@@ -162,34 +174,60 @@ def cold(cases: tuple[str, ...], reps: int, *, diagnose: bool, timeout: float) -
                 extra = ""
                 if "document" in r:
                     extra = f"  (block {r['block']:.2f}s + document {r['document']:.2f}s)"
-                print(f"  [{case:<{w}} rep {rep + 1}/{reps}] {arm:<14} "
-                      f"{r['total']:6.2f}s{extra}  other load {load:.2f}", flush=True)
+                print(
+                    f"  [{case:<{w}} rep {rep + 1}/{reps}] {arm:<14} "
+                    f"{r['total']:6.2f}s{extra}  other load {load:.2f}",
+                    flush=True,
+                )
         print()
 
     return report(results, arms, loads, started, diagnose)
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--reps", type=int, default=5, help="repetitions per arm (default 5)")
-    parser.add_argument("--case", choices=(*CASES, "mlp6", "encoder-train", "all"), default="all",
-                        help="default all = every case (of the chosen measure)")
-    parser.add_argument("--strict", action="store_true",
-                        help="one process, warm C++ build cache: plain vs TORCH_TRACE-style "
-                             "handler vs capture vs capture+document")
-    parser.add_argument("--settings", action="store_true",
-                        help="with --strict: add one arm per capture setting left out, "
-                             "giving each setting's share of the overhead")
-    parser.add_argument("--arms", nargs="+", metavar="ARM",
-                        help="with --strict: only these arms (plus plain, payloads, torch_trace and "
-                             "capture+doc, which the summary needs)")
-    parser.add_argument("--check", action="store_true",
-                        help=f"exit non-zero if a median ratio exceeds {LIMIT:.2f}")
-    parser.add_argument("--diagnose", action="store_true",
-                        help="add capture-noprov and prov-only arms and time the log handler")
-    parser.add_argument("--timeout", type=float, default=300.0,
-                        help="seconds before one worker is killed (default 300)")
+    parser.add_argument(
+        "--case",
+        choices=(*CASES, "mlp6", "encoder-train", "all"),
+        default="all",
+        help="default all = every case (of the chosen measure)",
+    )
+    parser.add_argument(
+        "--strict",
+        action="store_true",
+        help="one process, warm C++ build cache: plain vs TORCH_TRACE-style "
+        "handler vs capture vs capture+document",
+    )
+    parser.add_argument(
+        "--settings",
+        action="store_true",
+        help="with --strict: add one arm per capture setting left out, "
+        "giving each setting's share of the overhead",
+    )
+    parser.add_argument(
+        "--arms",
+        nargs="+",
+        metavar="ARM",
+        help="with --strict: only these arms (plus plain, payloads, torch_trace and "
+        "capture+doc, which the summary needs)",
+    )
+    parser.add_argument(
+        "--check", action="store_true", help=f"exit non-zero if a median ratio exceeds {LIMIT:.2f}"
+    )
+    parser.add_argument(
+        "--diagnose",
+        action="store_true",
+        help="add capture-noprov and prov-only arms and time the log handler",
+    )
+    parser.add_argument(
+        "--timeout",
+        type=float,
+        default=300.0,
+        help="seconds before one worker is killed (default 300)",
+    )
     parser.add_argument("--worker", nargs=2, metavar=("CASE", "ARM"), help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
 
@@ -199,13 +237,21 @@ def main(argv: list[str] | None = None) -> int:
     if args.reps < 1:
         parser.error("--reps must be >= 1")
     if args.strict:
-        code = strict(STRICT_CASES if args.case == "all" else (args.case,), args.reps,
-                      settings=args.settings, only=tuple(args.arms or ()))
+        code = strict(
+            STRICT_CASES if args.case == "all" else (args.case,),
+            args.reps,
+            settings=args.settings,
+            only=tuple(args.arms or ()),
+        )
         return code if args.check else 0
     if args.case in ("mlp6", "encoder-train"):
         parser.error(f"{args.case} is a case of --strict")
-    failed = cold(CASES if args.case == "all" else (args.case,), args.reps,
-                  diagnose=args.diagnose, timeout=args.timeout)
+    failed = cold(
+        CASES if args.case == "all" else (args.case,),
+        args.reps,
+        diagnose=args.diagnose,
+        timeout=args.timeout,
+    )
     return 1 if args.check and failed else 0
 
 

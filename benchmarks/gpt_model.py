@@ -57,7 +57,11 @@ class Block(nn.Module):
     def __init__(self, dim: int, heads: int):
         super().__init__()
         self.ln_1, self.attn = LayerNorm(dim), Attention(dim, heads)
-        self.ln_2, self.up, self.down = LayerNorm(dim), nn.Linear(dim, 4 * dim), nn.Linear(4 * dim, dim)
+        self.ln_2, self.up, self.down = (
+            LayerNorm(dim),
+            nn.Linear(dim, 4 * dim),
+            nn.Linear(4 * dim, dim),
+        )
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         x = x + self.attn(self.ln_1(x))
@@ -65,8 +69,9 @@ class Block(nn.Module):
 
 
 class GPT(nn.Module):
-    def __init__(self, layers: int = 12, dim: int = 128, heads: int = 16, vocab: int = 256,
-                 context: int = 32):
+    def __init__(
+        self, layers: int = 12, dim: int = 128, heads: int = 16, vocab: int = 256, context: int = 32
+    ):
         super().__init__()
         self.tok, self.pos = nn.Embedding(vocab, dim), nn.Embedding(context, dim)
         self.blocks = nn.ModuleList(Block(dim, heads) for _ in range(layers))

@@ -48,11 +48,18 @@ def gpt_trace_log(out_dir: str | Path, layers: int = 12) -> Path:
         return logs[0]
     out_dir.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as cache:
-        env = {k: v for k, v in os.environ.items() if k not in ("TORCH_LOGS", "TORCH_COMPILE_DEBUG")}
-        env.update(TORCH_TRACE=str(out_dir), TORCHINDUCTOR_CACHE_DIR=cache,
-                   TORCHINDUCTOR_FX_GRAPH_CACHE="0", TORCHINDUCTOR_AUTOGRAD_CACHE="0")
-        subprocess.run([sys.executable, "-c", _STEP.format(here=str(HERE), layers=layers)],
-                       env=env, check=True)
+        env = {
+            k: v for k, v in os.environ.items() if k not in ("TORCH_LOGS", "TORCH_COMPILE_DEBUG")
+        }
+        env.update(
+            TORCH_TRACE=str(out_dir),
+            TORCHINDUCTOR_CACHE_DIR=cache,
+            TORCHINDUCTOR_FX_GRAPH_CACHE="0",
+            TORCHINDUCTOR_AUTOGRAD_CACHE="0",
+        )
+        subprocess.run(
+            [sys.executable, "-c", _STEP.format(here=str(HERE), layers=layers)], env=env, check=True
+        )
     (log,) = sorted(out_dir.glob("*.log"))
     return log
 

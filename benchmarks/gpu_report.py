@@ -51,14 +51,27 @@ def models() -> dict[str, tuple[nn.Module, tuple]]:
     torch.manual_seed(0)
     cuda = torch.device("cuda")
     return {
-        "mlp": (nn.Sequential(nn.Linear(512, 2048), nn.GELU(), nn.Linear(2048, 512)),
-                (torch.randn(256, 512, device=cuda),)),
-        "encoder": (nn.TransformerEncoderLayer(256, 4, batch_first=True).eval(),
-                    (torch.randn(16, 128, 256, device=cuda),)),
-        "conv": (nn.Sequential(nn.Conv2d(3, 32, 3, padding=1), nn.BatchNorm2d(32), nn.ReLU(),
-                               nn.Conv2d(32, 64, 3, padding=1), nn.ReLU(),
-                               nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Linear(64, 10)).eval(),
-                 (torch.randn(32, 3, 64, 64, device=cuda),)),
+        "mlp": (
+            nn.Sequential(nn.Linear(512, 2048), nn.GELU(), nn.Linear(2048, 512)),
+            (torch.randn(256, 512, device=cuda),),
+        ),
+        "encoder": (
+            nn.TransformerEncoderLayer(256, 4, batch_first=True).eval(),
+            (torch.randn(16, 128, 256, device=cuda),),
+        ),
+        "conv": (
+            nn.Sequential(
+                nn.Conv2d(3, 32, 3, padding=1),
+                nn.BatchNorm2d(32),
+                nn.ReLU(),
+                nn.Conv2d(32, 64, 3, padding=1),
+                nn.ReLU(),
+                nn.AdaptiveAvgPool2d(1),
+                nn.Flatten(),
+                nn.Linear(64, 10),
+            ).eval(),
+            (torch.randn(32, 3, 64, 64, device=cuda),),
+        ),
         "gpt": (GPT().eval(), (torch.randint(0, 1024, (8, 128), device=cuda),)),
     }
 
@@ -72,8 +85,18 @@ def main() -> int:
         print("needs a CUDA GPU")
         return 1
     print(f"{torch.cuda.get_device_name()}, torch {torch.__version__}")
-    header = ("model", "mode", "compile s", "eager ms", "compiled ms", "speedup", "max err",
-              "kernels", "cudagraphed", "top kernels (us/call)")
+    header = (
+        "model",
+        "mode",
+        "compile s",
+        "eager ms",
+        "compiled ms",
+        "speedup",
+        "max err",
+        "kernels",
+        "cudagraphed",
+        "top kernels (us/call)",
+    )
     print("| " + " | ".join(header) + " |\n|" + "---|" * len(header))
     for name in args.models.split(","):
         model, inputs = models()[name]
@@ -81,19 +104,23 @@ def main() -> int:
         for mode in MODES:
             torch.compiler.reset()
             with torch.no_grad():
-                exploration = tcexplore.explore(model, *inputs, mode=mode,
-                                                time_budget_s=args.budget, profile=True)
+                exploration = tcexplore.explore(
+                    model, *inputs, mode=mode, time_budget_s=args.budget, profile=True
+                )
             data, summary = exploration.document.data, exploration.summary()
             if exploration.error:
                 print(f"| {name} | {mode or 'default'} | error: {summary['error'][:80]} |")
                 continue
             share = data["profile"]["cudagraph_share"]
-            top = ", ".join(f"{r['name'][:40]} {r['time_us']:.1f}"
-                            for r in data["profile"]["kernels"][:3])
-            print(f"| {name} | {mode or 'default'} | {summary['compile_s']:.1f} | "
-                  f"{summary['eager_ms']:.3f} | {summary['compiled_ms']:.3f} | "
-                  f"{summary['speedup']:.2f} | {summary['max_abs_err']:.1e} | "
-                  f"{summary['kernels']} | {'' if share is None else f'{share:.0%}'} | {top} |")
+            top = ", ".join(
+                f"{r['name'][:40]} {r['time_us']:.1f}" for r in data["profile"]["kernels"][:3]
+            )
+            print(
+                f"| {name} | {mode or 'default'} | {summary['compile_s']:.1f} | "
+                f"{summary['eager_ms']:.3f} | {summary['compiled_ms']:.3f} | "
+                f"{summary['speedup']:.2f} | {summary['max_abs_err']:.1e} | "
+                f"{summary['kernels']} | {'' if share is None else f'{share:.0%}'} | {top} |"
+            )
     return 0
 
 

@@ -39,20 +39,26 @@ def _arms(log: Path, out: Path) -> dict[str, list[str]]:
     return {
         "import torch": [PYTHON, "-c", "import torch"],
         "import tcexplore": [PYTHON, "-c", "import tcexplore"],
-        "tlparse LOG": ["tlparse", str(log), "-o", str(out / "tl"), "--overwrite",
-                        "--no-browser"],
+        "tlparse LOG": ["tlparse", str(log), "-o", str(out / "tl"), "--overwrite", "--no-browser"],
         "tcexplore import --json": tcexplore,
         "tcexplore import --json --html": [*tcexplore, "--html", str(out / "doc.html")],
-        "tcexplore.load(doc.json)": [PYTHON, "-c", "import sys, tcexplore; "
-                                     f"tcexplore.load({str(out / 'doc.json')!r})"],
+        "tcexplore.load(doc.json)": [
+            PYTHON,
+            "-c",
+            f"import sys, tcexplore; tcexplore.load({str(out / 'doc.json')!r})",
+        ],
     }
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--log", type=Path, help="a TORCH_TRACE log (default: the GPT step)")
-    parser.add_argument("--work", type=Path, default=Path(tempfile.gettempdir()) / "tcx-bench",
-                        help="where the GPT log is kept (default: %(default)s)")
+    parser.add_argument(
+        "--work",
+        type=Path,
+        default=Path(tempfile.gettempdir()) / "tcx-bench",
+        help="where the GPT log is kept (default: %(default)s)",
+    )
     parser.add_argument("--reps", type=int, default=3)
     args = parser.parse_args()
     if shutil.which("tlparse") is None:
@@ -75,13 +81,14 @@ def main() -> int:
         cpu = statistics.median(m.cpu_s for m in measured)
         peak = statistics.median(m.peak_rss_mb for m in measured)
         reads_log = name.startswith(("tlparse", "tcexplore import"))
-        rates = (f"{megabytes / wall:6.1f} {megabytes / cpu:9.1f}" if reads_log
-                 else f"{'':6} {'':9}")
+        rates = f"{megabytes / wall:6.1f} {megabytes / cpu:9.1f}" if reads_log else f"{'':6} {'':9}"
         print(f"{name:34} {wall:7.2f} {cpu:6.2f} {rates} {peak:8.0f}")
     med = {name: statistics.median(m.wall_s for m in measured) for name, measured in runs.items()}
-    print(f"import tcexplore costs {med['import tcexplore'] - med['import torch']:+.2f} s "
-          "against import torch; tcexplore import takes "
-          f"{med['tcexplore import --json'] / med['tlparse LOG']:.2f}x tlparse's time")
+    print(
+        f"import tcexplore costs {med['import tcexplore'] - med['import torch']:+.2f} s "
+        "against import torch; tcexplore import takes "
+        f"{med['tcexplore import --json'] / med['tlparse LOG']:.2f}x tlparse's time"
+    )
     return 0
 
 

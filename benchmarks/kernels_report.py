@@ -32,23 +32,33 @@ def main() -> int:
     w, b = torch.randn(args.cols, device="cuda"), torch.randn(args.cols, device="cuda")
     cases = {
         "softmax": (lambda: kernels.softmax.op(x), lambda: kernels.softmax.reference(x)),
-        "layer_norm": (lambda: kernels.layer_norm.op(x, w, b),
-                       lambda: kernels.layer_norm.reference(x, w, b)),
-        "bias_gelu": (lambda: kernels.bias_gelu.op(x, b), lambda: kernels.bias_gelu.reference(x, b)),
+        "layer_norm": (
+            lambda: kernels.layer_norm.op(x, w, b),
+            lambda: kernels.layer_norm.reference(x, w, b),
+        ),
+        "bias_gelu": (
+            lambda: kernels.bias_gelu.op(x, b),
+            lambda: kernels.bias_gelu.reference(x, b),
+        ),
     }
     print(f"inputs {args.rows}x{args.cols} float32 on {torch.cuda.get_device_name()}")
-    print(f"{'kernel':12} {'max err':>9} {'triton us':>10} {'inductor us':>12} {'eager us':>9} "
-          f"{'vs inductor':>12}")
+    print(
+        f"{'kernel':12} {'max err':>9} {'triton us':>10} {'inductor us':>12} {'eager us':>9} "
+        f"{'vs inductor':>12}"
+    )
     for name, (hand_written, reference) in cases.items():
         inductor = torch.compile(reference)
         with torch.no_grad():
             error = (hand_written() - reference()).abs().max().item()
             inductor()
-            ours, theirs, eager = measure(hand_written, inductor, reference, cuda=True,
-                                          budget_s=0.5)
-        print(f"{name:12} {error:9.2e} {ours.device_median_ms * 1e3:10.2f} "
-              f"{theirs.device_median_ms * 1e3:12.2f} {eager.device_median_ms * 1e3:9.2f} "
-              f"{theirs.device_median_ms / ours.device_median_ms:11.2f}x")
+            ours, theirs, eager = measure(
+                hand_written, inductor, reference, cuda=True, budget_s=0.5
+            )
+        print(
+            f"{name:12} {error:9.2e} {ours.device_median_ms * 1e3:10.2f} "
+            f"{theirs.device_median_ms * 1e3:12.2f} {eager.device_median_ms * 1e3:9.2f} "
+            f"{theirs.device_median_ms / ours.device_median_ms:11.2f}x"
+        )
     return 0
 
 

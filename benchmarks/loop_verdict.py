@@ -18,7 +18,8 @@ from __future__ import annotations
 import argparse
 import statistics
 import sys
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import torch
 
@@ -38,8 +39,9 @@ def workload(name: str) -> tuple[Callable[..., Any], tuple[Any, ...]]:
     torch.manual_seed(0)
     if name == "softmax":
         return softmax_scaled, (torch.randn(8192, 8192, device="cuda"),)
-    model = torch.nn.Sequential(torch.nn.Linear(256, 1024), torch.nn.GELU(),
-                                torch.nn.Linear(1024, 256)).cuda()
+    model = torch.nn.Sequential(
+        torch.nn.Linear(256, 1024), torch.nn.GELU(), torch.nn.Linear(1024, 256)
+    ).cuda()
 
     def mlp(x: torch.Tensor) -> torch.Tensor:
         return model(x)
@@ -47,8 +49,7 @@ def workload(name: str) -> tuple[Callable[..., Any], tuple[Any, ...]]:
     return mlp, (torch.randn(64, 256, device="cuda"),)
 
 
-def loop_us(call: Callable[[], Any], calls: int = LOOP_CALLS,
-            repeats: int = LOOP_REPEATS) -> float:
+def loop_us(call: Callable[[], Any], calls: int = LOOP_CALLS, repeats: int = LOOP_REPEATS) -> float:
     """Per call, µs: CUDA events around ``calls`` back-to-back calls after a sync (the
     start-up amortised over the calls), median of ``repeats``."""
     per_call = []
@@ -81,25 +82,31 @@ def explore_runs(name: str, runs: int, budget_s: float) -> list[dict[str, Any]]:
     for _ in range(runs):
         data = tcexplore.explore(fn, *args, profile=True, time_budget_s=budget_s).document.data
         step = data["profile"]["step"]
-        rows.append({
-            "verdict": step["verdict"],
-            "basis": step["basis"],
-            "profile_us": step["wall_us"],
-            "timing_us": data["timing"]["compiled"]["median_ms"] * 1e3,
-            "loop_us": loop_us(lambda: independent(*args)),
-            "do_bench_us": do_bench_us(lambda: independent(*args)) if name == "softmax" else None,
-            "document": data,
-        })
+        rows.append(
+            {
+                "verdict": step["verdict"],
+                "basis": step["basis"],
+                "profile_us": step["wall_us"],
+                "timing_us": data["timing"]["compiled"]["median_ms"] * 1e3,
+                "loop_us": loop_us(lambda: independent(*args)),
+                "do_bench_us": do_bench_us(lambda: independent(*args))
+                if name == "softmax"
+                else None,
+                "document": data,
+            }
+        )
     return rows
 
 
 def _line(row: dict[str, Any]) -> str:
     basis = row["basis"]
     bench = f", do_bench {row['do_bench_us']:.1f}" if row["do_bench_us"] is not None else ""
-    return (f"  {row['verdict']:15} per call {row['profile_us']:7.1f} µs (timing median "
-            f"{row['timing_us']:7.1f}) | independent loop {row['loop_us']:7.1f}{bench} | host "
-            f"{basis['host_us']:6.1f}, GPU {basis['device_us']:6.1f}, one call + sync "
-            f"{basis['synced_us']:6.1f} µs")
+    return (
+        f"  {row['verdict']:15} per call {row['profile_us']:7.1f} µs (timing median "
+        f"{row['timing_us']:7.1f}) | independent loop {row['loop_us']:7.1f}{bench} | host "
+        f"{basis['host_us']:6.1f}, GPU {basis['device_us']:6.1f}, one call + sync "
+        f"{basis['synced_us']:6.1f} µs"
+    )
 
 
 def main() -> int:
@@ -117,11 +124,16 @@ def main() -> int:
         print(f"{name} (expected {EXPECTED[name]}):")
         for row in rows:
             print(_line(row))
-            worst = max(worst, abs(row["profile_us"] / row["loop_us"] - 1),
-                        abs(row["timing_us"] / row["loop_us"] - 1))
+            worst = max(
+                worst,
+                abs(row["profile_us"] / row["loop_us"] - 1),
+                abs(row["timing_us"] / row["loop_us"] - 1),
+            )
         stable = stable and {row["verdict"] for row in rows} == {EXPECTED[name]}
-    print(f"verdict the same every run: {stable}; worst per-call gap to the independent "
-          f"loop: {worst:.1%} (goal: within 15%)")
+    print(
+        f"verdict the same every run: {stable}; worst per-call gap to the independent "
+        f"loop: {worst:.1%} (goal: within 15%)"
+    )
     return 0 if stable and worst <= 0.15 else 1
 
 

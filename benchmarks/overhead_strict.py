@@ -16,8 +16,14 @@ from overhead_workloads import build
 STRICT_ARMS = ("plain", "payloads", "torch_trace", "capture", "capture+doc")
 # --settings: capture+doc with one of capture's settings or listeners left out; each arm's
 # ratio below capture+doc's is that setting's share of the overhead.
-SETTING_ARMS = ("no-provenance", "no-fused_provenance", "no-artifact_logs", "no-dynamo_hooks",
-                "no-warnings", "no-deliver")
+SETTING_ARMS = (
+    "no-provenance",
+    "no-fused_provenance",
+    "no-artifact_logs",
+    "no-dynamo_hooks",
+    "no-warnings",
+    "no-deliver",
+)
 STRICT_MARGIN = 0.03  # goal: capture+doc ratio <= torch_trace ratio + this
 
 
@@ -93,8 +99,9 @@ def _left_out(arm: str):
             setattr(obj, name, value)
 
 
-def strict(cases: tuple[str, ...], reps: int, settings: bool = False,
-           only: tuple[str, ...] = ()) -> int:
+def strict(
+    cases: tuple[str, ...], reps: int, settings: bool = False, only: tuple[str, ...] = ()
+) -> int:
     """The one-process measure: C++ build cache warm, FX/AOT caches off, arms alternating."""
     import torch._functorch.config as functorch_config
     import torch._inductor.config as inductor_config
@@ -102,12 +109,16 @@ def strict(cases: tuple[str, ...], reps: int, settings: bool = False,
     inductor_config.fx_graph_cache = False
     functorch_config.enable_autograd_cache = False
     trace_path = os.path.join(tempfile.mkdtemp(prefix="tcx-bench-trace-"), "trace.log")
-    print("strict measure: one process, C++ build cache warm, FX/AOT caches off for every "
-          f"arm, arms alternating (order rotated per rep), median of {reps}")
+    print(
+        "strict measure: one process, C++ build cache warm, FX/AOT caches off for every "
+        f"arm, arms alternating (order rotated per rep), median of {reps}"
+    )
     failed = False
     arms = STRICT_ARMS + (SETTING_ARMS if settings else ())
     if only:  # the paired ratios need plain; the summary needs the anchor and capture+doc
-        arms = tuple(a for a in arms if a in only or a in ("plain", "payloads", "torch_trace", "capture+doc"))
+        arms = tuple(
+            a for a in arms if a in only or a in ("plain", "payloads", "torch_trace", "capture+doc")
+        )
     for case in cases:
         run = build(case)
         for arm in arms:  # warm-up: C++ builds cached, imports and first uses done
@@ -125,29 +136,44 @@ def strict(cases: tuple[str, ...], reps: int, settings: bool = False,
                 if d is not None and arm == "capture+doc":
                     documents.append(d)
                     summary = s
-            print(f"  rep {rep + 1}/{reps}: " + " ".join(
-                f"{a}={wall[a][-1] / wall['plain'][-1]:.3f}" for a in arms), flush=True)
+            print(
+                f"  rep {rep + 1}/{reps}: "
+                + " ".join(f"{a}={wall[a][-1] / wall['plain'][-1]:.3f}" for a in arms),
+                flush=True,
+            )
         print(f"\n{case}: {', '.join(f'{k}={v}' for k, v in (summary or {}).items())}")
         print(f"  {'arm':<17} {'wall':>8} {'cpu':>8}   paired wall ratio: median [quartiles]")
         paired = {arm: paired_ratios(wall[arm], wall["plain"]) for arm in arms}
         for arm in arms:
-            print(f"  {arm:<17} {fmt(statistics.median(wall[arm]))} "
-                  f"{fmt(statistics.median(cpu[arm]))}   {median_quartiles(paired[arm])}")
+            print(
+                f"  {arm:<17} {fmt(statistics.median(wall[arm]))} "
+                f"{fmt(statistics.median(cpu[arm]))}   {median_quartiles(paired[arm])}"
+            )
         print(f"  session.document median {statistics.median(documents) * 1000:.0f} ms")
         anchor = statistics.median(paired["torch_trace"])
         ours = statistics.median(paired["capture+doc"])
         floor = statistics.median(paired["payloads"])
-        print(f"  torch building the events (payloads) {floor - 1:+.3f}; tcexplore's own "
-              f"share (capture+doc - payloads) {ours - floor:+.3f}")
+        print(
+            f"  torch building the events (payloads) {floor - 1:+.3f}; tcexplore's own "
+            f"share (capture+doc - payloads) {ours - floor:+.3f}"
+        )
         for arm in (a for a in SETTING_ARMS if a in arms):
             share = ours - statistics.median(paired[arm])
             print(f"  share of {arm[3:]:<16} (capture+doc - {arm}) {share:+.3f}")
         failed |= ours > LIMIT
-        print(f"  capture+doc {ours:.3f} vs TORCH_TRACE {anchor:.3f} "
-              f"(goal <= {anchor + STRICT_MARGIN:.3f}, limit {LIMIT:.2f}): "
-              f"{'PASS' if ours <= min(anchor + STRICT_MARGIN, LIMIT) else 'MISS'}")
+        print(
+            f"  capture+doc {ours:.3f} vs TORCH_TRACE {anchor:.3f} "
+            f"(goal <= {anchor + STRICT_MARGIN:.3f}, limit {LIMIT:.2f}): "
+            f"{'PASS' if ours <= min(anchor + STRICT_MARGIN, LIMIT) else 'MISS'}"
+        )
     load = load_average()
-    print(f"\nload average at the end: {load:.2f}" + (
-        f" (over {os.cpu_count()} CPUs: other work ran; wall ratios are suspect, the CPU "
-        "ratios less so)" if load > os.cpu_count() * 0.6 else ""))
+    print(
+        f"\nload average at the end: {load:.2f}"
+        + (
+            f" (over {os.cpu_count()} CPUs: other work ran; wall ratios are suspect, the CPU "
+            "ratios less so)"
+            if load > os.cpu_count() * 0.6
+            else ""
+        )
+    )
     return 1 if failed else 0

@@ -79,9 +79,13 @@ def worker(case: str, arm: str) -> None:
 
     result.update(total=t2 - t0, cpu_python=cpu2[0] - cpu0[0], cpu_compiler=cpu2[1] - cpu0[1])
     if arm in ("capture", "capture-noprov"):
-        result.update(block=t1 - t0, document=t2 - t1,
-                      events=len(session.events), summary=dict(document.summary),
-                      handler_errors=document.summary["unread_events"])
+        result.update(
+            block=t1 - t0,
+            document=t2 - t1,
+            events=len(session.events),
+            summary=dict(document.summary),
+            handler_errors=document.summary["unread_events"],
+        )
         if os.environ.get("TCX_BENCH_HANDLER_TIMING") == "1":
             result.update(handler=handler_time[0], handler_calls=handler_time[1])
 

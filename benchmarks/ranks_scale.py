@@ -59,8 +59,12 @@ def _row(name: str, m, note: str = "") -> None:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--log", type=Path, help="a TORCH_TRACE log (default: the GPT step)")
-    parser.add_argument("--work", type=Path, default=Path(tempfile.gettempdir()) / "tcx-bench",
-                        help="where the GPT log is kept (default: %(default)s)")
+    parser.add_argument(
+        "--work",
+        type=Path,
+        default=Path(tempfile.gettempdir()) / "tcx-bench",
+        help="where the GPT log is kept (default: %(default)s)",
+    )
     parser.add_argument("--ranks", type=int, nargs="+", default=[8])
     parser.add_argument("--jobs", type=int, nargs="+", default=_default_jobs())
     args = parser.parse_args()
@@ -72,20 +76,44 @@ def main() -> int:
     for ranks in args.ranks:
         with tempfile.TemporaryDirectory() as tmp:
             directory = _rank_dir(log, ranks, Path(tmp))
-            m = measure(["tlparse", str(directory), "--all-ranks-html", "-o",
-                         str(Path(tmp) / "tl"), "--overwrite", "--no-browser"])
+            m = measure(
+                [
+                    "tlparse",
+                    str(directory),
+                    "--all-ranks-html",
+                    "-o",
+                    str(Path(tmp) / "tl"),
+                    "--overwrite",
+                    "--no-browser",
+                ]
+            )
             _row(f"{ranks} ranks: tlparse --all-ranks-html", m)
             base = None
             for jobs in args.jobs:  # each row printed as it is measured
                 out = Path(tmp) / f"out{jobs}"
                 out.mkdir()
-                m = measure([sys.executable, "-m", "tcexplore", "ranks", str(directory),
-                             "--json", str(out / "ranks.json"), "--html",
-                             str(out / "ranks.html"), "--jobs", str(jobs)])
+                m = measure(
+                    [
+                        sys.executable,
+                        "-m",
+                        "tcexplore",
+                        "ranks",
+                        str(directory),
+                        "--json",
+                        str(out / "ranks.json"),
+                        "--html",
+                        str(out / "ranks.html"),
+                        "--jobs",
+                        str(jobs),
+                    ]
+                )
                 shutil.rmtree(out)
                 base = base or m.wall_s
-                _row(f"{ranks} ranks: tcexplore ranks --jobs {jobs}", m,
-                     f"  x{base / m.wall_s:.2f} of --jobs {args.jobs[0]}")
+                _row(
+                    f"{ranks} ranks: tcexplore ranks --jobs {jobs}",
+                    m,
+                    f"  x{base / m.wall_s:.2f} of --jobs {args.jobs[0]}",
+                )
     return 0
 
 

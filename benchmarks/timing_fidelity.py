@@ -27,8 +27,9 @@ def cases(device: str) -> dict[str, object]:
     a, b = torch.randn(256, 256, device=device), torch.randn(256, 256, device=device)
     big = torch.randn(1 << 20, device=device)
     tiny = torch.randn(16, device=device)
-    mlp = torch.nn.Sequential(torch.nn.Linear(128, 512), torch.nn.GELU(),
-                              torch.nn.Linear(512, 128)).to(device)
+    mlp = torch.nn.Sequential(
+        torch.nn.Linear(128, 512), torch.nn.GELU(), torch.nn.Linear(512, 128)
+    ).to(device)
     x = torch.randn(64, 128, device=device)
     compiled_gelu = torch.compile(lambda t: torch.nn.functional.gelu(t) * 2)
     compiled_gelu(big)
@@ -60,7 +61,9 @@ def main() -> int:
     devices = ["cpu"] + (["cuda"] if torch.cuda.is_available() else [])
     reference_name = {"cpu": "torch.utils.benchmark", "cuda": "triton do_bench"}
     worst = 0.0
-    print(f"{'device':6} {'case':24} {'tcexplore ms':>13} {'reference ms':>13} {'ratio':>7}  reference")
+    print(
+        f"{'device':6} {'case':24} {'tcexplore ms':>13} {'reference ms':>13} {'ratio':>7}  reference"
+    )
     for device in devices:
         for name, fn in cases(device).items():
             ratios, ours_all, ref_all, wall = [], [], [], []
@@ -74,10 +77,15 @@ def main() -> int:
                 wall.append(ours.median_ms)
             ratio = statistics.median(ratios)
             worst = max(worst, abs(ratio - 1))
-            print(f"{device:6} {name:24} {statistics.median(ours_all):13.5f} "
-                  f"{statistics.median(ref_all):13.5f} {ratio:7.3f}  {reference_name[device]}"
-                  + (f" (per call to completion: {statistics.median(wall):.5f} ms)"
-                     if device == "cuda" else ""))
+            print(
+                f"{device:6} {name:24} {statistics.median(ours_all):13.5f} "
+                f"{statistics.median(ref_all):13.5f} {ratio:7.3f}  {reference_name[device]}"
+                + (
+                    f" (per call to completion: {statistics.median(wall):.5f} ms)"
+                    if device == "cuda"
+                    else ""
+                )
+            )
     verdict = "PASS" if worst <= 0.05 else "FAIL"
     print(f"\nworst deviation {worst:.1%} (target ±5%, goal ±3%): {verdict}")
     return 0

@@ -2,7 +2,16 @@
 module.exports = {
   testEnvironment: 'jsdom',
   transform: {
-    '^.+\\.ts$': ['ts-jest', { tsconfig: { module: 'commonjs', esModuleInterop: true, types: ['jest', 'node'] } }]
+    '^.+\\.ts$': [
+      'ts-jest',
+      {
+        tsconfig: {
+          module: 'commonjs',
+          esModuleInterop: true,
+          types: ['jest', 'node']
+        }
+      }
+    ]
   },
   testRegex: 'src/__tests__/.*\\.spec\\.ts$',
   moduleFileExtensions: ['ts', 'js', 'json']

@@ -12,27 +12,36 @@ import importlib
 from typing import Any
 
 from . import document as _document
-from ._version import __version__
+from ._version import __version__ as __version__
+
 # Functions named like the subpackage defining them: importing a subpackage (as any of its
 # modules does) sets the package's attribute to it, so these two are bound here, now.
 # Neither subpackage loads torch or anything heavy.
-from .capture import capture  # noqa: E402
-from .ranks import ranks  # noqa: E402
+from .capture import capture as capture
+from .ranks import ranks as ranks
 
 # public name -> the module defining it, relative to this package
 _EXPORTS = {
-    "capture": ".capture", "CaptureSession": ".capture",
-    "Comparison": ".measure.compare", "compare": ".measure.compare",
+    "capture": ".capture",
+    "CaptureSession": ".capture",
+    "Comparison": ".measure.compare",
+    "compare": ".measure.compare",
     "ComparePanel": ".notebook.panel",  # needs the `notebook` extra; not in __all__
-    "DocDiff": ".docdiff", "diff": ".docdiff",
-    "Document": ".document", "DocumentError": ".document", "load": ".document",
+    "DocDiff": ".docdiff",
+    "diff": ".docdiff",
+    "Document": ".document",
+    "DocumentError": ".document",
+    "load": ".document",
     "Exploration": ".measure.exploration",
     "explore": ".measure.explore",
-    "Ranks": ".ranks", "ranks": ".ranks",
-    "TraceError": ".traces.log_file", "load_trace": ".traces",
+    "Ranks": ".ranks",
+    "ranks": ".ranks",
+    "TraceError": ".traces.log_file",
+    "load_trace": ".traces",
 }
-__all__ = sorted([*(n for n in _EXPORTS if n != "ComparePanel"), "load_ipython_extension",
-                  "__version__"])
+__all__ = sorted(
+    [*(n for n in _EXPORTS if n != "ComparePanel"), "load_ipython_extension", "__version__"]
+)
 
 
 def __getattr__(name: str) -> Any:
@@ -125,6 +134,16 @@ def _comparison_notebook(data: dict[str, Any], text: str) -> dict[str, Any]:
     return comparison_mime_bundle(data, text)
 
 
-_document.wire(html=_html, notebook=_notebook, kernel=_kernel, kernels=_kernels, ranks=_ranks,
-               decide=_decide, audit=_audit, older=_older, upgrade=_upgrade,
-               comparison_html=_comparison_html, comparison_notebook=_comparison_notebook)
+_document.wire(
+    html=_html,
+    notebook=_notebook,
+    kernel=_kernel,
+    kernels=_kernels,
+    ranks=_ranks,
+    decide=_decide,
+    audit=_audit,
+    older=_older,
+    upgrade=_upgrade,
+    comparison_html=_comparison_html,
+    comparison_notebook=_comparison_notebook,
+)

@@ -13,8 +13,10 @@ from .common.formatting import share, time_us
 from .files.output import OutputError, unwritable
 from .findings.graph_break_audit import graph_break_lines
 
-RUN_USAGE = ("tcexplore run SCRIPT [script args] --json OUT [--html OUT] [--use-caches] "
-             "[--profile] [--memory]")
+RUN_USAGE = (
+    "tcexplore run SCRIPT [script args] --json OUT [--html OUT] [--use-caches] "
+    "[--profile] [--memory]"
+)
 
 
 def _split_run_args(argv: list[str]) -> tuple[argparse.Namespace, list[str]]:
@@ -22,14 +24,22 @@ def _split_run_args(argv: list[str]) -> tuple[argparse.Namespace, list[str]]:
     own = argparse.ArgumentParser(prog="tcexplore run", usage=RUN_USAGE, add_help=False)
     own.add_argument("--json", dest="json_out")
     own.add_argument("--html", dest="html_out")
-    own.add_argument("--use-caches", action="store_true",
-                     help="let compiles hit the FX/AOT caches (hits are recorded as such)")
-    own.add_argument("--profile", action="store_true",
-                     help="profile the run: every kernel's time, by source line, against "
-                          "this machine's peaks")
-    own.add_argument("--memory", action="store_true",
-                     help="measure the run's peak memory (the saved-for-backward and buffer "
-                          "sections are in every document)")
+    own.add_argument(
+        "--use-caches",
+        action="store_true",
+        help="let compiles hit the FX/AOT caches (hits are recorded as such)",
+    )
+    own.add_argument(
+        "--profile",
+        action="store_true",
+        help="profile the run: every kernel's time, by source line, against this machine's peaks",
+    )
+    own.add_argument(
+        "--memory",
+        action="store_true",
+        help="measure the run's peak memory (the saved-for-backward and buffer "
+        "sections are in every document)",
+    )
     own.add_argument("-h", "--help", action="store_true")
     head, sep, tail = _partition(argv, "--")
     opts, rest = own.parse_known_args(head)
@@ -47,9 +57,15 @@ def _partition(argv: list[str], marker: str) -> tuple[list[str], bool, list[str]
     return argv, False, []
 
 
-def run_script(script: str, script_args: list[str], json_out: str | None,
-               html_out: str | None, use_caches: bool = False, profile: bool = False,
-               memory: bool = False) -> int:
+def run_script(
+    script: str,
+    script_args: list[str],
+    json_out: str | None,
+    html_out: str | None,
+    use_caches: bool = False,
+    profile: bool = False,
+    memory: bool = False,
+) -> int:
     """Run ``script`` as ``__main__`` under capture; write the document even if it raises.
     ``profile``: the whole run under torch.profiler, kernels timed (measure/profile.py)."""
     from .capture import capture  # noqa: PLC0415 - keep `tcexplore --help` fast
@@ -69,10 +85,13 @@ def run_script(script: str, script_args: list[str], json_out: str | None,
     session = memory_section = None
     profiler = RunProfile() if profile else None
     try:
-        with capture(bypass_caches=not use_caches,
-                     on_event=profiler.on_event if profiler else None) as session, \
-                profiler.recording() if profiler else contextlib.nullcontext(), \
-                run_peak() if memory else contextlib.nullcontext() as memory_section:
+        with (
+            capture(
+                bypass_caches=not use_caches, on_event=profiler.on_event if profiler else None
+            ) as session,
+            profiler.recording() if profiler else contextlib.nullcontext(),
+            run_peak() if memory else contextlib.nullcontext() as memory_section,
+        ):
             runpy.run_path(script, run_name="__main__")
     except SystemExit as exc:
         exit_code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
@@ -93,8 +112,11 @@ def run_script(script: str, script_args: list[str], json_out: str | None,
             document = document.with_sections(memory=memory_section)
         distributed = document.data["distributed"] or {}
         _, written_all = _write_outputs(
-            document, json_out, html_out,
-            distributed["rank"] if (distributed.get("world_size") or 0) > 1 else None)
+            document,
+            json_out,
+            html_out,
+            distributed["rank"] if (distributed.get("world_size") or 0) > 1 else None,
+        )
         if not written_all:
             exit_code = 2
     return exit_code
@@ -105,14 +127,22 @@ def _with_profile(document, profiler):
     try:
         return document.with_sections(profile=profiler.section(document.data))
     except Exception as exc:  # noqa: BLE001 - the capture is kept either way
-        print(f"tcexplore run: the profile failed ({type(exc).__name__}: {exc}); "
-              "the document is written without it", file=sys.stderr)
+        print(
+            f"tcexplore run: the profile failed ({type(exc).__name__}: {exc}); "
+            "the document is written without it",
+            file=sys.stderr,
+        )
         return document
 
 
-def _write_outputs(document, json_out: str | None, html_out: str | None,
-                   rank: int | None = None, echo: bool = True,
-                   compiles: list[str] | None = None) -> tuple[list[str], bool]:
+def _write_outputs(
+    document,
+    json_out: str | None,
+    html_out: str | None,
+    rank: int | None = None,
+    echo: bool = True,
+    compiles: list[str] | None = None,
+) -> tuple[list[str], bool]:
     """Write the document; with a ``rank`` as ``out.rank<N>.json`` (and ``.html``), so the
     ranks of a job never overwrite each other. One that cannot be written is named in one
     line and the others are still written. The lines are printed (``echo``) and returned,
@@ -130,8 +160,11 @@ def _write_outputs(document, json_out: str | None, html_out: str | None,
         if path:
             target = path if rank is None else per_rank_path(path, rank)
             try:
-                written = (document.save(target, compiles=compiles) if path == html_out
-                           else document.save(target))
+                written = (
+                    document.save(target, compiles=compiles)
+                    if path == html_out
+                    else document.save(target)
+                )
             except OutputError as exc:
                 lines.append(f"tcexplore: {exc}")
                 written_all = False
@@ -158,20 +191,29 @@ def profile_lines(profile: dict | None, shown: int = 3) -> list[str]:
     if not profile:
         return []
     step = profile["step"]
-    lines = [f"tcexplore: profile: {step['verdict']}, {1 - step['overhead_share']:.0%} of "
-             f"{time_us(step['wall_us'])} in kernels; {step['advice'][0]}"]
+    lines = [
+        f"tcexplore: profile: {step['verdict']}, {1 - step['overhead_share']:.0%} of "
+        f"{time_us(step['wall_us'])} in kernels; {step['advice'][0]}"
+    ]
     calls = profile.get("calls") or {}
     if calls.get("compiling") and calls.get("line"):
         lines.append(f"tcexplore: profile: calls of compiled code: {calls['line']}")
     for line in profile["lines"][:shown]:
         where = f"{line['file']}:{line['line']}" if line["file"] else "no source line"
-        lines.append(f"    {time_us(line['time_us']):>9} {share(line['share'] or 0):>6}  {where}  "
-                     f"{line['code'] or ''}")
+        lines.append(
+            f"    {time_us(line['time_us']):>9} {share(line['share'] or 0):>6}  {where}  "
+            f"{line['code'] or ''}"
+        )
     return lines
 
 
-def import_traces(path: str, json_out: str | None, html_out: str | None,
-                  jobs: int | None = None, compiles: list[str] | None = None) -> int:
+def import_traces(
+    path: str,
+    json_out: str | None,
+    html_out: str | None,
+    jobs: int | None = None,
+    compiles: list[str] | None = None,
+) -> int:
     """``tcexplore import``: one document per TORCH_TRACE log (per rank for a directory,
     the logs read in parallel)."""
     from .ranks.pool import run_all  # noqa: PLC0415
@@ -184,11 +226,13 @@ def import_traces(path: str, json_out: str | None, html_out: str | None,
     try:
         logs = trace_logs(Path(path)) if Path(path).is_dir() else [Path(path)]
         if len(logs) > 1 and None in [log_rank(log) for log in logs]:
-            print(f"tcexplore import: {path} holds {len(logs)} logs, not all with a rank; "
-                  "import them one by one", file=sys.stderr)
+            print(
+                f"tcexplore import: {path} holds {len(logs)} logs, not all with a rank; "
+                "import them one by one",
+                file=sys.stderr,
+            )
             return 2
-        written = run_all(_import_log, logs, json_out, html_out, len(logs) > 1, compiles,
-                          jobs=jobs)
+        written = run_all(_import_log, logs, json_out, html_out, len(logs) > 1, compiles, jobs=jobs)
     except TraceError as exc:
         print(f"tcexplore import: {exc}", file=sys.stderr)
         return 2
@@ -199,8 +243,9 @@ def import_traces(path: str, json_out: str | None, html_out: str | None,
     return 0 if written_all else 2
 
 
-def _import_log(log: Path, json_out: str | None, html_out: str | None, ranked: bool,
-                compiles: list[str] | None) -> tuple[list[str], bool]:
+def _import_log(
+    log: Path, json_out: str | None, html_out: str | None, ranked: bool, compiles: list[str] | None
+) -> tuple[list[str], bool]:
     """One log's document written (``out.rank<N>.json`` when ``ranked``): the lines to print
     and whether every output was written."""
     from .traces import document_from_log  # noqa: PLC0415
@@ -208,12 +253,14 @@ def _import_log(log: Path, json_out: str | None, html_out: str | None, ranked: b
 
     document = document_from_log(read_trace_log(log))
     capture = document.data["capture"]
-    lines = [f"tcexplore import: {capture['path']} is partial: {capture['partial']}"
-             ] if capture["partial"] else []
+    lines = (
+        [f"tcexplore import: {capture['path']} is partial: {capture['partial']}"]
+        if capture["partial"]
+        else []
+    )
     lines += _unread_line("tcexplore import", capture["path"], document.summary)
     rank = document.data["distributed"]["rank"] if ranked else None
-    written, ok = _write_outputs(document, json_out, html_out, rank, echo=False,
-                                 compiles=compiles)
+    written, ok = _write_outputs(document, json_out, html_out, rank, echo=False, compiles=compiles)
     return lines + written, ok
 
 
@@ -222,13 +269,20 @@ def _unread_line(command: str, source: str, summary: dict) -> list[str]:
     count = summary.get("unread_events") or 0
     if not count:
         return []
-    return [f"{command}: {source}: {count} damaged or unreadable trace "
-            f"{'event' if count == 1 else 'events'} skipped or read in part; the document's "
-            "'unread' finding lists them"]
+    return [
+        f"{command}: {source}: {count} damaged or unreadable trace "
+        f"{'event' if count == 1 else 'events'} skipped or read in part; the document's "
+        "'unread' finding lists them"
+    ]
 
 
-def compare_ranks(sources: list[str], json_out: str | None, html_out: str | None,
-                  embed_limit_mb: float, jobs: int | None = None) -> int:
+def compare_ranks(
+    sources: list[str],
+    json_out: str | None,
+    html_out: str | None,
+    embed_limit_mb: float,
+    jobs: int | None = None,
+) -> int:
     """``tcexplore ranks``: the multi-rank document of rank documents or logs (read in
     parallel; the documents of logs written beside the output as ``OUT.rank<N>.json``)."""
     from .ranks import ranks  # noqa: PLC0415
@@ -238,13 +292,16 @@ def compare_ranks(sources: list[str], json_out: str | None, html_out: str | None
         return 2
     base = Path(json_out or html_out).with_suffix(".json")
     try:
-        view = ranks(*sources, embed_limit=int(embed_limit_mb * 1_000_000), jobs=jobs,
-                     documents=base)
+        view = ranks(
+            *sources, embed_limit=int(embed_limit_mb * 1_000_000), jobs=jobs, documents=base
+        )
     except ValueError as exc:
         print(f"tcexplore ranks: {exc}", file=sys.stderr)
         return 2
-    print(f"tcexplore: ranks {view.ranks}, {len(view.divergence)} divergence findings",
-          file=sys.stderr)
+    print(
+        f"tcexplore: ranks {view.ranks}, {len(view.divergence)} divergence findings",
+        file=sys.stderr,
+    )
     for entry in view.to_dict()["ranks"]:
         for line in _unread_line("tcexplore ranks", f"rank {entry['rank']}", entry["summary"]):
             print(line, file=sys.stderr)
@@ -267,55 +324,99 @@ def compare_ranks(sources: list[str], json_out: str | None, html_out: str | None
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     parser = argparse.ArgumentParser(
-        prog="tcexplore", description="See what torch.compile did to your code.")
+        prog="tcexplore", description="See what torch.compile did to your code."
+    )
     parser.add_argument("--version", action="version", version=f"tcexplore {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
-    commands.add_parser("run", help="run a script with every torch.compile captured",
-                        usage=RUN_USAGE, add_help=False)
-    demo = commands.add_parser("demo", help="compile a small built-in model and write its exploration")
-    demo.add_argument("--out", default="tcexplore-demo", help="output path stem (default: %(default)s)")
+    commands.add_parser(
+        "run",
+        help="run a script with every torch.compile captured",
+        usage=RUN_USAGE,
+        add_help=False,
+    )
+    demo = commands.add_parser(
+        "demo", help="compile a small built-in model and write its exploration"
+    )
+    demo.add_argument(
+        "--out", default="tcexplore-demo", help="output path stem (default: %(default)s)"
+    )
     demo.add_argument("--no-open", action="store_true", help="don't open the report in a browser")
     commands.add_parser("doctor", help="check what this machine can compile with")
     imported = commands.add_parser(
-        "import", help="read a TORCH_TRACE log (or a directory of them, one per rank)")
+        "import", help="read a TORCH_TRACE log (or a directory of them, one per rank)"
+    )
     imported.add_argument("path", metavar="PATH", help="a TORCH_TRACE log, or its directory")
-    imported.add_argument("--json", dest="json_out", metavar="OUT",
-                          help="document to write (out.rank<N>.json per rank)")
+    imported.add_argument(
+        "--json",
+        dest="json_out",
+        metavar="OUT",
+        help="document to write (out.rank<N>.json per rank)",
+    )
     imported.add_argument("--html", dest="html_out", metavar="OUT", help="report to write")
-    imported.add_argument("--jobs", type=int, metavar="N",
-                          help="logs read at once (default: this machine's cores)")
-    imported.add_argument("--compile", dest="compiles", action="append", metavar="ID",
-                          help="show this compile in full in --html (repeatable; default: "
-                               "the first ones, within the report's size bounds)")
+    imported.add_argument(
+        "--jobs", type=int, metavar="N", help="logs read at once (default: this machine's cores)"
+    )
+    imported.add_argument(
+        "--compile",
+        dest="compiles",
+        action="append",
+        metavar="ID",
+        help="show this compile in full in --html (repeatable; default: "
+        "the first ones, within the report's size bounds)",
+    )
     compared = commands.add_parser(
-        "ranks", help="compare the ranks of a distributed job: where do they diverge?")
-    compared.add_argument("sources", metavar="DOCS_OR_TRACES", nargs="+",
-                          help="rank documents, TORCH_TRACE logs or their directory, or the "
-                               "--json path given to `tcexplore run` (finds out.rank*.json)")
+        "ranks", help="compare the ranks of a distributed job: where do they diverge?"
+    )
+    compared.add_argument(
+        "sources",
+        metavar="DOCS_OR_TRACES",
+        nargs="+",
+        help="rank documents, TORCH_TRACE logs or their directory, or the "
+        "--json path given to `tcexplore run` (finds out.rank*.json)",
+    )
     compared.add_argument("--json", dest="json_out", metavar="OUT")
     compared.add_argument("--html", dest="html_out", metavar="OUT")
-    compared.add_argument("--embed-limit", type=float, default=50, metavar="MB",
-                          help="embed the rank documents in --json up to this many MB "
-                               "(default: %(default)s; 0: none)")
-    compared.add_argument("--jobs", type=int, metavar="N",
-                          help="ranks read at once (default: this machine's cores)")
+    compared.add_argument(
+        "--embed-limit",
+        type=float,
+        default=50,
+        metavar="MB",
+        help="embed the rank documents in --json up to this many MB "
+        "(default: %(default)s; 0: none)",
+    )
+    compared.add_argument(
+        "--jobs", type=int, metavar="N", help="ranks read at once (default: this machine's cores)"
+    )
     repro = commands.add_parser(
-        "repro", help="write one kernel of a document as a standalone, editable program",
+        "repro",
+        help="write one kernel of a document as a standalone, editable program",
         description="Write the reproducer of KERNEL: a program that builds its inputs, "
-                    "launches it as the compiled module does, compares an editable copy with "
-                    "the original and times both. Without KERNEL, list the kernels.")
+        "launches it as the compiled module does, compares an editable copy with "
+        "the original and times both. Without KERNEL, list the kernels.",
+    )
     repro.add_argument("document", metavar="DOC.json")
-    repro.add_argument("kernel", metavar="KERNEL", nargs="?",
-                       help="COMPILE:OUTPUT:NAME (e.g. 0/0:backward:cpp_fused_mul_0) or any "
-                            "unambiguous part of it")
+    repro.add_argument(
+        "kernel",
+        metavar="KERNEL",
+        nargs="?",
+        help="COMPILE:OUTPUT:NAME (e.g. 0/0:backward:cpp_fused_mul_0) or any "
+        "unambiguous part of it",
+    )
     repro.add_argument("-o", "--out", metavar="FILE", help="write here (default: print it)")
-    repro.add_argument("--launch", type=int, default=1, metavar="N",
-                       help="which launch of a kernel launched several times (default 1)")
+    repro.add_argument(
+        "--launch",
+        type=int,
+        default=1,
+        metavar="N",
+        help="which launch of a kernel launched several times (default 1)",
+    )
     diff = commands.add_parser(
-        "diff", help="what changed between two saved documents (exit 1 if anything did)",
+        "diff",
+        help="what changed between two saved documents (exit 1 if anything did)",
         description="Compiles, graph nodes, guards and kernels that differ from A to B, with "
-                    "timing and accuracy when both have them. Exit status: 0 no differences, "
-                    "1 differences, 2 trouble (as diff(1)).")
+        "timing and accuracy when both have them. Exit status: 0 no differences, "
+        "1 differences, 2 trouble (as diff(1)).",
+    )
     diff.add_argument("a", metavar="A.json")
     diff.add_argument("b", metavar="B.json")
     diff.add_argument("--json", dest="json_out", help="write the diff as JSON")
@@ -326,8 +427,15 @@ def main(argv: list[str] | None = None) -> int:
         if not opts.json_out and not opts.html_out:
             print("tcexplore run: give --json OUT and/or --html OUT", file=sys.stderr)
             return 2
-        return run_script(script_and_args[0], script_and_args[1:], opts.json_out,
-                          opts.html_out, opts.use_caches, opts.profile, opts.memory)
+        return run_script(
+            script_and_args[0],
+            script_and_args[1:],
+            opts.json_out,
+            opts.html_out,
+            opts.use_caches,
+            opts.profile,
+            opts.memory,
+        )
     args = parser.parse_args(argv)
     if args.command == "demo":
         from .demo import run_demo  # noqa: PLC0415
@@ -338,8 +446,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "import":
         return import_traces(args.path, args.json_out, args.html_out, args.jobs, args.compiles)
     if args.command == "ranks":
-        return compare_ranks(args.sources, args.json_out, args.html_out, args.embed_limit,
-                             args.jobs)
+        return compare_ranks(
+            args.sources, args.json_out, args.html_out, args.embed_limit, args.jobs
+        )
     if args.command == "diff":
         from .docdiff import run_diff  # noqa: PLC0415
 

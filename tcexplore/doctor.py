@@ -43,32 +43,48 @@ def run_doctor() -> int:
     print(f"GPUs      {', '.join(env['gpus']) or 'none visible'}")
     missing = _torch_compat.check()
     for name in missing:
-        problems.append((name, "use a torch release tcexplore supports "
-                               f"({_torch_compat.SUPPORTED_TORCH})"))
+        problems.append(
+            (name, f"use a torch release tcexplore supports ({_torch_compat.SUPPORTED_TORCH})")
+        )
     try:
         compiler = _torch_compat.cpp_compiler()
     except Exception as exc:  # noqa: BLE001
         compiler = None
-        problems.append((f"no C++ compiler found: {exc}",
-                         "install one (Debian/Ubuntu: apt-get install g++) or set CXX"))
+        problems.append(
+            (
+                f"no C++ compiler found: {exc}",
+                "install one (Debian/Ubuntu: apt-get install g++) or set CXX",
+            )
+        )
     if compiler:
         version = _compiler_version(compiler)
         print(f"C++       {compiler}: {version or 'does not run'}")
         if version is None:
-            problems.append((f"C++ compiler {compiler} does not run",
-                             "install g++ or point CXX at a working compiler"))
+            problems.append(
+                (
+                    f"C++ compiler {compiler} does not run",
+                    "install g++ or point CXX at a working compiler",
+                )
+            )
     print(f"backends  {', '.join(torch.compiler.list_backends())}")
     devices = ["cpu"] + (["cuda"] if torch.cuda.is_available() else [])
     for device in devices:
         error = _tiny_compile(device)
         print(f"compile   {device}: {'ok' if error is None else 'FAILED - ' + error}")
         if error is not None:
-            fix = ("check the C++ compiler above (Inductor builds C++ on CPU)" if device == "cpu"
-                   else "install a Triton matching this torch (pip install triton) and a CUDA driver")
+            fix = (
+                "check the C++ compiler above (Inductor builds C++ on CPU)"
+                if device == "cpu"
+                else "install a Triton matching this torch (pip install triton) and a CUDA driver"
+            )
             problems.append((f"Inductor cannot compile on {device}: {error}", fix))
     if torch.cuda.is_available() and env["triton"] is None:
-        problems.append(("a GPU is visible but Triton is not installed",
-                         "pip install triton (the version your torch wheel pins)"))
+        problems.append(
+            (
+                "a GPU is visible but Triton is not installed",
+                "pip install triton (the version your torch wheel pins)",
+            )
+        )
     if not problems:
         print("\nall good: tcexplore can capture torch.compile here")
         return 0

@@ -18,10 +18,11 @@ import datetime
 import json
 import traceback
 import uuid
-from functools import lru_cache
+from collections.abc import Callable
+from functools import cache
 from importlib import resources
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import orjson
 
@@ -32,8 +33,16 @@ from .files.without_gc import without_gc
 
 SCHEMA = "tcexplore/1"
 MIME_TYPE = "application/vnd.tcexplore.v1+json"  # a document's type in a notebook output
-SUMMARY_KEYS = ("graphs", "graph_breaks", "recompiles", "output_codes", "kernels", "guards",
-                "unmapped_nodes", "failures")
+SUMMARY_KEYS = (
+    "graphs",
+    "graph_breaks",
+    "recompiles",
+    "output_codes",
+    "kernels",
+    "guards",
+    "unmapped_nodes",
+    "failures",
+)
 
 
 class DocumentError(ValueError):
@@ -48,9 +57,10 @@ class DocumentError(ValueError):
 # name -> function, set by the layers above through wire(): "html" (document -> page),
 # "notebook" (data, text -> MIME bundle), "kernel" and "kernels" (the workbench's finders),
 # "ranks" (multi-rank data -> tcexplore.Ranks), "decide" (data -> data with its decisions:
-# findings, labels, verdicts, pipeline), "audit" (data -> its graph-break sites), "older" (a document read from outside -> the parsed
-# forms of torch's text it lacks), "upgrade" (a document read back -> those and the decisions
-# it lacks), "comparison_html" and "comparison_notebook" (a compare() grid's displays).
+# findings, labels, verdicts, pipeline), "audit" (data -> its graph-break sites), "older" (a
+# document read from outside -> the parsed forms of torch's text it lacks), "upgrade" (a
+# document read back -> those and the decisions it lacks), "comparison_html" and
+# "comparison_notebook" (a compare() grid's displays).
 _WIRED: dict[str, Callable[..., Any]] = {}
 
 
@@ -88,8 +98,9 @@ def dump_json(data: Any, indent: bool = False) -> bytes:
     as bytes without a second copy as text; Python's json module for what orjson refuses,
     such as integers over 64 bits)."""
     try:
-        return orjson.dumps(data, option=orjson.OPT_NON_STR_KEYS
-                            | (orjson.OPT_INDENT_2 if indent else 0))
+        return orjson.dumps(
+            data, option=orjson.OPT_NON_STR_KEYS | (orjson.OPT_INDENT_2 if indent else 0)
+        )
     except orjson.JSONEncodeError:
         return json.dumps(data, indent=2 if indent else None, ensure_ascii=False).encode()
 
@@ -143,12 +154,12 @@ def read_json(path: str | Path) -> Any:
     return data
 
 
-@lru_cache(maxsize=None)
+@cache
 def schema_text(name: str) -> str:
     return resources.files("tcexplore.schema").joinpath(name).read_text(encoding="utf-8")
 
 
-@lru_cache(maxsize=None)
+@cache
 def _compiled(name: str) -> Any:
     import jsonschema_rs  # noqa: PLC0415 - compiled once, on the first validation
 
@@ -166,8 +177,9 @@ def check_schema(data: Any, schema_file: str, what: str) -> None:
         error = next(_compiled(schema_file).iter_errors(orjson.loads(dump_json(data))), None)
     if error is not None:
         where = "/".join(str(p) for p in error.instance_path) or "(top level)"
-        raise DocumentError(f"invalid {what} at {where}: {error.message}",
-                            tuple(error.instance_path))
+        raise DocumentError(
+            f"invalid {what} at {where}: {error.message}", tuple(error.instance_path)
+        )
 
 
 def validate(data: Any) -> None:
@@ -183,12 +195,16 @@ def validate(data: Any) -> None:
 
 def error_record(exc: BaseException) -> dict[str, Any]:
     """An exception as the document's ``error`` shape (type, message, traceback)."""
-    return {"type": type(exc).__name__, "message": str(exc),
-            "traceback": "".join(traceback.format_exception(exc))}
+    return {
+        "type": type(exc).__name__,
+        "message": str(exc),
+        "traceback": "".join(traceback.format_exception(exc)),
+    }
 
 
-def compute_summary(compiles: list[dict[str, Any]], graph_breaks: list[Any],
-                    unread_events: int = 0) -> dict[str, int]:
+def compute_summary(
+    compiles: list[dict[str, Any]], graph_breaks: list[Any], unread_events: int = 0
+) -> dict[str, int]:
     """The counts; ``unread_events`` the trace events that could not be read (damaged in
     the log, or their handler failed: ``capture.unread``)."""
     outputs = [o for c in compiles for o in c["output_codes"]]
@@ -207,13 +223,19 @@ def compute_summary(compiles: list[dict[str, Any]], graph_breaks: list[Any],
     }
 
 
-def build_document(*, compiles: list[dict[str, Any]], graph_breaks: list[dict[str, Any]],
-                   unknown_events: dict[str, int], runtime: dict[str, Any],
-                   capture: dict[str, Any], error: dict[str, Any] | None,
-                   environment: dict[str, Any] | None = None,
-                   distributed: dict[str, Any] | None = None,
-                   library_files: list[str] | None = None,
-                   compiled_autograd: list[dict[str, Any]] | None = None) -> Document:
+def build_document(
+    *,
+    compiles: list[dict[str, Any]],
+    graph_breaks: list[dict[str, Any]],
+    unknown_events: dict[str, int],
+    runtime: dict[str, Any],
+    capture: dict[str, Any],
+    error: dict[str, Any] | None,
+    environment: dict[str, Any] | None = None,
+    distributed: dict[str, Any] | None = None,
+    library_files: list[str] | None = None,
+    compiled_autograd: list[dict[str, Any]] | None = None,
+) -> Document:
     """``environment`` defaults to this machine's (a live capture); ``distributed`` is the
     rank, world size and backend of a process in a distributed job, else None;
     ``library_files`` the files named that are library code (capture/library_files.py);
@@ -230,8 +252,9 @@ def build_document(*, compiles: list[dict[str, Any]], graph_breaks: list[dict[st
         "environment": environment,
         "distributed": distributed,
         "capture": capture,
-        "summary": compute_summary(compiles, graph_breaks,
-                                   (capture.get("unread") or {}).get("events", 0)),
+        "summary": compute_summary(
+            compiles, graph_breaks, (capture.get("unread") or {}).get("events", 0)
+        ),
         "compiles": compiles,
         "graph_breaks": graph_breaks,
         "unknown_events": unknown_events,
@@ -242,7 +265,6 @@ def build_document(*, compiles: list[dict[str, Any]], graph_breaks: list[dict[st
         data["library_files"] = library_files
     if compiled_autograd:
         data["compiled_autograd"] = compiled_autograd
-
 
     _wired("decide")(data)
     return Document(data, check=False)  # built here, not read from outside: see above
@@ -325,8 +347,10 @@ class Document:
         return f"<tcexplore.Document {counts}>"
 
 
-MULTI_RANK = ("a multi-rank document (`tcexplore ranks`), not one run's: give one rank's "
-              "document (out.rank<N>.json), or read it with tcexplore.load()")
+MULTI_RANK = (
+    "a multi-rank document (`tcexplore ranks`), not one run's: give one rank's "
+    "document (out.rank<N>.json), or read it with tcexplore.load()"
+)
 
 
 def load(path: str | Path) -> Any:

@@ -18,9 +18,10 @@ import subprocess
 import sys
 import time
 import urllib.request
-from pathlib import Path
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any, Iterator
+from pathlib import Path
+from typing import Any
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -103,9 +104,10 @@ def lab_server(root: Path, work: Path, kernels: bool = False) -> Iterator[Lab]:
             try:
                 urllib.request.urlopen(f"{base}/api/status?token={token}", timeout=2)
                 break
-            except OSError:
+            except OSError as exc:
                 if proc.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError(f"JupyterLab did not start: {(work / 'lab.log').read_text()[-2000:]}")
+                    log = (work / "lab.log").read_text()[-2000:]
+                    raise RuntimeError(f"JupyterLab did not start: {log}") from exc
                 time.sleep(0.3)
         yield Lab(base, token)
     finally:

@@ -75,7 +75,7 @@ def test_captures_overlapping_in_two_threads_put_everything_back_and_stop_listen
     assert sessions["b"].document.summary["graphs"] == 2  # its own and A's, both while open
 
     torch.compile(lambda x: x.tan() - 1, backend="eager")(torch.randn(3))
-    warnings.warn("after both captures closed")
+    warnings.warn("after both captures closed", stacklevel=1)
     assert {name: len(session.events) for name, session in sessions.items()} == heard
 
 

@@ -31,7 +31,7 @@ def nudging_backend(gm, example_inputs):
         if node.op == "call_method" and node.target == "sin":
             with gm.graph.inserting_after(node):
                 nudged = gm.graph.call_function(operator.add, (node, 1e-2))
-            node.replace_all_uses_with(nudged, delete_user_cb=lambda user: user is not nudged)
+            node.replace_all_uses_with(nudged, delete_user_cb=lambda user, n=nudged: user is not n)
     gm.recompile()
     return gm.forward
 

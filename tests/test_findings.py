@@ -1,7 +1,8 @@
 """Findings: decided once in Python when a document is built, stored in it, drawn by both
 renderers (the last test: the extension's Overview, Shapes tab and Source marks in JupyterLab
-with no kernel, screenshots in the `shots` folder). Real captures for the corpus and two small programs; hand-built documents for the
-sections other capture paths add (not_compiled, timing.machine, cudagraphs)."""
+with no kernel, screenshots in the `shots` folder). Real captures for the corpus and two
+small programs; hand-built documents for the sections other capture paths add
+(not_compiled, timing.machine, cudagraphs)."""
 
 from __future__ import annotations
 

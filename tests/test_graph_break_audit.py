@@ -11,8 +11,7 @@ from pathlib import Path
 import pytest
 
 import tcexplore
-from tcexplore.findings.graph_break_audit import graph_break_lines
-from tcexplore.findings.graph_break_audit import graph_break_audit
+from tcexplore.findings.graph_break_audit import graph_break_audit, graph_break_lines
 from tcexplore.render.html import render_html
 
 from .notebook_tour import MIME

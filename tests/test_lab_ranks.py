@@ -6,7 +6,6 @@ $TCX_SCREENSHOTS (or a pytest temporary folder).
 
 from __future__ import annotations
 
-
 import pytest
 
 import tcexplore

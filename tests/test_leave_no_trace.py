@@ -152,6 +152,6 @@ def test_a_warning_at_a_line_of_tcexplores_is_neither_shown_nor_recorded():
         warnings.simplefilter("always")
         with tcexplore.capture() as session:
             warnings.warn_explicit("about tcexplore's work", UserWarning, tcexplore.__file__, 1)
-            warnings.warn("the user's")
+            warnings.warn("the user's", stacklevel=1)
     assert [str(w.message) for w in shown] == ["the user's"]
     assert [e.kind for e in session.events] == ["python_warning"]

@@ -131,7 +131,7 @@ def test_the_fp64_reference_keeps_torchs_words_on_its_copy_to_itself():
 
         def forward(self, x):
             if x.dtype == torch.float64:
-                warnings.warn("only the float64 copy says this")
+                warnings.warn("only the float64 copy says this", stacklevel=1)
             return self.lin(x)
 
     with warnings.catch_warnings(record=True) as caught:

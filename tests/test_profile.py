@@ -15,7 +15,6 @@ from tcexplore.findings import decide
 from tcexplore.measure import roofline
 from tcexplore.render.html import render_html
 
-
 # 256 MB: as far out of the CPU's caches as the tensor that measures the bandwidth roof
 NUMEL = 64 * 2**20
 

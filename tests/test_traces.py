@@ -14,8 +14,8 @@ import torch
 
 import tcexplore
 from tcexplore.document import SUMMARY_KEYS, validate
-from tcexplore.render.html import render_html
 from tcexplore.findings.unmapped import NO_PROVENANCE
+from tcexplore.render.html import render_html
 
 from .conftest import PROGRAMS, TLPARSE_COUNTED
 

@@ -35,8 +35,13 @@ async function main() {
     const generated = await generate(schema);
     if (!check) {
       fs.writeFileSync(target, generated);
-    } else if (!fs.existsSync(target) || fs.readFileSync(target, 'utf-8') !== generated) {
-      console.error(`src/model/${file} is stale: ${schema} changed. Run: jlpm build:types`);
+    } else if (
+      !fs.existsSync(target) ||
+      fs.readFileSync(target, 'utf-8') !== generated
+    ) {
+      console.error(
+        `src/model/${file} is stale: ${schema} changed. Run: jlpm build:types`
+      );
       stale = true;
     }
   }

@@ -3,13 +3,23 @@
  * diffs two picked ones; it also brings a notebook forward when a diff links into it.
  */
 
-import { ILabShell, JupyterFrontEnd, JupyterFrontEndPlugin } from '@jupyterlab/application';
+import {
+  ILabShell,
+  JupyterFrontEnd,
+  JupyterFrontEndPlugin
+} from '@jupyterlab/application';
 import { ICodeCellModel } from '@jupyterlab/cells';
 import { INotebookTracker, NotebookPanel } from '@jupyterlab/notebook';
 import { LabIcon } from '@jupyterlab/ui-components';
 import { Widget } from '@lumino/widgets';
 import { computeDiff } from './model/docdiff';
-import { CellLike, cellPrompt, ExplorationEntry, findExplorations, OutputLike } from './model/notebook';
+import {
+  CellLike,
+  cellPrompt,
+  ExplorationEntry,
+  findExplorations,
+  OutputLike
+} from './model/notebook';
 import { checkDocument } from './model/schema';
 import { MIME_TYPE } from './model/types';
 import { unpack } from './model/unpack';
@@ -41,7 +51,9 @@ function cellsOf(panel: NotebookPanel): CellLike[] {
       const code = cell as ICodeCellModel;
       executionCount = code.executionCount ?? null;
       for (let j = 0; j < code.outputs.length; j++) {
-        outputs.push({ data: code.outputs.get(j).data as Record<string, unknown> });
+        outputs.push({
+          data: code.outputs.get(j).data as Record<string, unknown>
+        });
       }
     }
     result.push({ executionCount, outputs });
@@ -49,7 +61,11 @@ function cellsOf(panel: NotebookPanel): CellLike[] {
   return result;
 }
 
-async function jump(app: JupyterFrontEnd, panel: NotebookPanel, entry: ExplorationEntry): Promise<void> {
+async function jump(
+  app: JupyterFrontEnd,
+  panel: NotebookPanel,
+  entry: ExplorationEntry
+): Promise<void> {
   app.shell.activateById(panel.id);
   const notebook = panel.content;
   notebook.activeCellIndex = entry.cell;
@@ -69,17 +85,31 @@ interface Picked {
 let diffs = 0;
 
 /** The diff of two picked explorations, computed here from their documents, in a main-area tab. */
-async function openDiff(app: JupyterFrontEnd, first: Picked, second: Picked): Promise<void> {
-  const label = (p: Picked) => `${p.panel.title.label} ${cellPrompt(p.entry)} ${p.entry.label}`;
+async function openDiff(
+  app: JupyterFrontEnd,
+  first: Picked,
+  second: Picked
+): Promise<void> {
+  const label = (p: Picked) =>
+    `${p.panel.title.label} ${cellPrompt(p.entry)} ${p.entry.label}`;
   const documentOf = async (p: Picked) => {
-    const cell = p.panel.model?.cells.get(p.entry.cell) as ICodeCellModel | undefined;
-    return checkDocument(await unpack(cell?.outputs.get(p.entry.output)?.data[MIME_TYPE]));
+    const cell = p.panel.model?.cells.get(p.entry.cell) as
+      ICodeCellModel | undefined;
+    return checkDocument(
+      await unpack(cell?.outputs.get(p.entry.output)?.data[MIME_TYPE])
+    );
   };
   const [a, b] = await Promise.all([documentOf(first), documentOf(second)]);
-  const content = a.ok && b.ok
-    ? createDiffView(computeDiff(a.doc, b.doc, label(first), label(second)))
-    : note(`These cannot be diffed: ${a.ok ? '' : a.message} ${b.ok ? '' : b.message}`, 'tcx-error');
-  const widget = new Widget({ node: el('div', { class: 'tcx-diff-panel' }, content) });
+  const content =
+    a.ok && b.ok
+      ? createDiffView(computeDiff(a.doc, b.doc, label(first), label(second)))
+      : note(
+          `These cannot be diffed: ${a.ok ? '' : a.message} ${b.ok ? '' : b.message}`,
+          'tcx-error'
+        );
+  const widget = new Widget({
+    node: el('div', { class: 'tcx-diff-panel' }, content)
+  });
   widget.id = `tcexplore-diff-${++diffs}`;
   widget.title.label = 'tcexplore diff';
   widget.title.caption = `${label(first)} → ${label(second)}`;
@@ -104,7 +134,11 @@ const plugin: JupyterFrontEndPlugin<void> = {
   description: 'Lists the tcexplore explorations of the open notebooks.',
   autoStart: true,
   requires: [INotebookTracker, ILabShell],
-  activate: (app: JupyterFrontEnd, tracker: INotebookTracker, shell: ILabShell) => {
+  activate: (
+    app: JupyterFrontEnd,
+    tracker: INotebookTracker,
+    shell: ILabShell
+  ) => {
     const sidebar = new Sidebar(() => refresh());
     sidebar.id = 'tcexplore-sidebar';
     sidebar.addClass('tcx-sidebar');
@@ -124,7 +158,9 @@ const plugin: JupyterFrontEndPlugin<void> = {
     const list = async (mine: number) => {
       const panels: NotebookPanel[] = [];
       tracker.forEach(panel => void panels.push(panel));
-      const found = await Promise.all(panels.map(panel => findExplorations(cellsOf(panel))));
+      const found = await Promise.all(
+        panels.map(panel => findExplorations(cellsOf(panel)))
+      );
       if (mine !== generation) {
         return; // a newer listing is on its way
       }
@@ -132,10 +168,13 @@ const plugin: JupyterFrontEndPlugin<void> = {
       const seen = new Set<string>();
       panels.forEach((panel, p) => {
         const entries = found[p];
-        const key = (entry: ExplorationEntry) => `${panel.id}|${entry.cell}|${entry.output}`;
+        const key = (entry: ExplorationEntry) =>
+          `${panel.id}|${entry.cell}|${entry.output}`;
         entries.forEach(entry => seen.add(key(entry)));
         notebooks.push({
-          title: panel.title.label, entries, jump: entry => void jump(app, panel, entry),
+          title: panel.title.label,
+          entries,
+          jump: entry => void jump(app, panel, entry),
           picked: entry => picks.has(key(entry)),
           pick: (entry, on) => {
             if (on) {
@@ -148,8 +187,17 @@ const plugin: JupyterFrontEndPlugin<void> = {
         });
       });
       [...picks.keys()].filter(k => !seen.has(k)).forEach(k => picks.delete(k));
-      const diff = { picked: picks.size, run: () => { const [first, second] = [...picks.values()]; void openDiff(app, first, second); } };
-      sidebar.node.replaceChildren(el('h3', { class: 'tcx-sidebar-title' }, 'tcexplore'), sidebarContent(notebooks, diff));
+      const diff = {
+        picked: picks.size,
+        run: () => {
+          const [first, second] = [...picks.values()];
+          void openDiff(app, first, second);
+        }
+      };
+      sidebar.node.replaceChildren(
+        el('h3', { class: 'tcx-sidebar-title' }, 'tcexplore'),
+        sidebarContent(notebooks, diff)
+      );
     };
     // A diff's link into an explorer: bring the notebook holding it to the front.
     document.addEventListener(GO_EVENT, event => {

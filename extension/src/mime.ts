@@ -34,7 +34,10 @@ class ExplorerRenderer extends Widget implements IRenderMime.IRenderer {
     const anchor = this.node.dataset.tcxAnchor as string;
     return {
       openAsCell: async request => {
-        await registry.execute(OPEN_AS_CELL, { anchor, request } as unknown as Parameters<typeof registry.execute>[1]);
+        await registry.execute(OPEN_AS_CELL, {
+          anchor,
+          request
+        } as unknown as Parameters<typeof registry.execute>[1]);
       }
     };
   }
@@ -50,7 +53,17 @@ class ExplorerRenderer extends Widget implements IRenderMime.IRenderer {
           ? createComparisonView(data, host)
           : createExplorer(await unpack(data), { host });
     } catch (error) {
-      view = el('div', { class: 'tcx-explorer tcx-unreadable' }, el('p', { class: 'tcx-error', attrs: { role: 'alert' } }, error instanceof PackedTooLarge ? error.message : `This tcexplore output could not be read: ${String(error)}`));
+      view = el(
+        'div',
+        { class: 'tcx-explorer tcx-unreadable' },
+        el(
+          'p',
+          { class: 'tcx-error', attrs: { role: 'alert' } },
+          error instanceof PackedTooLarge
+            ? error.message
+            : `This tcexplore output could not be read: ${String(error)}`
+        )
+      );
     }
     this.node.replaceChildren(view);
   }
@@ -83,7 +96,12 @@ class DiffRenderer extends Widget implements IRenderMime.IRenderer {
 
 const diffExtension: IRenderMime.IExtension = {
   id: 'tcexplore:diff-renderer',
-  rendererFactory: { safe: true, mimeTypes: [DIFF_MIME_TYPE], defaultRank: 0, createRenderer: () => new DiffRenderer() },
+  rendererFactory: {
+    safe: true,
+    mimeTypes: [DIFF_MIME_TYPE],
+    defaultRank: 0,
+    createRenderer: () => new DiffRenderer()
+  },
   rank: 0,
   dataType: 'json'
 };

@@ -53,7 +53,12 @@ from .settings import (
     settings_in_effect,
     settings_snapshot,
 )
-from .warm_process import fresh_dynamic_state, fresh_inductor_caches, isolated_compile, own_entry_ids
+from .warm_process import (
+    fresh_dynamic_state,
+    fresh_inductor_caches,
+    isolated_compile,
+    own_entry_ids,
+)
 
 __all__ = [
     "SUPPORTED_TORCH",

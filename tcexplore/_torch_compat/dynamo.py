@@ -23,8 +23,9 @@ def bytecode_hook(on_bytecode: Callable[[Any, Any, Any], None]) -> Iterator[None
     it returns nothing, so the code stays torch's. Removed on exit, however the block ends.
     """
     register = resolve("torch._dynamo.convert_frame.register_bytecode_hook")
-    side_effects = getattr(torch_module("torch._dynamo.convert_frame"),
-                           "get_compiled_code_side_effects", None)
+    side_effects = getattr(
+        torch_module("torch._dynamo.convert_frame"), "get_compiled_code_side_effects", None
+    )
 
     def hook(code: Any, out_code: Any) -> None:
         try:
@@ -49,7 +50,8 @@ def has_dynamo_profiler() -> bool:
     ``torch._dynamo.dynamo_profiler``, switched on by ``config.dynamo_profiler``)."""
     try:
         return hasattr(_dynamo_config(), "dynamo_profiler") and hasattr(
-            _profiler_state_class(), "dump_stats")
+            _profiler_state_class(), "dump_stats"
+        )
     except TorchCompatError:
         return False
 
@@ -81,7 +83,7 @@ def tracing_profiler(on_timings: Callable[[list[dict[str, Any]]], None]) -> Iter
     def dump_stats(state: Any, *args: Any, **kwargs: Any) -> None:
         # torch may dump one state more than once, its list growing: hand on the new ones
         timings = state.get_timings()
-        on_timings([_timing(t) for t in timings[handed.get(state, 0):]])
+        on_timings([_timing(t) for t in timings[handed.get(state, 0) :]])
         handed[state] = len(timings)
         printing(state, *args, **kwargs)
 
@@ -93,17 +95,30 @@ def tracing_profiler(on_timings: Callable[[list[dict[str, Any]]], None]) -> Iter
 
 
 def _timing(timing: Any) -> dict[str, Any]:
-    return {"function": timing.func_name, "file": timing.filename, "line": timing.firstlineno,
-            "cumtime_ns": timing.cumtime_ns, "tottime_ns": timing.tottime_ns,
-            "depth": timing.inline_depth, "primitive": timing.is_primitive_call}
+    return {
+        "function": timing.func_name,
+        "file": timing.filename,
+        "line": timing.firstlineno,
+        "cumtime_ns": timing.cumtime_ns,
+        "tottime_ns": timing.tottime_ns,
+        "depth": timing.inline_depth,
+        "primitive": timing.is_primitive_call,
+    }
 
 
 def _check_profiler_timing_fields() -> None:
     """The fields _timing() reads, where this torch has the profiler (absent on 2.11)."""
     if has_dynamo_profiler():
         fields = resolve("torch._dynamo.dynamo_profiler.FunctionTraceTiming").__dataclass_fields__
-        for name in ("func_name", "filename", "firstlineno", "cumtime_ns", "tottime_ns",
-                     "inline_depth", "is_primitive_call"):
+        for name in (
+            "func_name",
+            "filename",
+            "firstlineno",
+            "cumtime_ns",
+            "tottime_ns",
+            "inline_depth",
+            "is_primitive_call",
+        ):
             if name not in fields:
                 raise TorchCompatError(f"FunctionTraceTiming has no `{name}`")
 
@@ -118,6 +133,7 @@ def hooks_snapshot() -> dict[str, Any]:
 
 
 # --- Frames Dynamo skipped (capture/not_compiled.py) ---
+
 
 def _dynamo_tls() -> Any:
     tls = resolve("torch._dynamo.eval_frame.dynamo_tls")

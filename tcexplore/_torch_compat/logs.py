@@ -25,8 +25,11 @@ def interned_filenames() -> dict[int, str]:
 LOG_ARTIFACTS = ("cudagraphs", "perf_hints")
 # Modules whose artifact loggers carry CUDA-graph decisions; imported up front so their
 # loggers exist before capture attaches to them (they are created at import).
-_CUDAGRAPH_MODULES = ("torch._inductor.cudagraph_utils", "torch._inductor.cudagraph_trees",
-                      "torch._inductor.scheduler")
+_CUDAGRAPH_MODULES = (
+    "torch._inductor.cudagraph_utils",
+    "torch._inductor.cudagraph_trees",
+    "torch._inductor.scheduler",
+)
 
 
 def artifact_loggers() -> list[logging.Logger]:
@@ -37,8 +40,11 @@ def artifact_loggers() -> list[logging.Logger]:
         for name in _CUDAGRAPH_MODULES:
             torch_module(name)
     registry = resolve("torch._logging._internal.log_registry")
-    return [logging.getLogger(qname) for qname in sorted(registry.artifact_log_qnames)
-            if qname.rpartition(".__")[2] in LOG_ARTIFACTS]
+    return [
+        logging.getLogger(qname)
+        for qname in sorted(registry.artifact_log_qnames)
+        if qname.rpartition(".__")[2] in LOG_ARTIFACTS
+    ]
 
 
 def current_compile_id() -> dict[str, Any]:
@@ -47,8 +53,12 @@ def current_compile_id() -> dict[str, Any]:
     if trace_id is None:
         return {}
     cid = trace_id.compile_id
-    return {"frame_id": cid.frame_id, "frame_compile_id": cid.frame_compile_id,
-            "compiled_autograd_id": cid.compiled_autograd_id, "attempt": trace_id.attempt}
+    return {
+        "frame_id": cid.frame_id,
+        "frame_compile_id": cid.frame_compile_id,
+        "compiled_autograd_id": cid.compiled_autograd_id,
+        "attempt": trace_id.attempt,
+    }
 
 
 # What torch's non-Inductor backends log when they ignore torch.compile's options, e.g.
@@ -56,8 +66,9 @@ def current_compile_id() -> dict[str, Any]:
 # common.py, debugging.py, cudagraphs.py): the one place torch says two configurations run alike.
 _BACKENDS_LOGGER = "torch._dynamo.backends"
 IGNORING_OPTIONS = "backend ignoring extra kwargs"
-_IGNORING_MODULES = tuple(f"{_BACKENDS_LOGGER}.{name}" for name in ("common", "debugging",
-                                                                     "cudagraphs"))
+_IGNORING_MODULES = tuple(
+    f"{_BACKENDS_LOGGER}.{name}" for name in ("common", "debugging", "cudagraphs")
+)
 
 
 @contextlib.contextmanager
@@ -82,8 +93,11 @@ def ignored_backend_options() -> Iterator[list[str]]:
 
     for module in _IGNORING_MODULES:  # their loggers exist once they are imported
         torch_module(module)
-    loggers = [logging.getLogger(name) for name in list(logging.Logger.manager.loggerDict)
-               if name == _BACKENDS_LOGGER or name.startswith(_BACKENDS_LOGGER + ".")]
+    loggers = [
+        logging.getLogger(name)
+        for name in list(logging.Logger.manager.loggerDict)
+        if name == _BACKENDS_LOGGER or name.startswith(_BACKENDS_LOGGER + ".")
+    ]
     for logger in loggers:
         logger.addFilter(heard)
     try:
@@ -95,5 +109,10 @@ def ignored_backend_options() -> Iterator[list[str]]:
 
 def probes() -> tuple[Callable[[], Any], ...]:
     """What check() resolves for torch's loggers."""
-    return (trace_logger, interned_filenames, artifact_loggers, current_compile_id,
-            lambda: [torch_module(name) for name in _IGNORING_MODULES])
+    return (
+        trace_logger,
+        interned_filenames,
+        artifact_loggers,
+        current_compile_id,
+        lambda: [torch_module(name) for name in _IGNORING_MODULES],
+    )

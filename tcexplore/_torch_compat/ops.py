@@ -21,7 +21,7 @@ def op_overload(target: str) -> Any:
     prefix = "torch.ops."
     if not target.startswith(prefix):
         return None
-    parts = target[len(prefix):].split(".")
+    parts = target[len(prefix) :].split(".")
     if len(parts) != 3:
         return None
     namespace, name, overload = parts
@@ -108,8 +108,14 @@ def custom_op_origin(qualname: str) -> dict[str, Any] | None:
         return None
     match = re.search(r"^debug: registered at (.+):\d+$", dump, re.MULTILINE)
     file = match[1] if match else None
-    module = next((name for name, mod in list(sys.modules.items())
-                   if file and getattr(mod, "__file__", None) == file), None)
+    module = next(
+        (
+            name
+            for name, mod in list(sys.modules.items())
+            if file and getattr(mod, "__file__", None) == file
+        ),
+        None,
+    )
     return {"module": module, "file": file, "function": None}
 
 
@@ -118,8 +124,11 @@ def aten_ops_called(call: Any, tensors: list[torch.Tensor]) -> list[Any]:
     (on the real tensors: ``call`` runs once)."""
     make_fx = resolve("torch.fx.experimental.proxy_tensor.make_fx")
     traced = make_fx(call)(*tensors)
-    return [node.target for node in traced.graph.nodes
-            if node.op == "call_function" and hasattr(node.target, "tags")]
+    return [
+        node.target
+        for node in traced.graph.nodes
+        if node.op == "call_function" and hasattr(node.target, "tags")
+    ]
 
 
 def probes() -> tuple[Callable[[], Any], ...]:

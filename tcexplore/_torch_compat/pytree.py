@@ -32,8 +32,10 @@ def pytree_children(tree: Any) -> list[tuple[str, Any, Any]] | None:
     try:
         with_path, _ = pytree.tree_flatten_with_path(tree, is_leaf=lambda x: x is not tree)
     except ValueError:  # registered without a flatten_with_keys_fn: children by position
-        return [("index", i, child) for i, child in
-                enumerate(pytree.tree_leaves(tree, is_leaf=lambda x: x is not tree))]
+        return [
+            ("index", i, child)
+            for i, child in enumerate(pytree.tree_leaves(tree, is_leaf=lambda x: x is not tree))
+        ]
     children = []
     for (entry, *_), child in with_path:
         if isinstance(entry, pytree.SequenceKey):

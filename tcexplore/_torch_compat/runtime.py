@@ -33,8 +33,11 @@ def profiler_memory_events(prof: Any) -> list[tuple[int, int, int]]:
     ``torch.profiler.profile(profile_memory=True)`` recorded: its kineto results' "[memory]"
     events, the records torch's own memory tables are built from (no public accessor)."""
     results = prof.profiler.kineto_results
-    return [(int(e.start_ns()), int(e.nbytes()), int(e.device_type()))
-            for e in results.events() if e.name() == "[memory]"]
+    return [
+        (int(e.start_ns()), int(e.nbytes()), int(e.device_type()))
+        for e in results.events()
+        if e.name() == "[memory]"
+    ]
 
 
 def probes() -> tuple[Callable[[], Any], ...]:

@@ -74,9 +74,11 @@ def settings_in_effect() -> dict[str, bool | None]:
     on (None where this torch has no such flag) and the caches on."""
     inductor = _inductor_config()
     caches = not inductor.force_disable_caches and bool(
-        inductor.fx_graph_cache or _functorch_config().enable_autograd_cache)
-    provenance = (bool(inductor.trace.provenance_tracking_level)
-                  if has_provenance_tracking_config() else None)
+        inductor.fx_graph_cache or _functorch_config().enable_autograd_cache
+    )
+    provenance = (
+        bool(inductor.trace.provenance_tracking_level) if has_provenance_tracking_config() else None
+    )
     return {"provenance": provenance, "caches": caches}
 
 
@@ -130,8 +132,7 @@ def fused_node_provenance() -> Iterator[None]:
     def record(node_schedule: Any, *args: Any, **kwargs: Any) -> Any:
         try:  # a list of scheduler nodes (an extern kernel comes alone)
             if isinstance(node_schedule, list):
-                node_schedule = [part for node in node_schedule
-                                 for part in _scheduler_parts(node)]
+                node_schedule = [part for node in node_schedule for part in _scheduler_parts(node)]
         except Exception:  # noqa: BLE001, S110 - never disturb the compile: torch's call as it came
             pass
         return original(node_schedule, *args, **kwargs)
@@ -148,9 +149,12 @@ def fused_node_provenance() -> Iterator[None]:
 
 
 def _holding(recorder: Any) -> list[Any]:
-    return [module for name, module in list(sys.modules.items())
-            if name.startswith("torch._inductor")
-            and getattr(module, _PROVENANCE_RECORDER, None) is recorder]
+    return [
+        module
+        for name, module in list(sys.modules.items())
+        if name.startswith("torch._inductor")
+        and getattr(module, _PROVENANCE_RECORDER, None) is recorder
+    ]
 
 
 def settings_snapshot() -> dict[str, Any]:
@@ -162,10 +166,11 @@ def settings_snapshot() -> dict[str, Any]:
         "fx_graph_cache": inductor.fx_graph_cache,
         "enable_autograd_cache": _functorch_config().enable_autograd_cache,
         "pre_grad_graph_id": debug._pre_grad_graph_id,
-        "provenance_recorders": {getattr(module, _PROVENANCE_RECORDER)
-                                 for name, module in list(sys.modules.items())
-                                 if name.startswith("torch._inductor")
-                                 and hasattr(module, _PROVENANCE_RECORDER)},
+        "provenance_recorders": {
+            getattr(module, _PROVENANCE_RECORDER)
+            for name, module in list(sys.modules.items())
+            if name.startswith("torch._inductor") and hasattr(module, _PROVENANCE_RECORDER)
+        },
         **dynamo.hooks_snapshot(),
     }
     if has_provenance_tracking_config():

@@ -10,7 +10,6 @@ from typing import Any
 
 from .lookup import TorchCompatError, resolve, torch_module
 
-
 # Marks the backend wrappers of tcexplore's own compiles, so their cache entries are known.
 _OWN_BACKEND = "_tcexplore_own_compile"
 
@@ -18,9 +17,16 @@ _OWN_BACKEND = "_tcexplore_own_compile"
 def _fresh_backend_class(base: type) -> type:
     """``base`` (torch's backend wrapper) equal only to itself: Dynamo keys cache entries by
     backend (``==``), so entries compiled earlier with an equal wrapper never match."""
-    return type(f"Fresh{base.__name__}", (base,),
-                {"__eq__": object.__eq__, "__hash__": object.__hash__, _OWN_BACKEND: True,
-                 "__doc__": "A backend wrapper that compares equal only to itself."})
+    return type(
+        f"Fresh{base.__name__}",
+        (base,),
+        {
+            "__eq__": object.__eq__,
+            "__hash__": object.__hash__,
+            _OWN_BACKEND: True,
+            "__doc__": "A backend wrapper that compares equal only to itself.",
+        },
+    )
 
 
 def own_entry_ids() -> set[str]:
@@ -36,8 +42,7 @@ def own_entry_ids() -> set[str]:
         code = ref()
         if code is None:
             continue
-        found.update(str(entry.compile_id) for entry in entries_of(code)
-                     if _is_own(entry.backend))
+        found.update(str(entry.compile_id) for entry in entries_of(code) if _is_own(entry.backend))
     return found
 
 
@@ -71,17 +76,23 @@ def isolated_compile(fn: Callable, compile_kwargs: dict[str, Any]) -> Callable:
 
     kwargs = dict(compile_kwargs)
     backend = kwargs.pop("backend", "inductor")
-    mode, options, dynamic = kwargs.pop("mode", None), kwargs.pop("options", None), \
-        kwargs.get("dynamic")
+    mode, options, dynamic = (
+        kwargs.pop("mode", None),
+        kwargs.pop("options", None),
+        kwargs.get("dynamic"),
+    )
     if mode is not None and options is not None:  # torch.compile's own message
-        raise RuntimeError("Either mode or options can be specified, but both can't be "
-                           "specified at the same time.")
+        raise RuntimeError(
+            "Either mode or options can be specified, but both can't be specified at the same time."
+        )
     if backend == "inductor":
         wrapper = _fresh_backend_class(resolve("torch._TorchCompileInductorWrapper"))(
-            mode, options, dynamic)
+            mode, options, dynamic
+        )
     else:
         wrapper = _fresh_backend_class(resolve("torch._TorchCompileWrapper"))(
-            backend, mode, options, dynamic)
+            backend, mode, options, dynamic
+        )
     if supports_isolated_recompiles():
         kwargs["isolate_recompiles"] = True
     return torch.compile(fn, backend=wrapper, **kwargs)

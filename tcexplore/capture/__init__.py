@@ -9,7 +9,8 @@ put back on exit, however the block ends; captures may overlap, also in several 
 from __future__ import annotations
 
 import contextlib
-from typing import Any, Callable, Iterator
+from collections.abc import Callable, Iterator
+from typing import Any
 
 import torch
 
@@ -17,9 +18,9 @@ from .. import _torch_compat
 from ..common.contained import Unread, error_text
 from ..document import Document, build_document, error_record
 from . import listeners
-from .distributed import launcher, process_group
 from .assemble import Assembler
 from .custom_ops import record_custom_ops
+from .distributed import launcher, process_group
 from .events import Event, compile_id
 from .not_compiled import from_skip_reasons
 from .own_entries import drop_own_entries
@@ -58,14 +59,23 @@ class CaptureSession:
         if self.on_event is not None:
             self.on_event(Event.from_record(metadata, payload))
 
-    def check_settings(self, metadata: dict[str, Any], effect: dict[str, bool | None],
-                       thread: str) -> None:
+    def check_settings(
+        self, metadata: dict[str, Any], effect: dict[str, bool | None], thread: str
+    ) -> None:
         """Note a compile that runs without what this capture set (in another thread)."""
-        missing = [name for name, lacking in ((PROVENANCE, effect["provenance"] is False),
-                                              (CACHE_BYPASS, self.bypass_caches
-                                               and effect["caches"])) if lacking]
-        cid = compile_id(metadata.get("frame_id"), metadata.get("frame_compile_id"),
-                         metadata.get("compiled_autograd_id"))
+        missing = [
+            name
+            for name, lacking in (
+                (PROVENANCE, effect["provenance"] is False),
+                (CACHE_BYPASS, self.bypass_caches and effect["caches"]),
+            )
+            if lacking
+        ]
+        cid = compile_id(
+            metadata.get("frame_id"),
+            metadata.get("frame_compile_id"),
+            metadata.get("compiled_autograd_id"),
+        )
         if missing and cid is not None:
             entry = self._without_settings.setdefault(cid, {"settings": [], "threads": []})
             for key, values in (("settings", missing), ("threads", [thread])):
@@ -74,19 +84,31 @@ class CaptureSession:
     @property
     def events(self) -> list[Event]:
         """Every event recorded so far, in order."""
-        for metadata, payload in self._records[self._read:]:
+        for metadata, payload in self._records[self._read :]:
             self._read += 1
             try:
                 self._events.append(Event.from_record(metadata, payload))
             except Exception as exc:  # noqa: BLE001 - one unreadable record loses only itself
-                self._failed.append({"reason": "bad_envelope", "kind": None,
-                                     "error": error_text(exc), "read": metadata})
+                self._failed.append(
+                    {
+                        "reason": "bad_envelope",
+                        "kind": None,
+                        "error": error_text(exc),
+                        "read": metadata,
+                    }
+                )
         return self._events
 
     def listener_failed(self, exc: Exception) -> None:
         """A listener of torch's that raised: the event it was hearing is lost, alone."""
-        self._failed.append({"reason": "handler", "kind": "capture listener",
-                             "error": error_text(exc), "read": None})
+        self._failed.append(
+            {
+                "reason": "handler",
+                "kind": "capture listener",
+                "error": error_text(exc),
+                "read": None,
+            }
+        )
 
     def record_error(self, exc: BaseException) -> None:
         self.error = error_record(exc)
@@ -97,8 +119,9 @@ class CaptureSession:
         if self._document is None or self._document_events != len(events):
             unread = Unread()
             for failed in self._failed:
-                unread.add(failed["reason"], failed["kind"], error=failed["error"],
-                           read=failed["read"])
+                unread.add(
+                    failed["reason"], failed["kind"], error=failed["error"], read=failed["read"]
+                )
             assembler = Assembler(_torch_compat.interned_filenames(), unread)
             for event in events:
                 assembler.feed(event)
@@ -114,11 +137,16 @@ class CaptureSession:
                 if record["id"] in self._without_settings:
                     record["without_capture_settings"] = {
                         key: list(values)
-                        for key, values in self._without_settings[record["id"]].items()}
+                        for key, values in self._without_settings[record["id"]].items()
+                    }
             self._document = build_document(
                 **assembled,
-                capture={"source": "live", "bypass_caches": self.bypass_caches,
-                         "events": len(events), "unread": unread.section()},
+                capture={
+                    "source": "live",
+                    "bypass_caches": self.bypass_caches,
+                    "events": len(events),
+                    "unread": unread.section(),
+                },
                 error=self.error,
                 distributed=self.distributed or launcher(),
             ).with_sections(not_compiled=not_compiled)
@@ -127,8 +155,9 @@ class CaptureSession:
 
 
 @contextlib.contextmanager
-def capture(*, bypass_caches: bool = True,
-            on_event: Callable[[Event], None] | None = None) -> Iterator[CaptureSession]:
+def capture(
+    *, bypass_caches: bool = True, on_event: Callable[[Event], None] | None = None
+) -> Iterator[CaptureSession]:
     """Record every torch.compile inside the block, in any thread.
 
     ``bypass_caches`` (default) skips the FX-graph and AOTAutograd caches for the compiles
@@ -142,8 +171,7 @@ def capture(*, bypass_caches: bool = True,
     that thread as well to give it the settings.
     """
     session = CaptureSession(bypass_caches, on_event)
-    with _torch_compat.capture_settings(bypass_caches), \
-            _torch_compat.skip_reasons() as skipped:
+    with _torch_compat.capture_settings(bypass_caches), _torch_compat.skip_reasons() as skipped:
         session.skip_reasons = skipped
         listeners.open_session(session)
         try:

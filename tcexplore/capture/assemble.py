@@ -11,7 +11,8 @@ raises for one compile, costs only that event or that section: it is an entry of
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from ..common.contained import Unread, error_text, excerpt
 from .attempts import keep_restarted_graph, name_restart_reasons
@@ -55,8 +56,14 @@ def new_compile_record(cid: str, event: Event) -> dict[str, Any]:
         "backward_metrics": None,
         "triton_kernel_info": [],
         "autotuning": [],
-        "cudagraphs": {"summary": None, "partitions": [], "skips": [], "recordings": 0,
-                       "rerecordings": 0, "messages": []},
+        "cudagraphs": {
+            "summary": None,
+            "partitions": [],
+            "skips": [],
+            "recordings": 0,
+            "rerecordings": 0,
+            "messages": [],
+        },
         "perf_hints": [],
         "warnings": [],
         "collective_schedules": [],
@@ -77,9 +84,14 @@ class Assembler:
         self.graph_breaks: list[dict[str, Any]] = []
         self.unknown_events: dict[str, int] = {}
         self.chromium: list[tuple[str | None, dict[str, Any]]] = []
-        self.session_cudagraphs: dict[str, Any] = {"summary": None, "partitions": [], "skips": [],
-                                                   "recordings": 0, "rerecordings": 0,
-                                                   "messages": []}
+        self.session_cudagraphs: dict[str, Any] = {
+            "summary": None,
+            "partitions": [],
+            "skips": [],
+            "recordings": 0,
+            "rerecordings": 0,
+            "messages": [],
+        }
         self.session_perf_hints: list[dict[str, Any]] = []
         self.session_warnings: list[dict[str, Any]] = []
         self.interruptions: dict[str, dict[str, Any]] = {}  # compile id -> the exception
@@ -119,10 +131,14 @@ class Assembler:
         try:
             handler(self, event, record)
         except Exception as exc:  # noqa: BLE001 - one unreadable event loses only itself
-            self.unread.add("handler", event.kind, error=error_text(exc),
-                            compile=event.compile_id, line=line,
-                            read=excerpt(event.data) if event.payload is None
-                            else excerpt(event.payload))
+            self.unread.add(
+                "handler",
+                event.kind,
+                error=error_text(exc),
+                compile=event.compile_id,
+                line=line,
+                read=excerpt(event.data) if event.payload is None else excerpt(event.payload),
+            )
 
     def _section(self, name: str, cid: str | None, step: Callable[[], None]) -> None:
         with self.unread.contain("section", name, compile=cid):
@@ -134,8 +150,12 @@ class Assembler:
         if event.frame_id is not None or not isinstance(ca, int):
             return None
         if ca not in self.autograd_passes:
-            self.autograd_passes[ca] = {"id": ca, "graph": None, "symbols": [],
-                                        "symbolic_guards": []}
+            self.autograd_passes[ca] = {
+                "id": ca,
+                "graph": None,
+                "symbols": [],
+                "symbolic_guards": [],
+            }
         return self.autograd_passes[ca]
 
     def frame_from_stack(self, stack: list[dict[str, Any]] | None) -> dict[str, Any] | None:
@@ -147,8 +167,14 @@ class Assembler:
             filename = entry.get("filename")
             if isinstance(filename, int):
                 filename = self.filenames.get(filename, f"<interned {filename}>")
-            frames.append({"function": entry.get("name"), "file": filename,
-                           "line": entry.get("line"), "code": entry.get("loc")})
+            frames.append(
+                {
+                    "function": entry.get("name"),
+                    "file": filename,
+                    "line": entry.get("line"),
+                    "code": entry.get("loc"),
+                }
+            )
         return frames
 
     def finish(self) -> dict[str, Any]:
@@ -162,20 +188,35 @@ class Assembler:
             for name, step in _record_steps(self, cid, record):
                 self._section(name, cid, step)
         compiles = list(self.compiles.values())
-        self._section("resume_links", None,
-                      lambda: link_resumes(compiles, self.graph_breaks, self.breaks_before))
+        self._section(
+            "resume_links",
+            None,
+            lambda: link_resumes(compiles, self.graph_breaks, self.breaks_before),
+        )
         self._section("frame_compile_index", None, lambda: _number_within_frames(compiles))
-        self._section("guard_paths", None,
-                      lambda: _complete_guard_paths(compiles, self.graph_breaks))
+        self._section(
+            "guard_paths", None, lambda: _complete_guard_paths(compiles, self.graph_breaks)
+        )
         self._section("runtime_skips", None, self._attribute_runtime_skips)
         passes: list[dict[str, Any]] = []
-        self._section("compiled_autograd", None, lambda: passes.extend(
-            link_autograd_passes(list(self.autograd_passes.values()), compiles)))
-        runtime = {"cudagraphs": self.session_cudagraphs, "perf_hints": self.session_perf_hints,
-                   "warnings": self.session_warnings}
+        self._section(
+            "compiled_autograd",
+            None,
+            lambda: passes.extend(
+                link_autograd_passes(list(self.autograd_passes.values()), compiles)
+            ),
+        )
+        runtime = {
+            "cudagraphs": self.session_cudagraphs,
+            "perf_hints": self.session_perf_hints,
+            "warnings": self.session_warnings,
+        }
         found: dict[str, list[str]] = {}  # none when it failed: no frame is folded on a guess
-        self._section("library_files", None, lambda: found.update(
-            files=library_files(compiles, self.graph_breaks, runtime)))
+        self._section(
+            "library_files",
+            None,
+            lambda: found.update(files=library_files(compiles, self.graph_breaks, runtime)),
+        )
         return {
             "compiles": compiles,
             "graph_breaks": self.graph_breaks,
@@ -190,11 +231,15 @@ class Assembler:
         compile id; it belongs to the one compile whose Dynamo graph has a node there."""
         kept = []
         for skip in self.session_cudagraphs["skips"]:
-            owners = {record["id"] for frame in skip["user_stack"]
-                      for record in self.compiles.values()
-                      for node in (record["dynamo_graph"] or {"nodes": []})["nodes"]
-                      if node.get("source") and node["source"]["line"] == frame["line"]
-                      and node["source"]["file"].endswith(frame["file"])}
+            owners = {
+                record["id"]
+                for frame in skip["user_stack"]
+                for record in self.compiles.values()
+                for node in (record["dynamo_graph"] or {"nodes": []})["nodes"]
+                if node.get("source")
+                and node["source"]["line"] == frame["line"]
+                and node["source"]["file"].endswith(frame["file"])
+            }
             if len(owners) == 1:
                 self.compiles[owners.pop()]["cudagraphs"]["skips"].append(skip)
             else:
@@ -202,9 +247,11 @@ class Assembler:
         self.session_cudagraphs["skips"] = kept
 
 
-def _record_steps(assembler: Assembler, cid: str,
-                  record: dict[str, Any]) -> list[tuple[str, Callable[[], None]]]:
+def _record_steps(
+    assembler: Assembler, cid: str, record: dict[str, Any]
+) -> list[tuple[str, Callable[[], None]]]:
     """What finish() computes of one compile, each step setting its own fields."""
+
     def status() -> None:
         record["status"], record["error"] = _status(record, assembler.interruptions.get(cid))
 
@@ -217,17 +264,23 @@ def _record_steps(assembler: Assembler, cid: str,
     def bytecode() -> None:
         heard = assembler.bytecode_texts.get(cid)
         if heard and "original" in heard and "modified" in heard:
-            record["bytecode"] = bytecode_section(heard["source"], heard["original"],
-                                                  heard["modified"], heard.get("side_effects"))
+            record["bytecode"] = bytecode_section(
+                heard["source"], heard["original"], heard["modified"], heard.get("side_effects")
+            )
 
     def autotuning() -> None:
         record["autotuning"] = _autotuning(record["phases"])
 
-    return [("kernels", lambda: attribute_kernels(record)),
-            ("triton_kernel_info", lambda: _attach_triton_info(record)),
-            ("autotuning", autotuning), ("status", status),
-            ("restart_reasons", lambda: name_restart_reasons(record)),
-            ("tracing", tracing), ("memory", memory), ("bytecode", bytecode)]
+    return [
+        ("kernels", lambda: attribute_kernels(record)),
+        ("triton_kernel_info", lambda: _attach_triton_info(record)),
+        ("autotuning", autotuning),
+        ("status", status),
+        ("restart_reasons", lambda: name_restart_reasons(record)),
+        ("tracing", tracing),
+        ("memory", memory),
+        ("bytecode", bytecode),
+    ]
 
 
 def _number_within_frames(compiles: list[dict[str, Any]]) -> None:
@@ -241,8 +294,9 @@ def _number_within_frames(compiles: list[dict[str, Any]]) -> None:
         key = (record["compiled_autograd_id"] is not None, record["frame_id"])
         frames.setdefault(key, []).append(record)
     for records in frames.values():
-        ordered = sorted(records, key=lambda r: (r["frame_compile_id"] is None,
-                                                 r["frame_compile_id"] or 0))
+        ordered = sorted(
+            records, key=lambda r: (r["frame_compile_id"] is None, r["frame_compile_id"] or 0)
+        )
         for index, record in enumerate(ordered):
             record["frame_compile_index"] = index
 
@@ -267,8 +321,12 @@ def _autotuning(phases: list[dict[str, Any]]) -> list[Any]:
         phase = stack.pop(0)
         stats = phase["data"].get("autotune_choices_stats")
         if stats is not None:
-            found.append({"phase": phase["name"],
-                          "stats": json_or_none(stats) if isinstance(stats, str) else stats})
+            found.append(
+                {
+                    "phase": phase["name"],
+                    "stats": json_or_none(stats) if isinstance(stats, str) else stats,
+                }
+            )
         stack.extend(phase["children"])
     return found
 
@@ -290,8 +348,9 @@ def _complete_guard_paths(compiles: list[dict[str, Any]], graph_breaks: list[Any
                 location["file"] = matches[0]
 
 
-def _status(record: dict[str, Any],
-            interruption: dict[str, Any] | None) -> tuple[str, dict[str, Any] | None]:
+def _status(
+    record: dict[str, Any], interruption: dict[str, Any] | None
+) -> tuple[str, dict[str, Any] | None]:
     metrics = record["metrics"]
     if metrics and metrics.get("fail_type"):
         return "failed", {
@@ -303,9 +362,12 @@ def _status(record: dict[str, Any],
     backward = record["backward_metrics"]
     if backward and backward.get("fail_type"):
         reason = backward.get("fail_reason")
-        return "failed", {"type": backward["fail_type"], "file": None, "line": None,
-                          "message": "the backward compile failed" + (f": {reason}" if reason
-                                                                      else "")}
+        return "failed", {
+            "type": backward["fail_type"],
+            "file": None,
+            "line": None,
+            "message": "the backward compile failed" + (f": {reason}" if reason else ""),
+        }
     if metrics and metrics.get("has_guarded_code") is False:
         # torch closed the compile without code and without naming an exception: a
         # BaseException that is not an Exception (KeyboardInterrupt) cut it short.
@@ -321,10 +383,18 @@ def _status(record: dict[str, Any],
 
 def _interrupted(interruption: dict[str, Any] | None) -> dict[str, Any]:
     if interruption is None:  # a TORCH_TRACE log does not hold the exception
-        return {"type": None, "file": None, "line": None,
-                "message": "interrupted: torch closed this compile without code and without "
-                           "an error (a KeyboardInterrupt does this); the log does not say which"}
+        return {
+            "type": None,
+            "file": None,
+            "line": None,
+            "message": "interrupted: torch closed this compile without code and without "
+            "an error (a KeyboardInterrupt does this); the log does not say which",
+        }
     message = f": {interruption['message']}" if interruption.get("message") else ""
-    return {"type": interruption["type"], "file": None, "line": None,
-            "message": f"interrupted by {interruption['type']}{message} before the compile "
-                       "finished; what it had produced is kept"}
+    return {
+        "type": interruption["type"],
+        "file": None,
+        "line": None,
+        "message": f"interrupted by {interruption['type']}{message} before the compile "
+        "finished; what it had produced is kept",
+    }

@@ -18,7 +18,8 @@ def keep_restarted_graph(record: dict[str, Any]) -> None:
     (if any) is kept, and the new attempt starts without one."""
     if record["dynamo_graph"] is not None:
         record.setdefault("restarted_attempts", []).append(
-            {"attempt": record["attempts"] - 1, "graph": record["dynamo_graph"], "reason": None})
+            {"attempt": record["attempts"] - 1, "graph": record["dynamo_graph"], "reason": None}
+        )
         record["dynamo_graph"] = None
 
 
@@ -29,4 +30,3 @@ def name_restart_reasons(record: dict[str, Any]) -> None:
     reasons = record["restart_reasons"]
     for attempt in record.get("restarted_attempts", []):
         attempt["reason"] = reasons[0] if len(reasons) == 1 else None
-

@@ -26,12 +26,16 @@ def disassemble(code: CodeType) -> str:
     return dis.Bytecode(code).dis()
 
 
-def bytecode_record(code: CodeType, modified: CodeType,
-                    side_effects: Any) -> dict[str, Any]:
+def bytecode_record(code: CodeType, modified: CodeType, side_effects: Any) -> dict[str, Any]:
     """The trace metadata of one hook call: the compile id torch is in, and the event."""
-    return {EVENT: {"function": code.co_name, "file": code.co_filename,
-                    "line": code.co_firstlineno,
-                    "original": disassemble(code), "modified": disassemble(modified),
-                    "side_effects": None if side_effects is None else [
-                        str(s) for s in side_effects]},
-            **_torch_compat.current_compile_id()}
+    return {
+        EVENT: {
+            "function": code.co_name,
+            "file": code.co_filename,
+            "line": code.co_firstlineno,
+            "original": disassemble(code),
+            "modified": disassemble(modified),
+            "side_effects": None if side_effects is None else [str(s) for s in side_effects],
+        },
+        **_torch_compat.current_compile_id(),
+    }

@@ -12,11 +12,17 @@ from __future__ import annotations
 from typing import Any
 
 
-def link_autograd_passes(passes: list[dict[str, Any]],
-                         compiles: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    ids = sorted({p["id"] for p in passes}
-                 | {c["compiled_autograd_id"] for c in compiles
-                    if isinstance(c["compiled_autograd_id"], int)})
+def link_autograd_passes(
+    passes: list[dict[str, Any]], compiles: list[dict[str, Any]]
+) -> list[dict[str, Any]]:
+    ids = sorted(
+        {p["id"] for p in passes}
+        | {
+            c["compiled_autograd_id"]
+            for c in compiles
+            if isinstance(c["compiled_autograd_id"], int)
+        }
+    )
     by_id = {p["id"]: p for p in passes}
     linked = []
     for ca in ids:
@@ -28,16 +34,22 @@ def link_autograd_passes(passes: list[dict[str, Any]],
     return linked
 
 
-def _step(first: dict[str, Any] | None,
-          compiles: list[dict[str, Any]]) -> tuple[str | None, dict[str, Any] | None]:
+def _step(
+    first: dict[str, Any] | None, compiles: list[dict[str, Any]]
+) -> tuple[str | None, dict[str, Any] | None]:
     """The compile id of the step that ran the pass and the line in it that ran the backward."""
     if first is None:
         return None, None
-    before = compiles[:compiles.index(first)]
+    before = compiles[: compiles.index(first)]
     for frame in reversed(first["stack"]):
-        steps = [c for c in before if c["compiled_autograd_id"] is None and c["frame"]
-                 and c["frame"].get("function") == frame.get("function")
-                 and c["frame"].get("file") == frame.get("file")]
+        steps = [
+            c
+            for c in before
+            if c["compiled_autograd_id"] is None
+            and c["frame"]
+            and c["frame"].get("function") == frame.get("function")
+            and c["frame"].get("file") == frame.get("file")
+        ]
         if steps:
             return steps[-1]["id"], frame
     return None, None

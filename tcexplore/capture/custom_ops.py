@@ -44,8 +44,11 @@ def _globals_read(fn: Any) -> list[str]:
             continue
         value = scope[name]
         if isinstance(value, types.ModuleType):
-            lines.append(f"import {value.__name__}" if value.__name__ == name
-                         else f"import {value.__name__} as {name}")
+            lines.append(
+                f"import {value.__name__}"
+                if value.__name__ == name
+                else f"import {value.__name__} as {name}"
+            )
         elif isinstance(value, (bool, int, float, str, type(None))):
             try:
                 if ast.literal_eval(repr(value)) == value:
@@ -68,7 +71,7 @@ def _definition(fn: Any) -> str | None:
     if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
         return None
     lines = source.split("\n")
-    return "\n".join([*_globals_read(fn), *lines[node.lineno - 1:node.end_lineno]])
+    return "\n".join([*_globals_read(fn), *lines[node.lineno - 1 : node.end_lineno]])
 
 
 def _schema(qualname: str) -> str | None:

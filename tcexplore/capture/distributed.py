@@ -18,9 +18,13 @@ def process_group() -> dict[str, Any] | None:
 
     if not (dist.is_available() and dist.is_initialized()):
         return None
-    return {"rank": dist.get_rank(), "world_size": dist.get_world_size(),
-            "backend": str(dist.get_backend()), "local_rank": _env_int("LOCAL_RANK"),
-            "source": "process_group"}
+    return {
+        "rank": dist.get_rank(),
+        "world_size": dist.get_world_size(),
+        "backend": str(dist.get_backend()),
+        "local_rank": _env_int("LOCAL_RANK"),
+        "source": "process_group",
+    }
 
 
 def launcher() -> dict[str, Any] | None:
@@ -29,8 +33,13 @@ def launcher() -> dict[str, Any] | None:
     rank, world_size = _env_int("RANK"), _env_int("WORLD_SIZE")
     if rank is None or world_size is None:
         return None
-    return {"rank": rank, "world_size": world_size, "backend": None,
-            "local_rank": _env_int("LOCAL_RANK"), "source": "environment"}
+    return {
+        "rank": rank,
+        "world_size": world_size,
+        "backend": None,
+        "local_rank": _env_int("LOCAL_RANK"),
+        "source": "environment",
+    }
 
 
 def _env_int(name: str) -> int | None:

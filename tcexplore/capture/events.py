@@ -7,8 +7,16 @@ from typing import Any
 
 # Keys of the metadata envelope that are not the event itself.
 ENVELOPE_KEYS = frozenset(
-    {"frame_id", "frame_compile_id", "attempt", "compiled_autograd_id", "has_payload", "rank",
-     "subgraph_name", "stack"}
+    {
+        "frame_id",
+        "frame_compile_id",
+        "attempt",
+        "compiled_autograd_id",
+        "has_payload",
+        "rank",
+        "subgraph_name",
+        "stack",
+    }
 )
 
 
@@ -47,8 +55,9 @@ class Event:
         return compile_id(self.frame_id, self.frame_compile_id, self.compiled_autograd_id)
 
 
-def compile_id(frame_id: int | None, frame_compile_id: int | None,
-               compiled_autograd_id: int | None) -> str | None:
+def compile_id(
+    frame_id: int | None, frame_compile_id: int | None, compiled_autograd_id: int | None
+) -> str | None:
     """tlparse's compile id without the attempt: ``0/1``, or ``!2/0/1`` under compiled autograd."""
     if frame_id is None:
         return None

@@ -42,8 +42,17 @@ _NON_COMPUTE_TARGETS = ("operator.getitem", "torch.ops.aten.sym_", "torch.sym_",
 # ``if not (...): raise RuntimeError(...)`` in the wrapper, never a kernel.
 _CHECKS = ("torch.ops.aten._assert_scalar.", "torch.ops.aten._assert_tensor_metadata.")
 _ASSERTED = re.compile(r"Runtime assertion failed for expression (?P<expr>.+?) on node ")
-_ALLOCATIONS = tuple(f"torch.ops.aten.{name}." for name in (
-    "empty", "empty_like", "empty_strided", "empty_permuted", "new_empty", "new_empty_strided"))
+_ALLOCATIONS = tuple(
+    f"torch.ops.aten.{name}."
+    for name in (
+        "empty",
+        "empty_like",
+        "empty_strided",
+        "empty_permuted",
+        "new_empty",
+        "new_empty_strided",
+    )
+)
 
 
 def _kernel_to_nodes(provenance: dict[str, Any] | None) -> dict[str, list[str]]:
@@ -61,24 +70,27 @@ def is_compute_node(node: dict[str, Any]) -> bool:
     if meta.get("kind") == "symint":
         return False
     target = node["target"]
-    return (not target.startswith(_NON_COMPUTE_TARGETS + _ALLOCATIONS + _CHECKS)
-            and not is_view_op(target))
+    return not target.startswith(_NON_COMPUTE_TARGETS + _ALLOCATIONS + _CHECKS) and not is_view_op(
+        target
+    )
 
 
 def _live_nodes(graph_nodes: list[dict[str, Any]]) -> set[str]:
     """Nodes whose value reaches the output or a side effect (the rest Inductor drops)."""
     live: set[str] = set()
     for node in reversed(graph_nodes):  # topological order: users come later
-        if (node["op"] == "output"
-                or (node["op"] == "call_function"
-                    and has_side_effects(node["target"]))
-                or any(user in live for user in node["users"])):
+        if (
+            node["op"] == "output"
+            or (node["op"] == "call_function" and has_side_effects(node["target"]))
+            or any(user in live for user in node["users"])
+        ):
             live.add(node["name"])
     return live
 
 
-def _claimed(kernel: dict[str, Any], mapping: dict[str, list[str]],
-             nodes: dict[str, Any]) -> tuple[list[str], str]:
+def _claimed(
+    kernel: dict[str, Any], mapping: dict[str, list[str]], nodes: dict[str, Any]
+) -> tuple[list[str], str]:
     """The post-grad nodes torch attributes to ``kernel``, and from where."""
     found = [n for handle in kernel["handles"] for n in mapping.get(handle, [])]
     if found:
@@ -86,8 +98,9 @@ def _claimed(kernel: dict[str, Any], mapping: dict[str, list[str]],
     if kernel["fragment_nodes"]:
         return list(dict.fromkeys(kernel["fragment_nodes"])), "kernel_comment"
     if any(n in nodes for n in kernel["source_nodes"]):
-        return list(dict.fromkeys(n for n in kernel["source_nodes"] if n in nodes)), \
-            "kernel_comment"
+        return list(
+            dict.fromkeys(n for n in kernel["source_nodes"] if n in nodes)
+        ), "kernel_comment"
     return [], "none"
 
 
@@ -95,8 +108,7 @@ def _is_user_kernel_launch(node: dict[str, Any] | None) -> bool:
     return bool(node) and node["target"].startswith(_USER_KERNEL_WRAPPERS)
 
 
-def _user_kernels_keep_their_launch(kernels: list[dict[str, Any]],
-                                    nodes: dict[str, Any]) -> None:
+def _user_kernels_keep_their_launch(kernels: list[dict[str, Any]], nodes: dict[str, Any]) -> None:
     """A user Triton kernel computes its ``triton_kernel_wrapper_*`` node and nothing else;
     a generated kernel never computes a user kernel's launch."""
     launches: set[str] = set()
@@ -108,18 +120,22 @@ def _user_kernels_keep_their_launch(kernels: list[dict[str, Any]],
                 launches.update(own)
     for kernel in kernels:
         if kernel["triton_kind"] != "user" and kernel["kind"] != "extern":
-            kernel["post_grad_nodes"] = [n for n in kernel["post_grad_nodes"]
-                                         if n not in launches]
+            kernel["post_grad_nodes"] = [n for n in kernel["post_grad_nodes"] if n not in launches]
 
 
-def _launch_nodes(site: dict[str, Any], kernel: dict[str, Any], mapping: dict[str, list[str]],
-                  nodes: dict[str, Any]) -> list[str]:
+def _launch_nodes(
+    site: dict[str, Any],
+    kernel: dict[str, Any],
+    mapping: dict[str, list[str]],
+    nodes: dict[str, Any],
+) -> list[str]:
     """The nodes one launch of ``kernel`` computes: what torch attributes to that launch's
     own handle (else its own comment), among the kernel's; a kernel launched from several
     lines of the wrapper (Inductor defines identical code once) computes other nodes at
     each. A launch torch names nothing for is charged to all the kernel's nodes."""
-    own = [n for handle in site["handles"] for n in mapping.get(handle, [])] \
-        or [n for n in site["source_nodes"] if n in nodes]
+    own = [n for handle in site["handles"] for n in mapping.get(handle, [])] or [
+        n for n in site["source_nodes"] if n in nodes
+    ]
     mine = set(kernel["post_grad_nodes"])
     return [n for n in dict.fromkeys(own) if n in mine] or list(kernel["post_grad_nodes"])
 
@@ -142,8 +158,9 @@ def _invokes(node: dict[str, Any] | None) -> bool:
     return bool(node) and (node["target"] == INVOKE_SUBGRAPH or node["op"] == "get_attr")
 
 
-def _scopes(kernel: dict[str, Any], nodes: dict[str, Any],
-            scoped: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
+def _scopes(
+    kernel: dict[str, Any], nodes: dict[str, Any], scoped: dict[str, dict[str, Any]]
+) -> list[dict[str, Any]]:
     """The node tables a kernel computes in: the subgraphs whose functions launch it (None:
     the graph's own call()), else the graph's."""
     if not kernel["subgraphs"]:
@@ -174,8 +191,10 @@ def attribute_kernels(record: dict[str, Any]) -> None:
         graph = record["post_grad_graphs"][index] if index >= 0 else None
         nodes = {n["name"]: n for n in graph["nodes"]} if graph else {}
         # A kernel launched inside a nested region's function computes that subgraph's nodes.
-        scoped = {s["name"]: {n["name"]: n for n in s["nodes"]}
-                  for s in (graph or {}).get("subgraphs", [])}
+        scoped = {
+            s["name"]: {n["name"]: n for n in s["nodes"]}
+            for s in (graph or {}).get("subgraphs", [])
+        }
         mapping = _kernel_to_nodes(output["provenance"])
         for kernel in output["kernels"]:
             among = _scopes(kernel, nodes, scoped)
@@ -184,40 +203,59 @@ def attribute_kernels(record: dict[str, Any]) -> None:
             # Provenance also gives a subgraph's kernels the node that invoked it and the
             # subgraph's attribute: those run as the call of the subgraph's function.
             kernel["post_grad_nodes"] = [
-                n for n in claimed
-                if (n in table or not kernel["subgraphs"]) and not _invokes(table.get(n))]
+                n
+                for n in claimed
+                if (n in table or not kernel["subgraphs"]) and not _invokes(table.get(n))
+            ]
             del kernel["fragment_nodes"]
         _user_kernels_keep_their_launch(output["kernels"], nodes)
         _call_subgraphs(output, graph)
         _locate_checks(output, nodes)
         for kernel in output["kernels"]:
             kernel["launch_sites"] = [
-                {"line": site["line"],
-                 "post_grad_nodes": _launch_nodes(site, kernel, mapping, nodes)}
-                for site in kernel["launch_sites"]]
-            known = [scope[n] for scope in _scopes(kernel, nodes, scoped)
-                     for n in kernel["post_grad_nodes"] if n in scope]
+                {
+                    "line": site["line"],
+                    "post_grad_nodes": _launch_nodes(site, kernel, mapping, nodes),
+                }
+                for site in kernel["launch_sites"]
+            ]
+            known = [
+                scope[n]
+                for scope in _scopes(kernel, nodes, scoped)
+                for n in kernel["post_grad_nodes"]
+                if n in scope
+            ]
             if known:
                 kernel["aten_ops"] = list(dict.fromkeys(n["target"] for n in known))
-            kernel["user_lines"] = list({
-                (n["source"]["file"], n["source"]["line"]): n["source"]
-                for n in known if n.get("source")
-            }.values())
+            kernel["user_lines"] = list(
+                {
+                    (n["source"]["file"], n["source"]["line"]): n["source"]
+                    for n in known
+                    if n.get("source")
+                }.values()
+            )
             for node in known:
                 node.setdefault("kernels", []).append(kernel["name"])
-        unclaimed = [name for name, node in nodes.items()
-                     if is_compute_node(node) and not node.get("kernels")
-                     and "subgraph_call" not in node]
-        unclaimed += [f"{sub}.{name}" for sub, sub_nodes in scoped.items()
-                      for name, node in sub_nodes.items()
-                      if is_compute_node(node) and not node.get("kernels")]
+        unclaimed = [
+            name
+            for name, node in nodes.items()
+            if is_compute_node(node) and not node.get("kernels") and "subgraph_call" not in node
+        ]
+        unclaimed += [
+            f"{sub}.{name}"
+            for sub, sub_nodes in scoped.items()
+            for name, node in sub_nodes.items()
+            if is_compute_node(node) and not node.get("kernels")
+        ]
         if not unclaimed:
             live: set[str] = set()
         elif graph["nodes_truncated"]:  # the users of its last nodes are missing: none is dead
             live = set(unclaimed)
         else:
             live = _live_nodes(graph["nodes"]) | {
-                f"{s['name']}.{name}" for s in graph.get("subgraphs", [])
-                for name in _live_nodes(s["nodes"])}
+                f"{s['name']}.{name}"
+                for s in graph.get("subgraphs", [])
+                for name in _live_nodes(s["nodes"])
+            }
         output["unmapped_nodes"] = [name for name in unclaimed if name in live]
         output["dead_nodes"] = [name for name in unclaimed if name not in live]

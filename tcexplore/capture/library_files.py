@@ -55,8 +55,11 @@ def is_library(file: str, roots: Iterable[str]) -> bool:
     if not os.path.isabs(file):
         return False  # "<string>", a cell's pseudo-file, a path torch cut short
     forms = {os.path.normpath(file), os.path.realpath(file)}
-    return any(form == root or form.startswith(root.rstrip(os.sep) + os.sep)
-               for form in forms for root in roots)
+    return any(
+        form == root or form.startswith(root.rstrip(os.sep) + os.sep)
+        for form in forms
+        for root in roots
+    )
 
 
 def _files(value: Any) -> Iterator[str]:

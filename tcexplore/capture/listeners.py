@@ -1,10 +1,10 @@
 """The process-wide listeners that every open capture shares.
 
 torch's trace logger, its artifact loggers, ``warnings.showwarning``, two of Inductor's
-module globals, Dynamo's bytecode hooks and its tracing profiler are one per process. They are attached and set when the first capture
-opens and put back when the last one closes, in whatever order captures in several
-threads open and close. Each record goes to every capture open at that moment; a closed
-one hears nothing more.
+module globals, Dynamo's bytecode hooks and its tracing profiler are one per process. They
+are attached and set when the first capture opens and put back when the last one closes, in
+whatever order captures in several threads open and close. Each record goes to every capture
+open at that moment; a closed one hears nothing more.
 
 Each record is also checked, in the thread that compiles, against what the open captures
 need (provenance on, caches bypassed): torch keeps those settings per thread, so a compile
@@ -108,10 +108,14 @@ def _note_interruption(metadata: dict[str, Any]) -> None:
     exc = sys.exc_info()[1]
     if exc is None or isinstance(exc, Exception):
         return
-    envelope = {k: metadata[k] for k in ("frame_id", "frame_compile_id", "compiled_autograd_id",
-                                         "attempt") if k in metadata}
-    _deliver({"compile_interrupted": {"type": type(exc).__name__, "message": str(exc)},
-              **envelope}, None)
+    envelope = {
+        k: metadata[k]
+        for k in ("frame_id", "frame_compile_id", "compiled_autograd_id", "attempt")
+        if k in metadata
+    }
+    _deliver(
+        {"compile_interrupted": {"type": type(exc).__name__, "message": str(exc)}, **envelope}, None
+    )
 
 
 @contextlib.contextmanager
@@ -150,9 +154,13 @@ class _ArtifactLogHandler(logging.Handler):
     def emit(self, record: logging.LogRecord) -> None:
         try:
             artifact = record.name.rpartition(".__")[2]
-            _deliver({f"log_{artifact}": {"level": record.levelname,
-                                          "message": record.getMessage()},
-                      **_torch_compat.current_compile_id()}, None)
+            _deliver(
+                {
+                    f"log_{artifact}": {"level": record.levelname, "message": record.getMessage()},
+                    **_torch_compat.current_compile_id(),
+                },
+                None,
+            )
         except Exception as exc:  # noqa: BLE001 - never disturb the compile
             _report(exc)
         threshold = self.passes_on.get(record.name)
@@ -165,9 +173,12 @@ class _ArtifactLogHandler(logging.Handler):
 def _attached_to_artifact_logs() -> Any:
     loggers = _torch_compat.artifact_loggers()
     saved = [(logger.level, logger.propagate) for logger in loggers]
-    handler = _ArtifactLogHandler({
-        logger.name: logger.getEffectiveLevel() if logger.propagate else None
-        for logger in loggers})
+    handler = _ArtifactLogHandler(
+        {
+            logger.name: logger.getEffectiveLevel() if logger.propagate else None
+            for logger in loggers
+        }
+    )
     for logger in loggers:
         logger.addHandler(handler)
         logger.setLevel(logging.DEBUG)
@@ -194,10 +205,18 @@ def _recording_warnings() -> Any:
         if is_library(str(filename), own):
             return
         try:
-            _deliver({"python_warning": {"category": category.__name__,
-                                         "message": str(message), "file": filename,
-                                         "line": lineno},
-                      **_torch_compat.current_compile_id()}, None)
+            _deliver(
+                {
+                    "python_warning": {
+                        "category": category.__name__,
+                        "message": str(message),
+                        "file": filename,
+                        "line": lineno,
+                    },
+                    **_torch_compat.current_compile_id(),
+                },
+                None,
+            )
         except Exception as exc:  # noqa: BLE001
             _report(exc)
         shown(message, category, filename, lineno, file, line)
@@ -216,6 +235,7 @@ def _hearing_dynamo() -> Any:
     """What Dynamo tells its hooks rather than its trace: each transformed frame's code
     objects (capture/bytecode_hook.py) and, where the user runs torch's tracing profiler, the
     time spent tracing each user function; both as events of the compile torch is in."""
+
     def on_bytecode(code: Any, modified: Any, side_effects: Any) -> None:
         try:
             _deliver(bytecode_record(code, modified, side_effects), None)
@@ -224,8 +244,10 @@ def _hearing_dynamo() -> Any:
 
     def on_timings(timings: list[dict[str, Any]]) -> None:
         try:
-            _deliver({"dynamo_profiler": {"timings": timings},
-                      **_torch_compat.current_compile_id()}, None)
+            _deliver(
+                {"dynamo_profiler": {"timings": timings}, **_torch_compat.current_compile_id()},
+                None,
+            )
         except Exception as exc:  # noqa: BLE001
             _report(exc)
 

@@ -15,8 +15,9 @@ from typing import Any
 from .library_files import is_library, own_package
 
 # Dynamo's skip reasons read "name (file:firstlineno): reason" (eval_frame.add_skip_reason).
-_SKIP_REASON = re.compile(r"(?P<function>[^\s(]+) \((?P<file>.*?):(?P<line>\d+)\): (?P<reason>.*)",
-                          re.DOTALL)
+_SKIP_REASON = re.compile(
+    r"(?P<function>[^\s(]+) \((?P<file>.*?):(?P<line>\d+)\): (?P<reason>.*)", re.DOTALL
+)
 
 # torch's words -> category, first match wins.
 _CATEGORIES = (
@@ -28,19 +29,19 @@ _CATEGORIES = (
 
 ADVICE = {
     "skipfiles": "Dynamo does not start compiling in torch's or a library's own frames (its "
-                 "skip rules): wrap the built-in layer in your own nn.Module or function and "
-                 "compile that; Dynamo then traces into the layer.",
+    "skip rules): wrap the built-in layer in your own nn.Module or function and "
+    "compile that; Dynamo then traces into the layer.",
     "disabled": "The function is wrapped by torch.compiler.disable (or "
-                "torch._dynamo.disable): remove the decorator to compile it.",
-    "stance": 'torch.compiler.set_stance() makes compiled functions run eagerly: compile '
-              'outside that stance, or set_stance("default").',
+    "torch._dynamo.disable): remove the decorator to compile it.",
+    "stance": "torch.compiler.set_stance() makes compiled functions run eagerly: compile "
+    'outside that stance, or set_stance("default").',
     "recompile_limit": "The frame recompiled up to torch._dynamo.config.recompile_limit and "
-                       "now runs eagerly: see the recompile reasons and mark the changing "
-                       "sizes dynamic (torch._dynamo.mark_dynamic) or raise the limit.",
+    "now runs eagerly: see the recompile reasons and mark the changing "
+    "sizes dynamic (torch._dynamo.mark_dynamic) or raise the limit.",
     "no_tensor_ops": "The frame has no tensor operations to compile: nothing to do, or "
-                     "compile the function that does the tensor work.",
+    "compile the function that does the tensor work.",
     "cache": "Dynamo reused code compiled before this capture: explore() compiles afresh; "
-             "in your own capture, call torch.compiler.reset() first or compile a new function.",
+    "in your own capture, call torch.compiler.reset() first or compile a new function.",
     "other": "Dynamo ran this frame eagerly; torch's reason says why.",
 }
 
@@ -55,11 +56,23 @@ def category_of(reason: str) -> str:
     return "other"
 
 
-def entry(function: str, file: str, line: int | None, category: str, reason: str,
-          qualname: str | None = None) -> dict[str, Any]:
-    return {"function": function, "file": file, "line": line, "category": category,
-            "reason": reason, "advice": ADVICE[category],
-            "qualname": qualname or qualname_at(file, line, function)}
+def entry(
+    function: str,
+    file: str,
+    line: int | None,
+    category: str,
+    reason: str,
+    qualname: str | None = None,
+) -> dict[str, Any]:
+    return {
+        "function": function,
+        "file": file,
+        "line": line,
+        "category": category,
+        "reason": reason,
+        "advice": ADVICE[category],
+        "qualname": qualname or qualname_at(file, line, function),
+    }
 
 
 @functools.lru_cache(maxsize=64)
@@ -83,6 +96,7 @@ def _definitions(file: str, modified: float) -> dict[tuple[int, str], str]:
                 for line in [child.lineno] + [d.lineno for d in child.decorator_list[:1]]:
                     found[(line, child.name)] = name
                 walk(child, f"{name}.<locals>.")
+
     walk(tree, "")
     return found
 
@@ -106,8 +120,10 @@ def listener_roots() -> list[str]:
     import json  # noqa: PLC0415
     import logging  # noqa: PLC0415
 
-    return [own_package(), *(os.path.dirname(os.path.realpath(module.__file__ or ""))
-                             for module in (logging, json))]
+    return [
+        own_package(),
+        *(os.path.dirname(os.path.realpath(module.__file__ or "")) for module in (logging, json)),
+    ]
 
 
 def from_skip_reasons(reasons: list[str]) -> list[dict[str, Any]]:
@@ -125,8 +141,13 @@ def from_skip_reasons(reasons: list[str]) -> list[dict[str, Any]]:
             continue
         else:
             key = (match["function"], match["file"], match["line"])
-            found = entry(match["function"], match["file"], int(match["line"]),
-                          category_of(match["reason"]), match["reason"])
+            found = entry(
+                match["function"],
+                match["file"],
+                int(match["line"]),
+                category_of(match["reason"]),
+                match["reason"],
+            )
         if key not in seen:
             seen.add(key)
             entries.append(found)
@@ -145,21 +166,45 @@ def frame_of(fn: Any) -> tuple[str, str, int | None]:
     return name, code.co_filename, code.co_firstlineno
 
 
-def nothing_compiled(fn: Any, stance: str, disabled: bool,
-                     skipped: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def nothing_compiled(
+    fn: Any, stance: str, disabled: bool, skipped: list[dict[str, Any]]
+) -> list[dict[str, Any]]:
     """The entries when a capture of ``fn`` compiled no graph: the stance or the disable
     decorator that explains it first, then torch's skip reasons; "other" if there is none."""
     name, file, line = frame_of(fn)
     if stance != "default":
-        return [entry(name, file, line, "stance",
-                      f'torch.compiler.set_stance("{stance}") was in effect: no compile ran',
-                      qualname=name),
-                *skipped]
+        return [
+            entry(
+                name,
+                file,
+                line,
+                "stance",
+                f'torch.compiler.set_stance("{stance}") was in effect: no compile ran',
+                qualname=name,
+            ),
+            *skipped,
+        ]
     if disabled:
-        return [entry(name, file, line, "disabled",
-                      "the function is wrapped by torch.compiler.disable: Dynamo ran it "
-                      "eagerly", qualname=name), *skipped]
-    return skipped or [entry(name, file, line, "other",
-                             "torch emitted no compiled graph and no skip reason in this capture "
-                             "(Dynamo decides a frame's skip once per process: an earlier "
-                             "call may have made it)", qualname=name)]
+        return [
+            entry(
+                name,
+                file,
+                line,
+                "disabled",
+                "the function is wrapped by torch.compiler.disable: Dynamo ran it eagerly",
+                qualname=name,
+            ),
+            *skipped,
+        ]
+    return skipped or [
+        entry(
+            name,
+            file,
+            line,
+            "other",
+            "torch emitted no compiled graph and no skip reason in this capture "
+            "(Dynamo decides a frame's skip once per process: an earlier "
+            "call may have made it)",
+            qualname=name,
+        )
+    ]

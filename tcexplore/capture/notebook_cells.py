@@ -13,7 +13,8 @@ from __future__ import annotations
 import linecache
 import re
 import sys
-from typing import Any, Callable, Iterator
+from collections.abc import Callable, Iterator
+from typing import Any
 
 FormatCodeName = Callable[[str], "tuple[str, str] | None"]
 
@@ -48,8 +49,9 @@ def referenced_files(tree: Any) -> Iterator[str]:
             pending.extend(node)
 
 
-def cell_sections(data: dict[str, Any], first: str | None,
-                  format_code_name: FormatCodeName) -> dict[str, Any]:
+def cell_sections(
+    data: dict[str, Any], first: str | None, format_code_name: FormatCodeName
+) -> dict[str, Any]:
     """``source_labels`` and ``sources`` for the ``explore`` section; ``first`` (the
     compiled or calling cell's file), if any, comes first."""
     labels: dict[str, str] = {}

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import json
 import sys
-from functools import lru_cache
+from functools import cache, lru_cache
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -37,7 +37,7 @@ def _flags(target: str) -> int | None:
     """The table's flags of ``torch.ops.NS.NAME.OVERLOAD``; None when the table lacks it."""
     if not target.startswith(_PREFIX):
         return None
-    return _table().get(target[len(_PREFIX):])
+    return _table().get(target[len(_PREFIX) :])
 
 
 def _live_registry() -> Any:
@@ -49,7 +49,7 @@ def _live_registry() -> Any:
     return _torch_compat
 
 
-@lru_cache(maxsize=None)
+@cache
 def is_view_op(target: str) -> bool:
     """Whether an ATen-style target like ``torch.ops.aten.permute.default`` only aliases its
     input: Inductor lowers views to pointer arithmetic, so no kernel contains them."""
@@ -60,7 +60,7 @@ def is_view_op(target: str) -> bool:
     return live.is_view_op(target) if live else False
 
 
-@lru_cache(maxsize=None)
+@cache
 def has_side_effects(target: str) -> bool:
     """Whether a node calling ``target`` must run even when its value is unused (a mutating
     op, or one FX keeps as side-effectful); anything not a known op counts as having side
@@ -81,8 +81,9 @@ def table_of_installed_torch() -> dict[str, int]:
     table = {}
     for op in _torch_compat.registered_ops():
         target = _PREFIX + op
-        table[op] = (VIEW * _torch_compat.is_view_op(target)
-                     | SIDE_EFFECTS * _torch_compat.has_side_effects(target))
+        table[op] = VIEW * _torch_compat.is_view_op(
+            target
+        ) | SIDE_EFFECTS * _torch_compat.has_side_effects(target)
     return table
 
 
@@ -91,17 +92,22 @@ def write_table(path: Path) -> dict[str, Any]:
     from a table made with another torch is an error (the table could no longer answer)."""
     import torch  # noqa: PLC0415
 
-    current = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {
-        "torch": [], "ops": {}}
+    current = (
+        json.loads(path.read_text(encoding="utf-8")) if path.exists() else {"torch": [], "ops": {}}
+    )
     installed = table_of_installed_torch()
-    clashes = sorted(op for op, flags in installed.items()
-                     if current["ops"].get(op, flags) != flags)
+    clashes = sorted(
+        op for op, flags in installed.items() if current["ops"].get(op, flags) != flags
+    )
     if clashes:
-        raise SystemExit(f"torch {torch.__version__} disagrees with the table on: "
-                         + ", ".join(clashes))
+        raise SystemExit(
+            f"torch {torch.__version__} disagrees with the table on: " + ", ".join(clashes)
+        )
     version = torch.__version__.split("+")[0]
-    table = {"torch": sorted(set(current["torch"]) | {version}),
-             "ops": dict(sorted({**current["ops"], **installed}.items()))}
+    table = {
+        "torch": sorted(set(current["torch"]) | {version}),
+        "ops": dict(sorted({**current["ops"], **installed}.items())),
+    }
     path.write_text(json.dumps(table, indent=0, separators=(",", ":")) + "\n", encoding="utf-8")
     return table
 

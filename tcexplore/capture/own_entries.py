@@ -24,6 +24,8 @@ def drop_own_entries(compiles: list[dict[str, Any]]) -> None:
     if not own:
         return
     for record in compiles:
-        groups = [[r for r in group if r.get("failed_compile_id") not in own]
-                  for group in record["recompile_reasons"]]
+        groups = [
+            [r for r in group if r.get("failed_compile_id") not in own]
+            for group in record["recompile_reasons"]
+        ]
         record["recompile_reasons"] = [group for group in groups if group]

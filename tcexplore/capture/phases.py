@@ -4,9 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-
-_ENVELOPE_ARGS = {"compile_id", "fn_name", "frame_key", "co_name", "co_filename",
-                  "co_firstlineno"}
+_ENVELOPE_ARGS = {"compile_id", "fn_name", "frame_key", "co_name", "co_filename", "co_firstlineno"}
 
 
 def _data(event: dict[str, Any]) -> dict[str, Any]:
@@ -15,7 +13,9 @@ def _data(event: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in args.items() if k not in _ENVELOPE_ARGS and v is not None}
 
 
-def build_phase_tree(events: list[tuple[str | None, dict[str, Any]]]) -> dict[str, list[dict[str, Any]]]:
+def build_phase_tree(
+    events: list[tuple[str | None, dict[str, Any]]],
+) -> dict[str, list[dict[str, Any]]]:
     """Per compile id, the nested phases with their durations in milliseconds."""
     roots: dict[str, list[dict[str, Any]]] = {}
     stacks: dict[str, list[dict[str, Any]]] = {}
@@ -26,8 +26,13 @@ def build_phase_tree(events: list[tuple[str | None, dict[str, Any]]]) -> dict[st
         cid = str(cid)
         stack = stacks.setdefault(cid, [])
         if event["ph"] == "B":
-            phase = {"name": event.get("name"), "start_us": event.get("ts"), "duration_ms": None,
-                     "data": _data(event), "children": []}
+            phase = {
+                "name": event.get("name"),
+                "start_us": event.get("ts"),
+                "duration_ms": None,
+                "data": _data(event),
+                "children": [],
+            }
             (stack[-1]["children"] if stack else roots.setdefault(cid, [])).append(phase)
             stack.append(phase)
         else:

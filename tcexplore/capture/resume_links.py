@@ -30,14 +30,20 @@ RESUME_PREFIX = "torch_dynamo_resume_in_"
 RESUME_NAME = re.compile(r"^torch_dynamo_resume_in_(?P<fn>.+)_at_\d+$")
 
 
-def bytecode_section(source: str, original: Data, modified: Data,
-                     side_effects: list[str] | None) -> Data:
+def bytecode_section(
+    source: str, original: Data, modified: Data, side_effects: list[str] | None
+) -> Data:
     """``original``/``modified``: the document's text records of the two disassemblies."""
     original = {**original, "instructions": parse_bytecode(original["text"])}
     modified = {**modified, "instructions": parse_bytecode(modified["text"])}
-    return {"source": source, "original": original, "modified": modified,
-            "side_effects": side_effects, "reading": read_modified(modified["instructions"]),
-            "resume_jumps": []}
+    return {
+        "source": source,
+        "original": original,
+        "modified": modified,
+        "side_effects": side_effects,
+        "reading": read_modified(modified["instructions"]),
+        "resume_jumps": [],
+    }
 
 
 def resume_name(brk: Data, frame: Data) -> str | None:
@@ -49,16 +55,21 @@ def resume_name(brk: Data, frame: Data) -> str | None:
     # A resume function's own resume is generated from the original code object.
     while match := RESUME_NAME.match(original):
         original = match["fn"]
-    stack = [f for f in brk.get("user_stack") or [] if isinstance(f, dict)
-             and f.get("file") == file and isinstance(f.get("line"), int)]
+    stack = [
+        f
+        for f in brk.get("user_stack") or []
+        if isinstance(f, dict) and f.get("file") == file and isinstance(f.get("line"), int)
+    ]
     # torch names a compiled resume frame in the stack by its own name or by the original's.
     entry = next((f for f in stack if f.get("function") == function), None) or next(
-        (f for f in stack if f.get("function") == original), None)
+        (f for f in stack if f.get("function") == original), None
+    )
     return None if entry is None else f"{RESUME_PREFIX}{original}_at_{entry['line']}"
 
 
-def link_resumes(compiles: list[Data], graph_breaks: list[Data],
-                 breaks_before: dict[str, int]) -> None:
+def link_resumes(
+    compiles: list[Data], graph_breaks: list[Data], breaks_before: dict[str, int]
+) -> None:
     """Set ``resume_of`` on resume functions' compiles and ``resume_jumps`` on every
     bytecode section. ``breaks_before``: per compile id, how many break events came before
     the compile's first event."""
@@ -66,23 +77,30 @@ def link_resumes(compiles: list[Data], graph_breaks: list[Data],
     for record in compiles:
         frame = record["frame"] or {}
         if RESUME_NAME.match(frame.get("function") or ""):
-            record["resume_of"] = _continued_break(record, by_id, graph_breaks,
-                                                   breaks_before.get(record["id"], 0))
+            record["resume_of"] = _continued_break(
+                record, by_id, graph_breaks, breaks_before.get(record["id"], 0)
+            )
     for record in compiles:
         if record["bytecode"] is not None:
             record["bytecode"]["resume_jumps"] = _jumps(record, compiles, graph_breaks)
 
 
-def _continued_break(record: Data, by_id: dict[str, Data], graph_breaks: list[Data],
-                     before: int) -> Data | None:
+def _continued_break(
+    record: Data, by_id: dict[str, Data], graph_breaks: list[Data], before: int
+) -> Data | None:
     frame = record["frame"]
     for index in range(min(before, len(graph_breaks)) - 1, -1, -1):
         brk = graph_breaks[index]
         broken = (by_id.get(brk.get("compile_id")) or {}).get("frame") or {}
-        if broken.get("file") == frame.get("file") and \
-                resume_name(brk, broken) == frame.get("function"):
-            return {"graph_break": index, "compile_id": brk.get("compile_id"),
-                    "file": brk.get("file"), "line": brk.get("line")}
+        if broken.get("file") == frame.get("file") and resume_name(brk, broken) == frame.get(
+            "function"
+        ):
+            return {
+                "graph_break": index,
+                "compile_id": brk.get("compile_id"),
+                "file": brk.get("file"),
+                "line": brk.get("line"),
+            }
     return None
 
 
@@ -93,13 +111,28 @@ def _jumps(record: Data, compiles: list[Data], graph_breaks: list[Data]) -> list
         return []
     own = [i for i, b in enumerate(graph_breaks) if b.get("compile_id") == record["id"]]
     brk_index = own[-1] if own else None
-    name = resume_name(graph_breaks[brk_index], record["frame"] or {}) \
-        if brk_index is not None else None
-    continuing = [c["id"] for c in compiles
-                  if (c.get("resume_of") or {}).get("compile_id") == record["id"]]
-    lines = {i["offset"]: i["line"] for i in section["original"]["instructions"]
-             if i["offset"] is not None}
-    return [{"global": step["resume"], "offset": step["offset"],
-             "line": lines.get(step["offset"]), "function": name, "graph_break": brk_index,
-             "compiles": continuing, "shared_name": len(steps) > 1}
-            for step in steps]
+    name = (
+        resume_name(graph_breaks[brk_index], record["frame"] or {})
+        if brk_index is not None
+        else None
+    )
+    continuing = [
+        c["id"] for c in compiles if (c.get("resume_of") or {}).get("compile_id") == record["id"]
+    ]
+    lines = {
+        i["offset"]: i["line"]
+        for i in section["original"]["instructions"]
+        if i["offset"] is not None
+    }
+    return [
+        {
+            "global": step["resume"],
+            "offset": step["offset"],
+            "line": lines.get(step["offset"]),
+            "function": name,
+            "graph_break": brk_index,
+            "compiles": continuing,
+            "shared_name": len(steps) > 1,
+        }
+        for step in steps
+    ]

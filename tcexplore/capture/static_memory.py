@@ -30,42 +30,58 @@ def memory_section(record: dict[str, Any], budget: float | None) -> dict[str, An
         return None
     saved = recomputed = None
     if forward and backward:
-        saved = saved_for_backward(forward["nodes"], backward["nodes"],
-                                   _input_kinds(record, forward["nodes"]))
+        saved = saved_for_backward(
+            forward["nodes"], backward["nodes"], _input_kinds(record, forward["nodes"])
+        )
         recomputed = recomputed_nodes(forward["nodes"], backward["nodes"])
     return {
         "saved_for_backward": saved,
         "recomputed": recomputed,
         "activation_memory_budget": budget,
-        "buffers": [{"output_code": index, "kind": code["kind"], **parse_buffers(code["text"])}
-                    for index, code in enumerate(record["output_codes"])],
+        "buffers": [
+            {"output_code": index, "kind": code["kind"], **parse_buffers(code["text"])}
+            for index, code in enumerate(record["output_codes"])
+        ],
     }
 
 
 def _input_kinds(record: dict[str, Any], forward: list[dict[str, Any]]) -> dict[str, str]:
     """``primals_k`` -> parameter or input: the k-th placeholder of Dynamo's graph, whose
     name says whether it is a module's parameter or buffer (module state) or an input."""
-    dynamo = [n["name"] for n in (record["dynamo_graph"] or {"nodes": []})["nodes"]
-              if n["op"] == "placeholder"]
+    dynamo = [
+        n["name"]
+        for n in (record["dynamo_graph"] or {"nodes": []})["nodes"]
+        if n["op"] == "placeholder"
+    ]
     primals = [n["name"] for n in forward if n["op"] == "placeholder"]
     if len(dynamo) != len(primals):
         return {}
-    return {p: "parameter" if ("_parameters_" in d or "_buffers_" in d) else "input"
-            for p, d in zip(primals, dynamo)}
+    return {
+        p: "parameter" if ("_parameters_" in d or "_buffers_" in d) else "input"
+        for p, d in zip(primals, dynamo)
+    }
 
 
 def _location(source: dict[str, Any] | None) -> dict[str, Any] | None:
     if not source:
         return None
-    return {"file": source["file"], "line": source["line"], "function": source["function"],
-            "code": source.get("code")}
+    return {
+        "file": source["file"],
+        "line": source["line"],
+        "function": source["function"],
+        "code": source.get("code"),
+    }
 
 
 def _base(node: dict[str, Any], by_name: dict[str, dict[str, Any]]) -> dict[str, Any]:
     """The node whose storage ``node`` views (itself when it is not a view)."""
     seen = set()
-    while (node["op"] == "call_function" and is_view_op(node["target"]) and node["args"]
-           and node["name"] not in seen):
+    while (
+        node["op"] == "call_function"
+        and is_view_op(node["target"])
+        and node["args"]
+        and node["name"] not in seen
+    ):
         seen.add(node["name"])
         node = by_name.get(node["args"][0], node)
     return node
@@ -81,8 +97,9 @@ def _bytes(meta: dict[str, Any] | None) -> int | None:
     return storage_bytes(size, stride, meta["dtype"])
 
 
-def saved_for_backward(forward: list[dict[str, Any]], backward: list[dict[str, Any]],
-                       input_kinds: dict[str, str]) -> dict[str, Any]:
+def saved_for_backward(
+    forward: list[dict[str, Any]], backward: list[dict[str, Any]], input_kinds: dict[str, str]
+) -> dict[str, Any]:
     by_name = {n["name"]: n for n in forward}
     tensors, storages = [], {}
     for placeholder in backward:
@@ -98,25 +115,38 @@ def saved_for_backward(forward: list[dict[str, Any]], backward: list[dict[str, A
         else:
             kind = "activation"
         size = _bytes(meta)
-        tensors.append({
-            "node": placeholder["name"], "target": node["target"] if node else None,
-            "shape": meta["shape"], "dtype": meta["dtype"], "bytes": size, "kind": kind,
-            "storage": base["name"] if base else placeholder["name"],
-            "user_location": _location(node and (node["source"] or base["source"])),
-        })
+        tensors.append(
+            {
+                "node": placeholder["name"],
+                "target": node["target"] if node else None,
+                "shape": meta["shape"],
+                "dtype": meta["dtype"],
+                "bytes": size,
+                "kind": kind,
+                "storage": base["name"] if base else placeholder["name"],
+                "user_location": _location(node and (node["source"] or base["source"])),
+            }
+        )
         storage = base["name"] if base else placeholder["name"]
         storages.setdefault(storage, _bytes(base["meta"]) if base else size)
     sized = [b for b in storages.values() if b is not None]
     tensors.sort(key=lambda t: -(t["bytes"] or 0))
-    return {"bytes": sum(sized), "unsized": len(storages) - len(sized),
-            "storages": len(storages), "tensors": tensors,
-            "bytes_by_kind": {k: sum(_storage_bytes(tensors, storages, k)) for k in
-                              ("activation", "parameter", "input")},
-            "lines": _top_lines(tensors, storages)}
+    return {
+        "bytes": sum(sized),
+        "unsized": len(storages) - len(sized),
+        "storages": len(storages),
+        "tensors": tensors,
+        "bytes_by_kind": {
+            k: sum(_storage_bytes(tensors, storages, k))
+            for k in ("activation", "parameter", "input")
+        },
+        "lines": _top_lines(tensors, storages),
+    }
 
 
-def _storage_bytes(tensors: list[dict[str, Any]], storages: dict[str, int | None],
-                   kind: str) -> list[int]:
+def _storage_bytes(
+    tensors: list[dict[str, Any]], storages: dict[str, int | None], kind: str
+) -> list[int]:
     seen = {t["storage"] for t in tensors if t["kind"] == kind}
     return [storages[s] or 0 for s in seen]
 
@@ -130,22 +160,27 @@ def _top_lines(tensors: list[dict[str, Any]], storages: dict[str, int | None]) -
         if tensor["kind"] != "activation" or where is None or tensor["storage"] in counted:
             continue
         counted.add(tensor["storage"])
-        entry = lines.setdefault((where["file"], where["line"]),
-                                 {**where, "bytes": 0, "nodes": []})
+        entry = lines.setdefault((where["file"], where["line"]), {**where, "bytes": 0, "nodes": []})
         entry["bytes"] += storages[tensor["storage"]] or 0
         entry["nodes"].append(tensor["node"])
     return sorted(lines.values(), key=lambda e: -e["bytes"])[:TOP_LINES]
 
 
-def recomputed_nodes(forward: list[dict[str, Any]],
-                     backward: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def recomputed_nodes(
+    forward: list[dict[str, Any]], backward: list[dict[str, Any]]
+) -> list[dict[str, Any]]:
     """Forward nodes the backward computes again (the partitioner gives a recomputed node its
     forward name); views (pointer arithmetic, no memory) are left out. The user line is the
     backward node's own, else its forward node's: torch 2.15 prints recomputed nodes in the
     backward graph without their stack trace."""
     in_forward = {n["name"]: n for n in forward if n["op"] == "call_function"}
-    return [{"node": n["name"], "target": n["target"],
-             "user_location": _location(n["source"] or in_forward[n["name"]]["source"]),
-             "bytes": _bytes(n["meta"])}
-            for n in backward if n["op"] == "call_function" and n["name"] in in_forward
-            and not is_view_op(n["target"])]
+    return [
+        {
+            "node": n["name"],
+            "target": n["target"],
+            "user_location": _location(n["source"] or in_forward[n["name"]]["source"]),
+            "bytes": _bytes(n["meta"]),
+        }
+        for n in backward
+        if n["op"] == "call_function" and n["name"] in in_forward and not is_view_op(n["target"])
+    ]

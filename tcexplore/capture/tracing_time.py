@@ -25,14 +25,24 @@ def tracing_section(record: Data, timings: list[Data]) -> Data | None:
     total = _phase_total(record["phases"])
     frame = record["frame"] or {}
     if timings:
-        return {"source": "dynamo_profiler", "total_ms": total,
-                "functions": _by_function(timings)}
+        return {"source": "dynamo_profiler", "total_ms": total, "functions": _by_function(timings)}
     if total is None:
         return None
-    return {"source": "chromium_events", "total_ms": total,
-            "functions": [{"function": frame.get("function"), "file": frame.get("file"),
-                           "line": frame.get("line"), "cumtime_ms": total, "tottime_ms": None,
-                           "calls": None, "depth": 0}]}
+    return {
+        "source": "chromium_events",
+        "total_ms": total,
+        "functions": [
+            {
+                "function": frame.get("function"),
+                "file": frame.get("file"),
+                "line": frame.get("line"),
+                "cumtime_ms": total,
+                "tottime_ms": None,
+                "calls": None,
+                "depth": 0,
+            }
+        ],
+    }
 
 
 def _phase_total(phases: list[Data]) -> float | None:
@@ -53,9 +63,18 @@ def _by_function(timings: list[Data]) -> list[Data]:
     rows: dict[tuple, Data] = {}
     for t in timings:
         key = (t["file"], t["line"], t["function"])
-        row = rows.setdefault(key, {"function": t["function"], "file": t["file"],
-                                    "line": t["line"], "cumtime_ms": 0.0, "tottime_ms": 0.0,
-                                    "calls": 0, "depth": t["depth"]})
+        row = rows.setdefault(
+            key,
+            {
+                "function": t["function"],
+                "file": t["file"],
+                "line": t["line"],
+                "cumtime_ms": 0.0,
+                "tottime_ms": 0.0,
+                "calls": 0,
+                "depth": t["depth"],
+            },
+        )
         row["calls"] += 1
         row["tottime_ms"] += t["tottime_ns"] / 1e6
         if t.get("primitive", True):

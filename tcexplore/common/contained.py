@@ -11,13 +11,14 @@ The rest of the document is built as if the failing part were absent.
 from __future__ import annotations
 
 import contextlib
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 # Why an entry was not read; the first three are events (counted in summary.unread_events).
 EVENT_REASONS = ("bad_json", "bad_envelope", "handler")
 REASONS = EVENT_REASONS + ("section", "finding")
-KEPT = 50       # entries kept whole in the document; the rest are only counted
-EXCERPT = 160   # characters of what was read, kept with an entry
+KEPT = 50  # entries kept whole in the document; the rest are only counted
+EXCERPT = 160  # characters of what was read, kept with an entry
 MAX_ERROR = 300  # characters of an error kept
 
 
@@ -45,8 +46,16 @@ class Unread:
         self.items: list[dict[str, Any]] = []
         self._read_without: dict[int, dict[str, Any] | None] = {}  # line -> its entry
 
-    def add(self, reason: str, kind: str | None, *, error: str, compile: str | None = None,
-            line: int | None = None, read: Any = None) -> None:
+    def add(
+        self,
+        reason: str,
+        kind: str | None,
+        *,
+        error: str,
+        compile: str | None = None,
+        line: int | None = None,
+        read: Any = None,
+    ) -> None:
         """One entry; a damaged event read without its bad field (``bad_envelope`` with a
         line) whose handler then raises stays one event: the error joins its entry."""
         if reason == "handler" and line in self._read_without:
@@ -57,15 +66,22 @@ class Unread:
         self.counts[reason] += 1
         item = None
         if len(self.items) < KEPT:
-            item = {"reason": reason, "kind": kind, "compile": compile, "line": line,
-                    "error": _bounded(error), "excerpt": None if read is None else excerpt(read)}
+            item = {
+                "reason": reason,
+                "kind": kind,
+                "compile": compile,
+                "line": line,
+                "error": _bounded(error),
+                "excerpt": None if read is None else excerpt(read),
+            }
             self.items.append(item)
         if reason == "bad_envelope" and line is not None:
             self._read_without[line] = item
 
     @contextlib.contextmanager
-    def contain(self, reason: str, kind: str, *, compile: str | None = None,
-                read: Any = None) -> Iterator[None]:
+    def contain(
+        self, reason: str, kind: str, *, compile: str | None = None, read: Any = None
+    ) -> Iterator[None]:
         """Run the block; an Exception in it is an entry, and the block's work is lost alone."""
         try:
             yield

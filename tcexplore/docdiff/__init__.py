@@ -65,21 +65,27 @@ class DocDiff:
     def save(self, path: str | Path) -> Path:
         """``.html`` writes the self-contained report; anything else the JSON."""
         path = Path(path)
-        return write_text(path, self.to_html() if path.suffix.lower() in (".html", ".htm")
-                          else self.to_json())
+        return write_text(
+            path, self.to_html() if path.suffix.lower() in (".html", ".htm") else self.to_json()
+        )
 
     @classmethod
     def load(cls, path: str | Path) -> DocDiff:
         return cls(read_json(path))
 
     def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, Any]:
-        return {MIME_TYPE: self.data, "text/html": self.to_html(full_page=False),
-                "text/plain": self.to_text()}
+        return {
+            MIME_TYPE: self.data,
+            "text/html": self.to_html(full_page=False),
+            "text/plain": self.to_text(),
+        }
 
     def __repr__(self) -> str:
         counts = ", ".join(f"{k}={v}" for k, v in self.summary.items() if v)
-        return f"<tcexplore.DocDiff {self.data['a']['label']} -> {self.data['b']['label']}: " \
-               f"{counts or 'no differences'}>"
+        return (
+            f"<tcexplore.DocDiff {self.data['a']['label']} -> {self.data['b']['label']}: "
+            f"{counts or 'no differences'}>"
+        )
 
 
 def _document(value: Any) -> tuple[dict[str, Any], str | None]:
@@ -88,8 +94,10 @@ def _document(value: Any) -> tuple[dict[str, Any], str | None]:
         return Document.load(value).data, str(value)
     data = getattr(getattr(value, "document", value), "data", value)
     if not isinstance(data, dict):
-        raise TypeError(f"tcexplore.diff takes Documents, Explorations, dicts or paths, "
-                        f"not {type(value).__name__}")
+        raise TypeError(
+            f"tcexplore.diff takes Documents, Explorations, dicts or paths, "
+            f"not {type(value).__name__}"
+        )
     if "packed" in data:  # a notebook output's document
         from ..render.notebook import unpack  # noqa: PLC0415
 

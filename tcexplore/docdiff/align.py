@@ -34,7 +34,7 @@ def matches(a: Sequence[Hashable], b: Sequence[Hashable]) -> tuple[list[tuple[in
     rows, cols = n - start - end, m - start - end
     approximate = rows * cols > LCS_CELLS
     if not approximate:
-        found += [(start + i, start + j) for i, j in _lcs(a[start:n - end], b[start:m - end])]
+        found += [(start + i, start + j) for i, j in _lcs(a[start : n - end], b[start : m - end])]
     found += [(n - end + k, m - end + k) for k in range(end)]
     return found, approximate
 
@@ -63,8 +63,9 @@ def _lcs(a: Sequence[Hashable], b: Sequence[Hashable]) -> list[tuple[int, int]]:
     return found
 
 
-def rows(n: int, m: int, found: list[tuple[int, int]],
-         can_pair: Callable[[int, int], bool]) -> list[Row]:
+def rows(
+    n: int, m: int, found: list[tuple[int, int]], can_pair: Callable[[int, int], bool]
+) -> list[Row]:
     """Every index of both sides once, in order: ``(i, j)`` pairs, ``(i, None)`` removed,
     ``(None, j)`` added. Gaps between matches are paired from their end (see above)."""
     out: list[Row] = []

@@ -30,8 +30,13 @@ def cache_key_changes(x: Data, y: Data) -> list[Data]:
             continue
         names = [n for n in dict.fromkeys([*a, *b]) if a.get(n) != b.get(n)]
         for component in names[:MAX_CHANGES]:
-            out.append({"field": f"{name} cache key: {component}", "a": _value(a, component),
-                        "b": _value(b, component)})
+            out.append(
+                {
+                    "field": f"{name} cache key: {component}",
+                    "a": _value(a, component),
+                    "b": _value(b, component),
+                }
+            )
     return out
 
 

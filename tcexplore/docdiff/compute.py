@@ -36,9 +36,19 @@ from .identity import (
 from .unified import unified
 
 SCHEMA = "tcexplore-diff/1"
-SUMMARY_KEYS = ("compiles_added", "compiles_removed", "compiles_changed", "nodes_added",
-                "nodes_removed", "nodes_changed", "kernels_added", "kernels_removed",
-                "kernels_changed", "guards_added", "guards_removed")
+SUMMARY_KEYS = (
+    "compiles_added",
+    "compiles_removed",
+    "compiles_changed",
+    "nodes_added",
+    "nodes_removed",
+    "nodes_changed",
+    "kernels_added",
+    "kernels_removed",
+    "kernels_changed",
+    "guards_added",
+    "guards_removed",
+)
 AOT_KINDS = ("forward", "backward", "inference")
 
 
@@ -46,16 +56,27 @@ def compute(a: Data, b: Data, label_a: str, label_b: str) -> Data:
     la, lb = source_labels(a), source_labels(b)
     ca, cb = a.get("compiles") or [], b.get("compiles") or []
     entries = [_compile_entry(i, j, ca, cb, la, lb) for i, j in _pair_compiles(ca, cb, la, lb)]
-    return {"schema": SCHEMA, "a": _side(a, label_a), "b": _side(b, label_b),
-            "summary": _summary(entries), "compiles": entries,
-            "timing": _timing(a, b), "accuracy": _accuracy(a, b)}
+    return {
+        "schema": SCHEMA,
+        "a": _side(a, label_a),
+        "b": _side(b, label_b),
+        "summary": _summary(entries),
+        "compiles": entries,
+        "timing": _timing(a, b),
+        "accuracy": _accuracy(a, b),
+    }
 
 
 def _side(doc: Data, label: str) -> Data:
     environment = doc.get("environment") or {}
-    return {"label": label, "key": document_key(doc), "created": doc.get("created"),
-            "torch": environment.get("torch"), "summary": doc.get("summary") or {},
-            "source_labels": source_labels(doc)}
+    return {
+        "label": label,
+        "key": document_key(doc),
+        "created": doc.get("created"),
+        "torch": environment.get("torch"),
+        "summary": doc.get("summary") or {},
+        "source_labels": source_labels(doc),
+    }
 
 
 def _summary(entries: list[Data]) -> dict[str, int]:
@@ -77,8 +98,9 @@ def _summary(entries: list[Data]) -> dict[str, int]:
 # ---------------------------------------------------------------------------- compiles
 
 
-def _pair_compiles(ca: list[Data], cb: list[Data], la: dict[str, str],
-                   lb: dict[str, str]) -> list[tuple[int | None, int | None]]:
+def _pair_compiles(
+    ca: list[Data], cb: list[Data], la: dict[str, str], lb: dict[str, str]
+) -> list[tuple[int | None, int | None]]:
     """Exact frame and compile of it first, then without the frame's line (it moved),
     then without its file (one program kept in two scripts)."""
     keys_a = [compile_keys(c, la) for c in ca]
@@ -94,22 +116,42 @@ def _pair_compiles(ca: list[Data], cb: list[Data], la: dict[str, str],
             if i not in partner and free.get(key[k]):
                 partner[i] = free[key[k]].pop(0)
                 taken.add(partner[i])
-    return ([(i, partner.get(i)) for i in range(len(ca))]
-            + [(None, j) for j in range(len(cb)) if j not in taken])
+    return [(i, partner.get(i)) for i in range(len(ca))] + [
+        (None, j) for j in range(len(cb)) if j not in taken
+    ]
 
 
 def _compile_ref(record: Data, index: int) -> Data:
     frame = record.get("frame") or {}
-    return {"id": record.get("id"), "index": index, "status": record.get("status"),
-            "frame": {"function": frame.get("function"), "file": frame.get("file"),
-                      "line": frame.get("line")}}
+    return {
+        "id": record.get("id"),
+        "index": index,
+        "status": record.get("status"),
+        "frame": {
+            "function": frame.get("function"),
+            "file": frame.get("file"),
+            "line": frame.get("line"),
+        },
+    }
 
 
-def _compile_entry(i: int | None, j: int | None, ca: list[Data], cb: list[Data],
-                   la: dict[str, str], lb: dict[str, str]) -> Data:
-    entry: Data = {"status": "", "a": None if i is None else _compile_ref(ca[i], i),
-                   "b": None if j is None else _compile_ref(cb[j], j), "changes": [],
-                   "graphs": [], "guards": {"added": [], "removed": []}, "outputs": []}
+def _compile_entry(
+    i: int | None,
+    j: int | None,
+    ca: list[Data],
+    cb: list[Data],
+    la: dict[str, str],
+    lb: dict[str, str],
+) -> Data:
+    entry: Data = {
+        "status": "",
+        "a": None if i is None else _compile_ref(ca[i], i),
+        "b": None if j is None else _compile_ref(cb[j], j),
+        "changes": [],
+        "graphs": [],
+        "guards": {"added": [], "removed": []},
+        "outputs": [],
+    }
     if i is None or j is None:
         entry["status"] = "added" if i is None else "removed"
         return entry
@@ -128,8 +170,13 @@ def _compile_entry(i: int | None, j: int | None, ca: list[Data], cb: list[Data],
     entry["graphs"] = [g for g in graphs if g["nodes"]]
     entry["guards"] = _guards(x.get("guards") or [], y.get("guards") or [])
     entry["outputs"] = [o for o in _outputs(x, y, renames) if o["kernels"]]
-    different = (entry["changes"] or entry["graphs"] or entry["outputs"]
-                 or entry["guards"]["added"] or entry["guards"]["removed"])
+    different = (
+        entry["changes"]
+        or entry["graphs"]
+        or entry["outputs"]
+        or entry["guards"]["added"]
+        or entry["guards"]["removed"]
+    )
     entry["status"] = "changed" if different else "same"
     return entry
 
@@ -158,8 +205,10 @@ def _post_grad_ids(record: Data) -> list[str]:
     outputs, ids = record.get("output_codes") or [], _output_ids(record)
     found = []
     for index in range(len(record.get("post_grad_graphs") or [])):
-        owner = next((ids[n] for n, o in enumerate(outputs) if o.get("post_grad_graph") == index),
-                     f"#{index}")
+        owner = next(
+            (ids[n] for n, o in enumerate(outputs) if o.get("post_grad_graph") == index),
+            f"#{index}",
+        )
         found.append(owner if owner not in found else f"#{index}")
     return found
 
@@ -173,42 +222,56 @@ def _graphs_of(record: Data) -> dict[str, tuple[str, Data]]:
     for kind in AOT_KINDS:
         if isinstance(aot.get(kind), dict):
             found[f"aot:{kind}"] = (f"aot:{kind}", aot[kind])
-    for index, (graph, ident) in enumerate(zip(record.get("post_grad_graphs") or [],
-                                               _post_grad_ids(record))):
+    for index, (graph, ident) in enumerate(
+        zip(record.get("post_grad_graphs") or [], _post_grad_ids(record))
+    ):
         found[f"post:{ident}"] = (f"post:{index}", graph)
     return found
 
 
-def _graphs(x: Data, y: Data, la: dict[str, str],
-            lb: dict[str, str]) -> tuple[list[Data], dict[str, dict[str, str]]]:
+def _graphs(
+    x: Data, y: Data, la: dict[str, str], lb: dict[str, str]
+) -> tuple[list[Data], dict[str, dict[str, str]]]:
     """Graph entries, and per graph identity the A-name -> B-name node alignment."""
     ga, gb = _graphs_of(x), _graphs_of(y)
     entries, renames = [], {}
     for ident in [*ga, *(k for k in gb if k not in ga)]:
         key_a, graph_a = ga.get(ident, (None, {}))
         key_b, graph_b = gb.get(ident, (None, {}))
-        nodes, rename, approximate = _nodes(graph_a.get("nodes") or [],
-                                            graph_b.get("nodes") or [], la, lb)
+        nodes, rename, approximate = _nodes(
+            graph_a.get("nodes") or [], graph_b.get("nodes") or [], la, lb
+        )
         renames[ident] = rename
-        entries.append({"graph": ident, "a": key_a, "b": key_b, "approximate": approximate,
-                        "nodes": nodes})
+        entries.append(
+            {"graph": ident, "a": key_a, "b": key_b, "approximate": approximate, "nodes": nodes}
+        )
     return entries, renames
 
 
 def _node_view(node: Data) -> Data:
     meta = node.get("meta") if isinstance(node.get("meta"), dict) else {}
     source = node.get("source")
-    return {"name": node.get("name"), "op": node.get("op"), "target": node.get("target"),
-            "args": list(node.get("args") or []),
-            "shape": meta.get("shape") if isinstance(meta.get("shape"), list) else None,
-            "dtype": meta.get("dtype") if isinstance(meta.get("dtype"), str) else None,
-            "source": {"file": source.get("file"), "line": source.get("line"),
-                       "function": source.get("function"), "code": source.get("code")}
-            if isinstance(source, dict) else None}
+    return {
+        "name": node.get("name"),
+        "op": node.get("op"),
+        "target": node.get("target"),
+        "args": list(node.get("args") or []),
+        "shape": meta.get("shape") if isinstance(meta.get("shape"), list) else None,
+        "dtype": meta.get("dtype") if isinstance(meta.get("dtype"), str) else None,
+        "source": {
+            "file": source.get("file"),
+            "line": source.get("line"),
+            "function": source.get("function"),
+            "code": source.get("code"),
+        }
+        if isinstance(source, dict)
+        else None,
+    }
 
 
-def _node_changes(x: Data, y: Data, rename: dict[str, str], la: dict[str, str],
-                  lb: dict[str, str]) -> list[str]:
+def _node_changes(
+    x: Data, y: Data, rename: dict[str, str], la: dict[str, str], lb: dict[str, str]
+) -> list[str]:
     vx, vy = _node_view(x), _node_view(y)
     changes = ["target"] if node_target(x) != node_target(y) else []
     changes += [field for field in ("shape", "dtype") if vx[field] != vy[field]]
@@ -219,23 +282,38 @@ def _node_changes(x: Data, y: Data, rename: dict[str, str], la: dict[str, str],
     return changes
 
 
-def _nodes(na: list[Data], nb: list[Data], la: dict[str, str],
-           lb: dict[str, str]) -> tuple[list[Data], dict[str, str], bool]:
+def _nodes(
+    na: list[Data], nb: list[Data], la: dict[str, str], lb: dict[str, str]
+) -> tuple[list[Data], dict[str, str], bool]:
     found, approximate = matches([node_key(n, la) for n in na], [node_key(n, lb) for n in nb])
     aligned = rows(len(na), len(nb), found, lambda i, j: na[i].get("op") == nb[j].get("op"))
-    rename = {text(na[i].get("name")): text(nb[j].get("name"))
-              for i, j in aligned if i is not None and j is not None}
+    rename = {
+        text(na[i].get("name")): text(nb[j].get("name"))
+        for i, j in aligned
+        if i is not None and j is not None
+    }
     entries = []
     for i, j in aligned:
         if i is None or j is None:
-            entries.append({"status": "added" if i is None else "removed",
-                            "a": None if i is None else _node_view(na[i]),
-                            "b": None if j is None else _node_view(nb[j]), "changes": []})
+            entries.append(
+                {
+                    "status": "added" if i is None else "removed",
+                    "a": None if i is None else _node_view(na[i]),
+                    "b": None if j is None else _node_view(nb[j]),
+                    "changes": [],
+                }
+            )
             continue
         changes = _node_changes(na[i], nb[j], rename, la, lb)
         if changes:
-            entries.append({"status": "changed", "a": _node_view(na[i]),
-                            "b": _node_view(nb[j]), "changes": changes})
+            entries.append(
+                {
+                    "status": "changed",
+                    "a": _node_view(na[i]),
+                    "b": _node_view(nb[j]),
+                    "changes": changes,
+                }
+            )
     return entries, rename, approximate
 
 
@@ -243,8 +321,12 @@ def _nodes(na: list[Data], nb: list[Data], la: dict[str, str],
 
 
 def _guard_view(guard: Data) -> Data:
-    return {"type": guard.get("type"), "source": guard.get("source"),
-            "expression": guard.get("expression"), "user_code": guard.get("user_code")}
+    return {
+        "type": guard.get("type"),
+        "source": guard.get("source"),
+        "expression": guard.get("expression"),
+        "user_code": guard.get("user_code"),
+    }
 
 
 def _only_in(mine: list[Data], theirs: list[Data]) -> list[Data]:
@@ -281,17 +363,24 @@ def _outputs(x: Data, y: Data, renames: dict[str, dict[str, str]]) -> list[Data]
         ka = oa[ia].get("kernels") or [] if ia is not None else []
         kb = ob[ib].get("kernels") or [] if ib is not None else []
         graph = oa[ia].get("post_grad_graph") if ia is not None else None
-        rename = (renames.get(f"post:{post_a[graph]}", {})
-                  if isinstance(graph, int) and 0 <= graph < len(post_a) else {})
-        kernels = [_kernel_entry(None if i is None else ka[i], None if j is None else kb[j], rename)
-                   for i, j in _pair_kernels(ka, kb, rename)]
-        entries.append({"output": ident, "a": ia, "b": ib,
-                        "kernels": [k for k in kernels if k is not None]})
+        rename = (
+            renames.get(f"post:{post_a[graph]}", {})
+            if isinstance(graph, int) and 0 <= graph < len(post_a)
+            else {}
+        )
+        kernels = [
+            _kernel_entry(None if i is None else ka[i], None if j is None else kb[j], rename)
+            for i, j in _pair_kernels(ka, kb, rename)
+        ]
+        entries.append(
+            {"output": ident, "a": ia, "b": ib, "kernels": [k for k in kernels if k is not None]}
+        )
     return entries
 
 
-def _pair_kernels(ka: list[Data], kb: list[Data],
-                  rename: dict[str, str]) -> list[tuple[int | None, int | None]]:
+def _pair_kernels(
+    ka: list[Data], kb: list[Data], rename: dict[str, str]
+) -> list[tuple[int | None, int | None]]:
     """Most shared fused nodes first, then equal source, then equal name; same kind only."""
     partner: dict[int, int] = {}
     taken: set[int] = set()
@@ -307,18 +396,25 @@ def _pair_kernels(ka: list[Data], kb: list[Data],
         if best is not None:
             partner[i] = best
             taken.add(best)
-    for same in (lambda p, q: kernel_text(p, rename) == kernel_text(q),
-                 lambda p, q: p.get("name") == q.get("name")):
+    for same in (
+        lambda p, q: kernel_text(p, rename) == kernel_text(q),
+        lambda p, q: p.get("name") == q.get("name"),
+    ):
         for i, kernel in enumerate(ka):
             if i in partner:
                 continue
             for j, other in enumerate(kb):
-                if j not in taken and other.get("kind") == kernel.get("kind") and same(kernel, other):
+                if (
+                    j not in taken
+                    and other.get("kind") == kernel.get("kind")
+                    and same(kernel, other)
+                ):
                     partner[i] = j
                     taken.add(j)
                     break
-    return ([(i, partner.get(i)) for i in range(len(ka))]
-            + [(None, j) for j in range(len(kb)) if j not in taken])
+    return [(i, partner.get(i)) for i in range(len(ka))] + [
+        (None, j) for j in range(len(kb)) if j not in taken
+    ]
 
 
 def _fused(x: Data, y: Data, rename: dict[str, str]) -> list[Data]:
@@ -350,15 +446,25 @@ def _kernel_entry(x: Data | None, y: Data | None, rename: dict[str, str]) -> Dat
         fused = _fused(x or {}, y or {}, rename)
     source_a = text(x.get("source")) if x is not None else ""
     source_b = text(y.get("source")) if y is not None else ""
-    diff = "" if text_a == text_b else unified(
-        source_a.split("\n") if x is not None else [], source_b.split("\n") if y is not None else [],
-        text_a.split("\n") if x is not None else [], text_b.split("\n") if y is not None else [],
-        text(x.get("name")) if x is not None else "/dev/null",
-        text(y.get("name")) if y is not None else "/dev/null")
-    return {"status": status,
-            "a": None if x is None else {"name": x.get("name"), "kind": x.get("kind")},
-            "b": None if y is None else {"name": y.get("name"), "kind": y.get("kind")},
-            "source_diff": diff, "fused_nodes": fused}
+    diff = (
+        ""
+        if text_a == text_b
+        else unified(
+            source_a.split("\n") if x is not None else [],
+            source_b.split("\n") if y is not None else [],
+            text_a.split("\n") if x is not None else [],
+            text_b.split("\n") if y is not None else [],
+            text(x.get("name")) if x is not None else "/dev/null",
+            text(y.get("name")) if y is not None else "/dev/null",
+        )
+    )
+    return {
+        "status": status,
+        "a": None if x is None else {"name": x.get("name"), "kind": x.get("kind")},
+        "b": None if y is None else {"name": y.get("name"), "kind": y.get("kind")},
+        "source_diff": diff,
+        "fused_nodes": fused,
+    }
 
 
 # ---------------------------------------------------------------------------- measurements
@@ -370,10 +476,13 @@ def _timing(a: Data, b: Data) -> Data | None:
         return None
 
     def pick(t: Data) -> Data:
-        return {"eager_ms": (t.get("eager") or {}).get("median_ms"),
-                "compiled_ms": (t.get("compiled") or {}).get("median_ms"),
-                "speedup": t.get("speedup"), "compile_s": t.get("compile_s"),
-                "noisy": t.get("noisy") is True}
+        return {
+            "eager_ms": (t.get("eager") or {}).get("median_ms"),
+            "compiled_ms": (t.get("compiled") or {}).get("median_ms"),
+            "speedup": t.get("speedup"),
+            "compile_s": t.get("compile_s"),
+            "noisy": t.get("noisy") is True,
+        }
 
     return {"a": pick(ta), "b": pick(tb)}
 
@@ -384,8 +493,11 @@ def _accuracy(a: Data, b: Data) -> Data | None:
         return None
 
     def pick(acc: Data) -> Data:
-        errors = [o.get("max_abs_err") for o in acc.get("outputs") or []
-                  if isinstance(o.get("max_abs_err"), (int, float))]
+        errors = [
+            o.get("max_abs_err")
+            for o in acc.get("outputs") or []
+            if isinstance(o.get("max_abs_err"), (int, float))
+        ]
         return {"ok": acc.get("ok") is True, "max_abs_err": max(errors) if errors else None}
 
     return {"a": pick(aa), "b": pick(ab)}

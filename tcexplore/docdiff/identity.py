@@ -81,11 +81,15 @@ def compile_keys(record: Data, labels: dict[str, str]) -> tuple[str, str, str]:
     frame = record.get("frame") or {}
     function = text(frame.get("function"))
     which = _which_compile(record)
-    exact = "\x00".join([function, file_id(frame.get("file"), labels), text(frame.get("line")),
-                         which])
+    exact = "\x00".join(
+        [function, file_id(frame.get("file"), labels), text(frame.get("line")), which]
+    )
     unmoved = _without_lines(function)
-    return (exact, "\x00".join([unmoved, file_id(frame.get("file"), labels), which]),
-            f"{unmoved}\x00{which}")
+    return (
+        exact,
+        "\x00".join([unmoved, file_id(frame.get("file"), labels), which]),
+        f"{unmoved}\x00{which}",
+    )
 
 
 def _which_compile(record: Data) -> str:
@@ -93,8 +97,9 @@ def _which_compile(record: Data) -> str:
     index = record.get("frame_compile_index")
     if isinstance(index, int):
         return "\x00".join(["" if record.get("compiled_autograd_id") is None else "!", str(index)])
-    return "\x00".join([text(record.get("compiled_autograd_id")),
-                         text(record.get("frame_compile_id"))])
+    return "\x00".join(
+        [text(record.get("compiled_autograd_id")), text(record.get("frame_compile_id"))]
+    )
 
 
 def _without_lines(function: str) -> str:
@@ -125,8 +130,9 @@ def node_target(node: Data) -> str:
 
 def node_key(node: Data, labels: dict[str, str]) -> str:
     """What the alignment matches: op, target and user line."""
-    return "\x00".join([text(node.get("op")), node_target(node),
-                         source_id(node.get("source"), labels)])
+    return "\x00".join(
+        [text(node.get("op")), node_target(node), source_id(node.get("source"), labels)]
+    )
 
 
 def source_id(source: Any, labels: dict[str, str]) -> str:
@@ -141,8 +147,13 @@ def source_id(source: Any, labels: dict[str, str]) -> str:
 
 def guard_key(guard: Data) -> str:
     expression = _ADDRESS.sub("0x?", _ID_CHECK.sub(r"\1?)", text(guard.get("expression"))))
-    return "\x00".join([text(guard.get("type")), _INSTALLED.sub(r"\1?\2", text(guard.get("source"))),
-                         _INSTALLED.sub(r"\1?\2", expression)])
+    return "\x00".join(
+        [
+            text(guard.get("type")),
+            _INSTALLED.sub(r"\1?\2", text(guard.get("source"))),
+            _INSTALLED.sub(r"\1?\2", expression),
+        ]
+    )
 
 
 def kernel_text(kernel: Data, rename: dict[str, str] | None = None) -> str:

@@ -8,8 +8,12 @@ Data = dict[str, Any]
 
 MAX_ITEMS = 8  # lines per graph / guard list / output code; the rest is counted
 
-GRAPH_LABELS = {"dynamo": "Dynamo graph", "aot:forward": "AOT forward",
-                "aot:backward": "AOT backward", "aot:inference": "AOT inference"}
+GRAPH_LABELS = {
+    "dynamo": "Dynamo graph",
+    "aot:forward": "AOT forward",
+    "aot:backward": "AOT backward",
+    "aot:inference": "AOT inference",
+}
 
 
 def graph_label(ident: str) -> str:
@@ -22,7 +26,7 @@ def _short(target: Any) -> str:
     text = str(target or "")
     for prefix in ("torch.ops.aten.", "torch.ops.prims.", "torch.ops."):
         if text.startswith(prefix):
-            return text[len(prefix):]
+            return text[len(prefix) :]
     return text
 
 
@@ -51,8 +55,11 @@ def kernel_line(entry: Data) -> str:
     if entry["status"] == "removed":
         return f"- {a['name']}"
     names = a["name"] if a["name"] == b["name"] else f"{a['name']} -> {b['name']}"
-    what = (["source"] if entry["source_diff"] else []) + \
-        (["fused nodes"] if any(f["a"] is None or f["b"] is None for f in entry["fused_nodes"]) else [])
+    what = (["source"] if entry["source_diff"] else []) + (
+        ["fused nodes"]
+        if any(f["a"] is None or f["b"] is None for f in entry["fused_nodes"])
+        else []
+    )
     return f"~ {names} ({', '.join(what)})"
 
 
@@ -91,11 +98,15 @@ def _number(value: Any) -> str:
 
 def render_text(data: Data) -> str:
     s = data["summary"]
-    lines = [f"tcexplore diff: {data['a']['label']} -> {data['b']['label']}",
-             (f"compiles: +{s['compiles_added']} -{s['compiles_removed']} ~{s['compiles_changed']}"
-              f" · nodes: +{s['nodes_added']} -{s['nodes_removed']} ~{s['nodes_changed']}"
-              f" · kernels: +{s['kernels_added']} -{s['kernels_removed']} ~{s['kernels_changed']}"
-              f" · guards: +{s['guards_added']} -{s['guards_removed']}")]
+    lines = [
+        f"tcexplore diff: {data['a']['label']} -> {data['b']['label']}",
+        (
+            f"compiles: +{s['compiles_added']} -{s['compiles_removed']} ~{s['compiles_changed']}"
+            f" · nodes: +{s['nodes_added']} -{s['nodes_removed']} ~{s['nodes_changed']}"
+            f" · kernels: +{s['kernels_added']} -{s['kernels_removed']} ~{s['kernels_changed']}"
+            f" · guards: +{s['guards_added']} -{s['guards_removed']}"
+        ),
+    ]
     if not any(s.values()):
         lines.append("no differences in what torch.compile produced")
     for entry in data["compiles"]:
@@ -111,15 +122,21 @@ def render_text(data: Data) -> str:
         guards = entry["guards"]
         if guards["added"] or guards["removed"]:
             lines.append("  guards")
-            lines += _listed([f"+ {g['expression']}" for g in guards["added"]]
-                             + [f"- {g['expression']}" for g in guards["removed"]], "    ")
+            lines += _listed(
+                [f"+ {g['expression']}" for g in guards["added"]]
+                + [f"- {g['expression']}" for g in guards["removed"]],
+                "    ",
+            )
         for output in entry["outputs"]:
             lines.append(f"  kernels ({output['output']})")
             lines += _listed([kernel_line(k) for k in output["kernels"]], "    ")
-    for section, keys in (("timing", ("compiled_ms", "eager_ms", "speedup", "compile_s")),
-                          ("accuracy", ("ok", "max_abs_err"))):
+    for section, keys in (
+        ("timing", ("compiled_ms", "eager_ms", "speedup", "compile_s")),
+        ("accuracy", ("ok", "max_abs_err")),
+    ):
         if data.get(section):
             a, b = data[section]["a"], data[section]["b"]
-            lines.append(f"{section}: " + ", ".join(
-                f"{k} {_number(a[k])} -> {_number(b[k])}" for k in keys))
+            lines.append(
+                f"{section}: " + ", ".join(f"{k} {_number(a[k])} -> {_number(b[k])}" for k in keys)
+            )
     return "\n".join(lines)

@@ -22,8 +22,14 @@ def _range(start: int, length: int) -> str:
     return f"{start + 1},{length}"
 
 
-def unified(a_lines: list[str], b_lines: list[str], a_keys: list[str], b_keys: list[str],
-            a_name: str, b_name: str) -> str:
+def unified(
+    a_lines: list[str],
+    b_lines: list[str],
+    a_keys: list[str],
+    b_keys: list[str],
+    a_name: str,
+    b_name: str,
+) -> str:
     """The diff, or "" when the keys are equal."""
     found, _ = matches(a_keys, b_keys)
     ops: list[tuple[str, int, int]] = []  # (tag, position in a, position in b)

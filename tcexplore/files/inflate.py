@@ -44,7 +44,8 @@ def inflate_gzip(packed: bytes, what: str) -> bytes:
         raise InflationError(
             f"{what} ({_mib(len(packed))} packed) inflates to more than {_mib(limit)}, the "
             f"limit ({MAX_INFLATE_RATIO}x the packed size, at most {_mib(MAX_INFLATED_BYTES)}); "
-            "not read")
+            "not read"
+        )
     if not inflater.eof:
         raise InflationError(f"{what} is cut short: its gzip stream does not end")
     return out
@@ -56,8 +57,11 @@ def unpack_document(shown: dict[str, Any], parse: Any) -> dict[str, Any]:
     packed = shown.get("packed")
     if not packed:
         return shown
-    if not isinstance(packed, dict) or packed.get("encoding") != "gzip+base64" \
-            or not isinstance(packed.get("data"), str):
+    if (
+        not isinstance(packed, dict)
+        or packed.get("encoding") != "gzip+base64"
+        or not isinstance(packed.get("data"), str)
+    ):
         raise InflationError("the document's packed compiles are not gzip+base64 data")
     try:
         raw = base64.b64decode(packed["data"], validate=True)

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..common.contained import Unread, refresh
 from . import (
     accuracy,
     cache,
@@ -33,15 +34,29 @@ from . import (
     unmapped,
     unread,
 )
-from ..common.contained import Unread, refresh
 from .make import SEVERITIES, finding
 from .pipeline import pipeline
 
 Data = dict[str, Any]
 
-KINDS = (raised, unread, failed_compile, accuracy, nothing_compiled, graph_break, recompile,
-         dynamic_shape, cache, cudagraph_skip, capture_settings, unmapped, compile_time,
-         timing, profile, memory)
+KINDS = (
+    raised,
+    unread,
+    failed_compile,
+    accuracy,
+    nothing_compiled,
+    graph_break,
+    recompile,
+    dynamic_shape,
+    cache,
+    cudagraph_skip,
+    capture_settings,
+    unmapped,
+    compile_time,
+    timing,
+    profile,
+    memory,
+)
 
 ALL_CLEAR = "No graph breaks, recompiles or failed compiles."
 
@@ -86,8 +101,7 @@ def _note(data: Data, failed: Unread) -> None:
     """Keep the decisions that raised in ``capture.unread`` (replacing those of an earlier
     decide: a document decided again gets its failures afresh)."""
     capture = data.get("capture")
-    if not isinstance(capture, dict) or (not failed.counts["finding"]
-                                         and "unread" not in capture):
+    if not isinstance(capture, dict) or (not failed.counts["finding"] and "unread" not in capture):
         return
     data["capture"] = {**capture, "unread": refresh(capture.get("unread"), "finding", failed)}
 

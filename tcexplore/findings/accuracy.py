@@ -17,16 +17,21 @@ Data = dict[str, Any]
 RANDOM_CAUSES = ("random", "random_in_graph")
 LEAVES = ("outputs", "inputs_after_call", "gradients")
 MATCH = "Compiled outputs match eager within tolerance."
-NO_NODE = ("No graph node diverges on its own: the difference comes from outside the captured "
-           "graphs, or only from their combination.")
+NO_NODE = (
+    "No graph node diverges on its own: the difference comes from outside the captured "
+    "graphs, or only from their combination."
+)
 
 
 def leaf_label(leaf: Data, random_cause: bool) -> Data:
     """A leaf's ``state`` (match, mismatch, random, other: how it is styled) and ``label``
     (its words); ``random_cause`` when random ops explain the differences."""
     if not leaf.get("ok"):
-        return ({"state": "random", "label": "differs (random ops)"} if random_cause
-                else {"state": "mismatch", "label": "differs"})
+        return (
+            {"state": "random", "label": "differs (random ops)"}
+            if random_cause
+            else {"state": "mismatch", "label": "differs"}
+        )
     if leaf.get("kind") == "not_compared":
         return {"state": "other", "label": "not compared"}
     if leaf.get("kind") == "truncated":
@@ -36,8 +41,11 @@ def leaf_label(leaf: Data, random_cause: bool) -> Data:
 
 def bad_gradients(accuracy: Data) -> list[str]:
     """Names of the parameters (or tensors) whose compiled gradient differs from eager's."""
-    return [str(row.get("path")) for row in accuracy.get("gradients") or []
-            if isinstance(row, dict) and not row.get("ok") and row.get("kind") != "truncated"]
+    return [
+        str(row.get("path"))
+        for row in accuracy.get("gradients") or []
+        if isinstance(row, dict) and not row.get("ok") and row.get("kind") != "truncated"
+    ]
 
 
 def _named(names: list[str]) -> str:
@@ -47,8 +55,11 @@ def _named(names: list[str]) -> str:
 def _node(found: Data, labels: dict[str, str]) -> str:
     """``node dropout (torch.nn.functional.dropout) at cell [1], line 5``."""
     source = found.get("source") if isinstance(found.get("source"), dict) else {}
-    at = (f" at {short_where(source['file'], source.get('line'), labels)}"
-          if source.get("file") else "")
+    at = (
+        f" at {short_where(source['file'], source.get('line'), labels)}"
+        if source.get("file")
+        else ""
+    )
     return f"node {found.get('node')} ({found.get('target')}){at}"
 
 
@@ -57,18 +68,25 @@ def _why_random(accuracy: Data, found: Data | None) -> tuple[str, str] | None:
     cause."""
     cause, ops = accuracy.get("cause"), ", ".join(accuracy.get("random_ops") or [])
     if cause == "random" and found:
-        why = (f"Eager and Inductor draw different random numbers (node {found.get('node')} "
-               f"runs {ops}), so these values differ by design, not because of a compiler "
-               "error.")
+        why = (
+            f"Eager and Inductor draw different random numbers (node {found.get('node')} "
+            f"runs {ops}), so these values differ by design, not because of a compiler "
+            "error."
+        )
     elif cause in RANDOM_CAUSES:
-        why = (f"No single diverging node was found, but the graphs hold random ops ({ops}), "
-               "and eager and Inductor draw different random numbers.")
+        why = (
+            f"No single diverging node was found, but the graphs hold random ops ({ops}), "
+            "and eager and Inductor draw different random numbers."
+        )
     else:
         return None
     option = accuracy.get("fallback_random_option")
     outside = "create the random tensors outside the compiled code (seeded) and pass them in."
-    advice = (f"To compare them, make Inductor use eager's random ops with {option}, or {outside}"
-              if option else f"To compare them, {outside}")
+    advice = (
+        f"To compare them, make Inductor use eager's random ops with {option}, or {outside}"
+        if option
+        else f"To compare them, {outside}"
+    )
     return why, advice
 
 
@@ -85,8 +103,9 @@ def accuracy_verdict(accuracy: Data, labels: dict[str, str]) -> Data:
     found = _first_divergence(accuracy)
     random = _why_random(accuracy, found)
     bad = bad_gradients(accuracy)
-    outputs_ok = all(row.get("ok") for row in accuracy.get("outputs") or []
-                     if isinstance(row, dict))
+    outputs_ok = all(
+        row.get("ok") for row in accuracy.get("outputs") or [] if isinstance(row, dict)
+    )
     if bad and outputs_ok:
         headline = f"Compiled outputs match eager, but the gradients of {_named(bad)} differ"
         at = f"; first in the backward of {_node(found, labels)}" if found else ""
@@ -96,15 +115,22 @@ def accuracy_verdict(accuracy: Data, labels: dict[str, str]) -> Data:
     else:
         headline = "Compiled outputs differ from eager"
         at = f"; first at {_node(found, labels)}" if found else ""
-    also = (f" The gradients of {plural(len(bad), 'parameter')} differ too."
-            if bad and not outputs_ok else "")
+    also = (
+        f" The gradients of {plural(len(bad), 'parameter')} differ too."
+        if bad and not outputs_ok
+        else ""
+    )
     if random and accuracy.get("cause") == "random_in_graph":
         at += "; random ops in the graphs may explain it"
     why, advice = random if random else (None, None)
     if not random and not found and not accuracy.get("divergence_error"):
         why = NO_NODE
-    return {"severity": "warning" if random else "error", "headline": f"{headline}{at}.{also}",
-            "why": why, "advice": advice}
+    return {
+        "severity": "warning" if random else "error",
+        "headline": f"{headline}{at}.{also}",
+        "why": why,
+        "advice": advice,
+    }
 
 
 def labelled(accuracy: Data, labels: dict[str, str]) -> Data:
@@ -113,8 +139,10 @@ def labelled(accuracy: Data, labels: dict[str, str]) -> Data:
     out = dict(accuracy)
     for key in LEAVES:
         if isinstance(accuracy.get(key), list):
-            out[key] = [{**row, **leaf_label(row, random)} if isinstance(row, dict) else row
-                        for row in accuracy[key]]
+            out[key] = [
+                {**row, **leaf_label(row, random)} if isinstance(row, dict) else row
+                for row in accuracy[key]
+            ]
     out["verdict"] = accuracy_verdict(out, labels)
     return out
 
@@ -135,7 +163,14 @@ def find(data: Data) -> list[Data]:
     if link := source_link(where):
         evidence.append(link)
     loc = location(where)
-    return [finding("accuracy", verdict["severity"], verdict["headline"],
-                    locations=[loc] if loc and verdict["severity"] != "ok" else [],
-                    evidence=evidence, advice=verdict.get("advice"),
-                    details=[verdict["why"]] if verdict.get("why") else [])]
+    return [
+        finding(
+            "accuracy",
+            verdict["severity"],
+            verdict["headline"],
+            locations=[loc] if loc and verdict["severity"] != "ok" else [],
+            evidence=evidence,
+            advice=verdict.get("advice"),
+            details=[verdict["why"]] if verdict.get("why") else [],
+        )
+    ]

@@ -14,11 +14,15 @@ from .make import compile_link, finding, tab_link
 
 TOP = 3
 WARM_START_S = 5.0  # below this a cold start costs too little to advise on
-REGIONAL = ("compile the repeated block once (regional compilation: torch.compile each "
-            "layer/block module, e.g. `for layer in model.layers: layer.compile()`), so it "
-            "is traced once and its compile reused")
-WARM = ("keep a warm start: leave Inductor's caches on (tcexplore run --use-caches) or ship "
-        "them with torch.compiler.save_cache_artifacts() / load_cache_artifacts() (mega-cache)")
+REGIONAL = (
+    "compile the repeated block once (regional compilation: torch.compile each "
+    "layer/block module, e.g. `for layer in model.layers: layer.compile()`), so it "
+    "is traced once and its compile reused"
+)
+WARM = (
+    "keep a warm start: leave Inductor's caches on (tcexplore run --use-caches) or ship "
+    "them with torch.compiler.save_cache_artifacts() / load_cache_artifacts() (mega-cache)"
+)
 
 
 def _compile_ms(c: dict[str, Any]) -> float:
@@ -93,17 +97,25 @@ def find(data: dict[str, Any]) -> list[dict[str, Any]]:
     for ids in _repeats(compiles):
         listed = f"{len(ids)} compiles ({', '.join(ids[:5])}{'…' if len(ids) > 5 else ''})"
         if len({_frame_id(cid) for cid in ids}) == 1:
-            details.append(f"{listed} of {names[ids[0]] or '?'} made the same graph: that code "
-                           "is compiled on its own already (regional compilation) and was "
-                           "compiled again when a guard failed (the recompile finding says which)")
+            details.append(
+                f"{listed} of {names[ids[0]] or '?'} made the same graph: that code "
+                "is compiled on its own already (regional compilation) and was "
+                "compiled again when a guard failed (the recompile finding says which)"
+            )
         else:
             advice.append(f"{listed} made the same graph: {REGIONAL}")
     hit = any(e.get("result") == "hit" for c in compiles for e in c.get("cache") or [])
     if total_ms / 1000 >= WARM_START_S and not hit:
         advice.append(f"compiling took {fmt_duration(total_ms)} with no cache hit: {WARM}")
-    return [finding("compile_time", "info",
-                    f"Compile time {fmt_duration(total_ms)} over {len(compiles)} compiles; "
-                    f"slowest {_slowest(slowest)}",
-                    count=len(compiles), details=details,
-                    evidence=[compile_link(c.get("id")) for c in slowest] + [tab_link("timing", "Timing")],
-                    advice="; ".join(advice) or None)]
+    return [
+        finding(
+            "compile_time",
+            "info",
+            f"Compile time {fmt_duration(total_ms)} over {len(compiles)} compiles; "
+            f"slowest {_slowest(slowest)}",
+            count=len(compiles),
+            details=details,
+            evidence=[compile_link(c.get("id")) for c in slowest] + [tab_link("timing", "Timing")],
+            advice="; ".join(advice) or None,
+        )
+    ]

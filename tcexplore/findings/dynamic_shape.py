@@ -10,16 +10,22 @@ from .graph_break_audit import library_marks
 from .make import compile_link, finding, locations, source_link
 from .user_terms import expression, scalar_guard, source_name, symbol_names, value_range
 
-ADVICE = ("to compile it dynamic from the first call (one compile, not two): "
-          "torch._dynamo.mark_dynamic(tensor, dim) before the call, or torch.compile(..., "
-          "dynamic=True); each guarding line is a condition the compiled code checks: "
-          "torch._check(...) states a fact so torch can drop a guard, and "
-          "torch._dynamo.mark_unbacked(tensor, dim) keeps a size from being specialized")
-UNBACKED_ADVICE = ("an unbacked size (from .item(), nonzero(), ...) has no example value: "
-                   "torch._check(...) / torch._check_is_size(...) on it tells torch its range")
-SCALAR_ADVICE = ("an int argument that changed is traced as a symbol from its second value "
-                 "on (one recompile); torch.compile(..., dynamic=True) makes it symbolic from "
-                 "the first call, and a tensor argument is never specialized")
+ADVICE = (
+    "to compile it dynamic from the first call (one compile, not two): "
+    "torch._dynamo.mark_dynamic(tensor, dim) before the call, or torch.compile(..., "
+    "dynamic=True); each guarding line is a condition the compiled code checks: "
+    "torch._check(...) states a fact so torch can drop a guard, and "
+    "torch._dynamo.mark_unbacked(tensor, dim) keeps a size from being specialized"
+)
+UNBACKED_ADVICE = (
+    "an unbacked size (from .item(), nonzero(), ...) has no example value: "
+    "torch._check(...) / torch._check_is_size(...) on it tells torch its range"
+)
+SCALAR_ADVICE = (
+    "an int argument that changed is traced as a symbol from its second value "
+    "on (one recompile); torch.compile(..., dynamic=True) makes it symbolic from "
+    "the first call, and a tensor argument is never specialized"
+)
 _SIZE_MISMATCH = re.compile(r"expected (\d+), actual (\d+)")
 _ASSERTED = re.compile(r"Runtime assertion failed for expression (.+?) on node ")
 
@@ -59,15 +65,28 @@ def _runtime_asserts(c: dict[str, Any], symbol: str) -> list[dict[str, Any]]:
         graph = graphs[index] if 0 <= index < len(graphs) else {"nodes": []}
         for node in graph["nodes"]:
             asserted = _ASSERTED.search(node.get("code") or "")
-            if (not node["target"].startswith("torch.ops.aten._assert_scalar")
-                    or not asserted or not re.search(rf"\b{re.escape(symbol)}\b", asserted[1])):
+            if (
+                not node["target"].startswith("torch.ops.aten._assert_scalar")
+                or not asserted
+                or not re.search(rf"\b{re.escape(symbol)}\b", asserted[1])
+            ):
                 continue
             where = node.get("source") or {}
-            rows.append({"file": where.get("file"), "line": where.get("line"),
-                         "function": where.get("function"), "expr": asserted[1],
-                         "kind": "runtime_assert", "compile": c.get("id"),
-                         "check": ({"output": output.get("kind"), "line": node["check"]}
-                                   if node.get("check") else None)})
+            rows.append(
+                {
+                    "file": where.get("file"),
+                    "line": where.get("line"),
+                    "function": where.get("function"),
+                    "expr": asserted[1],
+                    "kind": "runtime_assert",
+                    "compile": c.get("id"),
+                    "check": (
+                        {"output": output.get("kind"), "line": node["check"]}
+                        if node.get("check")
+                        else None
+                    ),
+                }
+            )
     return rows
 
 
@@ -85,12 +104,19 @@ def shapes(data: dict[str, Any]) -> list[dict[str, Any]]:
             if not symbol or not (sym.get("source") or (unbacked and _in_graph(c, symbol))):
                 continue
             name = f"{symbol} ({c.get('id')})" if unbacked else source_name(sym["source"])
-            entry = out.setdefault(name, {
-                "name": symbol if unbacked else name, "symbol": symbol,
-                "range": value_range(sym.get("range")),
-                "value": sym.get("value"), "compile": c.get("id"),
-                "changed": None if unbacked else _changed(c, name, sym.get("value")),
-                "unbacked": unbacked or symbol.startswith("u"), "guards": []})
+            entry = out.setdefault(
+                name,
+                {
+                    "name": symbol if unbacked else name,
+                    "symbol": symbol,
+                    "range": value_range(sym.get("range")),
+                    "value": sym.get("value"),
+                    "compile": c.get("id"),
+                    "changed": None if unbacked else _changed(c, name, sym.get("value")),
+                    "unbacked": unbacked or symbol.startswith("u"),
+                    "guards": [],
+                },
+            )
             if unbacked:
                 entry["made_at"] = sym.get("user_location")
                 entry["guards"].extend(_runtime_asserts(c, symbol))
@@ -99,12 +125,24 @@ def shapes(data: dict[str, Any]) -> list[dict[str, Any]]:
                 where = guard.get("user_location") or {}
                 if not re.search(rf"\b{re.escape(symbol)}\b", expr) or where.get("file") in library:
                     continue
-                row = {"file": where.get("file"), "line": where.get("line"),
-                       "function": where.get("function"), "expr": expression(expr, names),
-                       "kind": ("specialized" if guard.get("kind") == "symbolic_shape_specialization"
-                                else "guard"), "compile": c.get("id")}
-                if not any(g["line"] == row["line"] and g["file"] == row["file"]
-                           and g["expr"] == row["expr"] for g in entry["guards"]):
+                row = {
+                    "file": where.get("file"),
+                    "line": where.get("line"),
+                    "function": where.get("function"),
+                    "expr": expression(expr, names),
+                    "kind": (
+                        "specialized"
+                        if guard.get("kind") == "symbolic_shape_specialization"
+                        else "guard"
+                    ),
+                    "compile": c.get("id"),
+                }
+                if not any(
+                    g["line"] == row["line"]
+                    and g["file"] == row["file"]
+                    and g["expr"] == row["expr"]
+                    for g in entry["guards"]
+                ):
                     entry["guards"].append(row)
     return list(out.values())
 
@@ -114,35 +152,58 @@ def _how(guard: dict[str, Any]) -> str:
         return " (specializes it)"
     if guard["kind"] == "runtime_assert":
         check = guard.get("check")
-        return (f" (runtime assert, {check['output']} wrapper line {check['line']})" if check
-                else " (runtime assert)")
+        return (
+            f" (runtime assert, {check['output']} wrapper line {check['line']})"
+            if check
+            else " (runtime assert)"
+        )
     return ""
 
 
 def find(data: dict[str, Any]) -> list[dict[str, Any]]:
     out = []
     for shape in shapes(data):
-        how = (f" when it changed from {shape['changed']['from']} to {shape['changed']['to']}"
-               if shape["changed"] else "")
+        how = (
+            f" when it changed from {shape['changed']['from']} to {shape['changed']['to']}"
+            if shape["changed"]
+            else ""
+        )
         made = shape.get("made_at")
         if made:
-            title = (f"{shape['symbol']} is unbacked, made by line {made.get('line')}: "
-                     f"{made.get('code') or made.get('function')} (range {shape['range']}), "
-                     f"compile {shape['compile']}")
+            title = (
+                f"{shape['symbol']} is unbacked, made by line {made.get('line')}: "
+                f"{made.get('code') or made.get('function')} (range {shape['range']}), "
+                f"compile {shape['compile']}"
+            )
         else:
             verb = "is unbacked" if shape["unbacked"] else "became dynamic"
-            title = (f"{shape['name']} {verb} ({shape['symbol']}, range {shape['range']})"
-                     f"{how}, compile {shape['compile']}")
+            title = (
+                f"{shape['name']} {verb} ({shape['symbol']}, range {shape['range']})"
+                f"{how}, compile {shape['compile']}"
+            )
         guard_lines = [g for g in shape["guards"] if g.get("file")]
         evidence = [compile_link(shape["compile"])]
-        evidence += [link for g in guard_lines
-                     if (link := source_link(g, f"line {g['line']}: {g['expr']}"))]
+        evidence += [
+            link for g in guard_lines if (link := source_link(g, f"line {g['line']}: {g['expr']}"))
+        ]
         evidence.append({"tab": "shapes", "label": "Shapes"})
-        out.append(finding(
-            "dynamic_shape", "info", title, count=max(1, len(guard_lines)),
-            locations=locations(guard_lines), evidence=evidence,
-            advice=(UNBACKED_ADVICE if shape["unbacked"] else
-                    ADVICE if "." in shape["name"] else SCALAR_ADVICE),
-            details=[f"line {g['line']}: {g['expr']}" + _how(g) for g in guard_lines],
-            shape=shape))
+        out.append(
+            finding(
+                "dynamic_shape",
+                "info",
+                title,
+                count=max(1, len(guard_lines)),
+                locations=locations(guard_lines),
+                evidence=evidence,
+                advice=(
+                    UNBACKED_ADVICE
+                    if shape["unbacked"]
+                    else ADVICE
+                    if "." in shape["name"]
+                    else SCALAR_ADVICE
+                ),
+                details=[f"line {g['line']}: {g['expr']}" + _how(g) for g in guard_lines],
+                shape=shape,
+            )
+        )
     return out

@@ -15,7 +15,13 @@ def find(data: dict[str, Any]) -> list[dict[str, Any]]:
         error = c.get("error") or {}
         message = str(error.get("message") or "").strip().splitlines()
         text = f"Compile {c.get('id')} failed: {error.get('type') or ''} {message[0] if message else ''}"
-        out.append(finding("failed_compile", "error", text.strip(),
-                           locations=locations([c.get("frame")]),
-                           evidence=[compile_link(c.get("id"))]))
+        out.append(
+            finding(
+                "failed_compile",
+                "error",
+                text.strip(),
+                locations=locations([c.get("frame")]),
+                evidence=[compile_link(c.get("id"))],
+            )
+        )
     return out

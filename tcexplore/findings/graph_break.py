@@ -19,11 +19,17 @@ def find(data: dict[str, Any]) -> list[dict[str, Any]]:
         at = short_where(site["file"], site["line"], labels)
         links = [link for link in [source_link(site, at)] if link]
         links += [compile_link(cid) for cid in dict.fromkeys(site["compiles"]) if cid]
-        out.append(finding(
-            "graph_break", "warning",
-            f"Graph break ×{site['count']} at {at}{fn}: {reason.get('message') or ''}",
-            count=site["count"], locations=[loc] if loc else [], evidence=links,
-            advice=hints[0] if hints else None,
-            details=[reason["explanation"]] if reason.get("explanation") else [],
-            events=site["events"]))
+        out.append(
+            finding(
+                "graph_break",
+                "warning",
+                f"Graph break ×{site['count']} at {at}{fn}: {reason.get('message') or ''}",
+                count=site["count"],
+                locations=[loc] if loc else [],
+                evidence=links,
+                advice=hints[0] if hints else None,
+                details=[reason["explanation"]] if reason.get("explanation") else [],
+                events=site["events"],
+            )
+        )
     return out

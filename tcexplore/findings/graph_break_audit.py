@@ -32,7 +32,11 @@ def library_marks(data: Data) -> frozenset[str]:
     capture/library_files.py). A document from before the mark has none: no frame is
     folded, so nothing of the user's is hidden on a guess."""
     files = data.get("library_files")
-    return frozenset(f for f in files if isinstance(f, str)) if isinstance(files, list) else frozenset()
+    return (
+        frozenset(f for f in files if isinstance(f, str))
+        if isinstance(files, list)
+        else frozenset()
+    )
 
 
 def source_labels(data: Data) -> dict[str, str]:
@@ -52,20 +56,33 @@ def where(file: Any, line: Any, labels: dict[str, str]) -> str:
 
 def _frame(loc: Any, labels: dict[str, str], library: frozenset[str]) -> Data:
     loc = loc if isinstance(loc, dict) else {}
-    return {"file": loc.get("file"), "line": loc.get("line"), "function": loc.get("function"),
-            "code": loc.get("code"), "where": where(loc.get("file"), loc.get("line"), labels),
-            "library": loc.get("file") in library}
+    return {
+        "file": loc.get("file"),
+        "line": loc.get("line"),
+        "function": loc.get("function"),
+        "code": loc.get("code"),
+        "where": where(loc.get("file"), loc.get("line"), labels),
+        "library": loc.get("file") in library,
+    }
 
 
 def _reasons(events: list[Data]) -> list[Data]:
     grouped: dict[str, Data] = {}
     for brk in events:
         message = brk.get("message") or ""
-        entry = grouped.setdefault(message, {
-            "message": message, "count": 0, "explanation": brk.get("explanation"),
-            "hints": list(brk.get("hints") or []), "link": brk.get("link"),
-            "generic": brk.get("generic"), "details": brk.get("details"),
-            "developer_context": brk.get("developer_context")})
+        entry = grouped.setdefault(
+            message,
+            {
+                "message": message,
+                "count": 0,
+                "explanation": brk.get("explanation"),
+                "hints": list(brk.get("hints") or []),
+                "link": brk.get("link"),
+                "generic": brk.get("generic"),
+                "details": brk.get("details"),
+                "developer_context": brk.get("developer_context"),
+            },
+        )
         entry["count"] += 1
         entry["details"] = entry["details"] or brk.get("details")
         entry["developer_context"] = entry["developer_context"] or brk.get("developer_context")
@@ -84,36 +101,59 @@ def _paths(events: list[Data], labels: dict[str, str], library: frozenset[str]) 
     return sorted(paths.values(), key=lambda p: -p["count"])
 
 
-def _site(key: tuple, events: list[tuple[int, Data]], data: Data,
-          labels: dict[str, str], library: frozenset[str]) -> Data:
+def _site(
+    key: tuple,
+    events: list[tuple[int, Data]],
+    data: Data,
+    labels: dict[str, str],
+    library: frozenset[str],
+) -> Data:
     file, line = key
     compiles = {c.get("id"): c for c in data.get("compiles") or [] if isinstance(c, dict)}
     breaks = [brk for _, brk in events]
-    innermost = next((f for brk in breaks for f in reversed(brk.get("user_stack") or [])
-                      if isinstance(f, dict) and f.get("file") == file
-                      and f.get("line") == line), {})
+    innermost = next(
+        (
+            f
+            for brk in breaks
+            for f in reversed(brk.get("user_stack") or [])
+            if isinstance(f, dict) and f.get("file") == file and f.get("line") == line
+        ),
+        {},
+    )
     frames: dict[tuple, Data] = {}  # by function: torch makes one per resume point
     resumes: dict[str, list[str]] = {}
     for brk in breaks:
         cid = brk.get("compile_id")
         compile_ = compiles.get(cid) or {}
         frame = compile_.get("frame") if isinstance(compile_.get("frame"), dict) else {}
-        entry = frames.setdefault((frame.get("function"), frame.get("file")), {"function": frame.get("function"),
-                                             "file": frame.get("file"),
-                                             "line": frame.get("line"), "count": 0,
-                                             "compiles": []})
+        entry = frames.setdefault(
+            (frame.get("function"), frame.get("file")),
+            {
+                "function": frame.get("function"),
+                "file": frame.get("file"),
+                "line": frame.get("line"),
+                "count": 0,
+                "compiles": [],
+            },
+        )
         entry["count"] += 1
         if cid not in entry["compiles"]:
             entry["compiles"].append(cid)
         name = resume_name(brk, frame)
         if name and name not in resumes:
-            resumes[name] = [c["id"] for c in compiles.values()
-                             if isinstance(c.get("frame"), dict)
-                             and c["frame"].get("function") == name
-                             and c["frame"].get("file") == frame.get("file")]
+            resumes[name] = [
+                c["id"]
+                for c in compiles.values()
+                if isinstance(c.get("frame"), dict)
+                and c["frame"].get("function") == name
+                and c["frame"].get("file") == frame.get("file")
+            ]
     return {
-        "file": file, "line": line, "where": where(file, line, labels),
-        "function": innermost.get("function"), "code": innermost.get("code"),
+        "file": file,
+        "line": line,
+        "where": where(file, line, labels),
+        "function": innermost.get("function"),
+        "code": innermost.get("code"),
         "library": file in library,
         "count": len(breaks),
         "events": [i for i, _ in events],
@@ -144,9 +184,11 @@ def count_note(site: Data) -> str:
     if site["count"] == 1:
         return "1 break event."
     parts = ", ".join(f"{f.get('function') or '?'} ×{f['count']}" for f in frames)
-    return (f"{site['count']} break events: torch reports a break once per compile that "
-            f"reaches its line, recompiles included — here {len(frames)} "
-            f"frame{'' if len(frames) == 1 else 's'} ({parts}).")
+    return (
+        f"{site['count']} break events: torch reports a break once per compile that "
+        f"reaches its line, recompiles included — here {len(frames)} "
+        f"frame{'' if len(frames) == 1 else 's'} ({parts})."
+    )
 
 
 def graph_break_lines(sites: list[dict], shown: int = 5) -> list[str]:
@@ -155,14 +197,19 @@ def graph_break_lines(sites: list[dict], shown: int = 5) -> list[str]:
     if not sites:
         return []
     total = sum(site["count"] for site in sites)
-    lines = [(f"tcexplore: graph breaks by site ({total} break events at {len(sites)} "
-              f"site{'' if len(sites) == 1 else 's'}; torch reports one per compile reaching "
-              "a line, recompiles included):")]
+    lines = [
+        (
+            f"tcexplore: graph breaks by site ({total} break events at {len(sites)} "
+            f"site{'' if len(sites) == 1 else 's'}; torch reports one per compile reaching "
+            "a line, recompiles included):"
+        )
+    ]
     for rank, site in enumerate(sites[:shown], start=1):
         reason = site["reasons"][0] if site["reasons"] else {}
         function = f" in {site['function']}" if site.get("function") else ""
-        lines.append(f"  #{rank} {site['count']}x {site['where']}{function}: "
-                     f"{reason.get('message') or '?'}")
+        lines.append(
+            f"  #{rank} {site['count']}x {site['where']}{function}: {reason.get('message') or '?'}"
+        )
         for hint in (reason.get("hints") or [])[:1]:
             lines.append(f"      hint: {hint}")
         if reason.get("link"):
@@ -170,11 +217,17 @@ def graph_break_lines(sites: list[dict], shown: int = 5) -> list[str]:
         path = [f for f in site["paths"][0]["stack"] if not f["library"]] if site["paths"] else []
         if len(path) > 1:
             others = len(site["paths"]) - 1
-            steps = (f"{f['function']} (" + (f"line {f['line']}" if f["file"] == site["file"]
-                                             else f["where"]) + ")" for f in path[:-1])
-            lines.append("      via: " + " -> ".join(steps)
-                         + (f" (+{others} other call path{'' if others == 1 else 's'})"
-                            if others else ""))
+            steps = (
+                f"{f['function']} ("
+                + (f"line {f['line']}" if f["file"] == site["file"] else f["where"])
+                + ")"
+                for f in path[:-1]
+            )
+            lines.append(
+                "      via: "
+                + " -> ".join(steps)
+                + (f" (+{others} other call path{'' if others == 1 else 's'})" if others else "")
+            )
     if len(sites) > shown:
         lines.append(f"  ... {len(sites) - shown} more sites in the report (--html)")
     return lines

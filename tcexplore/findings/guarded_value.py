@@ -18,21 +18,31 @@ _TYPE = re.compile(r"type=<class '(?P<cls>[^']+)'>")
 _OWNER = re.compile(r"^(?P<owner>.+)(?:\.\w+|\[[^\[\]]+\])$")
 _BOOL_GUARDS = ("TRUE_MATCH", "FALSE_MATCH")
 
-FLOAT = ("a Python float is baked into the graph as a constant, so each new value compiles "
-         "again (up to torch._dynamo.config.recompile_limit); pass it as a tensor")
+FLOAT = (
+    "a Python float is baked into the graph as a constant, so each new value compiles "
+    "again (up to torch._dynamo.config.recompile_limit); pass it as a tensor"
+)
 OPTIMIZER = " (for an optimizer: torch.optim.X(..., lr=torch.tensor(0.01)))"
-BOOL = ("a Python bool is part of the graph, so each of its two values compiles once: "
-        "expected when an object's state changes once (a cache filled by the first call); "
-        "nothing to change")
-INT = ("a Python int is a constant of the graph, so each value compiles once (one block "
-       "compiled for several instances compiles once per instance whose value differs): "
-       "expected while the values are few; an int that changes every call is better passed "
-       "as an argument, which Dynamo makes dynamic from its second value")
-KWARGS = ("a function taking **kwargs compiles once per set of keyword arguments: expected "
-          "when its caller passes different ones on different calls (generate's first step "
-          "and the next ones); nothing to change")
-LENGTH = ("Dynamo unrolls over a container's items, so each length compiles once: keep the "
-          "length fixed, or hold the items in one tensor")
+BOOL = (
+    "a Python bool is part of the graph, so each of its two values compiles once: "
+    "expected when an object's state changes once (a cache filled by the first call); "
+    "nothing to change"
+)
+INT = (
+    "a Python int is a constant of the graph, so each value compiles once (one block "
+    "compiled for several instances compiles once per instance whose value differs): "
+    "expected while the values are few; an int that changes every call is better passed "
+    "as an argument, which Dynamo makes dynamic from its second value"
+)
+KWARGS = (
+    "a function taking **kwargs compiles once per set of keyword arguments: expected "
+    "when its caller passes different ones on different calls (generate's first step "
+    "and the next ones); nothing to change"
+)
+LENGTH = (
+    "Dynamo unrolls over a container's items, so each length compiles once: keep the "
+    "length fixed, or hold the items in one tensor"
+)
 
 
 def guarded(guard: Any, guards: list[dict[str, Any]]) -> dict[str, Any] | None:
@@ -54,10 +64,15 @@ def guarded(guard: Any, guards: list[dict[str, Any]]) -> dict[str, Any] | None:
         owner = own["owner"] if own else None
         kind = _kind(value, typed.get(name))
     found = _TYPE.search(str((typed.get(owner) or {}).get("expression") or "")) if owner else None
-    return {"name": name, "value": value, "kind": kind, "owner": owner,
-            "owner_class": found["cls"] if found else None,
-            "advice": _advice(kind, name),
-            "expected": kind == "bool" or (kind == "length" and name == "kwargs")}
+    return {
+        "name": name,
+        "value": value,
+        "kind": kind,
+        "owner": owner,
+        "owner_class": found["cls"] if found else None,
+        "advice": _advice(kind, name),
+        "expected": kind == "bool" or (kind == "length" and name == "kwargs"),
+    }
 
 
 def _kind(value: str, guard: dict[str, Any] | None) -> str:

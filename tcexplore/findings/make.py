@@ -9,13 +9,30 @@ Data = dict[str, Any]
 SEVERITIES = ("error", "warning", "info", "ok")
 
 
-def finding(kind: str, severity: str, title: str, *, count: int = 1,
-            locations: list[Data] | None = None, evidence: list[Data] | None = None,
-            advice: str | None = None, details: list[str] | None = None, **extra: Any) -> Data:
+def finding(
+    kind: str,
+    severity: str,
+    title: str,
+    *,
+    count: int = 1,
+    locations: list[Data] | None = None,
+    evidence: list[Data] | None = None,
+    advice: str | None = None,
+    details: list[str] | None = None,
+    **extra: Any,
+) -> Data:
     assert severity in SEVERITIES, severity
-    return {"kind": kind, "severity": severity, "title": title, "count": count,
-            "locations": locations or [], "evidence": evidence or [], "advice": advice,
-            "details": details or [], **extra}
+    return {
+        "kind": kind,
+        "severity": severity,
+        "title": title,
+        "count": count,
+        "locations": locations or [],
+        "evidence": evidence or [],
+        "advice": advice,
+        "details": details or [],
+        **extra,
+    }
 
 
 def location(where: Any) -> Data | None:
@@ -23,8 +40,11 @@ def location(where: Any) -> Data | None:
     if not isinstance(where, dict) or not where.get("file"):
         return None
     line = where.get("line")
-    return {"file": where["file"], "line": line if isinstance(line, int) else None,
-            "function": where.get("function")}
+    return {
+        "file": where["file"],
+        "line": line if isinstance(line, int) else None,
+        "function": where.get("function"),
+    }
 
 
 def locations(wheres: list[Any]) -> list[Data]:
@@ -44,8 +64,12 @@ def compile_link(compile_id: Any, label: str | None = None) -> Data:
 def source_link(where: Data, label: str | None = None) -> Data | None:
     if not where.get("file") or not isinstance(where.get("line"), int):
         return None
-    return {"tab": "source", "file": where["file"], "line": where["line"],
-            "label": label or f"line {where['line']}"}
+    return {
+        "tab": "source",
+        "file": where["file"],
+        "line": where["line"],
+        "label": label or f"line {where['line']}",
+    }
 
 
 def tab_link(tab: str, label: str) -> Data:

@@ -33,9 +33,16 @@ def saved_activations(document: dict[str, Any]) -> dict[str, Any]:
             budgets.add(memory["activation_memory_budget"])
         for line in saved["lines"]:
             key = (line["file"], line["line"])
-            entry = lines.setdefault(key, {"file": line["file"], "line": line["line"],
-                                           "function": line["function"],
-                                           "code": line.get("code"), "bytes": 0})
+            entry = lines.setdefault(
+                key,
+                {
+                    "file": line["file"],
+                    "line": line["line"],
+                    "function": line["function"],
+                    "code": line.get("code"),
+                    "bytes": 0,
+                },
+            )
             entry["bytes"] += line["bytes"]
     ordered = sorted(lines.values(), key=lambda e: -e["bytes"])
     return {"bytes": total, "lines": ordered, "recomputed": recomputed, "budgets": sorted(budgets)}
@@ -68,41 +75,51 @@ def memory_finding(document: dict[str, Any]) -> dict[str, Any] | None:
         eager = peaks["eager"]["above_before_bytes"]
         compiled = peaks["compiled"]["above_before_bytes"]
         change = f" ({(compiled - eager) / eager:+.0%})" if eager else ""
-        title = (f"compiled peaks at {format_bytes(compiled)} vs eager "
-                 f"{format_bytes(eager)}{change}")
+        title = f"compiled peaks at {format_bytes(compiled)} vs eager {format_bytes(eager)}{change}"
         if eager and compiled > eager * (1 + WORTH_A_WARNING):
             severity = "warning"
     evidence = []
     if top:
-        evidence.append(f"{format_bytes(covered)} of activations saved at {_line_span(top)} "
-                        f"({format_bytes(saved['bytes'])} in all)")
+        evidence.append(
+            f"{format_bytes(covered)} of activations saved at {_line_span(top)} "
+            f"({format_bytes(saved['bytes'])} in all)"
+        )
     if saved["recomputed"]:
         evidence.append(f"{saved['recomputed']} forward nodes recomputed in backward")
     if saved["budgets"]:
-        evidence.append("activation_memory_budget in force: "
-                        + ", ".join(f"{b:g}" for b in saved["budgets"]))
+        evidence.append(
+            "activation_memory_budget in force: " + ", ".join(f"{b:g}" for b in saved["budgets"])
+        )
     if peaks:
         evidence.append(f"peaks measured with {peaks['how'].split(':')[0]}")
     advice = None
     if top and (severity == "warning" or saved["bytes"] >= WORTH_ADVICE_BYTES):
         functions = sorted({line["function"] for line in top})
-        advice = (f"consider activation checkpointing (torch.utils.checkpoint) around "
-                  f"{', '.join(functions)} ({_line_span(top)}), or "
-                  "torch._functorch.config.activation_memory_budget=0.5 to let the "
-                  "partitioner recompute instead of saving")
-    return {"kind": "memory", "severity": severity, "title": title,
-            "count": len(saved["lines"]),
-            "locations": [{"file": line["file"], "line": line["line"],
-                           "function": line["function"]} for line in top],
-            "evidence": "; ".join(evidence), "advice": advice}
+        advice = (
+            f"consider activation checkpointing (torch.utils.checkpoint) around "
+            f"{', '.join(functions)} ({_line_span(top)}), or "
+            "torch._functorch.config.activation_memory_budget=0.5 to let the "
+            "partitioner recompute instead of saving"
+        )
+    return {
+        "kind": "memory",
+        "severity": severity,
+        "title": title,
+        "count": len(saved["lines"]),
+        "locations": [
+            {"file": line["file"], "line": line["line"], "function": line["function"]}
+            for line in top
+        ],
+        "evidence": "; ".join(evidence),
+        "advice": advice,
+    }
 
 
 def memory_summary(document: dict[str, Any]) -> dict[str, Any] | None:
     """``Exploration.memory``: the measured peaks and pools with every compile's static
     sections gathered (tensors and recomputed nodes carry their compile's id)."""
     measured = document.get("memory")
-    sections = [(c["id"], c["memory"]) for c in document.get("compiles") or []
-                if c.get("memory")]
+    sections = [(c["id"], c["memory"]) for c in document.get("compiles") or [] if c.get("memory")]
     if measured is None and not sections:
         return None
     saved = [(cid, m["saved_for_backward"]) for cid, m in sections if m["saved_for_backward"]]
@@ -110,13 +127,20 @@ def memory_summary(document: dict[str, Any]) -> dict[str, Any] | None:
         "peak_bytes": (measured or {}).get("peak_bytes"),
         "saved_for_backward": {
             "bytes": sum(s["bytes"] for _, s in saved),
-            "tensors": sorted(({**t, "compile": cid} for cid, s in saved for t in s["tensors"]),
-                              key=lambda t: -(t["bytes"] or 0)),
+            "tensors": sorted(
+                ({**t, "compile": cid} for cid, s in saved for t in s["tensors"]),
+                key=lambda t: -(t["bytes"] or 0),
+            ),
             "lines": saved_activations(document)["lines"],
         },
         "recomputed": [{**r, "compile": cid} for cid, m in sections for r in m["recomputed"] or []],
-        "activation_memory_budget": sorted({m["activation_memory_budget"] for _, m in sections
-                                            if m["activation_memory_budget"] is not None}),
+        "activation_memory_budget": sorted(
+            {
+                m["activation_memory_budget"]
+                for _, m in sections
+                if m["activation_memory_budget"] is not None
+            }
+        ),
         "buffers": [{**b, "compile": cid} for cid, m in sections for b in m["buffers"]],
         "cudagraph_pools": (measured or {}).get("cudagraph_pools"),
         "error": (measured or {}).get("error"),
@@ -128,7 +152,15 @@ def find(data: dict[str, Any]) -> list[dict[str, Any]]:
     if found is None:
         return []
     lines = [link for link in (source_link(loc) for loc in found["locations"]) if link]
-    return [finding("memory", found["severity"], found["title"], count=found["count"],
-                    locations=found["locations"], advice=found["advice"],
-                    evidence=[tab_link("memory", "Where the memory goes"), *lines],
-                    details=[found["evidence"]] if found["evidence"] else [])]
+    return [
+        finding(
+            "memory",
+            found["severity"],
+            found["title"],
+            count=found["count"],
+            locations=found["locations"],
+            advice=found["advice"],
+            evidence=[tab_link("memory", "Where the memory goes"), *lines],
+            details=[found["evidence"]] if found["evidence"] else [],
+        )
+    ]

@@ -9,8 +9,10 @@ from typing import Any
 
 from .make import finding, location
 
-NOTHING = ("Nothing was compiled: torch.compile recorded no graph (the compiled function "
-           "never ran, or torch skipped every frame)")
+NOTHING = (
+    "Nothing was compiled: torch.compile recorded no graph (the compiled function "
+    "never ran, or torch skipped every frame)"
+)
 
 
 NEWS_BESIDE_COMPILES = ("disabled", "stance", "recompile_limit")
@@ -34,14 +36,19 @@ def find(data: dict[str, Any]) -> list[dict[str, Any]]:
             first, name = compiled
         loc = location(first)
         more = f" and {rest} more frame{'s' if rest > 1 else ''}" if rest else ""
-        out.append(finding(
-            "nothing_compiled", "info" if graphs else "warning",
-            ("" if graphs else "Nothing was compiled: ")
-            + f"{name}{more} ran eagerly "
-            f"({first.get('category') or 'not compiled'}): "
-            f"{first.get('reason') or 'no reason given'}",
-            count=len(group), locations=[loc] if loc else [], advice=first.get("advice"),
-            evidence=[link for link in [_source(first)] if link]))
+        out.append(
+            finding(
+                "nothing_compiled",
+                "info" if graphs else "warning",
+                ("" if graphs else "Nothing was compiled: ") + f"{name}{more} ran eagerly "
+                f"({first.get('category') or 'not compiled'}): "
+                f"{first.get('reason') or 'no reason given'}",
+                count=len(group),
+                locations=[loc] if loc else [],
+                advice=first.get("advice"),
+                evidence=[link for link in [_source(first)] if link],
+            )
+        )
     if not graphs and not skipped and not isinstance(data.get("error"), dict):
         out.append(finding("nothing_compiled", "warning", NOTHING, count=0))
     return out
@@ -57,8 +64,9 @@ def _compiled(skipped: list[dict[str, Any]]) -> tuple[dict[str, Any], str]:
     first = skipped[0]
     if _name(first) not in CALL_IMPL:
         return first, _name(first)
-    forward = next((s for s in skipped[1:] if s.get("function") == "forward"
-                    and _name(s) != "forward"), None)
+    forward = next(
+        (s for s in skipped[1:] if s.get("function") == "forward" and _name(s) != "forward"), None
+    )
     if forward is None:
         return first, _name(first)
     module = _name(forward).rsplit(".", 1)[0]

@@ -33,8 +33,11 @@ def stage_seconds(data: Data) -> dict[str, float]:
         dynamo += _metric(fw, "entire_frame_compile_time_s") - _metric(fw, "backend_compile_time_s")
         aot += _metric(fw, "backend_compile_time_s") - _metric(fw, "inductor_compile_time_s")
         if isinstance(bw, dict):
-            aot += max(0.0, _metric(bw, "backward_cumulative_compile_time_us") / 1e6
-                       - _metric(bw, "inductor_compile_time_s"))
+            aot += max(
+                0.0,
+                _metric(bw, "backward_cumulative_compile_time_us") / 1e6
+                - _metric(bw, "inductor_compile_time_s"),
+            )
         inductor += _metric(fw, "inductor_compile_time_s") + _metric(bw, "inductor_compile_time_s")
     return {"dynamo": dynamo, "aot": aot, "inductor": inductor}
 
@@ -55,15 +58,21 @@ def _reason(metrics: Any) -> Any:
 
 def _cudagraphs(data: Data) -> tuple[list[str], bool]:
     """The CUDA-graph stage's counts, and whether torch graphed anything."""
-    unavailable = {u.get("field") for u in (data.get("capture") or {}).get("unavailable") or []
-                   if isinstance(u, dict)}
+    unavailable = {
+        u.get("field")
+        for u in (data.get("capture") or {}).get("unavailable") or []
+        if isinstance(u, dict)
+    }
     if CUDAGRAPHS_FIELD in unavailable:
         return ["not recorded in this document"], False
-    infos = [(record.get("cudagraphs") or {}, record.get("metrics"))
-             for record in data.get("compiles") or []]
+    infos = [
+        (record.get("cudagraphs") or {}, record.get("metrics"))
+        for record in data.get("compiles") or []
+    ]
     graphed = sum(1 for info, _ in infos if info.get("recordings"))
-    skipped = sum(1 for info, metrics in infos
-                  if info.get("skips") or isinstance(_reason(metrics), str))
+    skipped = sum(
+        1 for info, metrics in infos if info.get("skips") or isinstance(_reason(metrics), str)
+    )
     at_run_time = ((data.get("runtime") or {}).get("cudagraphs") or {}).get("recordings") or 0
     if not graphed and not skipped and not at_run_time:
         return ["no CUDA graph recorded"], False
@@ -88,16 +97,35 @@ def pipeline(data: Data) -> list[Data]:
     cuda_counts, cuda_active = _cudagraphs(data)
 
     def stage(name: str, counts: list[str], active: bool, took: float | None = None) -> Data:
-        return {"name": name, "counts": counts, "active": active,
-                "seconds": took if took and took > 0 else None}
+        return {
+            "name": name,
+            "counts": counts,
+            "active": active,
+            "seconds": took if took and took > 0 else None,
+        }
 
     return [
-        stage("Dynamo", [plural(n("graphs"), "graph"), plural(n("graph_breaks"), "graph break"),
-                         plural(n("recompiles"), "recompile"), plural(n("guards"), "guard")],
-              n("graphs") > 0, seconds["dynamo"]),
+        stage(
+            "Dynamo",
+            [
+                plural(n("graphs"), "graph"),
+                plural(n("graph_breaks"), "graph break"),
+                plural(n("recompiles"), "recompile"),
+                plural(n("guards"), "guard"),
+            ],
+            n("graphs") > 0,
+            seconds["dynamo"],
+        ),
         stage("AOTAutograd", aot_counts, aot_active, seconds["aot"]),
-        stage("Inductor", [plural(n("output_codes"), "output code"), plural(n("kernels"), "kernel"),
-                           plural(n("unmapped_nodes"), "unmapped node")],
-              n("output_codes") > 0, seconds["inductor"]),
+        stage(
+            "Inductor",
+            [
+                plural(n("output_codes"), "output code"),
+                plural(n("kernels"), "kernel"),
+                plural(n("unmapped_nodes"), "unmapped node"),
+            ],
+            n("output_codes") > 0,
+            seconds["inductor"],
+        ),
         stage("CUDA graphs", cuda_counts, cuda_active),
     ]

@@ -17,8 +17,10 @@ def calls_line(calls: Data) -> str:
     """How many calls the figures cover, and the calls that compiled, left out."""
     said = f"{calls.get('steady')} measured, {time_us(calls.get('per_call_us'))} each on average"
     if calls.get("compiling"):
-        said += (f"; {calls['compiling']} during which torch compiled "
-                 f"({time_us(calls.get('compiling_us'))} in all) left out of every figure")
+        said += (
+            f"; {calls['compiling']} during which torch compiled "
+            f"({time_us(calls.get('compiling_us'))} in all) left out of every figure"
+        )
     return said
 
 
@@ -27,8 +29,11 @@ def below_roof_text(below: Data) -> str:
     text for the kernel tables."""
     names = below.get("transcendentals") or []
     math = f"transcendentals: {', '.join(names)}" if names else ""
-    share = (f" (~{round(below['fault_share'] * 100)}% of its time)"
-             if below.get("fault_share") is not None else "")
+    share = (
+        f" (~{round(below['fault_share'] * 100)}% of its time)"
+        if below.get("fault_share") is not None
+        else ""
+    )
     faults = f"page faults: {round(below.get('page_faults') or 0)} per launch{share}"
     if below.get("reason") == "page_faults":
         return f"{faults}; {math}" if math else faults
@@ -42,22 +47,31 @@ def basis_line(basis: Data, device: str | None) -> str:
     threshold = share(basis.get("threshold"))
     if basis.get("rule") == "loop":
         waits = "waits" if basis.get("gpu_waits") else "does not wait"
-        said = (f"back to back ({basis.get('batches')} batches of {basis.get('calls')} calls): "
-                f"the host issues a call in {time_us(basis.get('host_us'))} and the GPU runs "
-                f"its kernels in {time_us(basis.get('device_us'))}, so the GPU {waits} for "
-                f"the CPU (overhead-bound when it does); a loop pays "
-                f"{time_us(basis.get('loop_us'))} per call")
+        said = (
+            f"back to back ({basis.get('batches')} batches of {basis.get('calls')} calls): "
+            f"the host issues a call in {time_us(basis.get('host_us'))} and the GPU runs "
+            f"its kernels in {time_us(basis.get('device_us'))}, so the GPU {waits} for "
+            f"the CPU (overhead-bound when it does); a loop pays "
+            f"{time_us(basis.get('loop_us'))} per call"
+        )
         latency = basis.get("latency_share") or 0
         if latency:
-            said += (f"; latency-bound kernels take {share(latency)} of the GPU's time "
-                     f"(overhead-bound from {threshold})")
+            said += (
+                f"; latency-bound kernels take {share(latency)} of the GPU's time "
+                f"(overhead-bound from {threshold})"
+            )
         return said
     wall, kernels = basis.get("wall_us") or 0.0, basis.get("kernel_us") or 0.0
     where = "on a CPU host time is device time: " if device == "cpu" else ""
-    latency = (f" and {time_us(basis['latency_us'])} in latency-bound kernels"
-               if basis.get("latency_us") else "")
-    return (f"{where}{time_us(max(0.0, wall - kernels))} of {time_us(wall)} outside "
-            f"kernels{latency}, {share(basis.get('share'))} (overhead-bound from {threshold})")
+    latency = (
+        f" and {time_us(basis['latency_us'])} in latency-bound kernels"
+        if basis.get("latency_us")
+        else ""
+    )
+    return (
+        f"{where}{time_us(max(0.0, wall - kernels))} of {time_us(wall)} outside "
+        f"kernels{latency}, {share(basis.get('share'))} (overhead-bound from {threshold})"
+    )
 
 
 def decide(data: Data) -> None:
@@ -67,27 +81,43 @@ def decide(data: Data) -> None:
     out = dict(profile)
     step = profile.get("step")
     if isinstance(step, dict) and isinstance(step.get("basis"), dict):
-        out["step"] = {**step, "basis": {**step["basis"],
-                                         "line": basis_line(step["basis"], profile.get("device"))}}
+        out["step"] = {
+            **step,
+            "basis": {**step["basis"], "line": basis_line(step["basis"], profile.get("device"))},
+        }
     if isinstance(profile.get("calls"), dict):
         out["calls"] = {**profile["calls"], "line": calls_line(profile["calls"])}
     if isinstance(profile.get("kernels"), list):
         out["kernels"] = [
             {**k, "below_roof": {**k["below_roof"], "text": below_roof_text(k["below_roof"])}}
-            if isinstance(k, dict) and isinstance(k.get("below_roof"), dict) else k
-            for k in profile["kernels"]]
+            if isinstance(k, dict) and isinstance(k.get("below_roof"), dict)
+            else k
+            for k in profile["kernels"]
+        ]
     data["profile"] = out
 
 
 def find(data: Data) -> list[Data]:
-    step = (data.get("profile") or {}).get("step") if isinstance(data.get("profile"), dict) else None
+    step = (
+        (data.get("profile") or {}).get("step") if isinstance(data.get("profile"), dict) else None
+    )
     if not isinstance(step, dict) or not step.get("verdict"):
         return []
     advice = step.get("advice") or []
     basis = step.get("basis")
-    decided = ([f"Decided by: {basis_line(basis, data['profile'].get('device'))}"]
-               if isinstance(basis, dict) else [])
+    decided = (
+        [f"Decided by: {basis_line(basis, data['profile'].get('device'))}"]
+        if isinstance(basis, dict)
+        else []
+    )
     details = decided + list(advice[1:])
-    return [finding("profile", "info", f"Where the time goes: {step['verdict']}",
-                    advice=advice[0] if advice else None, details=details,
-                    evidence=[tab_link("profile", "Where the time goes")])]
+    return [
+        finding(
+            "profile",
+            "info",
+            f"Where the time goes: {step['verdict']}",
+            advice=advice[0] if advice else None,
+            details=details,
+            evidence=[tab_link("profile", "Where the time goes")],
+        )
+    ]

@@ -13,5 +13,8 @@ def find(data: dict[str, Any]) -> list[dict[str, Any]]:
         return []
     message = str(error.get("message") or "").strip().splitlines()
     first = f": {message[0]}" if message else ""
-    return [finding("error", "error",
-                    f"The captured code raised {error.get('type') or 'an error'}{first}")]
+    return [
+        finding(
+            "error", "error", f"The captured code raised {error.get('type') or 'an error'}{first}"
+        )
+    ]

@@ -12,15 +12,19 @@ from .graph_break_audit import source_labels
 from .guarded_value import described, guarded
 from .make import compile_link, finding, location, short_where
 
-GUARD_ADVICE = ("See which guard failed in Guards & recompiles; a size that changes can be "
-                "made dynamic from the start (torch._dynamo.mark_dynamic or dynamic=True).")
+GUARD_ADVICE = (
+    "See which guard failed in Guards & recompiles; a size that changes can be "
+    "made dynamic from the start (torch._dynamo.mark_dynamic or dynamic=True)."
+)
 # torch's reason when the entry was compiled by another backend (an earlier torch.compile
 # or %%tcompile of the same code with other options): no size to make dynamic.
 BACKEND_GUARD = "BACKEND_MATCH"
-BACKEND_ADVICE = ("This code was compiled before with another backend (an earlier "
-                  "torch.compile or cell of it); each backend keeps an entry of its own, "
-                  "counted against the recompile limit: expected after switching backends, "
-                  "or call torch.compiler.reset() before compiling with the new one.")
+BACKEND_ADVICE = (
+    "This code was compiled before with another backend (an earlier "
+    "torch.compile or cell of it); each backend keeps an entry of its own, "
+    "counted against the recompile limit: expected after switching backends, "
+    "or call torch.compiler.reset() before compiling with the new one."
+)
 
 
 def _frame_id(compile_id: Any) -> str:
@@ -35,8 +39,10 @@ def _group(data: dict[str, Any]) -> dict[str, dict[str, Any]]:
         reasons = c.get("recompile_reasons") or []
         if not reasons:
             continue
-        group = groups.setdefault(_frame_id(c.get("id")), {"compile": c, "count": 0, "ids": [],
-                                                            "guards": {}, "causes": {}})
+        group = groups.setdefault(
+            _frame_id(c.get("id")),
+            {"compile": c, "count": 0, "ids": [], "guards": {}, "causes": {}},
+        )
         group["count"] += len(reasons)
         group["ids"].append(c.get("id"))
         for attempt in reasons:
@@ -45,8 +51,9 @@ def _group(data: dict[str, Any]) -> dict[str, dict[str, Any]]:
                 group["guards"][guard] = group["guards"].get(guard, 0) + 1
             if attempt:
                 newest = attempt[0]
-                group["causes"].setdefault(str(newest.get("guard") or ""),
-                                           newest.get("failed_compile_id") or c.get("id"))
+                group["causes"].setdefault(
+                    str(newest.get("guard") or ""), newest.get("failed_compile_id") or c.get("id")
+                )
     return groups
 
 
@@ -58,8 +65,9 @@ def _advice(values: list[dict[str, Any] | None], causes: list[str]) -> str:
         named = names.setdefault(value["advice"] if value else fallback, [])
         if value and value["name"] not in named:
             named.append(value["name"])
-    return " ".join(f"{', '.join(named)}: {advice}." if named else advice
-                    for advice, named in names.items())
+    return " ".join(
+        f"{', '.join(named)}: {advice}." if named else advice for advice, named in names.items()
+    )
 
 
 def find(data: dict[str, Any]) -> list[dict[str, Any]]:
@@ -69,27 +77,44 @@ def find(data: dict[str, Any]) -> list[dict[str, Any]]:
         frame = group["compile"].get("frame") or {}
         function = str(frame.get("function") or "?")
         guards = sorted(group["guards"].items(), key=lambda kv: -kv[1])
-        values = [guarded(guard, (by_id.get(str(against)) or group["compile"]).get("guards") or [])
-                  for guard, against in group["causes"].items()]
+        values = [
+            guarded(guard, (by_id.get(str(against)) or group["compile"]).get("guards") or [])
+            for guard, against in group["causes"].items()
+        ]
         resumed = RESUME_NAME.match(function)
-        at = short_where(frame.get("file"), frame.get("line"), source_labels(data)) if frame.get("file") else None
-        what = (f"the rest of {resumed['fn']} after its graph break" + (f" at {at}" if at else "")
-                if resumed else function + (f" ({at})" if at else ""))
+        at = (
+            short_where(frame.get("file"), frame.get("line"), source_labels(data))
+            if frame.get("file")
+            else None
+        )
+        what = (
+            f"the rest of {resumed['fn']} after its graph break" + (f" at {at}" if at else "")
+            if resumed
+            else function + (f" ({at})" if at else "")
+        )
         first = values[0] if values else None
         top = next(iter(group["causes"]), guards[0][0] if guards else "")
         if first:
-            title = (f"{what} recompiled ×{group['count']}"
-                     f"{' first' if len(values) > 1 else ''} because {described(first)} changed "
-                     f"(it was {first['value']} when compiled)")
+            title = (
+                f"{what} recompiled ×{group['count']}"
+                f"{' first' if len(values) > 1 else ''} because {described(first)} changed "
+                f"(it was {first['value']} when compiled)"
+            )
         else:
             title = f"{what} recompiled ×{group['count']}: {top}"
         expected = bool(values) and all(v and v["expected"] for v in values)
         loc = location(frame)
-        out.append(finding(
-            "recompile", "info" if expected else "warning", title, count=group["count"],
-            locations=[loc] if loc else [],
-            evidence=[compile_link(cid) for cid in group["ids"]],
-            advice=_advice(values or [None], list(group["causes"]) or [top]),
-            details=[f"{guard} (×{n})" for guard, n in guards],
-            scalar=first["name"] if first else None))
+        out.append(
+            finding(
+                "recompile",
+                "info" if expected else "warning",
+                title,
+                count=group["count"],
+                locations=[loc] if loc else [],
+                evidence=[compile_link(cid) for cid in group["ids"]],
+                advice=_advice(values or [None], list(group["causes"]) or [top]),
+                details=[f"{guard} (×{n})" for guard, n in guards],
+                scalar=first["name"] if first else None,
+            )
+        )
     return out

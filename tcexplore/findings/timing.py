@@ -33,29 +33,41 @@ def _times(speedup: float) -> str:
 def _headline(timing: Data, uncertain: bool) -> str:
     eager, compiled = timing.get("eager") or {}, timing.get("compiled") or {}
     speedup, interval = timing.get("speedup"), timing.get("speedup_interval")
-    per_call = (f"{fmt_duration(compiled.get('median_ms'))} vs "
-                f"{fmt_duration(eager.get('median_ms'))} per call")
+    per_call = (
+        f"{fmt_duration(compiled.get('median_ms'))} vs "
+        f"{fmt_duration(eager.get('median_ms'))} per call"
+    )
     if not isinstance(speedup, (int, float)):
-        return (f"Speedup unknown: compiled {fmt_duration(compiled.get('median_ms'))} vs eager "
-                f"{fmt_duration(eager.get('median_ms'))} per call")
+        return (
+            f"Speedup unknown: compiled {fmt_duration(compiled.get('median_ms'))} vs eager "
+            f"{fmt_duration(eager.get('median_ms'))} per call"
+        )
     if uncertain:
-        return (f"No clear difference between compiled and eager: {_times(speedup)} by the "
-                f"medians ({per_call}), but the speedup's 95% interval, "
-                f"{fmt_num(interval[0])}–{fmt_num(interval[1])}×, holds 1×")
+        return (
+            f"No clear difference between compiled and eager: {_times(speedup)} by the "
+            f"medians ({per_call}), but the speedup's 95% interval, "
+            f"{fmt_num(interval[0])}–{fmt_num(interval[1])}×, holds 1×"
+        )
     return f"Compiled is {_times(speedup)} than eager: {per_call}"
 
 
 def _noise(timing: Data) -> str | None:
-    noisy = [(side, timing.get(side) or {}) for side in ("eager", "compiled")
-             if _side_noisy(timing.get(side) or {})]
+    noisy = [
+        (side, timing.get(side) or {})
+        for side in ("eager", "compiled")
+        if _side_noisy(timing.get(side) or {})
+    ]
     if not noisy:
         return None
     said = []
     for i, (side, stats) in enumerate(noisy):
         iqr, median = stats.get("iqr_ms", 0), stats.get("median_ms", 0)
         share = f"{round(100 * iqr / median)}%" if median else "?"
-        said.append(f"{side}'s {fmt_duration(iqr)} on {fmt_duration(median)} ({share})" if i else
-                    f"{side}'s IQR is {fmt_duration(iqr)} on a {fmt_duration(median)} median ({share})")
+        said.append(
+            f"{side}'s {fmt_duration(iqr)} on {fmt_duration(median)} ({share})"
+            if i
+            else f"{side}'s IQR is {fmt_duration(iqr)} on a {fmt_duration(median)} median ({share})"
+        )
     return "Noisy: " + ", ".join(said) + "."
 
 
@@ -64,25 +76,33 @@ def _busy(machine: Any) -> str | None:
     if not isinstance(machine, dict) or not machine.get("busy"):
         return None
     reasons = "; ".join(str(r) for r in machine.get("reasons") or []) or "see the figures"
-    return (f"Busy machine: {reasons}. A busy machine slows every sample alike, so the spread "
-            "does not show it: these times are not this code's.")
+    return (
+        f"Busy machine: {reasons}. A busy machine slows every sample alike, so the spread "
+        "does not show it: these times are not this code's."
+    )
 
 
 def _busy_advice(machine: Data) -> str:
     threads = machine.get("fit_threads")
-    fit = (f", or torch.set_num_threads({threads}) to fit the cores other processes left free"
-           if threads else "")
+    fit = (
+        f", or torch.set_num_threads({threads}) to fit the cores other processes left free"
+        if threads
+        else ""
+    )
     return f"Quiet the machine (stop other jobs) and measure again{fit}."
 
 
 def machine_line(machine: Data) -> str:
     """The figures behind ``busy``, in one line."""
+
     def cores(value: Any) -> str:
         return f"{value:.1f}" if isinstance(value, (int, float)) else "?"
 
-    parts = [f"{cores(machine.get('process_cores'))} cores used by this process",
-             f"{cores(machine.get('others_cores'))} by others, of {machine.get('cores')}",
-             f"torch threads {machine.get('torch_threads')}"]
+    parts = [
+        f"{cores(machine.get('process_cores'))} cores used by this process",
+        f"{cores(machine.get('others_cores'))} by others, of {machine.get('cores')}",
+        f"torch threads {machine.get('torch_threads')}",
+    ]
     if isinstance(machine.get("load_average"), (int, float)):
         parts.append(f"load average {machine['load_average']:.2f}")
     if isinstance(machine.get("throttled_share"), (int, float)):
@@ -90,8 +110,11 @@ def machine_line(machine: Data) -> str:
     gpu = machine.get("gpu")
     if isinstance(gpu, dict):
         others = gpu.get("others") or 0
-        parts.append(f"GPU shared with {others} other process(es)" if others
-                     else "no other process on the GPU")
+        parts.append(
+            f"GPU shared with {others} other process(es)"
+            if others
+            else "no other process on the GPU"
+        )
     window = machine.get("window_s")
     over = f" over {fmt_num(window)} s" if isinstance(window, (int, float)) else ""
     return f"{'busy' if machine.get('busy') else 'quiet'}: " + ", ".join(parts) + over
@@ -110,27 +133,48 @@ def timing_verdict(timing: Data, compiled: bool = True) -> Data:
     advice = None
     if noise or uncertain:
         this_run = f"this run: {budget:g} s per side; " if isinstance(budget, (int, float)) else ""
-        advice = (f"For a measurement to trust: a longer time budget ({this_run}time_budget_s= "
-                  "in explore() and compare(), --time-budget in %%tcompile), a quieter machine, "
-                  "fewer other processes.")
+        advice = (
+            f"For a measurement to trust: a longer time budget ({this_run}time_budget_s= "
+            "in explore() and compare(), --time-budget in %%tcompile), a quieter machine, "
+            "fewer other processes."
+        )
     machine = timing.get("machine") if isinstance(timing.get("machine"), dict) else None
     busy = _busy(machine)
     if busy:
         advice = _busy_advice(machine) + (f" {advice}" if advice else "")
     slower = isinstance(speedup, (int, float)) and speedup < 1
-    severity = ("warning" if not isinstance(speedup, (int, float)) or uncertain or slower or noise
-                or busy or not compiled else "ok")
+    severity = (
+        "warning"
+        if not isinstance(speedup, (int, float))
+        or uncertain
+        or slower
+        or noise
+        or busy
+        or not compiled
+        else "ok"
+    )
     if not compiled:
-        headline = ("Nothing was compiled: both sides ran eagerly, so this compares eager "
-                    f"with eager ({headline})")
+        headline = (
+            "Nothing was compiled: both sides ran eagerly, so this compares eager "
+            f"with eager ({headline})"
+        )
     rule = f"{NOISY_IQR_FRACTION:.0%} of"
-    return {"severity": severity, "headline": headline, "noise": noise, "busy": busy,
-            "advice": advice,
-            "measurement": (f"noisy (an IQR over {rule} its median)" if noise else
-                            f"steady (both IQRs within {rule} their medians)"),
-            "machine": machine_line(machine) if machine else None,
-            "first_call": ("first call (compile + run)" if compiled
-                           else "first call (nothing compiled)")}
+    return {
+        "severity": severity,
+        "headline": headline,
+        "noise": noise,
+        "busy": busy,
+        "advice": advice,
+        "measurement": (
+            f"noisy (an IQR over {rule} its median)"
+            if noise
+            else f"steady (both IQRs within {rule} their medians)"
+        ),
+        "machine": machine_line(machine) if machine else None,
+        "first_call": (
+            "first call (compile + run)" if compiled else "first call (nothing compiled)"
+        ),
+    }
 
 
 def compiled_anything(data: Data) -> bool:
@@ -152,10 +196,21 @@ def find(data: Data) -> list[Data]:
     compiled = compiled_anything(data)
     verdict = timing_verdict(timing, compiled)
     even = timing.get("break_even_calls")
-    payback = ("there is no compile to pay back" if not compiled else
-               "compile time never pays back" if even is None else
-               f"compile time pays back after {-int(-even // 1)} calls")
+    payback = (
+        "there is no compile to pay back"
+        if not compiled
+        else "compile time never pays back"
+        if even is None
+        else f"compile time pays back after {-int(-even // 1)} calls"
+    )
     details = [t for t in (verdict["busy"], verdict["noise"]) if t]
-    return [finding("timing", verdict["severity"], f"{verdict['headline']}; {payback}.",
-                    details=details, advice=verdict["advice"],
-                    evidence=[tab_link("timing", "Timing")])]
+    return [
+        finding(
+            "timing",
+            verdict["severity"],
+            f"{verdict['headline']}; {payback}.",
+            details=details,
+            advice=verdict["advice"],
+            evidence=[tab_link("timing", "Timing")],
+        )
+    ]

@@ -9,9 +9,11 @@ from ..common.formatting import plural
 from .make import finding
 
 # Why nodes go unmapped in a log imported as it is: torch wrote no kernel -> node mapping.
-NO_PROVENANCE = ("torch recorded no kernel → node mapping (it does with INDUCTOR_PROVENANCE=1 "
-                 "or TORCH_COMPILE_DEBUG=1, which tcexplore run, explore() and %%tcompile turn "
-                 "on), so only kernels whose code names their nodes are mapped")
+NO_PROVENANCE = (
+    "torch recorded no kernel → node mapping (it does with INDUCTOR_PROVENANCE=1 "
+    "or TORCH_COMPILE_DEBUG=1, which tcexplore run, explore() and %%tcompile turn "
+    "on), so only kernels whose code names their nodes are mapped"
+)
 
 
 def decide(data: dict[str, Any]) -> None:
@@ -28,18 +30,46 @@ def find(data: dict[str, Any]) -> list[dict[str, Any]]:
     unmapped = (data.get("summary") or {}).get("unmapped_nodes") or 0
     if not unmapped:
         return []
-    outputs = [(c, i, o) for c in data.get("compiles") or []
-               for i, o in enumerate(c.get("output_codes") or [])]
-    unproven = sum(len(o.get("unmapped_nodes") or []) for _, _, o in outputs
-                   if o.get("provenance") is None)
-    why = ("" if not unproven else f": {NO_PROVENANCE}" if unproven == unmapped else
-           f" ({unproven} of them in output codes without torch's kernel → node mapping: "
-           "INDUCTOR_PROVENANCE=1 records it)")
+    outputs = [
+        (c, i, o)
+        for c in data.get("compiles") or []
+        for i, o in enumerate(c.get("output_codes") or [])
+    ]
+    unproven = sum(
+        len(o.get("unmapped_nodes") or []) for _, _, o in outputs if o.get("provenance") is None
+    )
+    why = (
+        ""
+        if not unproven
+        else f": {NO_PROVENANCE}"
+        if unproven == unmapped
+        else f" ({unproven} of them in output codes without torch's kernel → node mapping: "
+        "INDUCTOR_PROVENANCE=1 records it)"
+    )
     first = next(((c, i) for c, i, o in outputs if o.get("unmapped_nodes")), None)
-    evidence = ([{"tab": "fusion", "compile": first[0].get("id"), "output": first[1],
-                  "label": f"compile {first[0].get('id')} in Fusion"}] if first else [])
-    return [finding("unmapped", "warning",
-                    f"{plural(unmapped, 'post-grad node')} mapped to no kernel{why}",
-                    count=unmapped, evidence=evidence,
-                    advice=("INDUCTOR_PROVENANCE=1 records it: set it where the log is written"
-                            if unproven else None))]
+    evidence = (
+        [
+            {
+                "tab": "fusion",
+                "compile": first[0].get("id"),
+                "output": first[1],
+                "label": f"compile {first[0].get('id')} in Fusion",
+            }
+        ]
+        if first
+        else []
+    )
+    return [
+        finding(
+            "unmapped",
+            "warning",
+            f"{plural(unmapped, 'post-grad node')} mapped to no kernel{why}",
+            count=unmapped,
+            evidence=evidence,
+            advice=(
+                "INDUCTOR_PROVENANCE=1 records it: set it where the log is written"
+                if unproven
+                else None
+            ),
+        )
+    ]

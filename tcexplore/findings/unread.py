@@ -17,12 +17,15 @@ from .make import finding, tab_link
 Data = dict[str, Any]
 
 # What each reason is, in the finding's words.
-WHAT = {"bad_json": "damaged in the log (not JSON: a line cut short or overwritten)",
-        "bad_envelope": ("damaged in the log (a field of a type torch does not write: read "
-                         "without it)"),
-        "handler": "not read by tcexplore (its handler raised)",
-        "section": "document sections tcexplore could not build",
-        "finding": "findings tcexplore could not decide"}
+WHAT = {
+    "bad_json": "damaged in the log (not JSON: a line cut short or overwritten)",
+    "bad_envelope": (
+        "damaged in the log (a field of a type torch does not write: read without it)"
+    ),
+    "handler": "not read by tcexplore (its handler raised)",
+    "section": "document sections tcexplore could not build",
+    "finding": "findings tcexplore could not decide",
+}
 REPORTED = ("handler", "section", "finding")  # tcexplore's failures, not damage
 MAX_REPORTS = 5
 
@@ -30,8 +33,11 @@ MAX_REPORTS = 5
 def find(data: Data) -> list[Data]:
     capture = data.get("capture") or {}
     unread = capture.get("unread") or {}
-    counts = {k: v for k, v in (unread.get("counts") or {}).items()
-              if isinstance(v, int) and v > 0 and k in WHAT}
+    counts = {
+        k: v
+        for k, v in (unread.get("counts") or {}).items()
+        if isinstance(v, int) and v > 0 and k in WHAT
+    }
     mismatched = (capture.get("log") or {}).get("payload_mismatches") or 0
     if not counts and not mismatched:
         return []
@@ -49,29 +55,45 @@ def find(data: Data) -> list[Data]:
     details = [f"{count} {WHAT[reason]}" for reason, count in counts.items()]
     details += _log_line(capture.get("log") or {})
     details += _reports(data, unread.get("items") or [])
-    advice = ("A log cut short or edited loses the events it damaged: a whole TORCH_TRACE log "
-              "of the run reads them all.")
+    advice = (
+        "A log cut short or edited loses the events it damaged: a whole TORCH_TRACE log "
+        "of the run reads them all."
+    )
     if any(k in REPORTED for k in counts):
-        advice += (" What tcexplore itself failed to read is tcexplore's to fix: paste its "
-                   "`report:` line into an issue.")
-    return [finding("unread", "warning", title, count=events + failures,
-                    evidence=[tab_link("overview", "Unread events")], advice=advice,
-                    details=details)]
+        advice += (
+            " What tcexplore itself failed to read is tcexplore's to fix: paste its "
+            "`report:` line into an issue."
+        )
+    return [
+        finding(
+            "unread",
+            "warning",
+            title,
+            count=events + failures,
+            evidence=[tab_link("overview", "Unread events")],
+            advice=advice,
+            details=details,
+        )
+    ]
 
 
 def _log_line(log: Data) -> list[str]:
     if not log:
         return []
-    return [f"log: {log.get('lines', 0)} lines, {log.get('unparsed_lines', 0)} not trace "
-            f"lines, {log.get('bad_envelopes', 0)} damaged events, "
-            f"{log.get('payload_mismatches', 0)} payloads failing their md5, "
-            f"{log.get('other_rank_events', 0)} events of another rank"]
+    return [
+        f"log: {log.get('lines', 0)} lines, {log.get('unparsed_lines', 0)} not trace "
+        f"lines, {log.get('bad_envelopes', 0)} damaged events, "
+        f"{log.get('payload_mismatches', 0)} payloads failing their md5, "
+        f"{log.get('other_rank_events', 0)} events of another rank"
+    ]
 
 
 def _reports(data: Data, items: list[Any]) -> list[str]:
     """One line per kind of failure (reason, kind, error type), the first MAX_REPORTS."""
-    versions = (f"tcexplore {(data.get('tool') or {}).get('version', '?')}, "
-                f"torch {(data.get('environment') or {}).get('torch') or '?'}")
+    versions = (
+        f"tcexplore {(data.get('tool') or {}).get('version', '?')}, "
+        f"torch {(data.get('environment') or {}).get('torch') or '?'}"
+    )
     first: dict[tuple[str, str, str], str] = {}  # (reason, kind, error type) -> its error
     for item in items:
         if isinstance(item, dict) and item.get("reason") in REPORTED:

@@ -32,9 +32,11 @@ def symbol_names(compile_record: dict[str, Any]) -> dict[str, str]:
     return names
 
 
-_SYMPY_CALLS = ((re.compile(r"\bMod\(([^(),]+), ([^(),]+)\)"), r"\1 % \2"),
-                (re.compile(r"\bEq\(([^(),]+), ([^(),]+)\)"), r"\1 == \2"),
-                (re.compile(r"\bNe\(([^(),]+), ([^(),]+)\)"), r"\1 != \2"))
+_SYMPY_CALLS = (
+    (re.compile(r"\bMod\(([^(),]+), ([^(),]+)\)"), r"\1 % \2"),
+    (re.compile(r"\bEq\(([^(),]+), ([^(),]+)\)"), r"\1 == \2"),
+    (re.compile(r"\bNe\(([^(),]+), ([^(),]+)\)"), r"\1 != \2"),
+)
 
 
 def expression(expr: Any, names: dict[str, str]) -> str:

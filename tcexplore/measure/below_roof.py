@@ -28,7 +28,8 @@ FAULT_SHARE = 0.25
 PAGE_BYTES = 4096
 _TRANSCENDENTAL = re.compile(
     r"\b(tanh|exp2?|expm1|log(?:1p|2|10)?|sin|cos|tan|asin|acos|atan2?|sinh|cosh|asinh|"
-    r"acosh|atanh|erfc?|erfinv|sigmoid|pow|lgamma|digamma)\s*\(")
+    r"acosh|atanh|erfc?|erfinv|sigmoid|pow|lgamma|digamma)\s*\("
+)
 
 
 def transcendentals(source: str) -> list[str]:
@@ -45,20 +46,27 @@ def _reason(row: dict[str, Any], info: dict[str, Any], launch_s: float) -> str:
     return "transcendentals" if info["transcendentals"] else "unexplained"
 
 
-def annotate(rows: list[dict[str, Any]], sources: dict[int, str], peaks: dict[str, Any],
-             device: str) -> None:
+def annotate(
+    rows: list[dict[str, Any]], sources: dict[int, str], peaks: dict[str, Any], device: str
+) -> None:
     """Give each kernel far below its roof (efficiency under ``BELOW``, not latency-bound)
     its ``below_roof``; ``sources`` holds the rows' kernel code by row position."""
     fault_s = (peaks.get("fault_us") or 0) / 1e6
     for i, row in enumerate(rows):
         row.pop("below_roof", None)
         efficiency, launch_s = row.get("efficiency"), (row.get("mean_us") or 0) / 1e6
-        if efficiency is None or efficiency >= BELOW or row.get("bound") in (None, "latency") \
-                or not launch_s:
+        if (
+            efficiency is None
+            or efficiency >= BELOW
+            or row.get("bound") in (None, "latency")
+            or not launch_s
+        ):
             continue
         faults = row.get("page_faults") if device == "cpu" else None
-        info: dict[str, Any] = {"page_faults": faults,
-                                "transcendentals": transcendentals(sources.get(i, ""))}
+        info: dict[str, Any] = {
+            "page_faults": faults,
+            "transcendentals": transcendentals(sources.get(i, "")),
+        }
         if faults is not None and fault_s:
             info["fault_time_s"] = faults * fault_s
             info["fault_share"] = min(1.0, faults * fault_s / launch_s)
@@ -71,20 +79,32 @@ def _line(row: dict[str, Any]) -> str:
     head = f"{row.get('label') or row['name']} runs at {row['efficiency']:.2g} of its roof"
     if info["reason"] == "page_faults":
         share = f" (about {info['fault_share']:.0%} of its time)" if "fault_share" in info else ""
-        math = (f"; it also computes {', '.join(info['transcendentals'])}, transcendental math "
-                "the roofline counts as one operation") if info["transcendentals"] else ""
-        return (f"{head}: page faults, {info['page_faults']:.0f} per launch{share}: it writes "
-                "fresh memory every call. Pre-allocate its output and reuse it (an out= "
-                "buffer, a static buffer), or use an allocator that keeps freed memory mapped "
-                "(jemalloc or tcmalloc through LD_PRELOAD; glibc: raise MALLOC_MMAP_THRESHOLD_ "
-                f"and MALLOC_TRIM_THRESHOLD_); moving fewer bytes will not help{math}")
+        math = (
+            (
+                f"; it also computes {', '.join(info['transcendentals'])}, transcendental math "
+                "the roofline counts as one operation"
+            )
+            if info["transcendentals"]
+            else ""
+        )
+        return (
+            f"{head}: page faults, {info['page_faults']:.0f} per launch{share}: it writes "
+            "fresh memory every call. Pre-allocate its output and reuse it (an out= "
+            "buffer, a static buffer), or use an allocator that keeps freed memory mapped "
+            "(jemalloc or tcmalloc through LD_PRELOAD; glibc: raise MALLOC_MMAP_THRESHOLD_ "
+            f"and MALLOC_TRIM_THRESHOLD_); moving fewer bytes will not help{math}"
+        )
     if info["reason"] == "transcendentals":
-        return (f"{head}: transcendental math ({', '.join(info['transcendentals'])}), which the "
-                "roofline counts as one operation per element: it is math-bound. Fewer "
-                "transcendental ops help (an approximation such as gelu(approximate=\"tanh\"), "
-                "algebra that removes them); moving fewer bytes will not")
-    return (f"{head} with neither page faults nor transcendental math to explain it: a busy "
-            "machine, too few threads, or work the per-element count does not see")
+        return (
+            f"{head}: transcendental math ({', '.join(info['transcendentals'])}), which the "
+            "roofline counts as one operation per element: it is math-bound. Fewer "
+            'transcendental ops help (an approximation such as gelu(approximate="tanh"), '
+            "algebra that removes them); moving fewer bytes will not"
+        )
+    return (
+        f"{head} with neither page faults nor transcendental math to explain it: a busy "
+        "machine, too few threads, or work the per-element count does not see"
+    )
 
 
 def advise(step: dict[str, Any], rows: list[dict[str, Any]]) -> None:

@@ -57,8 +57,14 @@ def cpu_caches() -> list[dict[str, Any]]:
         if kind == "Instruction" or size is None:
             continue
         shared = _cpus(_read(index / "shared_cpu_list")) or 1
-        caches.append({"level": int(_read(index / "level") or 0), "type": kind,
-                       "bytes": size, "instances": max(1, cpus // shared)})
+        caches.append(
+            {
+                "level": int(_read(index / "level") or 0),
+                "type": kind,
+                "bytes": size,
+                "instances": max(1, cpus // shared),
+            }
+        )
     if not caches:
         for level in (3, 2):
             try:
@@ -81,9 +87,15 @@ def last_level_bytes(caches: list[dict[str, Any]]) -> int:
 
 def describe(caches: list[dict[str, Any]]) -> str:
     """``L1d 32 KiB, L2 512 KiB, L3 32 MiB x1`` (as the OS reports them)."""
+
     def size(n: int) -> str:
         return f"{n // 2**20} MiB" if n % 2**20 == 0 else f"{n // 2**10} KiB"
 
-    return ", ".join(f"L{c['level']}{'d' if c['type'] == 'Data' else ''} {size(c['bytes'])}"
-                     + (f" x{c['instances']}" if c["instances"] > 1 else "")
-                     for c in caches) or "none reported"
+    return (
+        ", ".join(
+            f"L{c['level']}{'d' if c['type'] == 'Data' else ''} {size(c['bytes'])}"
+            + (f" x{c['instances']}" if c["instances"] > 1 else "")
+            for c in caches
+        )
+        or "none reported"
+    )

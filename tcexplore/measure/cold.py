@@ -19,8 +19,10 @@ import torch
 
 from .. import _torch_compat
 
-IN_PROCESS = ("Inductor's and Triton's caches empty (a cache directory of its own), after one "
-              "warm-up compile of this backend in the process: no row reuses another's kernels")
+IN_PROCESS = (
+    "Inductor's and Triton's caches empty (a cache directory of its own), after one "
+    "warm-up compile of this backend in the process: no row reuses another's kernels"
+)
 IN_FRESH_PROCESS = "a fresh process with an empty Inductor cache directory"
 
 _warmed: set[tuple[str, str]] = set()

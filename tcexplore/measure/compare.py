@@ -14,43 +14,70 @@ import multiprocessing
 import os
 import tempfile
 import uuid
+from collections.abc import Callable, Iterable
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
-from typing import Any, Callable, Iterable
+from typing import Any
 
 from .. import _torch_compat
 from .._version import __version__
 from ..document import SCHEMA, Document, wired
-from .exploration import Exploration, max_abs_error
-from ..findings.accuracy import RANDOM_CAUSES
 from ..files.output import write_text
+from ..findings.accuracy import RANDOM_CAUSES
 from .cold import IN_FRESH_PROCESS, cold_compiles
+from .exploration import Exploration, max_abs_error
 from .explore import explore
-from .timing import uses_cuda
 from .same_runs import collapse_same_runs
+from .timing import uses_cuda
 
-ROW_KEYS = ("mode", "backend", "dynamic", "status", "error", "compile_s", "median_ms",
-            "speedup", "max_abs_err", "graphs", "graph_breaks", "kernels")
+ROW_KEYS = (
+    "mode",
+    "backend",
+    "dynamic",
+    "status",
+    "error",
+    "compile_s",
+    "median_ms",
+    "speedup",
+    "max_abs_err",
+    "graphs",
+    "graph_breaks",
+    "kernels",
+)
 
 
-def _row(config: dict[str, Any], exploration: Exploration | None,
-         error: str | None) -> dict[str, Any]:
-    row: dict[str, Any] = {**config, "status": "error", "error": error, "compile_s": None,
-                           "median_ms": None, "speedup": None, "max_abs_err": None,
-                           "graphs": None, "graph_breaks": None, "kernels": None,
-                           "exploration": exploration}
+def _row(
+    config: dict[str, Any], exploration: Exploration | None, error: str | None
+) -> dict[str, Any]:
+    row: dict[str, Any] = {
+        **config,
+        "status": "error",
+        "error": error,
+        "compile_s": None,
+        "median_ms": None,
+        "speedup": None,
+        "max_abs_err": None,
+        "graphs": None,
+        "graph_breaks": None,
+        "kernels": None,
+        "exploration": exploration,
+    }
     if exploration is None:
         return row
     summary = exploration.document.summary
-    row.update(graphs=summary["graphs"], graph_breaks=summary["graph_breaks"],
-               kernels=summary["kernels"])
+    row.update(
+        graphs=summary["graphs"], graph_breaks=summary["graph_breaks"], kernels=summary["kernels"]
+    )
     if exploration.error:
         row["error"] = f"{exploration.error['type']}: {exploration.error['message']}"
         return row
     timing, accuracy = exploration.timing, exploration.accuracy
     if timing:
-        row.update(compile_s=timing["compile_s"], median_ms=timing["compiled"]["median_ms"],
-                   speedup=timing["speedup"])
+        row.update(
+            compile_s=timing["compile_s"],
+            median_ms=timing["compiled"]["median_ms"],
+            speedup=timing["speedup"],
+        )
     if accuracy:
         row["max_abs_err"] = max_abs_error(accuracy)
     row["status"] = accuracy_status(accuracy)
@@ -66,11 +93,18 @@ def accuracy_status(accuracy: dict[str, Any] | None) -> str:
     return "random" if accuracy.get("cause") in RANDOM_CAUSES else "mismatch"
 
 
-def _explore_in_subprocess(fn: Callable, args: tuple, config: dict[str, Any],
-                           options: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
+def _explore_in_subprocess(
+    fn: Callable, args: tuple, config: dict[str, Any], options: dict[str, Any]
+) -> tuple[dict[str, Any], list[str]]:
     with _torch_compat.ignored_backend_options() as said:
-        exploration = explore(fn, *args, mode=config["mode"], backend=config["backend"],
-                              dynamic=config["dynamic"], **options)
+        exploration = explore(
+            fn,
+            *args,
+            mode=config["mode"],
+            backend=config["backend"],
+            dynamic=config["dynamic"],
+            **options,
+        )
     return exploration.document.data, said
 
 
@@ -84,23 +118,32 @@ def _grid_row(row: dict[str, Any]) -> dict[str, Any]:
     exploration = row["exploration"]
     timing = exploration.timing if exploration is not None else None
     profile = exploration.profile if exploration is not None else None
-    return {"label": row_label(row), **{k: row[k] for k in ROW_KEYS},
-            "speedup_interval": (timing or {}).get("speedup_interval"),
-            "noisy": (timing or {}).get("noisy"),
-            "busy": ((timing or {}).get("machine") or {}).get("busy"),
-            "verdict": (profile or {}).get("step", {}).get("verdict"),
-            "advised_modes": (profile or {}).get("step", {}).get("advised_modes") or [],
-            "same_runs": row.get("same_runs") or [],
-            "ignored_options": row.get("ignored_options") or [],
-            "peak_memory_bytes": _compiled_peak(exploration),
-            "cold_compile": ((exploration.document.data.get("explore") or {}).get("cold_compile")
-                             if exploration is not None else None)}
+    return {
+        "label": row_label(row),
+        **{k: row[k] for k in ROW_KEYS},
+        "speedup_interval": (timing or {}).get("speedup_interval"),
+        "noisy": (timing or {}).get("noisy"),
+        "busy": ((timing or {}).get("machine") or {}).get("busy"),
+        "verdict": (profile or {}).get("step", {}).get("verdict"),
+        "advised_modes": (profile or {}).get("step", {}).get("advised_modes") or [],
+        "same_runs": row.get("same_runs") or [],
+        "ignored_options": row.get("ignored_options") or [],
+        "peak_memory_bytes": _compiled_peak(exploration),
+        "cold_compile": (
+            (exploration.document.data.get("explore") or {}).get("cold_compile")
+            if exploration is not None
+            else None
+        ),
+    }
 
 
 def _compiled_peak(exploration: Exploration | None) -> int | None:
     """The compiled call's peak above what was allocated before it (compare(..., memory=True))."""
-    peaks = ((exploration.document.data.get("memory") or {}).get("peak_bytes")
-             if exploration is not None else None)
+    peaks = (
+        (exploration.document.data.get("memory") or {}).get("peak_bytes")
+        if exploration is not None
+        else None
+    )
     return peaks["compiled"]["above_before_bytes"] if peaks else None
 
 
@@ -123,15 +166,25 @@ def advice_check(grid: list[dict[str, Any]]) -> dict[str, Any] | None:
         if base["mode"] not in (None, "default") or not advised or not base["median_ms"]:
             continue
         for row in grid:
-            if (row["mode"] in advised and row["backend"] == base["backend"]
-                    and row["dynamic"] == base["dynamic"] and row["median_ms"]):
+            if (
+                row["mode"] in advised
+                and row["backend"] == base["backend"]
+                and row["dynamic"] == base["dynamic"]
+                and row["median_ms"]
+            ):
                 ratio = base["median_ms"] / row["median_ms"]
-                return {"verdict": base["verdict"], "mode": row["mode"], "baseline": base["label"],
-                        "row": row["label"], "ratio": ratio, "held": ratio >= HELD_RATIO,
-                        "text": f"{base['label']} is {base['verdict']}, so the profile advised "
-                                f"mode=\"{row['mode']}\": {row['label']} is {ratio:.2f}× "
-                                f"{'faster' if ratio >= 1 else 'as fast'} per call, so the "
-                                f"advice {'held' if ratio >= HELD_RATIO else 'did not hold'}."}
+                return {
+                    "verdict": base["verdict"],
+                    "mode": row["mode"],
+                    "baseline": base["label"],
+                    "row": row["label"],
+                    "ratio": ratio,
+                    "held": ratio >= HELD_RATIO,
+                    "text": f"{base['label']} is {base['verdict']}, so the profile advised "
+                    f'mode="{row["mode"]}": {row["label"]} is {ratio:.2f}× '
+                    f"{'faster' if ratio >= 1 else 'as fast'} per call, so the "
+                    f"advice {'held' if ratio >= HELD_RATIO else 'did not hold'}.",
+                }
     return None
 
 
@@ -148,8 +201,11 @@ class Comparison:
         self.advice_check = advice_check(grid)
         for i, row in enumerate(rows):
             if row["exploration"] is not None:
-                row["exploration"] = Exploration(row["exploration"].document.with_sections(
-                    comparison={"row": i, "rows": grid, "advice_check": self.advice_check}))
+                row["exploration"] = Exploration(
+                    row["exploration"].document.with_sections(
+                        comparison={"row": i, "rows": grid, "advice_check": self.advice_check}
+                    )
+                )
         self.rows = rows
         self.id = uuid.uuid4().hex
         self.created = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
@@ -172,12 +228,23 @@ class Comparison:
         rows = []
         for row in self.rows:
             exploration = row["exploration"]
-            rows.append({**_grid_row(row),
-                         "document": exploration.document.data if exploration else None,
-                         "document_left_out": None})
-        return {"schema": SCHEMA, "kind": "comparison", "id": self.id,
-                "tool": {"name": "tcexplore", "version": __version__}, "created": self.created,
-                "rows": rows, "advice_check": self.advice_check, "notes": grid_notes(rows)}
+            rows.append(
+                {
+                    **_grid_row(row),
+                    "document": exploration.document.data if exploration else None,
+                    "document_left_out": None,
+                }
+            )
+        return {
+            "schema": SCHEMA,
+            "kind": "comparison",
+            "id": self.id,
+            "tool": {"name": "tcexplore", "version": __version__},
+            "created": self.created,
+            "rows": rows,
+            "advice_check": self.advice_check,
+            "notes": grid_notes(rows),
+        }
 
     def save(self, path: str | Path) -> Path:
         """``.html`` writes the grid with each row's report; anything else the JSON document."""
@@ -191,28 +258,40 @@ class Comparison:
         return wired("comparison_notebook")(self.to_dict(), repr(self))
 
     def __repr__(self) -> str:
-        rows = ", ".join(f"{row_label(r)}: {r['status']}"
-                         + (f" {r['speedup']:.3g}x" if isinstance(r["speedup"], float) else "")
-                         for r in self.rows)
+        rows = ", ".join(
+            f"{row_label(r)}: {r['status']}"
+            + (f" {r['speedup']:.3g}x" if isinstance(r["speedup"], float) else "")
+            for r in self.rows
+        )
         return f"<tcexplore.Comparison {len(self.rows)} rows: {rows}>"
 
     def figure(self) -> Any:
         """Compile time, runtime, speedup and max abs error per configuration (plotly)."""
-        from plotly.subplots import make_subplots  # noqa: PLC0415 - optional dependency
         import plotly.graph_objects as go  # noqa: PLC0415
+        from plotly.subplots import make_subplots  # noqa: PLC0415 - optional dependency
 
         labels = [row_label(r) for r in self.rows]
-        fig = make_subplots(rows=1, cols=4, subplot_titles=("compile (s)", "runtime (ms)",
-                                                             "speedup", "max abs error"))
+        fig = make_subplots(
+            rows=1,
+            cols=4,
+            subplot_titles=("compile (s)", "runtime (ms)", "speedup", "max abs error"),
+        )
         for col, key in enumerate(("compile_s", "median_ms", "speedup", "max_abs_err"), start=1):
             fig.add_trace(go.Bar(x=labels, y=[r[key] for r in self.rows], name=key), row=1, col=col)
         fig.update_layout(showlegend=False)
         return fig
 
 
-def compare(fn: Callable, *args: Any, modes: Iterable[str | None] = (None,),
-            backends: Iterable[Any] = ("inductor",), dynamic: Iterable[bool | None] = (None,),
-            isolate: str = "reset", time_budget_s: float = 0.5, **kwargs: Any) -> Comparison:
+def compare(
+    fn: Callable,
+    *args: Any,
+    modes: Iterable[str | None] = (None,),
+    backends: Iterable[Any] = ("inductor",),
+    dynamic: Iterable[bool | None] = (None,),
+    isolate: str = "reset",
+    time_budget_s: float = 0.5,
+    **kwargs: Any,
+) -> Comparison:
     """Explore ``fn`` under every (mode, backend, dynamic) combination.
 
     ``isolate="reset"`` runs each in this process, each compiled afresh with a backend of
@@ -227,14 +306,27 @@ def compare(fn: Callable, *args: Any, modes: Iterable[str | None] = (None,),
     if isolate not in ("reset", "process"):
         raise ValueError(f"isolate must be 'reset' or 'process', not {isolate!r}")
     options = {"time_budget_s": time_budget_s, **kwargs}
-    return Comparison([explore_row(fn, args, {"mode": mode, "backend": backend, "dynamic": dyn},
-                                   options, isolate=isolate)
-                       for mode, backend, dyn in itertools.product(list(modes), list(backends),
-                                                                   list(dynamic))])
+    return Comparison(
+        [
+            explore_row(
+                fn,
+                args,
+                {"mode": mode, "backend": backend, "dynamic": dyn},
+                options,
+                isolate=isolate,
+            )
+            for mode, backend, dyn in itertools.product(list(modes), list(backends), list(dynamic))
+        ]
+    )
 
 
-def explore_row(fn: Callable, args: tuple, config: dict[str, Any], options: dict[str, Any],
-                isolate: str = "reset") -> dict[str, Any]:
+def explore_row(
+    fn: Callable,
+    args: tuple,
+    config: dict[str, Any],
+    options: dict[str, Any],
+    isolate: str = "reset",
+) -> dict[str, Any]:
     """One configuration (``mode``, ``backend``, ``dynamic``) explored cold, as a row: in
     this process (:mod:`.cold`) or, ``isolate="process"``, in a fresh one. What torch
     logged about options the backend ignored is kept in the row (never printed); an error
@@ -248,28 +340,37 @@ def explore_row(fn: Callable, args: tuple, config: dict[str, Any], options: dict
             exploration, said = _run_in_fresh_process(fn, args, config, options)
             how = IN_FRESH_PROCESS
         else:
-            with cold_compiles(backend, uses_cuda((args, options))) as how, \
-                    _torch_compat.ignored_backend_options() as said:
-                exploration = explore(fn, *args, mode=config["mode"], backend=backend,
-                                      dynamic=config["dynamic"], **options)
+            with (
+                cold_compiles(backend, uses_cuda((args, options))) as how,
+                _torch_compat.ignored_backend_options() as said,
+            ):
+                exploration = explore(
+                    fn,
+                    *args,
+                    mode=config["mode"],
+                    backend=backend,
+                    dynamic=config["dynamic"],
+                    **options,
+                )
         data = exploration.document.data
-        exploration = Exploration(exploration.document.with_sections(
-            explore={**data["explore"], "cold_compile": how}))
+        exploration = Exploration(
+            exploration.document.with_sections(explore={**data["explore"], "cold_compile": how})
+        )
         return {**_row(named, exploration, None), "ignored_options": said}
     except Exception as exc:  # noqa: BLE001 - one failing configuration is one row
         return _row(named, None, f"{type(exc).__name__}: {exc}")
 
 
-def _run_in_fresh_process(fn: Callable, args: tuple, config: dict[str, Any],
-                          options: dict[str, Any]) -> tuple[Exploration, list[str]]:
+def _run_in_fresh_process(
+    fn: Callable, args: tuple, config: dict[str, Any], options: dict[str, Any]
+) -> tuple[Exploration, list[str]]:
     with tempfile.TemporaryDirectory(prefix="tcexplore-cache-") as cache_dir:
         saved = os.environ.get("TORCHINDUCTOR_CACHE_DIR")
         os.environ["TORCHINDUCTOR_CACHE_DIR"] = cache_dir  # inherited by the spawned child
         try:
             context = multiprocessing.get_context("spawn")
             with ProcessPoolExecutor(max_workers=1, mp_context=context) as pool:
-                data, said = pool.submit(_explore_in_subprocess, fn, args, config,
-                                         options).result()
+                data, said = pool.submit(_explore_in_subprocess, fn, args, config, options).result()
                 return Exploration(Document(data)), said
         finally:
             if saved is None:

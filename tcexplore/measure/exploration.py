@@ -54,10 +54,13 @@ class Exploration:
         """The capture counts, plus the headline figures of timing and accuracy."""
         result: dict[str, Any] = dict(self.document.summary)
         if self.timing:
-            result.update(speedup=self.timing["speedup"], compile_s=self.timing["compile_s"],
-                          eager_ms=self.timing["eager"]["median_ms"],
-                          compiled_ms=self.timing["compiled"]["median_ms"],
-                          break_even_calls=self.timing["break_even_calls"])
+            result.update(
+                speedup=self.timing["speedup"],
+                compile_s=self.timing["compile_s"],
+                eager_ms=self.timing["eager"]["median_ms"],
+                compiled_ms=self.timing["compiled"]["median_ms"],
+                break_even_calls=self.timing["break_even_calls"],
+            )
         if self.accuracy:
             result["accurate"] = self.accuracy["ok"]
             result["max_abs_err"] = max_abs_error(self.accuracy)
@@ -82,8 +85,10 @@ class Exploration:
         return wired("notebook")(self.document.data, repr(self))
 
     def __repr__(self) -> str:
-        parts = ", ".join(f"{k}={v:.3g}" if isinstance(v, float) else f"{k}={v}"
-                          for k, v in self.summary().items())
+        parts = ", ".join(
+            f"{k}={v:.3g}" if isinstance(v, float) else f"{k}={v}"
+            for k, v in self.summary().items()
+        )
         return f"<tcexplore.Exploration {parts}>"
 
 

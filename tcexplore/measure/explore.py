@@ -2,25 +2,26 @@
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import torch
 
 from .. import _torch_compat
-from ..capture.notebook_cells import notebook_cell_sections
 from ..capture import capture
 from ..capture.not_compiled import nothing_compiled
-from .exploration import Exploration
-from .output_diff import closeness_to_reference, diff_named, diff_outputs
-from .first_divergence import find_first_divergence
-from .gradients import gradient_rows, gradients_ok
-from .foreign_entries import without_foreign_entries
-from .random_ops import explain_mismatch
-from .snapshot import Snapshot, untouched
+from ..capture.notebook_cells import notebook_cell_sections
 from ..document import error_record
 from .cloned_inputs import clone_tensors, rng_state
+from .exploration import Exploration
+from .first_divergence import find_first_divergence
+from .foreign_entries import without_foreign_entries
+from .gradients import gradient_rows, gradients_ok
 from .memory import measure_memory
+from .output_diff import closeness_to_reference, diff_named, diff_outputs
 from .profile import profile_calls
+from .random_ops import explain_mismatch
+from .snapshot import Snapshot, untouched
 from .timing import first_call_seconds, measure, summarize, uses_cuda
 from .unheard import no_warnings
 
@@ -33,27 +34,52 @@ def _to_fp64(fn: Callable, args: tuple, kwargs: dict[str, Any]) -> tuple[Callabl
         import copy  # noqa: PLC0415
 
         fn = copy.deepcopy(fn).double()
-    return fn, _torch_compat.tree_map_tensors(cast, args), _torch_compat.tree_map_tensors(cast, kwargs)
+    return (
+        fn,
+        _torch_compat.tree_map_tensors(cast, args),
+        _torch_compat.tree_map_tensors(cast, kwargs),
+    )
 
 
 # How explore() takes Inductor's option to draw random numbers as eager does.
 FALLBACK_RANDOM_OPTION = 'options={"fallback_random": True}'
 
 
-def compile_arguments(mode: str | None, backend: Any, dynamic: bool | None, fullgraph: bool,
-                      options: dict[str, Any] | None) -> dict[str, Any]:
+def compile_arguments(
+    mode: str | None,
+    backend: Any,
+    dynamic: bool | None,
+    fullgraph: bool,
+    options: dict[str, Any] | None,
+) -> dict[str, Any]:
     """Exactly the torch.compile arguments the user gave (None ones left out)."""
-    chosen = {"backend": backend, "fullgraph": fullgraph, "dynamic": dynamic, "mode": mode,
-              "options": options}
+    chosen = {
+        "backend": backend,
+        "fullgraph": fullgraph,
+        "dynamic": dynamic,
+        "mode": mode,
+        "options": options,
+    }
     return {k: v for k, v in chosen.items() if v is not None}
 
 
-def explore(fn: Callable, *args: Any, mode: str | None = None, backend: Any = "inductor",
-            dynamic: bool | None = None, fullgraph: bool = False,
-            options: dict[str, Any] | None = None, time_budget_s: float = 1.0,
-            reference: str | None = None, find_divergence: bool = True,
-            measure_timing: bool = True, profile: bool = False, profile_gpu: bool = False,
-            memory: bool = False, **kwargs: Any) -> Exploration:
+def explore(
+    fn: Callable,
+    *args: Any,
+    mode: str | None = None,
+    backend: Any = "inductor",
+    dynamic: bool | None = None,
+    fullgraph: bool = False,
+    options: dict[str, Any] | None = None,
+    time_budget_s: float = 1.0,
+    reference: str | None = None,
+    find_divergence: bool = True,
+    measure_timing: bool = True,
+    profile: bool = False,
+    profile_gpu: bool = False,
+    memory: bool = False,
+    **kwargs: Any,
+) -> Exploration:
     """Compile ``fn`` with these torch.compile arguments, capture it and compare with eager.
 
     ``time_budget_s`` bounds each side's timing; ``reference="fp64"`` also judges both
@@ -66,17 +92,45 @@ def explore(fn: Callable, *args: Any, mode: str | None = None, backend: Any = "i
     gradients has them compared.
     """
     with untouched(fn, args, kwargs) as state:
-        exploration = _explore(state, fn, args, kwargs, mode, backend, dynamic, fullgraph,
-                               options, time_budget_s, reference, find_divergence,
-                               measure_timing, profile, profile_gpu, memory)
+        exploration = _explore(
+            state,
+            fn,
+            args,
+            kwargs,
+            mode,
+            backend,
+            dynamic,
+            fullgraph,
+            options,
+            time_budget_s,
+            reference,
+            find_divergence,
+            measure_timing,
+            profile,
+            profile_gpu,
+            memory,
+        )
     return Exploration(exploration.document.with_sections(isolation=state.report()))
 
 
-def _explore(state: Snapshot, fn: Callable, args: tuple, kwargs: dict[str, Any],
-             mode: str | None, backend: Any, dynamic: bool | None, fullgraph: bool,
-             options: dict[str, Any] | None, time_budget_s: float, reference: str | None,
-             find_divergence: bool, measure_timing: bool, profile: bool,
-             profile_gpu: bool, memory: bool) -> Exploration:
+def _explore(
+    state: Snapshot,
+    fn: Callable,
+    args: tuple,
+    kwargs: dict[str, Any],
+    mode: str | None,
+    backend: Any,
+    dynamic: bool | None,
+    fullgraph: bool,
+    options: dict[str, Any] | None,
+    time_budget_s: float,
+    reference: str | None,
+    find_divergence: bool,
+    measure_timing: bool,
+    profile: bool,
+    profile_gpu: bool,
+    memory: bool,
+) -> Exploration:
     compile_kwargs = compile_arguments(mode, backend, dynamic, fullgraph, options)
     cuda = uses_cuda((args, kwargs))
     compiled_fn = _torch_compat.isolated_compile(fn, compile_kwargs)
@@ -88,8 +142,9 @@ def _explore(state: Snapshot, fn: Callable, args: tuple, kwargs: dict[str, Any],
         try:
             with rng_state(cuda) as rewind:
                 first_args, first_kwargs = clone_tensors(args), clone_tensors(kwargs)
-                compile_s = first_call_seconds(lambda: compiled_fn(*first_args, **first_kwargs),
-                                               cuda=cuda)
+                compile_s = first_call_seconds(
+                    lambda: compiled_fn(*first_args, **first_kwargs), cuda=cuda
+                )
                 c_args, c_kwargs = clone_tensors(args), clone_tensors(kwargs)
                 e_args, e_kwargs = clone_tensors(args), clone_tensors(kwargs)
                 state.restore()  # each side runs one step from the same state
@@ -102,35 +157,53 @@ def _explore(state: Snapshot, fn: Callable, args: tuple, kwargs: dict[str, Any],
                 eager_grads = state.changed_gradients()
             accuracy = {
                 "outputs": diff_outputs(eager_out, compiled_out),
-                "inputs_after_call": diff_named({"args": e_args, "kwargs": e_kwargs},
-                                                {"args": c_args, "kwargs": c_kwargs}),
+                "inputs_after_call": diff_named(
+                    {"args": e_args, "kwargs": e_kwargs}, {"args": c_args, "kwargs": c_kwargs}
+                ),
                 **gradient_rows(eager_grads, compiled_grads),
             }
-            accuracy["ok"] = all(r["ok"] for r in accuracy["outputs"] + accuracy["inputs_after_call"]
-                                 + accuracy.get("gradients", []))
+            accuracy["ok"] = all(
+                r["ok"]
+                for r in accuracy["outputs"]
+                + accuracy["inputs_after_call"]
+                + accuracy.get("gradients", [])
+            )
             if measure_timing:
                 eager_stats, compiled_stats = measure(
-                    lambda: fn(*e_args, **e_kwargs), lambda: compiled_fn(*c_args, **c_kwargs),
-                    cuda=cuda, budget_s=time_budget_s)
-                timing = summarize(eager_stats, compiled_stats, compile_s,
-                                   "cuda" if cuda else "cpu", time_budget_s)
+                    lambda: fn(*e_args, **e_kwargs),
+                    lambda: compiled_fn(*c_args, **c_kwargs),
+                    cuda=cuda,
+                    budget_s=time_budget_s,
+                )
+                timing = summarize(
+                    eager_stats, compiled_stats, compile_s, "cuda" if cuda else "cpu", time_budget_s
+                )
             if memory:  # inside the capture: the warm-up call compiles the backward
                 try:
-                    memory_section = measure_memory(fn, compiled_fn, args, kwargs, cuda,
-                                                    state.restore)
+                    memory_section = measure_memory(
+                        fn, compiled_fn, args, kwargs, cuda, state.restore
+                    )
                 except Exception as exc:  # noqa: BLE001 - kept in the section, with why
-                    memory_section = {"peak_bytes": None, "cudagraph_pools": None,
-                                      "error": error_record(exc)}
+                    memory_section = {
+                        "peak_bytes": None,
+                        "cudagraph_pools": None,
+                        "error": error_record(exc),
+                    }
         except Exception as exc:  # noqa: BLE001 - kept in the exploration, with the capture
             error = error_record(exc)
     document = without_foreign_entries(session.document)
     if not document.data["summary"]["graphs"]:
-        document = document.with_sections(not_compiled=nothing_compiled(
-            fn, stance, disabled, document.data["not_compiled"]))
+        document = document.with_sections(
+            not_compiled=nothing_compiled(fn, stance, disabled, document.data["not_compiled"])
+        )
     if (profile or profile_gpu) and error is None and document.data["summary"]["graphs"]:
-        profiled = profile_calls(lambda: compiled_fn(*c_args, **c_kwargs), document.data,
-                                 cuda, timing["compiled"]["median_ms"] if timing else None,
-                                 budget_s=time_budget_s / 2)
+        profiled = profile_calls(
+            lambda: compiled_fn(*c_args, **c_kwargs),
+            document.data,
+            cuda,
+            timing["compiled"]["median_ms"] if timing else None,
+            budget_s=time_budget_s / 2,
+        )
     if accuracy is not None:
         accuracy["first_divergence"] = None
         if reference == "fp64":
@@ -139,26 +212,49 @@ def _explore(state: Snapshot, fn: Callable, args: tuple, kwargs: dict[str, Any],
             try:
                 state.restore()
                 accuracy["first_divergence"] = find_first_divergence(
-                    fn, args, kwargs, compile_kwargs, document.data,
-                    gradients=not gradients_ok(accuracy))
+                    fn,
+                    args,
+                    kwargs,
+                    compile_kwargs,
+                    document.data,
+                    gradients=not gradients_ok(accuracy),
+                )
             except Exception as exc:  # noqa: BLE001 - the search is best effort; say why
                 accuracy["divergence_error"] = error_record(exc)
-        explain_mismatch(accuracy, document.data, FALLBACK_RANDOM_OPTION
-                         if compile_kwargs.get("backend") == "inductor" else None)
-    return Exploration(document.with_sections(
-        explore={"compile_kwargs": {k: repr(v) if k == "backend" and not isinstance(v, str)
-                                    else v for k, v in compile_kwargs.items()},
-                 "device": "cuda" if cuda else "cpu", "error": error,
-                 **notebook_cell_sections(document.data)},
-        timing=timing, accuracy=accuracy, profile=profiled, memory=memory_section))
+        explain_mismatch(
+            accuracy,
+            document.data,
+            FALLBACK_RANDOM_OPTION if compile_kwargs.get("backend") == "inductor" else None,
+        )
+    return Exploration(
+        document.with_sections(
+            explore={
+                "compile_kwargs": {
+                    k: repr(v) if k == "backend" and not isinstance(v, str) else v
+                    for k, v in compile_kwargs.items()
+                },
+                "device": "cuda" if cuda else "cpu",
+                "error": error,
+                **notebook_cell_sections(document.data),
+            },
+            timing=timing,
+            accuracy=accuracy,
+            profile=profiled,
+            memory=memory_section,
+        )
+    )
 
 
-def _fp64_reference(fn: Callable, args: tuple, kwargs: dict[str, Any], eager_out: Any,
-                    compiled_out: Any) -> dict[str, Any]:
+def _fp64_reference(
+    fn: Callable, args: tuple, kwargs: dict[str, Any], eager_out: Any, compiled_out: Any
+) -> dict[str, Any]:
     try:
         with no_warnings():  # torch's words on tcexplore's float64 copy, not on the user's code
             ref_fn, ref_args, ref_kwargs = _to_fp64(fn, args, kwargs)
             reference = ref_fn(*ref_args, **ref_kwargs)
     except Exception as exc:  # noqa: BLE001 - e.g. a function closing over fp32 modules
         return {"available": False, "reason": f"{type(exc).__name__}: {exc}"}
-    return {"available": True, "outputs": closeness_to_reference(reference, eager_out, compiled_out)}
+    return {
+        "available": True,
+        "outputs": closeness_to_reference(reference, eager_out, compiled_out),
+    }

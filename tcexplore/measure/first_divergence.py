@@ -19,8 +19,9 @@ backward diverges (``"of": "gradients"``).
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from functools import partial
-from typing import Any, Callable
+from typing import Any
 
 import torch
 import torch.fx
@@ -31,7 +32,9 @@ from .output_diff import diff_leaf
 from .random_ops import node_random_ops
 from .unheard import no_warnings
 
-_STACK_LINE = re.compile(r'File "(?P<file>[^"]+)", line (?P<line>\d+), in (?P<fn>\S+)\n\s*(?P<code>[^\n]*)')
+_STACK_LINE = re.compile(
+    r'File "(?P<file>[^"]+)", line (?P<line>\d+), in (?P<fn>\S+)\n\s*(?P<code>[^\n]*)'
+)
 
 
 class _Recorder:
@@ -49,8 +52,9 @@ class _Recorder:
         def run(*args: Any) -> Any:
             if entry["inputs"] is None:
                 entry["inputs"] = clone_tensors(list(args))
-                entry["requires_grad"] = [isinstance(a, torch.Tensor) and a.requires_grad
-                                          for a in args]
+                entry["requires_grad"] = [
+                    isinstance(a, torch.Tensor) and a.requires_grad for a in args
+                ]
                 entry["rewind"] = rng_snapshot(self.cuda)
             return gm(*args)
 
@@ -68,8 +72,9 @@ class _ValueRecorder(torch.fx.Interpreter):
         return value
 
 
-def _prefix_module(gm: torch.fx.GraphModule, cut: int, values: dict[str, Any]
-                   ) -> tuple[torch.fx.GraphModule, list[str]]:
+def _prefix_module(
+    gm: torch.fx.GraphModule, cut: int, values: dict[str, Any]
+) -> tuple[torch.fx.GraphModule, list[str]]:
     """The graph up to and including node ``cut``, returning every tensor live after it."""
     nodes = [n for n in gm.graph.nodes if n.op != "output"]
     keep = nodes[: cut + 1]
@@ -79,17 +84,26 @@ def _prefix_module(gm: torch.fx.GraphModule, cut: int, values: dict[str, Any]
     for node in nodes:
         if node in kept or node.op == "placeholder":
             env[node] = graph.node_copy(node, lambda n: env[n])
-    live = [n.name for n in keep if n.op != "placeholder"
-            and isinstance(values.get(n.name), torch.Tensor)
-            and (n is keep[-1] or any(u not in kept for u in n.users))]
+    live = [
+        n.name
+        for n in keep
+        if n.op != "placeholder"
+        and isinstance(values.get(n.name), torch.Tensor)
+        and (n is keep[-1] or any(u not in kept for u in n.users))
+    ]
     by_name = {n.name: env[n] for n in keep}
     graph.output(tuple(by_name[name] for name in live))
     return torch.fx.GraphModule(gm, graph), live
 
 
-def _diverges(gm: torch.fx.GraphModule, cut: int, inputs: list[Any], values: dict[str, Any],
-              compile_fn: Callable[[Callable], Callable], rewind: Callable[[], None]
-              ) -> dict[str, Any] | None:
+def _diverges(
+    gm: torch.fx.GraphModule,
+    cut: int,
+    inputs: list[Any],
+    values: dict[str, Any],
+    compile_fn: Callable[[Callable], Callable],
+    rewind: Callable[[], None],
+) -> dict[str, Any] | None:
     prefix, live = _prefix_module(gm, cut, values)
     if not live:
         return None
@@ -100,36 +114,54 @@ def _diverges(gm: torch.fx.GraphModule, cut: int, inputs: list[Any], values: dic
     worst = None
     for name, value in zip(live, outputs):
         result = diff_leaf(values[name], value)
-        if not result["ok"] and (worst is None or (result.get("max_abs_err") or 0)
-                                 > (worst["max_abs_err"] or 0)):
-            worst = {"node": name, **{k: result.get(k) for k in
-                                      ("max_abs_err", "max_rel_err", "mismatched")}}
+        if not result["ok"] and (
+            worst is None or (result.get("max_abs_err") or 0) > (worst["max_abs_err"] or 0)
+        ):
+            worst = {
+                "node": name,
+                **{k: result.get(k) for k in ("max_abs_err", "max_rel_err", "mismatched")},
+            }
     return worst
 
 
-def _input_gradients(module: Callable, inputs: list[Any], requires_grad: list[bool],
-                     rewind: Callable[[], None]) -> list[torch.Tensor | None] | None:
+def _input_gradients(
+    module: Callable, inputs: list[Any], requires_grad: list[bool], rewind: Callable[[], None]
+) -> list[torch.Tensor | None] | None:
     """The gradients of the inputs that require them, backward from every live output with
     fixed cotangents (seeded, the same for eager and compiled); None when no output
     requires a gradient."""
-    leaves = [t.detach().clone().requires_grad_(wants) if isinstance(t, torch.Tensor) else t
-              for t, wants in zip(inputs, requires_grad)]
+    leaves = [
+        t.detach().clone().requires_grad_(wants) if isinstance(t, torch.Tensor) else t
+        for t, wants in zip(inputs, requires_grad)
+    ]
     rewind()
     with torch.enable_grad():
         outputs = [o for o in module(*leaves) if isinstance(o, torch.Tensor) and o.requires_grad]
         if not outputs:
             return None
-        cotangents = [torch.randn(o.shape, dtype=o.dtype, device=o.device,
-                                  generator=torch.Generator(o.device).manual_seed(i))
-                      for i, o in enumerate(outputs)]
+        cotangents = [
+            torch.randn(
+                o.shape,
+                dtype=o.dtype,
+                device=o.device,
+                generator=torch.Generator(o.device).manual_seed(i),
+            )
+            for i, o in enumerate(outputs)
+        ]
         wanted = [t for t, wants in zip(leaves, requires_grad) if wants]
         return list(torch.autograd.grad(outputs, wanted, cotangents, allow_unused=True))
 
 
-def _gradients_diverge(gm: torch.fx.GraphModule, cut: int, inputs: list[Any],
-                       values: dict[str, Any], compile_fn: Callable[[Callable], Callable],
-                       rewind: Callable[[], None], *, requires_grad: list[bool]
-                       ) -> dict[str, Any] | None:
+def _gradients_diverge(
+    gm: torch.fx.GraphModule,
+    cut: int,
+    inputs: list[Any],
+    values: dict[str, Any],
+    compile_fn: Callable[[Callable], Callable],
+    rewind: Callable[[], None],
+    *,
+    requires_grad: list[bool],
+) -> dict[str, Any] | None:
     """As ``_diverges``, for the gradients of the graph's inputs through the prefix; the
     worst names the input (a placeholder: a parameter, a buffer, an argument)."""
     prefix, live = _prefix_module(gm, cut, values)
@@ -141,17 +173,24 @@ def _gradients_diverge(gm: torch.fx.GraphModule, cut: int, inputs: list[Any],
     compiled = compile_fn(prefix)
     _input_gradients(compiled, inputs, requires_grad, rewind)  # compiles
     actual = _input_gradients(compiled, inputs, requires_grad, rewind)
-    names = [n.name for n, wants in zip(
-        (n for n in gm.graph.nodes if n.op == "placeholder"), requires_grad) if wants]
+    names = [
+        n.name
+        for n, wants in zip((n for n in gm.graph.nodes if n.op == "placeholder"), requires_grad)
+        if wants
+    ]
     worst = None
     for name, e, a in zip(names, expected, actual or []):
         if e is None and a is None:
             continue
         result = diff_leaf(e, a)
-        if not result["ok"] and (worst is None or (result.get("max_abs_err") or 0)
-                                 > (worst["max_abs_err"] or 0)):
-            worst = {"node": name, "input": name, **{k: result.get(k) for k in
-                                                     ("max_abs_err", "max_rel_err", "mismatched")}}
+        if not result["ok"] and (
+            worst is None or (result.get("max_abs_err") or 0) > (worst["max_abs_err"] or 0)
+        ):
+            worst = {
+                "node": name,
+                "input": name,
+                **{k: result.get(k) for k in ("max_abs_err", "max_rel_err", "mismatched")},
+            }
     return worst
 
 
@@ -171,7 +210,10 @@ def _kernels_of(document: dict[str, Any], node_name: str) -> list[str]:
             pre_to_post = (output.get("provenance") or {}).get("preToPost", {})
             post_nodes = set(pre_to_post.get(node_name, []))
             for kernel in output["kernels"]:
-                if post_nodes & set(kernel["post_grad_nodes"]) or node_name in kernel["source_nodes"]:
+                if (
+                    post_nodes & set(kernel["post_grad_nodes"])
+                    or node_name in kernel["source_nodes"]
+                ):
                     found.append(kernel["name"])
     return list(dict.fromkeys(found))
 
@@ -179,15 +221,23 @@ def _kernels_of(document: dict[str, Any], node_name: str) -> list[str]:
 def _graph_node(document: dict[str, Any], node_name: str) -> dict[str, Any]:
     """The captured Dynamo graph node of this name (its readable target and user line),
     one with a user line first; {} when none is named so."""
-    named = [node for record in document["compiles"]
-             for node in (record["dynamo_graph"] or {}).get("nodes", [])
-             if node["name"] == node_name]
+    named = [
+        node
+        for record in document["compiles"]
+        for node in (record["dynamo_graph"] or {}).get("nodes", [])
+        if node["name"] == node_name
+    ]
     return next((node for node in named if node.get("source")), named[0] if named else {})
 
 
-def find_first_divergence(fn: Callable, args: tuple, kwargs: dict[str, Any],
-                          compile_kwargs: dict[str, Any], document: dict[str, Any],
-                          gradients: bool = False) -> dict[str, Any] | None:
+def find_first_divergence(
+    fn: Callable,
+    args: tuple,
+    kwargs: dict[str, Any],
+    compile_kwargs: dict[str, Any],
+    document: dict[str, Any],
+    gradients: bool = False,
+) -> dict[str, Any] | None:
     """The first diverging node of the first diverging graph, or None if all graphs agree;
     ``gradients``: where a graph's outputs agree, its input gradients are searched too.
     The random-number state is left as it was found."""
@@ -200,15 +250,23 @@ def find_first_divergence(fn: Callable, args: tuple, kwargs: dict[str, Any],
         leave_rng_as_found()
 
 
-def _search(fn: Callable, args: tuple, kwargs: dict[str, Any], compile_kwargs: dict[str, Any],
-            document: dict[str, Any], cuda: bool, gradients: bool) -> dict[str, Any] | None:
+def _search(
+    fn: Callable,
+    args: tuple,
+    kwargs: dict[str, Any],
+    compile_kwargs: dict[str, Any],
+    document: dict[str, Any],
+    cuda: bool,
+    gradients: bool,
+) -> dict[str, Any] | None:
     recorder = _Recorder(cuda)
     record_kwargs = {k: v for k, v in compile_kwargs.items() if k in ("dynamic", "fullgraph")}
     # The search's own compiles (of the user's frames too) are kept apart from every other:
     # the user's later compiles never meet them as cache entries (no BACKEND_MATCH recompile
     # naming the recorder), and the user's own entries never serve them.
     _torch_compat.isolated_compile(fn, {"backend": recorder, **record_kwargs})(
-        *clone_tensors(args), **clone_tensors(kwargs))
+        *clone_tensors(args), **clone_tensors(kwargs)
+    )
 
     def compile_fn(module: Callable) -> Callable:
         return _torch_compat.isolated_compile(module, compile_kwargs)

@@ -28,7 +28,11 @@ def without_foreign_entries(document: Document) -> Document:
         compiles.append({**record, "recompile_reasons": reasons})
     if not changed:
         return document
-    return Document({**data, "compiles": compiles,
-                     "summary": {**data["summary"],
-                                 **compute_summary(compiles, data["graph_breaks"])}},
-                    check=False)
+    return Document(
+        {
+            **data,
+            "compiles": compiles,
+            "summary": {**data["summary"], **compute_summary(compiles, data["graph_breaks"])},
+        },
+        check=False,
+    )

@@ -14,16 +14,20 @@ import torch
 from .output_diff import diff_named
 
 
-def gradient_rows(eager: dict[str, torch.Tensor | None],
-                  compiled: dict[str, torch.Tensor | None]) -> dict[str, Any]:
+def gradient_rows(
+    eager: dict[str, torch.Tensor | None], compiled: dict[str, torch.Tensor | None]
+) -> dict[str, Any]:
     """``{"gradients": rows}`` where either run changed a gradient (a step that calls
     ``backward()``); ``{}`` where neither did. A path is the parameter's name
     (``Net.fc.weight``, ``model.0.bias``, ``args[0]``)."""
     if not eager and not compiled:
         return {}
     names = list(dict.fromkeys([*eager, *compiled]))
-    return {"gradients": diff_named({name: eager.get(name) for name in names},
-                                    {name: compiled.get(name) for name in names})}
+    return {
+        "gradients": diff_named(
+            {name: eager.get(name) for name in names}, {name: compiled.get(name) for name in names}
+        )
+    }
 
 
 def gradients_ok(accuracy: dict[str, Any]) -> bool:

@@ -19,8 +19,9 @@ from __future__ import annotations
 import contextlib
 import re
 import sys
+from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any, Iterator
+from typing import Any
 
 import torch
 from torch.profiler import record_function
@@ -61,8 +62,11 @@ def _parameter_names(source: str, kind: str) -> list[str]:
     m = pattern.search(source or "")
     if not m:
         return []
-    return [p.replace("*", " ").split()[-1].split(":")[0].strip()
-            for p in m["params"].split(",") if p.strip()]
+    return [
+        p.replace("*", " ").split()[-1].split(":")[0].strip()
+        for p in m["params"].split(",")
+        if p.strip()
+    ]
 
 
 def tensor_bytes(args: tuple, kwargs: dict[str, Any], in_out: set[int]) -> int:
@@ -101,7 +105,9 @@ class _Name:
             if len(listed) == 1:  # one launch in the document: no other it could be
                 return next(iter(listed.values()))
             found = self.by_line[line] = (
-                self._instrument.unlisted(self.path, self._name, self._kind, line), 0)
+                self._instrument.unlisted(self.path, self._name, self._kind, line),
+                0,
+            )
         return found
 
 
@@ -169,8 +175,15 @@ class Instrument:
         self.sites: list[KernelSite] = []
         self._swapped: list[tuple[Any, str, Any]] = []
 
-    def _site(self, path: str, name: str, kind: str, kernel: int | None, label: str,
-              lines: list[int | None]) -> KernelSite:
+    def _site(
+        self,
+        path: str,
+        name: str,
+        kind: str,
+        kernel: int | None,
+        label: str,
+        lines: list[int | None],
+    ) -> KernelSite:
         site = KernelSite(path, name, kind, len(self.sites), kernel, label, lines)
         self.sites.append(site)
         return site
@@ -204,8 +217,13 @@ class Instrument:
                     value = module.__dict__[name]
                     params = _parameter_names(kernel.get("source", ""), kind)
                     site.in_out = {i for i, p in enumerate(params) if p.startswith("in_out_ptr")}
-                    self._swap(module, name, _TritonLaunch(value, names[name])
-                               if hasattr(value, "run") else _Launch(value, names[name]))
+                    self._swap(
+                        module,
+                        name,
+                        _TritonLaunch(value, names[name])
+                        if hasattr(value, "run")
+                        else _Launch(value, names[name]),
+                    )
             names[name].add(site)
         for root, by_name in externs.items():
             self._swap(module, root, _Path(module.__dict__[root], root, by_name))

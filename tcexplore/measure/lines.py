@@ -43,8 +43,9 @@ def _node_shares(document: dict[str, Any], row: dict[str, Any]) -> list[tuple[di
     return shares
 
 
-def roll_up(document: dict[str, Any], rows: list[dict[str, Any]],
-            wall_us: float) -> dict[str, list[dict[str, Any]]]:
+def roll_up(
+    document: dict[str, Any], rows: list[dict[str, Any]], wall_us: float
+) -> dict[str, list[dict[str, Any]]]:
     """``{"lines": [...], "files": [...]}``, heaviest first."""
     times: dict[Line, float] = defaultdict(float)
     code: dict[Line, dict[str, Any]] = {}
@@ -57,15 +58,24 @@ def roll_up(document: dict[str, Any], rows: list[dict[str, Any]],
                 code.setdefault(key, source)
             kernels[key].add(row.get("label") or row["name"])
     share = (lambda t: t / wall_us) if wall_us else (lambda t: None)
-    lines = [{"file": file, "line": line,
-              "function": code.get((file, line), {}).get("function"),
-              "code": code.get((file, line), {}).get("code"),
-              "time_us": t, "share": share(t), "kernels": sorted(kernels[(file, line)])}
-             for (file, line), t in times.items()]
+    lines = [
+        {
+            "file": file,
+            "line": line,
+            "function": code.get((file, line), {}).get("function"),
+            "code": code.get((file, line), {}).get("code"),
+            "time_us": t,
+            "share": share(t),
+            "kernels": sorted(kernels[(file, line)]),
+        }
+        for (file, line), t in times.items()
+    ]
     lines.sort(key=lambda r: -r["time_us"])
     by_file: dict[str | None, float] = defaultdict(float)
     for r in lines:
         by_file[r["file"]] += r["time_us"]
-    files = [{"file": f, "time_us": t, "share": share(t)}
-             for f, t in sorted(by_file.items(), key=lambda item: -item[1])]
+    files = [
+        {"file": f, "time_us": t, "share": share(t)}
+        for f, t in sorted(by_file.items(), key=lambda item: -item[1])
+    ]
     return {"lines": lines, "files": files}

@@ -14,8 +14,8 @@ counters tell. Over the window this reads:
 * on CUDA, other processes with work on the GPU (NVML, else ``nvidia-smi``).
 
 The machine is busy when other processes and torch's threads (on CUDA: the one thread that
-launches) together want more cores than there are, when this process got too little CPU to run its loop, when the cgroup was
-throttled, or when another process computes on the same GPU.
+launches) together want more cores than there are, when this process got too little CPU
+to run its loop, when the cgroup was throttled, or when another process computes on the same GPU.
 """
 
 from __future__ import annotations
@@ -102,8 +102,12 @@ def _process_cpu_seconds() -> float:
 
 
 def _snapshot() -> dict[str, Any]:
-    return {"wall": time.perf_counter(), "process": _process_cpu_seconds(),
-            "busy": _busy_cpu_seconds(), "throttle": _throttle_counts()}
+    return {
+        "wall": time.perf_counter(),
+        "process": _process_cpu_seconds(),
+        "busy": _busy_cpu_seconds(),
+        "throttle": _throttle_counts(),
+    }
 
 
 def _load_average() -> float | None:
@@ -144,10 +148,12 @@ def machine_state(before: dict[str, Any], after: dict[str, Any], cuda: bool) -> 
     # On CPU torch's threads want a core each; on CUDA one thread launches the work.
     wanted = 1 if cuda else threads
     if others is not None and others > SLACK_CORES and others + wanted > cores + SLACK_CORES:
-        reasons.append(f"other processes used {others:.1f} of {cores} cores while torch runs "
-                       f"{threads} threads" if not cuda else
-                       f"other processes used {others:.1f} of {cores} cores, leaving none free "
-                       "to launch the GPU work")
+        reasons.append(
+            f"other processes used {others:.1f} of {cores} cores while torch runs {threads} threads"
+            if not cuda
+            else f"other processes used {others:.1f} of {cores} cores, leaving none free "
+            "to launch the GPU work"
+        )
     if others is None and load is not None and load > cores:
         reasons.append(f"the load average, {load:.1f}, is over the {cores} cores")
     # Less CPU than the loop wants, while others ran: it waited for a CPU (not for a sleep).
@@ -157,9 +163,16 @@ def machine_state(before: dict[str, Any], after: dict[str, Any], cuda: bool) -> 
         reasons.append(f"the container's CPU quota throttled {throttled:.0%} of its periods")
     machine = {
         "fit_threads": _threads_to_fit(cores, others, threads),
-        "busy": bool(reasons), "reasons": reasons, "cores": cores, "torch_threads": threads,
-        "load_average": load, "others_cores": others, "process_cores": process,
-        "throttled_share": throttled, "window_s": window, "source": ", ".join(sources),
+        "busy": bool(reasons),
+        "reasons": reasons,
+        "cores": cores,
+        "torch_threads": threads,
+        "load_average": load,
+        "others_cores": others,
+        "process_cores": process,
+        "throttled_share": throttled,
+        "window_s": window,
+        "source": ", ".join(sources),
     }
     if cuda:
         gpu = gpu_sharing()
@@ -192,8 +205,11 @@ def _nvml_processes(uuid: str | None, index: int) -> dict[str, Any] | None:
     except Exception:  # noqa: BLE001 - not installed, or no driver library
         return None
     try:
-        handle = (pynvml.nvmlDeviceGetHandleByUUID(uuid) if uuid
-                  else pynvml.nvmlDeviceGetHandleByIndex(index))
+        handle = (
+            pynvml.nvmlDeviceGetHandleByUUID(uuid)
+            if uuid
+            else pynvml.nvmlDeviceGetHandleByIndex(index)
+        )
         pids = [p.pid for p in pynvml.nvmlDeviceGetComputeRunningProcesses(handle)]
         utilization = pynvml.nvmlDeviceGetUtilizationRates(handle).gpu
     except Exception:  # noqa: BLE001 - an NVML without these calls: nvidia-smi answers
@@ -216,11 +232,18 @@ def gpu_sharing() -> dict[str, Any]:
     try:
         apps = subprocess.run(
             [smi, "--query-compute-apps=pid,gpu_uuid", "--format=csv,noheader"],
-            capture_output=True, text=True, timeout=10, check=True).stdout
+            capture_output=True,
+            text=True,
+            timeout=10,
+            check=True,
+        ).stdout
     except (OSError, subprocess.SubprocessError) as exc:
         return {"pids": [], "others": 0, "source": f"unavailable (nvidia-smi: {exc})"}
-    pids = [int(pid) for pid, gpu in (line.split(",")[:2] for line in apps.splitlines()
-                                      if "," in line) if gpu.strip() == uuid]
+    pids = [
+        int(pid)
+        for pid, gpu in (line.split(",")[:2] for line in apps.splitlines() if "," in line)
+        if gpu.strip() == uuid
+    ]
     return {**_others(pids, mine), "source": "nvidia-smi"}
 
 

@@ -12,7 +12,8 @@ the model, its gradients, optimizer state, the RNG.
 from __future__ import annotations
 
 import contextlib
-from typing import Any, Callable, Iterator
+from collections.abc import Callable, Iterator
+from typing import Any
 
 import torch
 
@@ -25,10 +26,12 @@ CPU_DEVICE_TYPE = 0  # torch's DeviceType.CPU in the profiler's memory events
 
 def _step(fn: Callable, args: tuple, kwargs: dict[str, Any]) -> Callable[[], None]:
     """One call on fresh copies of the inputs, then backward of its output if it needs grad."""
+
     def run() -> None:
         out = fn(*clone_tensors(args), **clone_tensors(kwargs))
         if isinstance(out, torch.Tensor) and out.requires_grad:
             out.backward(torch.ones_like(out))
+
     return run
 
 
@@ -44,8 +47,11 @@ def _cuda_peak(run: Callable[[], None]) -> dict[str, int]:
 
 def _cpu_peak(run: Callable[[], None]) -> dict[str, int]:
     # Its start and stop lines (Kineto's, on fd 2) are kept out of the user's output.
-    with quietly_entered(torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CPU],
-                                                profile_memory=True)) as prof:
+    with quietly_entered(
+        torch.profiler.profile(
+            activities=[torch.profiler.ProfilerActivity.CPU], profile_memory=True
+        )
+    ) as prof:
         run()
     peak = _running_peak(prof)
     return {"peak_bytes": peak, "before_bytes": None, "above_before_bytes": peak}
@@ -63,20 +69,29 @@ def _running_peak(prof: Any) -> int:
 
 HOW = {
     "cuda": "torch.cuda.max_memory_allocated() around one call (peak statistics reset just "
-            "before it), backward included when the output needs grad; peak_bytes counts what "
-            "was allocated before the call too",
+    "before it), backward included when the output needs grad; peak_bytes counts what "
+    "was allocated before the call too",
     "cpu": "torch.profiler (profile_memory=True): allocations minus frees in time order during "
-           "one call, backward included when the output needs grad; the peak is above what "
-           "was allocated before the call",
+    "one call, backward included when the output needs grad; the peak is above what "
+    "was allocated before the call",
 }
 
 
-def measure_peaks(fn: Callable, compiled_fn: Callable, args: tuple, kwargs: dict[str, Any],
-                  cuda: bool, restore: Callable[[], None]) -> dict[str, Any]:
+def measure_peaks(
+    fn: Callable,
+    compiled_fn: Callable,
+    args: tuple,
+    kwargs: dict[str, Any],
+    cuda: bool,
+    restore: Callable[[], None],
+) -> dict[str, Any]:
     """``memory.peak_bytes``: eager and compiled, one call each after a warm-up call (which
     compiles the backward), ``restore()`` after each."""
     peak = _cuda_peak if cuda else _cpu_peak
-    result: dict[str, Any] = {"device": "cuda" if cuda else "cpu", "how": HOW["cuda" if cuda else "cpu"]}
+    result: dict[str, Any] = {
+        "device": "cuda" if cuda else "cpu",
+        "how": HOW["cuda" if cuda else "cpu"],
+    }
     for side, call in (("eager", fn), ("compiled", compiled_fn)):
         run = _step(call, args, kwargs)
         try:
@@ -85,7 +100,10 @@ def measure_peaks(fn: Callable, compiled_fn: Callable, args: tuple, kwargs: dict
             result[side] = peak(run)
         finally:
             restore()
-    eager, compiled = result["eager"]["above_before_bytes"], result["compiled"]["above_before_bytes"]
+    eager, compiled = (
+        result["eager"]["above_before_bytes"],
+        result["compiled"]["above_before_bytes"],
+    )
     result["difference_bytes"] = compiled - eager
     result["ratio"] = compiled / eager if eager else None
     return result
@@ -99,22 +117,31 @@ def cudagraph_pools() -> list[dict[str, Any]]:
         pool = tuple(segment.get("segment_pool_id") or (0, 0))
         if pool == (0, 0):
             continue  # the default pool: ordinary allocations
-        entry = pools.setdefault(pool, {"pool": list(pool), "segments": 0, "reserved_bytes": 0,
-                                        "allocated_bytes": 0})
+        entry = pools.setdefault(
+            pool, {"pool": list(pool), "segments": 0, "reserved_bytes": 0, "allocated_bytes": 0}
+        )
         entry["segments"] += 1
         entry["reserved_bytes"] += segment["total_size"]
         entry["allocated_bytes"] += segment["allocated_size"]
     return sorted(pools.values(), key=lambda p: -p["reserved_bytes"])
 
 
-def measure_memory(fn: Callable, compiled_fn: Callable, args: tuple, kwargs: dict[str, Any],
-                   cuda: bool, restore: Callable[[], None]) -> dict[str, Any]:
+def measure_memory(
+    fn: Callable,
+    compiled_fn: Callable,
+    args: tuple,
+    kwargs: dict[str, Any],
+    cuda: bool,
+    restore: Callable[[], None],
+) -> dict[str, Any]:
     """The document's ``memory`` section: peaks, and on CUDA the private pools after them."""
     peaks = measure_peaks(fn, compiled_fn, args, kwargs, cuda, restore)
     pools = cudagraph_pools() if cuda else None
     if pools and peaks["compiled"]["peak_bytes"]:
         for pool in pools:
-            pool["share_of_compiled_peak"] = pool["reserved_bytes"] / peaks["compiled"]["peak_bytes"]
+            pool["share_of_compiled_peak"] = (
+                pool["reserved_bytes"] / peaks["compiled"]["peak_bytes"]
+            )
     return {"peak_bytes": peaks, "cudagraph_pools": pools, "error": None}
 
 
@@ -133,8 +160,12 @@ def run_peak() -> Iterator[dict[str, Any]]:
             peak = _cpu_peak_of_block(stack)
         yield section
     how = HOW["cuda" if cuda else "cpu"].replace("one call", "the whole run")
-    section["peak_bytes"] = {"device": "cuda" if cuda else "cpu", "how": how, "eager": None,
-                             "compiled": measured}
+    section["peak_bytes"] = {
+        "device": "cuda" if cuda else "cpu",
+        "how": how,
+        "eager": None,
+        "compiled": measured,
+    }
     section["cudagraph_pools"] = cudagraph_pools() if cuda else None
 
 
@@ -145,14 +176,21 @@ def _cuda_peak_of_block(stack: contextlib.ExitStack) -> Callable[[], dict[str, i
     def read() -> dict[str, int]:
         peak = torch.cuda.max_memory_allocated()
         return {"peak_bytes": peak, "before_bytes": before, "above_before_bytes": peak - before}
+
     return read
 
 
 def _cpu_peak_of_block(stack: contextlib.ExitStack) -> Callable[[], dict[str, int]]:
-    prof = stack.enter_context(quietly_entered(torch.profiler.profile(
-        activities=[torch.profiler.ProfilerActivity.CPU], profile_memory=True)))
+    prof = stack.enter_context(
+        quietly_entered(
+            torch.profiler.profile(
+                activities=[torch.profiler.ProfilerActivity.CPU], profile_memory=True
+            )
+        )
+    )
 
     def read() -> dict[str, int]:
         peak = _running_peak(prof)
         return {"peak_bytes": peak, "before_bytes": None, "above_before_bytes": peak}
+
     return read

@@ -42,8 +42,11 @@ def without_native_noise() -> Iterator[None]:
             os.dup2(saved, 2)
             os.close(saved)
             caught.seek(0)
-            kept = [line for line in caught.read().splitlines(keepends=True)
-                    if not line.startswith(NATIVE_NOISE)]
+            kept = [
+                line
+                for line in caught.read().splitlines(keepends=True)
+                if not line.startswith(NATIVE_NOISE)
+            ]
             if kept:
                 os.write(2, b"".join(kept))
 

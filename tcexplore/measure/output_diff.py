@@ -19,8 +19,12 @@ from .structure import children, is_value, join, type_name
 
 # torch.testing.assert_close's documented defaults (rtol, atol) per dtype.
 DEFAULT_TOLERANCES = {
-    torch.float16: (1e-3, 1e-5), torch.bfloat16: (1.6e-2, 1e-5), torch.float32: (1.3e-6, 1e-5),
-    torch.float64: (1e-7, 1e-7), torch.complex32: (1e-3, 1e-5), torch.complex64: (1.3e-6, 1e-5),
+    torch.float16: (1e-3, 1e-5),
+    torch.bfloat16: (1.6e-2, 1e-5),
+    torch.float32: (1.3e-6, 1e-5),
+    torch.float64: (1e-7, 1e-7),
+    torch.complex32: (1e-3, 1e-5),
+    torch.complex64: (1.3e-6, 1e-5),
     torch.complex128: (1e-7, 1e-7),
 }
 
@@ -32,22 +36,34 @@ def tolerances(dtype: torch.dtype) -> tuple[float, float]:
 def _tensor_diff(expected: torch.Tensor, actual: torch.Tensor) -> dict[str, Any]:
     rtol, atol = tolerances(expected.dtype)
     result: dict[str, Any] = {
-        "kind": "tensor", "shape": list(expected.shape), "dtype": str(expected.dtype),
+        "kind": "tensor",
+        "shape": list(expected.shape),
+        "dtype": str(expected.dtype),
         "shape_match": list(expected.shape) == list(actual.shape),
-        "dtype_match": expected.dtype == actual.dtype, "rtol": rtol, "atol": atol,
-        "max_abs_err": None, "max_rel_err": None, "mismatched": None,
-        "numel": expected.numel(), "nan_inf_mismatch": 0,
+        "dtype_match": expected.dtype == actual.dtype,
+        "rtol": rtol,
+        "atol": atol,
+        "max_abs_err": None,
+        "max_rel_err": None,
+        "mismatched": None,
+        "numel": expected.numel(),
+        "nan_inf_mismatch": 0,
     }
     if not (result["shape_match"] and result["dtype_match"]):
         result["ok"] = False
         return result
     e, a = expected.detach(), actual.detach().to(expected.device)
     if e.is_complex() or e.is_floating_point():
-        e64, a64 = e.to(torch.complex128 if e.is_complex() else torch.float64), a.to(
-            torch.complex128 if e.is_complex() else torch.float64)
+        e64, a64 = (
+            e.to(torch.complex128 if e.is_complex() else torch.float64),
+            a.to(torch.complex128 if e.is_complex() else torch.float64),
+        )
         finite = torch.isfinite(e64) & torch.isfinite(a64)
-        nonfinite_differs = (torch.isnan(e64) != torch.isnan(a64)) | (
-            torch.isinf(e64) & torch.isinf(a64) & (e64 != a64)) | (torch.isinf(e64) != torch.isinf(a64))
+        nonfinite_differs = (
+            (torch.isnan(e64) != torch.isnan(a64))
+            | (torch.isinf(e64) & torch.isinf(a64) & (e64 != a64))
+            | (torch.isinf(e64) != torch.isinf(a64))
+        )
         result["nan_inf_mismatch"] = int(nonfinite_differs.sum())
         diff = (e64 - a64).abs()[finite]
         denom = e64.abs()[finite]
@@ -73,8 +89,12 @@ def diff_leaf(expected: Any, actual: Any) -> dict[str, Any]:
     """Two tensors numerically; a tensor against anything else is a type mismatch."""
     if isinstance(expected, torch.Tensor) and isinstance(actual, torch.Tensor):
         return _tensor_diff(expected, actual)
-    return {"kind": "type_mismatch", "ok": False, "expected": type_name(expected),
-            "actual": type_name(actual)}
+    return {
+        "kind": "type_mismatch",
+        "ok": False,
+        "expected": type_name(expected),
+        "actual": type_name(actual),
+    }
 
 
 # Python floats from a compiled function usually come from float32 tensors (``.item()``):
@@ -83,16 +103,22 @@ VALUE_RTOL, VALUE_ATOL = DEFAULT_TOLERANCES[torch.float32]
 
 
 def _value_diff(expected: Any, actual: Any) -> dict[str, Any]:
-    result: dict[str, Any] = {"kind": "value", "type": type_name(expected),
-                              "expected": repr(expected)[:200], "actual": repr(actual)[:200]}
-    numeric = all(isinstance(v, (int, float, complex)) and not isinstance(v, bool)
-                  for v in (expected, actual))
+    result: dict[str, Any] = {
+        "kind": "value",
+        "type": type_name(expected),
+        "expected": repr(expected)[:200],
+        "actual": repr(actual)[:200],
+    }
+    numeric = all(
+        isinstance(v, (int, float, complex)) and not isinstance(v, bool) for v in (expected, actual)
+    )
     if numeric and (isinstance(expected, (float, complex)) or isinstance(actual, (float, complex))):
         same = expected == actual or (cmath.isnan(expected) and cmath.isnan(actual))
         error = 0.0 if same else abs(complex(expected) - complex(actual))
         result["max_abs_err"] = error if math.isfinite(error) else None  # JSON has no inf/NaN
-        result["ok"] = same or (math.isfinite(error)
-                                and error <= VALUE_ATOL + VALUE_RTOL * abs(complex(expected)))
+        result["ok"] = same or (
+            math.isfinite(error) and error <= VALUE_ATOL + VALUE_RTOL * abs(complex(expected))
+        )
     else:
         result["ok"] = type(expected) is type(actual) and bool(expected == actual)
     return result
@@ -119,37 +145,74 @@ class _Walk:
             self.rows.append({"path": path, **_value_diff(expected, actual)})
             return
         if len(enclosing) >= MAX_DEPTH or id(expected) in enclosing:
-            reason = (f"nested deeper than {MAX_DEPTH} levels" if len(enclosing) >= MAX_DEPTH
-                      else "refers back to an enclosing object")
-            self.rows.append({"path": path, "kind": "not_compared", "ok": True,
-                              "type": type_name(expected), "reason": reason})
+            reason = (
+                f"nested deeper than {MAX_DEPTH} levels"
+                if len(enclosing) >= MAX_DEPTH
+                else "refers back to an enclosing object"
+            )
+            self.rows.append(
+                {
+                    "path": path,
+                    "kind": "not_compared",
+                    "ok": True,
+                    "type": type_name(expected),
+                    "reason": reason,
+                }
+            )
             return
         expected_children, actual_children = children(expected), children(actual)
         if expected_children is None and actual_children is None:
             if type(expected) is type(actual):
-                self.rows.append({"path": path, "kind": "not_compared", "ok": True,
-                                  "type": type_name(expected)})
+                self.rows.append(
+                    {"path": path, "kind": "not_compared", "ok": True, "type": type_name(expected)}
+                )
             else:
-                self.rows.append({"path": path, "kind": "type_mismatch", "ok": False,
-                                  "expected": type_name(expected), "actual": type_name(actual)})
+                self.rows.append(
+                    {
+                        "path": path,
+                        "kind": "type_mismatch",
+                        "ok": False,
+                        "expected": type_name(expected),
+                        "actual": type_name(actual),
+                    }
+                )
             return
         leaf_on_one_side = expected_children is None or actual_children is None
         if leaf_on_one_side or type(expected) is not type(actual):
-            self.rows.append({"path": path, "kind": "type_mismatch", "ok": False,
-                              "expected": type_name(expected), "actual": type_name(actual)})
+            self.rows.append(
+                {
+                    "path": path,
+                    "kind": "type_mismatch",
+                    "ok": False,
+                    "expected": type_name(expected),
+                    "actual": type_name(actual),
+                }
+            )
             if leaf_on_one_side:
                 return
-        self.pair_children(path, dict(expected_children), dict(actual_children),
-                           (*enclosing, id(expected)))
+        self.pair_children(
+            path, dict(expected_children), dict(actual_children), (*enclosing, id(expected))
+        )
 
-    def pair_children(self, path: str, expected: dict[str, Any], actual: dict[str, Any],
-                      enclosing: tuple[int, ...] = ()) -> None:
+    def pair_children(
+        self,
+        path: str,
+        expected: dict[str, Any],
+        actual: dict[str, Any],
+        enclosing: tuple[int, ...] = (),
+    ) -> None:
         missing = [step for step in expected if step not in actual]
         extra = [step for step in actual if step not in expected]
         if missing or extra:
-            self.rows.append({"path": path, "kind": "structure_mismatch", "ok": False,
-                              "expected": ", ".join(missing)[:300] or "—",
-                              "actual": ", ".join(extra)[:300] or "—"})
+            self.rows.append(
+                {
+                    "path": path,
+                    "kind": "structure_mismatch",
+                    "ok": False,
+                    "expected": ", ".join(missing)[:300] or "—",
+                    "actual": ", ".join(extra)[:300] or "—",
+                }
+            )
         for step, child in expected.items():
             if step in actual:
                 self.pair(join(path, step), child, actual[step], enclosing)
@@ -159,16 +222,32 @@ class _Walk:
         rows = self.rows
         if len(rows) > MAX_ROWS:
             bad = [i for i, r in enumerate(rows) if not r["ok"]][:MAX_ROWS]
-            good = [i for i, r in enumerate(rows) if r["ok"]][:MAX_ROWS - len(bad)]
+            good = [i for i, r in enumerate(rows) if r["ok"]][: MAX_ROWS - len(bad)]
             kept = sorted(bad + good)
             omitted_bad = sum(1 for r in rows if not r["ok"]) - len(bad)
             rows = [rows[i] for i in kept]
-            rows.append({"path": "", "kind": "truncated", "ok": omitted_bad == 0,
-                         "omitted": len(self.rows) - len(kept), "omitted_mismatches": omitted_bad,
-                         "limit_reached": self.limit_reached})
+            rows.append(
+                {
+                    "path": "",
+                    "kind": "truncated",
+                    "ok": omitted_bad == 0,
+                    "omitted": len(self.rows) - len(kept),
+                    "omitted_mismatches": omitted_bad,
+                    "limit_reached": self.limit_reached,
+                }
+            )
         elif self.limit_reached:
-            rows = [*rows, {"path": "", "kind": "truncated", "ok": True, "omitted": 0,
-                            "omitted_mismatches": 0, "limit_reached": True}]
+            rows = [
+                *rows,
+                {
+                    "path": "",
+                    "kind": "truncated",
+                    "ok": True,
+                    "omitted": 0,
+                    "omitted_mismatches": 0,
+                    "limit_reached": True,
+                },
+            ]
         return rows
 
 
@@ -184,8 +263,11 @@ def diff_named(expected: dict[str, Any], actual: dict[str, Any]) -> list[dict[st
     """As ``diff_outputs``, for values named by variables (a cell's names, ``args``):
     the paths start with the name (``y``, ``args[0]``)."""
     walk = _Walk()
-    walk.pair_children("", {f".{name}": v for name, v in expected.items()},
-                       {f".{name}": v for name, v in actual.items()})
+    walk.pair_children(
+        "",
+        {f".{name}": v for name, v in expected.items()},
+        {f".{name}": v for name, v in actual.items()},
+    )
     return walk.result()
 
 
@@ -212,9 +294,22 @@ def closeness_to_reference(reference: Any, eager: Any, compiled: Any) -> list[di
             continue
         r64 = r.detach().double()
         eager_err = float((e.detach().double() - r64).abs().max()) if r.numel() else 0.0
-        compiled_err = float((c.detach().double().to(r64.device) - r64).abs().max()) if r.numel() else 0.0
-        verdict = ("same" if compiled_err == eager_err
-                   else "closer" if compiled_err < eager_err else "farther")
-        rows.append({"path": path, "eager_err": eager_err, "compiled_err": compiled_err,
-                     "compiled_vs_eager": verdict})
+        compiled_err = (
+            float((c.detach().double().to(r64.device) - r64).abs().max()) if r.numel() else 0.0
+        )
+        verdict = (
+            "same"
+            if compiled_err == eager_err
+            else "closer"
+            if compiled_err < eager_err
+            else "farther"
+        )
+        rows.append(
+            {
+                "path": path,
+                "eager_err": eager_err,
+                "compiled_err": compiled_err,
+                "compiled_vs_eager": verdict,
+            }
+        )
     return rows

@@ -18,8 +18,9 @@ import json
 import os
 import platform
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import torch
 
@@ -48,8 +49,10 @@ def _key(device: str, what: str) -> str:
     settings = f"threads={torch.get_num_threads()}"
     if device == "cuda":
         settings += f" tf32={torch.backends.cuda.matmul.allow_tf32}"
-    return (f"v{CACHE_VERSION}|{platform.node()}|{device}|{_device_name(device)}|"
-            f"torch {torch.__version__}|{settings}|{what}")
+    return (
+        f"v{CACHE_VERSION}|{platform.node()}|{device}|{_device_name(device)}|"
+        f"torch {torch.__version__}|{settings}|{what}"
+    )
 
 
 def copy_bytes(device: str, caches: list[dict[str, Any]]) -> int:
@@ -83,8 +86,9 @@ def _bandwidth_gbps(device: str, nbytes: int) -> float:
     n = nbytes // 4
     src = torch.ones(n, device=device)
     dst = torch.empty_like(src)
-    seconds = min(_best_seconds(lambda: dst.copy_(src), device),
-                  _best_seconds(lambda: src.mul_(1.0), device))
+    seconds = min(
+        _best_seconds(lambda: dst.copy_(src), device), _best_seconds(lambda: src.mul_(1.0), device)
+    )
     return 2 * n * 4 / seconds / 1e9
 
 
@@ -100,8 +104,11 @@ def _load() -> dict[str, float]:
         data = json.loads(cache_file().read_text())
     except (OSError, ValueError):
         return {}
-    return {k: v for k, v in data.items() if isinstance(k, str) and isinstance(v, (int, float))} \
-        if isinstance(data, dict) else {}
+    return (
+        {k: v for k, v in data.items() if isinstance(k, str) and isinstance(v, (int, float))}
+        if isinstance(data, dict)
+        else {}
+    )
 
 
 def _store(cached: dict[str, float]) -> None:
@@ -133,10 +140,10 @@ def measured_peaks(device: str, dtypes: list[str], refresh: bool = False) -> dic
 
     caches = cpu_caches() if device == "cpu" else []
     nbytes = copy_bytes(device, caches)
-    bandwidth = figure(f"copy or in-place update {nbytes}",
-                       lambda: _bandwidth_gbps(device, nbytes))
-    fault_s = figure("minor page fault", lambda: seconds_per_fault() or 0.0) \
-        if device == "cpu" else 0.0
+    bandwidth = figure(f"copy or in-place update {nbytes}", lambda: _bandwidth_gbps(device, nbytes))
+    fault_s = (
+        figure("minor page fault", lambda: seconds_per_fault() or 0.0) if device == "cpu" else 0.0
+    )
     gflops = {}
     for name in sorted(set(dtypes)):
         dtype = getattr(torch, name, None)
@@ -145,20 +152,34 @@ def measured_peaks(device: str, dtypes: list[str], refresh: bool = False) -> dic
     if fresh:
         _store({**_load(), **cached})
     copy_mib = nbytes // 2**20
-    past_llc = (f" (at least {LLC_MULTIPLE}x the last-level cache; caches the OS reports: "
-                f"{describe(caches)})") if device == "cpu" else ""
-    faults = (f"; a minor page fault costs {fault_s * 1e6:.2g} µs here (fresh against touched "
-              f"fills of a 64 MiB buffer)") if fault_s else ""
+    past_llc = (
+        (
+            f" (at least {LLC_MULTIPLE}x the last-level cache; caches the OS reports: "
+            f"{describe(caches)})"
+        )
+        if device == "cpu"
+        else ""
+    )
+    faults = (
+        (
+            f"; a minor page fault costs {fault_s * 1e6:.2g} µs here (fresh against touched "
+            f"fills of a 64 MiB buffer)"
+        )
+        if fault_s
+        else ""
+    )
     n = MATMUL_N[device]
     return {
         "device": _device_name(device),
         "bandwidth_gbps": bandwidth,
         "gflops": gflops,
-        "how": (f"measured on this machine with torch {torch.__version__}, "
-                f"{torch.get_num_threads()} threads: bandwidth is the best of {REPEATS} copies "
-                f"and {REPEATS} in-place updates of a {copy_mib} MiB tensor{past_llc} (read + write), "
-                f"compute the best of {REPEATS} {n}×{n} matmuls per dtype{faults}; "
-                f"cached in {cache_file()}"),
+        "how": (
+            f"measured on this machine with torch {torch.__version__}, "
+            f"{torch.get_num_threads()} threads: bandwidth is the best of {REPEATS} copies "
+            f"and {REPEATS} in-place updates of a {copy_mib} MiB tensor{past_llc} (read + write), "
+            f"compute the best of {REPEATS} {n}×{n} matmuls per dtype{faults}; "
+            f"cached in {cache_file()}"
+        ),
         "cached": not fresh,
         "fault_us": fault_s * 1e6 if fault_s else None,
     }

@@ -21,7 +21,8 @@ from __future__ import annotations
 import contextlib
 import time
 from collections import defaultdict
-from typing import Any, Callable, Iterator
+from collections.abc import Callable, Iterator
+from typing import Any
 
 import torch
 from torch.autograd import DeviceType
@@ -45,10 +46,10 @@ PROFILED_CALLS = (3, 50)
 WARMUP_CALLS = 2
 HOW = {
     "cpu": "torch.profiler; each kernel launch and extern call runs inside a profiler range "
-           "of its own, and its time is that range's wall time (CPU kernels run "
-           "synchronously)",
+    "of its own, and its time is that range's wall time (CPU kernels run "
+    "synchronously)",
     "cuda": "torch.profiler (CUPTI); each GPU kernel's device time goes to the generated "
-            "kernel or extern call whose profiler range launched it",
+    "kernel or extern call whose profiler range launched it",
 }
 SCOPE = {
     "call": "per call of the compiled function, over calls profiled after the timing samples",
@@ -63,7 +64,7 @@ def _activities(cuda: bool) -> list[Any]:
 def _launch_of(name: str) -> tuple[int, int] | None:
     """(site, launch) of an instrumented range's name, or None."""
     if name.startswith(RANGE_PREFIX):
-        site, _, launch = name[len(RANGE_PREFIX):].partition("@")
+        site, _, launch = name[len(RANGE_PREFIX) :].partition("@")
         if site.isdigit() and launch.isdigit():
             return int(site), int(launch)
     return None
@@ -93,12 +94,20 @@ def compiling_calls(events: list[Any]) -> dict[str, Any]:
     compiled: a graph break's resume function or a recompile compiles inside the call that
     reaches it, and such a call's time is mostly compile. Told by torch's own compile ranges
     (``_torch_compat.is_compile_range``)."""
-    outermost = [e for e in events if e.device_type == DeviceType.CPU and _is_compiled(e)
-                 and _outermost_call(e) is e]
-    compiling = {id(call): call for call in (
-        _outermost_call(e) for e in events
-        if e.device_type == DeviceType.CPU and _torch_compat.is_compile_range(e.name))
-        if call is not None}
+    outermost = [
+        e
+        for e in events
+        if e.device_type == DeviceType.CPU and _is_compiled(e) and _outermost_call(e) is e
+    ]
+    compiling = {
+        id(call): call
+        for call in (
+            _outermost_call(e)
+            for e in events
+            if e.device_type == DeviceType.CPU and _torch_compat.is_compile_range(e.name)
+        )
+        if call is not None
+    }
     steady = [e.cpu_time_total for e in outermost if id(e) not in compiling]
     return {
         "steady": len(steady),
@@ -120,16 +129,22 @@ def _flops_inside(event: Any) -> float:
 
 def _output_locations(document: dict[str, Any]) -> dict[str, tuple[int, int]]:
     """Output module path -> (compile index, output index)."""
-    return {o["path"]: (ci, oi) for ci, c in enumerate(document.get("compiles", []))
-            for oi, o in enumerate(c.get("output_codes", [])) if o.get("path")}
+    return {
+        o["path"]: (ci, oi)
+        for ci, c in enumerate(document.get("compiles", []))
+        for oi, o in enumerate(c.get("output_codes", []))
+        if o.get("path")
+    }
 
 
-def attribute(events: list[Any], sites: list[KernelSite], document: dict[str, Any],
-              steps: int, cuda: bool) -> dict[str, Any]:
+def attribute(
+    events: list[Any], sites: list[KernelSite], document: dict[str, Any], steps: int, cuda: bool
+) -> dict[str, Any]:
     """The profiler's events as kernel rows, with time per step (``steps`` profiled).
     Calls during which torch compiled are left out (see :func:`compiling_calls`)."""
-    graphs_recorded = any(c.get("cudagraphs", {}).get("recordings")
-                          for c in document.get("compiles", []))
+    graphs_recorded = any(
+        c.get("cudagraphs", {}).get("recordings") for c in document.get("compiles", [])
+    )
     calls = compiling_calls(events)
     time_us: dict[tuple[int, int], float] = defaultdict(float)
     flops: dict[tuple[int, int], float] = defaultdict(float)
@@ -169,22 +184,29 @@ def attribute(events: list[Any], sites: list[KernelSite], document: dict[str, An
         if count and site.path in where:
             ci, oi = where[site.path]
             total_flops = sum(flops[k] for k in ran)
-            rows.append({
-                "name": site.name, "label": site.label, "compile": ci, "output": oi,
-                "kernel": site.kernel, "kind": site.kind,
-                "time_us": sum(time_us[k] for k in ran) / steps,  # per step
-                "calls": count / steps,  # launches per step
-                # each launch line of the module: its own time and launches per step
-                "launch_sites": [{"line": line, "time_us": time_us[k] / steps,
-                                  "calls": launches[k] / steps}
-                                 for line, k in zip(site.lines, ran)],
-                "bytes": site.bytes,  # per launch
-                # per launch: torch's estimate for an extern call; a generated kernel's
-                # are counted from its nodes (roofline.kernel_flops)
-                "flops": total_flops / count if site.kind == "extern" and total_flops else None,
-                # minor page faults per launch, over every launch of the profile
-                "page_faults": site.page_faults / site.launches if site.launches else None,
-            })
+            rows.append(
+                {
+                    "name": site.name,
+                    "label": site.label,
+                    "compile": ci,
+                    "output": oi,
+                    "kernel": site.kernel,
+                    "kind": site.kind,
+                    "time_us": sum(time_us[k] for k in ran) / steps,  # per step
+                    "calls": count / steps,  # launches per step
+                    # each launch line of the module: its own time and launches per step
+                    "launch_sites": [
+                        {"line": line, "time_us": time_us[k] / steps, "calls": launches[k] / steps}
+                        for line, k in zip(site.lines, ran)
+                    ],
+                    "bytes": site.bytes,  # per launch
+                    # per launch: torch's estimate for an extern call; a generated kernel's
+                    # are counted from its nodes (roofline.kernel_flops)
+                    "flops": total_flops / count if site.kind == "extern" and total_flops else None,
+                    # minor page faults per launch, over every launch of the profile
+                    "page_faults": site.page_faults / site.launches if site.launches else None,
+                }
+            )
     rows += _replay_rows(replayed, document, steps)
     device_total = sum(r["time_us"] for r in rows) + other_device_us / steps
     return {
@@ -193,13 +215,17 @@ def attribute(events: list[Any], sites: list[KernelSite], document: dict[str, An
         "region_us": region_us / steps if region_us else None,
         "kernels": sorted(rows, key=lambda r: -r["time_us"]),
         "other_us": other_device_us / steps,
-        "cudagraph_share": (sum(r["time_us"] for r in rows if r["kind"] == "cudagraph")
-                            / device_total) if cuda and device_total else None,
+        "cudagraph_share": (
+            sum(r["time_us"] for r in rows if r["kind"] == "cudagraph") / device_total
+        )
+        if cuda and device_total
+        else None,
     }
 
 
-def _replay_rows(replayed: dict[str, float], document: dict[str, Any],
-                 steps: int) -> list[dict[str, Any]]:
+def _replay_rows(
+    replayed: dict[str, float], document: dict[str, Any], steps: int
+) -> list[dict[str, Any]]:
     owners: dict[str, list[tuple[int, int, int]]] = defaultdict(list)
     for ci, c in enumerate(document.get("compiles", [])):
         for oi, o in enumerate(c.get("output_codes", [])):
@@ -211,14 +237,30 @@ def _replay_rows(replayed: dict[str, float], document: dict[str, Any],
         owner = owners.get(name, [])
         ci, oi, ki = owner[0] if len(owner) == 1 else (None, None, None)
         label = name if ci is not None else f"{CUDA_GRAPH_REPLAY}{name}"
-        rows.append({"name": label, "label": label, "compile": ci, "output": oi, "kernel": ki,
-                     "kind": "cudagraph", "time_us": total / steps, "calls": None,
-                     "bytes": None, "flops": None})
+        rows.append(
+            {
+                "name": label,
+                "label": label,
+                "compile": ci,
+                "output": oi,
+                "kernel": ki,
+                "kind": "cudagraph",
+                "time_us": total / steps,
+                "calls": None,
+                "bytes": None,
+                "flops": None,
+            }
+        )
     return rows
 
 
-def profile_calls(thunk: Callable[[], Any], document: dict[str, Any], cuda: bool,
-                  wall_ms: float | None, budget_s: float = 0.5) -> dict[str, Any]:
+def profile_calls(
+    thunk: Callable[[], Any],
+    document: dict[str, Any],
+    cuda: bool,
+    wall_ms: float | None,
+    budget_s: float = 0.5,
+) -> dict[str, Any]:
     """``explore(profile=True)``: profile calls of ``thunk`` (the compiled function on its
     inputs) after the timing samples. On CPU the step's wall time is the profiled calls'
     own (to completion, in the same period and with the profiler's overhead, so the
@@ -226,18 +268,26 @@ def profile_calls(thunk: Callable[[], Any], document: dict[str, Any], cuda: bool
     to back, as a loop makes them, outside the profiler (measure/loop.py): the profiled
     calls' device time against the host's time to issue a call decides whether the GPU
     waits for the CPU. ``wall_ms``, the timing samples' median, is kept beside it."""
-    calls = PROFILED_CALLS[1] if not wall_ms else \
-        max(PROFILED_CALLS[0], min(PROFILED_CALLS[1], int(budget_s * 1e3 / wall_ms)))
+    calls = (
+        PROFILED_CALLS[1]
+        if not wall_ms
+        else max(PROFILED_CALLS[0], min(PROFILED_CALLS[1], int(budget_s * 1e3 / wall_ms)))
+    )
     started = time.perf_counter()
     walls: list[float] = []
     with instrumented(document) as sites:
         if cuda:
             torch.cuda.synchronize()
         # The profiler's own first steps are slow: they warm up outside the recorded ones.
-        with quietly_entered(profile(
-                activities=_activities(cuda), record_shapes=True, with_flops=True,
+        with quietly_entered(
+            profile(
+                activities=_activities(cuda),
+                record_shapes=True,
+                with_flops=True,
                 schedule=schedule(wait=0, warmup=WARMUP_CALLS, active=calls, repeat=1),
-                acc_events=True)) as prof:
+                acc_events=True,
+            )
+        ) as prof:
             for _ in range(WARMUP_CALLS + calls):
                 began = time.perf_counter()
                 thunk()
@@ -252,13 +302,26 @@ def profile_calls(thunk: Callable[[], Any], document: dict[str, Any], cuda: bool
     figures = None
     if cuda:  # uninstrumented, unprofiled: the loop's own costs
         call_s = wall_ms / 1e3 if wall_ms else wall_us / 1e6
-        figures = {**back_to_back(thunk, batch_calls(roofline.launches_per_call(run["kernels"]),
-                                                     call_s, budget_s / 2)),
-                   "other_us": run["other_us"]}
-        wall = (figures["loop_us"], f"calls back to back, as a loop makes them: CUDA events "
-                f"around {figures['calls']} calls, median of {figures['batches']} batches")
-    section = finish(document, run, wall, scope="call", profiled_calls=calls,
-                     cost_s=time.perf_counter() - started, loop=figures)
+        figures = {
+            **back_to_back(
+                thunk, batch_calls(roofline.launches_per_call(run["kernels"]), call_s, budget_s / 2)
+            ),
+            "other_us": run["other_us"],
+        }
+        wall = (
+            figures["loop_us"],
+            f"calls back to back, as a loop makes them: CUDA events "
+            f"around {figures['calls']} calls, median of {figures['batches']} batches",
+        )
+    section = finish(
+        document,
+        run,
+        wall,
+        scope="call",
+        profiled_calls=calls,
+        cost_s=time.perf_counter() - started,
+        loop=figures,
+    )
     section["step"]["timing_wall_us"] = wall_ms * 1e3 if wall_ms else None
     return section
 
@@ -286,8 +349,9 @@ class RunProfile:
     def recording(self) -> Iterator[None]:
         self._started = time.perf_counter()
         try:
-            with quietly_entered(profile(activities=_activities(self.cuda), record_shapes=True,
-                                         with_flops=True)) as self._profiler:
+            with quietly_entered(
+                profile(activities=_activities(self.cuda), record_shapes=True, with_flops=True)
+            ) as self._profiler:
                 yield
         finally:
             self._instrument.restore()
@@ -295,32 +359,52 @@ class RunProfile:
     def section(self, document: dict[str, Any]) -> dict[str, Any]:
         cost_s = time.perf_counter() - self._started
         run = attribute(self._profiler.events(), self._instrument.sites, document, 1, self.cuda)
-        wall = (run["region_us"] or sum(r["time_us"] for r in run["kernels"]),
-                "the run's compiled regions and compiled graph calls (the backward's "
-                "included)")
+        wall = (
+            run["region_us"] or sum(r["time_us"] for r in run["kernels"]),
+            "the run's compiled regions and compiled graph calls (the backward's included)",
+        )
         return finish(document, run, wall, scope="run", profiled_calls=1, cost_s=cost_s)
 
 
-def finish(document: dict[str, Any], run: dict[str, Any], wall: tuple[float, str], *,
-           scope: str, profiled_calls: int, cost_s: float,
-           loop: dict[str, Any] | None = None) -> dict[str, Any]:
+def finish(
+    document: dict[str, Any],
+    run: dict[str, Any],
+    wall: tuple[float, str],
+    *,
+    scope: str,
+    profiled_calls: int,
+    cost_s: float,
+    loop: dict[str, Any] | None = None,
+) -> dict[str, Any]:
     """Kernels with their roofline, lines, peaks and the step verdict: the ``profile``;
     ``loop``: a GPU's back-to-back figures, which decide the verdict."""
     rows = run["kernels"]
     wall_us, wall_source = wall
-    dtypes = [d for d in (roofline.kernel_dtype(document, r) for r in rows
-                          if r.get("compile") is not None) if d]
+    dtypes = [
+        d
+        for d in (roofline.kernel_dtype(document, r) for r in rows if r.get("compile") is not None)
+        if d
+    ]
     peaks = measured_peaks(run["device"], dtypes or ["float32"])
     roofline.annotate_kernels(document, rows, peaks, wall_us)
     if peaks["cached"] and roofline.beats_peaks(rows, peaks):
         peaks = measured_peaks(run["device"], dtypes or ["float32"], refresh=True)
         roofline.annotate_kernels(document, rows, peaks, wall_us)
-    sources = {i: (roofline.document_kernel(document, r) or {}).get("source") or ""
-               for i, r in enumerate(rows)}
+    sources = {
+        i: (roofline.document_kernel(document, r) or {}).get("source") or ""
+        for i, r in enumerate(rows)
+    }
     below_roof.annotate(rows, sources, peaks, run["device"])
     step = roofline.step_verdict(rows, wall_us, run["device"], loop)
     below_roof.advise(step, rows)
     step["wall_source"] = wall_source
-    return {**run, **roll_up(document, rows, wall_us), "peaks": peaks, "step": step,
-            "scope": scope, "profiled_calls": profiled_calls, "cost_s": cost_s,
-            "how": f"{HOW[run['device']]}; {SCOPE[scope]}"}
+    return {
+        **run,
+        **roll_up(document, rows, wall_us),
+        "peaks": peaks,
+        "step": step,
+        "scope": scope,
+        "profiled_calls": profiled_calls,
+        "cost_s": cost_s,
+        "how": f"{HOW[run['device']]}; {SCOPE[scope]}",
+    }

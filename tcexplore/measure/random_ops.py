@@ -23,8 +23,9 @@ def is_random(op: Any) -> bool:
     return torch.Tag.nondeterministic_seeded in getattr(op, "tags", ())
 
 
-def node_random_ops(gm: torch.fx.GraphModule, node: torch.fx.Node,
-                    values: dict[str, Any]) -> list[str]:
+def node_random_ops(
+    gm: torch.fx.GraphModule, node: torch.fx.Node, values: dict[str, Any]
+) -> list[str]:
     """The random operators a Dynamo graph node runs (``aten.randn.default``), traced
     down to ATen on the values its inputs had; [] when it cannot be traced."""
     args, kwargs = torch.fx.node.map_arg((node.args, node.kwargs), lambda n: values[n.name])
@@ -35,7 +36,7 @@ def node_random_ops(gm: torch.fx.GraphModule, node: torch.fx.Node,
         call_args, call_kwargs = list(args), dict(kwargs)
         for i, t in zip(positions, tensors):
             call_args[i] = t
-        for k, t in zip(kw_names, tensors[len(positions):]):
+        for k, t in zip(kw_names, tensors[len(positions) :]):
             call_kwargs[k] = t
         if node.op == "call_method":
             return getattr(call_args[0], node.target)(*call_args[1:], **call_kwargs)
@@ -66,8 +67,9 @@ def document_random_ops(document: dict[str, Any]) -> list[str]:
     return list(dict.fromkeys(found))
 
 
-def explain_mismatch(accuracy: dict[str, Any], document: dict[str, Any],
-                     fallback_random_option: str | None) -> None:
+def explain_mismatch(
+    accuracy: dict[str, Any], document: dict[str, Any], fallback_random_option: str | None
+) -> None:
     """Add ``cause`` and ``random_ops`` to a failed accuracy record when random ops explain
     it, and the spelling of the ``fallback_random`` option for how it was run (None where
     the backend is not Inductor, which alone has that option)."""

@@ -60,13 +60,16 @@ def numel(shape: Any) -> int | None:
 def node_elements(node: dict[str, Any], nodes: dict[str, dict[str, Any]]) -> int | None:
     """Elements of the largest tensor a node reads or writes."""
     sizes = [numel((node.get("meta") or {}).get("shape"))]
-    sizes += [numel((nodes.get(a, {}).get("meta") or {}).get("shape")) for a in node.get("args", [])]
+    sizes += [
+        numel((nodes.get(a, {}).get("meta") or {}).get("shape")) for a in node.get("args", [])
+    ]
     known = [s for s in sizes if s is not None]
     return max(known) if known else None
 
 
-def post_grad_nodes(document: dict[str, Any], compile_index: int,
-                    output_index: int) -> dict[str, dict[str, Any]]:
+def post_grad_nodes(
+    document: dict[str, Any], compile_index: int, output_index: int
+) -> dict[str, dict[str, Any]]:
     """The post-grad graph nodes of one output code, by name."""
     record = document["compiles"][compile_index]
     output = record["output_codes"][output_index]
@@ -96,7 +99,9 @@ def launch_nodes(kernel: dict[str, Any]) -> list[list[str]]:
     return [s["post_grad_nodes"] for s in sites] or [kernel.get("post_grad_nodes", [])]
 
 
-def _fused_nodes(document: dict[str, Any], row: dict[str, Any]) -> tuple[list[dict[str, Any]], dict]:
+def _fused_nodes(
+    document: dict[str, Any], row: dict[str, Any]
+) -> tuple[list[dict[str, Any]], dict]:
     kernel = document_kernel(document, row)
     if kernel is None:
         return [], {}
@@ -122,12 +127,19 @@ def kernel_flops(document: dict[str, Any], row: dict[str, Any]) -> float | None:
 
 def kernel_dtype(document: dict[str, Any], row: dict[str, Any]) -> str | None:
     fused, _ = _fused_nodes(document, row)
-    return next((n["meta"]["dtype"] for n in fused
-                 if isinstance(n.get("meta"), dict) and n["meta"].get("dtype")), None)
+    return next(
+        (
+            n["meta"]["dtype"]
+            for n in fused
+            if isinstance(n.get("meta"), dict) and n["meta"].get("dtype")
+        ),
+        None,
+    )
 
 
-def _roof_terms(row: dict[str, Any],
-                peaks: dict[str, Any]) -> tuple[float, float, float | None] | None:
+def _roof_terms(
+    row: dict[str, Any], peaks: dict[str, Any]
+) -> tuple[float, float, float | None] | None:
     """(seconds per launch, memory roof s, compute roof s) of one launch: the time its bytes
     take at the bandwidth roof and its FLOPs at its dtype's compute roof (None without one);
     None when bytes, time or bandwidth are unknown."""
@@ -160,8 +172,9 @@ def classify(row: dict[str, Any], peaks: dict[str, Any]) -> str | None:
     return "compute" if compute_s is not None and compute_s >= memory_s else "memory"
 
 
-def annotate_kernels(document: dict[str, Any], rows: list[dict[str, Any]],
-                     peaks: dict[str, Any], wall_us: float) -> None:
+def annotate_kernels(
+    document: dict[str, Any], rows: list[dict[str, Any]], peaks: dict[str, Any], wall_us: float
+) -> None:
     """Fill in FLOPs, dtype, achieved rates, share of the step and bound, in place.
     ``bytes`` and ``flops`` are per launch, ``time_us`` per call of the step."""
     for row in rows:
@@ -171,10 +184,12 @@ def annotate_kernels(document: dict[str, Any], rows: list[dict[str, Any]],
         row["dtype"] = kernel_dtype(document, row) if known else None
         row["mean_us"] = row["time_us"] / row["calls"] if row["calls"] else None
         launch_s = (row["mean_us"] or 0) / 1e6
-        row["achieved_gbps"] = row["bytes"] / launch_s / 1e9 \
-            if row.get("bytes") is not None and launch_s else None
-        row["achieved_gflops"] = row["flops"] / launch_s / 1e9 \
-            if row.get("flops") and launch_s else None
+        row["achieved_gbps"] = (
+            row["bytes"] / launch_s / 1e9 if row.get("bytes") is not None and launch_s else None
+        )
+        row["achieved_gflops"] = (
+            row["flops"] / launch_s / 1e9 if row.get("flops") and launch_s else None
+        )
         row["share"] = row["time_us"] / wall_us if wall_us else None
         for launch in row.get("launch_sites") or []:
             launch["share"] = launch["time_us"] / wall_us if wall_us else None
@@ -186,8 +201,9 @@ def beats_peaks(rows: list[dict[str, Any]], peaks: dict[str, Any], margin: float
     """Whether a kernel went faster than a roof allows: the peaks are stale."""
     for row in rows:
         peak = (peaks.get("gflops") or {}).get(row.get("dtype") or "float32")
-        if (row.get("achieved_gbps") or 0) > margin * peaks["bandwidth_gbps"] or \
-                (peak and (row.get("achieved_gflops") or 0) > margin * peak):
+        if (row.get("achieved_gbps") or 0) > margin * peaks["bandwidth_gbps"] or (
+            peak and (row.get("achieved_gflops") or 0) > margin * peak
+        ):
             return True
     return False
 
@@ -197,26 +213,38 @@ def launches_per_call(rows: list[dict[str, Any]]) -> float:
     return sum(r["calls"] or 0 for r in rows)
 
 
-def _decide(by_bound: dict[str, float], wall_us: float, kernel_us: float,
-            loop: dict[str, Any] | None) -> tuple[bool, dict[str, Any]]:
+def _decide(
+    by_bound: dict[str, float], wall_us: float, kernel_us: float, loop: dict[str, Any] | None
+) -> tuple[bool, dict[str, Any]]:
     """Whether the step is overhead-bound, and the figures that decided it (``basis``)."""
     latency_us = by_bound["latency"]
     if loop is None:
         share = ((max(0.0, wall_us - kernel_us) + latency_us) / wall_us) if wall_us else 0.0
         return share >= OVERHEAD_BOUND_SHARE, {
-            "rule": "share", "wall_us": wall_us, "kernel_us": kernel_us,
-            "latency_us": latency_us, "share": share, "threshold": OVERHEAD_BOUND_SHARE}
+            "rule": "share",
+            "wall_us": wall_us,
+            "kernel_us": kernel_us,
+            "latency_us": latency_us,
+            "share": share,
+            "threshold": OVERHEAD_BOUND_SHARE,
+        }
     device_us = kernel_us + (loop.get("other_us") or 0.0)
     waits = loop["host_us"] >= device_us
     latency_share = latency_us / device_us if device_us else 0.0
     return waits or latency_share >= OVERHEAD_BOUND_SHARE, {
-        "rule": "loop", **loop, "device_us": device_us, "gpu_waits": waits,
-        "latency_us": latency_us, "latency_share": latency_share,
-        "threshold": OVERHEAD_BOUND_SHARE}
+        "rule": "loop",
+        **loop,
+        "device_us": device_us,
+        "gpu_waits": waits,
+        "latency_us": latency_us,
+        "latency_share": latency_share,
+        "threshold": OVERHEAD_BOUND_SHARE,
+    }
 
 
-def step_verdict(rows: list[dict[str, Any]], wall_us: float, device: str,
-                 loop: dict[str, Any] | None = None) -> dict[str, Any]:
+def step_verdict(
+    rows: list[dict[str, Any]], wall_us: float, device: str, loop: dict[str, Any] | None = None
+) -> dict[str, Any]:
     """The step's verdict over ``wall_us`` per call; ``loop``: a GPU's back-to-back figures
     (measure/loop.py, with ``other_us``, the device time of kernels no row holds), which
     decide whether the step is overhead-bound (the module docstring's rule)."""
@@ -266,32 +294,47 @@ def _advice(verdict: str, rows: list[dict[str, Any]], device: str) -> list[str]:
     if verdict == "overhead-bound":
         launches = launches_per_call(rows)
         if cuda_graphs_help(rows, device):
-            return [f'mode="reduce-overhead" replays the {launches:.0f} kernel launches of a '
-                    "call as one CUDA graph, removing their launch and Python overhead",
-                    "bigger batches spread the fixed cost of a call over more work"]
+            return [
+                f'mode="reduce-overhead" replays the {launches:.0f} kernel launches of a '
+                "call as one CUDA graph, removing their launch and Python overhead",
+                "bigger batches spread the fixed cost of a call over more work",
+            ]
         if device == "cuda":
-            return ["bigger batches spread the fixed cost of a call (guards, Python, launches) "
-                    "over more work",
-                    f"a call launches {launches:.0f} kernel(s): its cost is the compiled call "
-                    'itself, which mode="reduce-overhead" does not remove; compile a larger '
-                    "region so that fewer calls do more each",
-                    "fewer graph breaks: each break adds a guarded call and eager Python between graphs"]
-        return ["bigger batches spread the fixed cost of a call (Python, guards, launches) "
+            return [
+                "bigger batches spread the fixed cost of a call (guards, Python, launches) "
                 "over more work",
-                'options={"cpp_wrapper": True} replaces the Python wrapper that launches the '
-                "kernels with C++",
-                "fewer graph breaks: each break adds a guarded call and eager Python between graphs"]
+                f"a call launches {launches:.0f} kernel(s): its cost is the compiled call "
+                'itself, which mode="reduce-overhead" does not remove; compile a larger '
+                "region so that fewer calls do more each",
+                "fewer graph breaks: each break adds a guarded call and eager Python between graphs",
+            ]
+        return [
+            "bigger batches spread the fixed cost of a call (Python, guards, launches) "
+            "over more work",
+            'options={"cpp_wrapper": True} replaces the Python wrapper that launches the '
+            "kernels with C++",
+            "fewer graph breaks: each break adds a guarded call and eager Python between graphs",
+        ]
     if verdict == "memory-bound":
-        heavy = sorted((r for r in rows if r.get("bound") == "memory" and r.get("bytes")),
-                       key=lambda r: -r["bytes"] * (r["calls"] or 1))[:3]
-        named = ", ".join(f"{r.get('label') or r['name']} ({format_bytes(r['bytes'])} per launch)" for r in heavy)
-        return [f"the time goes into moving memory: {named}" if named else
-                "the time goes into moving memory",
-                "fewer, larger fused kernels move fewer bytes: look for intermediates written "
-                "and read back between kernels, and for graph breaks that split fusions",
-                "lower precision (bfloat16) halves the bytes moved"]
-    return ['mode="max-autotune" tries more kernel configurations and templates for the '
-            "heavy matmuls and convolutions",
-            "lower precision: torch.set_float32_matmul_precision(\"high\") (TF32) or bfloat16 "
-            "autocast" if device == "cuda" else
-            "lower precision: bfloat16 where the CPU supports it (AMX, AVX512-BF16)"]
+        heavy = sorted(
+            (r for r in rows if r.get("bound") == "memory" and r.get("bytes")),
+            key=lambda r: -r["bytes"] * (r["calls"] or 1),
+        )[:3]
+        named = ", ".join(
+            f"{r.get('label') or r['name']} ({format_bytes(r['bytes'])} per launch)" for r in heavy
+        )
+        return [
+            f"the time goes into moving memory: {named}"
+            if named
+            else "the time goes into moving memory",
+            "fewer, larger fused kernels move fewer bytes: look for intermediates written "
+            "and read back between kernels, and for graph breaks that split fusions",
+            "lower precision (bfloat16) halves the bytes moved",
+        ]
+    return [
+        'mode="max-autotune" tries more kernel configurations and templates for the '
+        "heavy matmuls and convolutions",
+        'lower precision: torch.set_float32_matmul_precision("high") (TF32) or bfloat16 autocast'
+        if device == "cuda"
+        else "lower precision: bfloat16 where the CPU supports it (AMX, AVX512-BF16)",
+    ]

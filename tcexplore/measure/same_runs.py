@@ -20,8 +20,9 @@ def _ignored_mode(row: Row) -> str | None:
     mode = row.get("mode")
     if mode in (None, "default"):
         return None
-    return next((m for m in row.get("ignored_options") or [] if repr(mode) in m
-                 and "'mode'" in m), None)
+    return next(
+        (m for m in row.get("ignored_options") or [] if repr(mode) in m and "'mode'" in m), None
+    )
 
 
 def collapse_same_runs(rows: list[Row], label: Any) -> list[Row]:
@@ -34,9 +35,19 @@ def collapse_same_runs(rows: list[Row], label: Any) -> list[Row]:
         row.setdefault("ignored_options", [])
     for row in rows:
         reason = _ignored_mode(row)
-        twin = next((r for r in rows if reason and r is not row
-                     and r.get("mode") in (None, "default") and r["backend"] == row["backend"]
-                     and r["dynamic"] == row["dynamic"] and r["status"] != "error"), None)
+        twin = next(
+            (
+                r
+                for r in rows
+                if reason
+                and r is not row
+                and r.get("mode") in (None, "default")
+                and r["backend"] == row["backend"]
+                and r["dynamic"] == row["dynamic"]
+                and r["status"] != "error"
+            ),
+            None,
+        )
         if twin is None:
             kept.append(row)
         else:

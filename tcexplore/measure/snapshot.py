@@ -37,11 +37,15 @@ from .cloned_inputs import rng_snapshot
 
 # Said of every snapshot: what restoring in place cannot undo, and what is out of reach.
 ALWAYS_NOT_RESTORABLE = (
-    ("tensor version counters: restoring in place counts as a write (an autograd graph built "
-     "before the measurement that saved these tensors can no longer run backward)"),
-    ("effects outside the tensors reached: files written, output printed, Python objects other "
-     "than modules, optimizers and tensors (e.g. an LR scheduler's counters, a list the "
-     "function appends to)"),
+    (
+        "tensor version counters: restoring in place counts as a write (an autograd graph built "
+        "before the measurement that saved these tensors can no longer run backward)"
+    ),
+    (
+        "effects outside the tensors reached: files written, output printed, Python objects other "
+        "than modules, optimizers and tensors (e.g. an LR scheduler's counters, a list the "
+        "function appends to)"
+    ),
 )
 FUNCTION_DEPTH = 3  # how deep Python functions named by the function are followed
 
@@ -133,8 +137,10 @@ class _SavedTensor:
     def restore(self, problems: list[str], name: str) -> None:
         tensor = self.tensor
         if tensor.shape != self.values.shape:
-            problems.append(f"{name}: its shape changed from {list(self.values.shape)} to "
-                            f"{list(tensor.shape)}; left as the function made it")
+            problems.append(
+                f"{name}: its shape changed from {list(self.values.shape)} to "
+                f"{list(tensor.shape)}; left as the function made it"
+            )
             return
         with torch.inference_mode() if tensor.is_inference() else torch.no_grad():
             tensor.copy_(self.values)
@@ -153,8 +159,9 @@ class _SavedTensor:
 
 class _SavedModule:
     def __init__(self, module: torch.nn.Module):
-        self.modules = [(m, m.training, dict(m._parameters), dict(m._buffers))
-                        for m in module.modules()]
+        self.modules = [
+            (m, m.training, dict(m._parameters), dict(m._buffers)) for m in module.modules()
+        ]
 
     def restore(self) -> None:
         for module, training, parameters, buffers in self.modules:
@@ -171,8 +178,12 @@ class _SavedOptimizer:
         self.attributes = dict(optimizer.__dict__)
         self.state = {param: (state, dict(state)) for param, state in optimizer.state.items()}
         self.groups = [(group, dict(group)) for group in optimizer.param_groups]
-        self.tensors = [_SavedTensor(t) for _, (_, values) in self.state.items()
-                        for t in values.values() if isinstance(t, torch.Tensor)]
+        self.tensors = [
+            _SavedTensor(t)
+            for _, (_, values) in self.state.items()
+            for t in values.values()
+            if isinstance(t, torch.Tensor)
+        ]
 
     def restore(self, problems: list[str], name: str) -> None:
         optimizer = self.optimizer
@@ -207,8 +218,10 @@ class Snapshot:
             elif isinstance(value, torch.optim.Optimizer):
                 saved = _SavedOptimizer(value)
                 self.optimizers.append((name, saved))
-                self.restored.append(f"{name}: optimizer state of {len(saved.state)} parameters"
-                                     f" and {len(saved.groups)} parameter groups")
+                self.restored.append(
+                    f"{name}: optimizer state of {len(saved.state)} parameters"
+                    f" and {len(saved.groups)} parameter groups"
+                )
             elif self._save_tensor(name, value):
                 self.restored.append(f"{name}: tensor and its .grad")
         cuda = torch.cuda.is_available() and torch.cuda.is_initialized()
@@ -216,8 +229,12 @@ class Snapshot:
         self.python_rng = random.getstate()
         numpy = sys.modules.get("numpy")
         self.numpy_rng = numpy.random.get_state() if numpy is not None else None
-        self.restored.append("random number generators: torch CPU" + (", CUDA" if cuda else "")
-                             + ", Python's random" + (", NumPy's" if numpy is not None else ""))
+        self.restored.append(
+            "random number generators: torch CPU"
+            + (", CUDA" if cuda else "")
+            + ", Python's random"
+            + (", NumPy's" if numpy is not None else "")
+        )
         self.problems: list[str] = []
 
     def _save_tensor(self, name: str, tensor: torch.Tensor) -> bool:
@@ -235,8 +252,9 @@ class Snapshot:
                 params += 1
         for path, buffer in module.named_buffers():
             buffers += self._save_tensor(f"{name}.{path}", buffer)
-        self.restored.append(f"{name}: {params} parameters with their .grad, {buffers} buffers, "
-                             "training flags")
+        self.restored.append(
+            f"{name}: {params} parameters with their .grad, {buffers} buffers, training flags"
+        )
 
     def restore(self) -> None:
         for saved in self.modules:
@@ -253,17 +271,24 @@ class Snapshot:
     def changed_gradients(self) -> dict[str, torch.Tensor | None]:
         """``{parameter or tensor name: a copy of its .grad now}`` for those whose gradient
         differs from the saved one (what one step computed), in the order they were found."""
-        return {name: None if (grad := _grad(saved.tensor)) is None else grad.detach().clone()
-                for name, saved in self.tensors.values() if saved.gradient_changed()}
+        return {
+            name: None if (grad := _grad(saved.tensor)) is None else grad.detach().clone()
+            for name, saved in self.tensors.values()
+            if saved.gradient_changed()
+        }
 
     def report(self) -> dict[str, list[str]]:
         """The document's ``isolation`` section: what was put back, what could not be."""
-        return {"restored": list(self.restored),
-                "not_restorable": list(dict.fromkeys(self.problems)) + list(ALWAYS_NOT_RESTORABLE)}
+        return {
+            "restored": list(self.restored),
+            "not_restorable": list(dict.fromkeys(self.problems)) + list(ALWAYS_NOT_RESTORABLE),
+        }
 
 
 @contextlib.contextmanager
-def untouched(fn: Callable, args: tuple, kwargs: dict[str, Any] | None = None) -> Iterator[Snapshot]:
+def untouched(
+    fn: Callable, args: tuple, kwargs: dict[str, Any] | None = None
+) -> Iterator[Snapshot]:
     """Runs the block with ``fn``'s reachable state saved; puts it back on every exit."""
     snapshot = Snapshot(fn, args, kwargs or {})
     try:

@@ -22,8 +22,17 @@ from .. import _torch_compat
 
 # Leaves compared by value: numbers (floats with a tolerance), text, None, and torch's
 # value-like types.
-VALUE_TYPES = (numbers.Number, str, bytes, type(None), enum.Enum, torch.dtype, torch.device,
-               torch.layout, torch.memory_format)
+VALUE_TYPES = (
+    numbers.Number,
+    str,
+    bytes,
+    type(None),
+    enum.Enum,
+    torch.dtype,
+    torch.device,
+    torch.layout,
+    torch.memory_format,
+)
 
 
 def is_value(value: Any) -> bool:
@@ -79,8 +88,9 @@ def children(value: Any) -> list[tuple[str, Any]] | None:
     if found is not None:
         return [(_step(value, kind, key, child), child) for kind, key, child in found]
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return [(f".{field.name}", getattr(value, field.name))
-                for field in dataclasses.fields(value)]
+        return [
+            (f".{field.name}", getattr(value, field.name)) for field in dataclasses.fields(value)
+        ]
     attributes = _public_attributes(value)
     if attributes is not None:
         return [(f".{name}", child) for name, child in attributes]

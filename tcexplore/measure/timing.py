@@ -33,8 +33,9 @@ from __future__ import annotations
 
 import statistics
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field, fields
-from typing import Any, Callable
+from typing import Any
 
 import torch
 
@@ -73,14 +74,18 @@ class TimingStats:
     machine: dict[str, Any] | None = field(default=None, repr=False)
 
     def to_dict(self) -> dict[str, Any]:
-        return {f.name: getattr(self, f.name) for f in fields(self)
-                if f.name not in ("per_call_s", "machine")}
+        return {
+            f.name: getattr(self, f.name)
+            for f in fields(self)
+            if f.name not in ("per_call_s", "machine")
+        }
 
 
 def uses_cuda(tree: Any) -> bool:
     leaves, _ = _torch_compat.tree_flatten_with_paths(tree)
     return torch.cuda.is_available() and any(
-        isinstance(leaf, torch.Tensor) and leaf.is_cuda for _, leaf in leaves)
+        isinstance(leaf, torch.Tensor) and leaf.is_cuda for _, leaf in leaves
+    )
 
 
 class Clock:
@@ -132,7 +137,8 @@ def _warm_up(clock: Clock, thunk: Callable[[], Any], deadline: float) -> tuple[i
             previous = None
             continue
         if (previous is not None and abs(current - previous) <= 0.05 * previous) or (
-                time.perf_counter() > deadline):
+            time.perf_counter() > deadline
+        ):
             return inner, calls
         previous = current
 
@@ -141,9 +147,16 @@ def _stats(samples: list[float], inner: int, warmup_calls: int) -> TimingStats:
     q1, q3 = _quartiles(samples)
     median = statistics.median(samples)
     return TimingStats(
-        median_ms=median * 1e3, iqr_ms=(q3 - q1) * 1e3, q1_ms=q1 * 1e3, q3_ms=q3 * 1e3,
-        min_ms=min(samples) * 1e3, max_ms=max(samples) * 1e3, samples=len(samples),
-        inner=inner, warmup_calls=warmup_calls, noisy=(q3 - q1) > NOISY_IQR_FRACTION * median,
+        median_ms=median * 1e3,
+        iqr_ms=(q3 - q1) * 1e3,
+        q1_ms=q1 * 1e3,
+        q3_ms=q3 * 1e3,
+        min_ms=min(samples) * 1e3,
+        max_ms=max(samples) * 1e3,
+        samples=len(samples),
+        inner=inner,
+        warmup_calls=warmup_calls,
+        noisy=(q3 - q1) > NOISY_IQR_FRACTION * median,
         per_call_s=list(samples),
     )
 
@@ -199,9 +212,14 @@ def device_times_ms(thunk: Callable[[], Any], samples: int, flush_l2: bool = Tru
     return [start.elapsed_time(end) for start, end in zip(starts, ends)]
 
 
-def measure(*thunks: Callable[[], Any], cuda: bool, budget_s: float = 1.0,
-            max_samples: int = 500, min_samples: int = 7,
-            flush_l2: bool = True) -> list[TimingStats]:
+def measure(
+    *thunks: Callable[[], Any],
+    cuda: bool,
+    budget_s: float = 1.0,
+    max_samples: int = 500,
+    min_samples: int = 7,
+    flush_l2: bool = True,
+) -> list[TimingStats]:
     """Time each thunk; samples of the thunks are interleaved so that a change of machine
     load during the measurement hits all of them alike. ``budget_s`` is per thunk."""
     clock = Clock(cuda)
@@ -211,7 +229,8 @@ def measure(*thunks: Callable[[], Any], cuda: bool, budget_s: float = 1.0,
     samples: list[list[float]] = [[] for _ in thunks]
     with watching(cuda) as machine:
         while len(samples[0]) < max_samples and (
-                len(samples[0]) < min_samples or time.perf_counter() < deadline):
+            len(samples[0]) < min_samples or time.perf_counter() < deadline
+        ):
             for thunk, (inner, _), taken in zip(thunks, warm, samples):
                 taken.append(clock(thunk, inner))
     stats = [_stats(taken, inner, calls) for taken, (inner, calls) in zip(samples, warm)]
@@ -222,7 +241,8 @@ def measure(*thunks: Callable[[], Any], cuda: bool, budget_s: float = 1.0,
         for thunk, result in zip(thunks, stats):
             count = int(0.25 * budget_s * 1e3 / max(result.median_ms, 1e-3))
             result.device_median_ms = statistics.median(
-                device_times_ms(thunk, min(max(count, low), high), flush_l2))
+                device_times_ms(thunk, min(max(count, low), high), flush_l2)
+            )
     return stats
 
 
@@ -237,8 +257,13 @@ def first_call_seconds(thunk: Callable[[], Any], *, cuda: bool) -> float:
     return time.perf_counter() - begin
 
 
-def summarize(eager: TimingStats, compiled: TimingStats, compile_s: float,
-              device: str, budget_s: float | None = None) -> dict[str, Any]:
+def summarize(
+    eager: TimingStats,
+    compiled: TimingStats,
+    compile_s: float,
+    device: str,
+    budget_s: float | None = None,
+) -> dict[str, Any]:
     """Speedup (with its interval) and break-even: how many calls pay back the compile
     time (None: never); ``budget_s`` is the time budget each side was given. The machine's
     state over the samples goes with it; the verdict on the whole (how far to trust it) is

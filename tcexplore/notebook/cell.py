@@ -13,9 +13,10 @@ from __future__ import annotations
 import ast
 import builtins
 import symtable
+from collections.abc import Callable
 from dataclasses import dataclass
 from types import FunctionType
-from typing import Any, Callable
+from typing import Any
 
 import torch
 
@@ -28,8 +29,16 @@ CELL_FUNCTION = "<cell>"
 # shows in the cell's bytecode (the Bytecode tab), so it says what it is in the user's terms.
 UNBOUND = "<not assigned by this cell (yet)>"
 
-_NESTED_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda,
-                  ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
+_NESTED_SCOPES = (
+    ast.FunctionDef,
+    ast.AsyncFunctionDef,
+    ast.ClassDef,
+    ast.Lambda,
+    ast.ListComp,
+    ast.SetComp,
+    ast.DictComp,
+    ast.GeneratorExp,
+)
 
 
 @dataclass
@@ -52,8 +61,9 @@ class CellFunction:
 
     def named_values(self, returned: tuple[Any, tuple[Any, ...]]) -> dict[str, Any]:
         """``{name: value}`` of the names the run bound (its cell-level locals at the end)."""
-        return {name: value for name, value in zip(self.bound, returned[1])
-                if not _is_unbound(value)}
+        return {
+            name: value for name, value in zip(self.bound, returned[1]) if not _is_unbound(value)
+        }
 
     def write_back(self, namespace: dict[str, Any], values: dict[str, Any]) -> None:
         for name in self.bound:
@@ -104,8 +114,10 @@ def is_plain_data(value: Any) -> bool:
     """Tensors, numbers, strings and containers of them: values an eager run can be
     compared with (a function or module the cell creates is a new object in every run)."""
     leaves, _ = _torch_compat.tree_flatten_with_paths(value)
-    return all(isinstance(leaf, (torch.Tensor, int, float, complex, bool, str, type(None)))
-               for _, leaf in leaves)
+    return all(
+        isinstance(leaf, (torch.Tensor, int, float, complex, bool, str, type(None)))
+        for _, leaf in leaves
+    )
 
 
 class _CellScope(ast.NodeTransformer):
@@ -121,8 +133,9 @@ class _CellScope(ast.NodeTransformer):
             return node
         if isinstance(node, (ast.Return, ast.Yield, ast.YieldFrom)):
             word = "return" if isinstance(node, ast.Return) else "yield"
-            raise SyntaxError(f"'{word}' outside function",
-                              (None, node.lineno, node.col_offset + 1, None))
+            raise SyntaxError(
+                f"'{word}' outside function", (None, node.lineno, node.col_offset + 1, None)
+            )
         return super().visit(node)
 
     def visit_ExceptHandler(self, node: ast.ExceptHandler) -> ast.AST:
@@ -135,8 +148,12 @@ class _CellScope(ast.NodeTransformer):
         others = [t for t in node.targets if not isinstance(t, ast.Name)]
         out: list[ast.stmt] = [ast.Delete(targets=others)] if others else []
         if names:
-            out.append(ast.Assign(targets=[ast.Name(t.id, ast.Store()) for t in names],
-                                  value=ast.Constant(UNBOUND)))
+            out.append(
+                ast.Assign(
+                    targets=[ast.Name(t.id, ast.Store()) for t in names],
+                    value=ast.Constant(UNBOUND),
+                )
+            )
         return [_fill(stmt, node) for stmt in out]
 
 
@@ -144,7 +161,10 @@ def _fill(node: Any, like: ast.AST) -> Any:
     """Give every synthetic node under ``node`` the position of ``like``; nodes parsed from
     the cell keep their own (Dynamo reports their lines and columns)."""
     for child in ast.walk(node):
-        if isinstance(child, (ast.expr, ast.stmt, ast.arg)) and getattr(child, "lineno", None) is None:
+        if (
+            isinstance(child, (ast.expr, ast.stmt, ast.arg))
+            and getattr(child, "lineno", None) is None
+        ):
             for attr in ("lineno", "col_offset", "end_lineno", "end_col_offset"):
                 setattr(child, attr, getattr(like, attr))
     return node
@@ -152,9 +172,19 @@ def _fill(node: Any, like: ast.AST) -> Any:
 
 def _function(name: str, params: list[str], body: list[ast.stmt]) -> ast.FunctionDef:
     return ast.FunctionDef(
-        name=name, args=ast.arguments(posonlyargs=[], args=[ast.arg(p) for p in params],
-                                      kwonlyargs=[], kw_defaults=[], defaults=[]),
-        body=body, decorator_list=[], returns=None, type_params=[])
+        name=name,
+        args=ast.arguments(
+            posonlyargs=[],
+            args=[ast.arg(p) for p in params],
+            kwonlyargs=[],
+            kw_defaults=[],
+            defaults=[],
+        ),
+        body=body,
+        decorator_list=[],
+        returns=None,
+        type_params=[],
+    )
 
 
 def _scope_names(body: list[ast.stmt]) -> tuple[list[str], set[str]]:
@@ -170,15 +200,19 @@ def _scope_names(body: list[ast.stmt]) -> tuple[list[str], set[str]]:
     pending = [function]
     while pending:  # implicit globals of the cell and of the scopes nested in it
         scope = pending.pop()
-        read.update(s.get_name() for s in scope.get_symbols()
-                    if s.is_referenced() and s.is_global() and not s.is_declared_global())
+        read.update(
+            s.get_name()
+            for s in scope.get_symbols()
+            if s.is_referenced() and s.is_global() and not s.is_declared_global()
+        )
         pending.extend(scope.get_children())
     declared = {s.get_name() for s in function.get_symbols() if s.is_declared_global()}
     return bound, read - declared
 
 
-def compile_cell(source: str, filename: str, namespace: dict[str, Any], *,
-                 first_line: int = 1) -> CellFunction:
+def compile_cell(
+    source: str, filename: str, namespace: dict[str, Any], *, first_line: int = 1
+) -> CellFunction:
     """The cell ``source`` as a function of the names it reads from ``namespace``.
 
     ``first_line`` is the line of the notebook cell where ``source`` starts (2 below a
@@ -191,8 +225,10 @@ def compile_cell(source: str, filename: str, namespace: dict[str, Any], *,
     body: list[ast.stmt] = [out for stmt in tree.body for out in _as_list(scope.visit(stmt))]
     bound, read = _scope_names(body)
     bound = sorted(set(bound) - scope.except_names)
-    params = sorted({n for n in bound if n in namespace}
-                    | {n for n in read if n in namespace and holds_tensors(namespace[n])})
+    params = sorted(
+        {n for n in bound if n in namespace}
+        | {n for n in read if n in namespace and holds_tensors(namespace[n])}
+    )
     start = ast.Pass(lineno=first_line, col_offset=0, end_lineno=first_line, end_col_offset=0)
     last = body[-1] if body else start
     has_result = isinstance(last, ast.Expr)
@@ -202,12 +238,23 @@ def compile_cell(source: str, filename: str, namespace: dict[str, Any], *,
     # Names new to the namespace start unbound, so that the return can load them all (a
     # cell reading one before binding it gets UNBOUND rather than a NameError).
     new_names = [n for n in bound if n not in params]
-    prologue = [_fill(ast.Assign(targets=[ast.Name(n, ast.Store()) for n in new_names],
-                                 value=ast.Constant(UNBOUND)), body[0] if body else start)
-                ] if new_names else []
+    prologue = (
+        [
+            _fill(
+                ast.Assign(
+                    targets=[ast.Name(n, ast.Store()) for n in new_names],
+                    value=ast.Constant(UNBOUND),
+                ),
+                body[0] if body else start,
+            )
+        ]
+        if new_names
+        else []
+    )
     function = _fill(_function(CELL_FUNCTION, params, prologue + body + [returned]), start)
-    code = compile(ast.Module(body=[function], type_ignores=[]), filename, "exec",
-                   dont_inherit=True)
+    code = compile(
+        ast.Module(body=[function], type_ignores=[]), filename, "exec", dont_inherit=True
+    )
     cell_code = next(c for c in code.co_consts if getattr(c, "co_name", None) == CELL_FUNCTION)
     # The user namespace is the function's globals: names the cell only reads resolve there
     # (and builtins through its __builtins__, which exec() would add too, and Dynamo needs).
@@ -215,8 +262,9 @@ def compile_cell(source: str, filename: str, namespace: dict[str, Any], *,
     fn = FunctionType(cell_code, namespace, CELL_FUNCTION)
     read_first = _read_before_bound(body, set(params) & set(bound))
     inputs = [n for n in params if n not in bound or n in read_first]
-    return CellFunction(fn=fn, filename=filename, params=params, bound=bound, inputs=inputs,
-                        has_result=has_result)
+    return CellFunction(
+        fn=fn, filename=filename, params=params, bound=bound, inputs=inputs, has_result=has_result
+    )
 
 
 class _ReadBeforeBound(ast.NodeVisitor):

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import itertools
 import linecache
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from IPython.core.error import UsageError
 from IPython.core.magic import Magics, cell_magic, line_magic, magics_class
@@ -31,26 +32,57 @@ from .run import cell_uses_cuda, run_cell
 @magics_class
 class TcompileMagics(Magics):
     last_exploration: Exploration | None = None  # what %tkernel reads by default
+
     @magic_arguments()
-    @argument("--mode", help="torch.compile mode: default, reduce-overhead, "
-                             "max-autotune-no-cudagraphs, max-autotune, ...")
-    @argument("--backend", default="inductor", help="torch.compile backend (default: inductor); "
-                                                    "torch.compiler.list_backends() names them")
+    @argument(
+        "--mode",
+        help="torch.compile mode: default, reduce-overhead, "
+        "max-autotune-no-cudagraphs, max-autotune, ...",
+    )
+    @argument(
+        "--backend",
+        default="inductor",
+        help="torch.compile backend (default: inductor); torch.compiler.list_backends() names them",
+    )
     @argument("--dynamic", action="store_true", help="torch.compile(dynamic=True)")
-    @argument("--no-dynamic", action="store_true", help="torch.compile(dynamic=False) (default: "
-                                                        "neither, torch's automatic dynamic)")
-    @argument("--fullgraph", action="store_true", help="torch.compile(fullgraph=True): a graph "
-                                                       "break is an error")
-    @argument("--options", metavar="JSON", help="Inductor options as a quoted JSON object, e.g. "
-                                                "--options '{\"max_autotune\": true}'")
-    @argument("--compare", nargs="+", metavar="KEY=V1,V2",
-              help="compare configurations instead: their progress, then the grid (syntax above)")
-    @argument("--no-eager", action="store_true", help="skip the eager comparison: no timing and "
-                                                      "no numeric diff (with --compare: no timing)")
-    @argument("--out", metavar="NAME", help="bind the result in the notebook: the Exploration "
-                                            "(with --compare: the Comparison)")
-    @argument("--time-budget", type=float, default=1.0, metavar="SECONDS",
-              help="timing budget of each of eager and compiled (default 1.0)")
+    @argument(
+        "--no-dynamic",
+        action="store_true",
+        help="torch.compile(dynamic=False) (default: neither, torch's automatic dynamic)",
+    )
+    @argument(
+        "--fullgraph",
+        action="store_true",
+        help="torch.compile(fullgraph=True): a graph break is an error",
+    )
+    @argument(
+        "--options",
+        metavar="JSON",
+        help="Inductor options as a quoted JSON object, e.g. --options '{\"max_autotune\": true}'",
+    )
+    @argument(
+        "--compare",
+        nargs="+",
+        metavar="KEY=V1,V2",
+        help="compare configurations instead: their progress, then the grid (syntax above)",
+    )
+    @argument(
+        "--no-eager",
+        action="store_true",
+        help="skip the eager comparison: no timing and no numeric diff (with --compare: no timing)",
+    )
+    @argument(
+        "--out",
+        metavar="NAME",
+        help="bind the result in the notebook: the Exploration (with --compare: the Comparison)",
+    )
+    @argument(
+        "--time-budget",
+        type=float,
+        default=1.0,
+        metavar="SECONDS",
+        help="timing budget of each of eager and compiled (default 1.0)",
+    )
     @cell_magic
     def tcompile(self, line: str, cell: str) -> Any:
         """Compile this cell with torch.compile; show graphs, graph breaks, guards,
@@ -93,10 +125,17 @@ class TcompileMagics(Magics):
             return self._compare(args, config, cell_fn, sections)
         progress = Progress(f"torch.compile {label}")
         try:
-            run = run_cell(cell_fn, shell.user_ns, compiled, compile_kwargs=config,
-                           sections=sections, eager=not args.no_eager,
-                           time_budget_s=args.time_budget, on_event=progress.on_event,
-                           on_stage=progress.update)
+            run = run_cell(
+                cell_fn,
+                shell.user_ns,
+                compiled,
+                compile_kwargs=config,
+                sections=sections,
+                eager=not args.no_eager,
+                time_budget_s=args.time_budget,
+                on_event=progress.on_event,
+                on_stage=progress.update,
+            )
         except BaseException:
             progress.update("interrupted")
             raise
@@ -110,14 +149,27 @@ class TcompileMagics(Magics):
         return run.result if cell_fn.has_result else None
 
     @magic_arguments()
-    @argument("name", nargs="?", metavar="KERNEL",
-              help="COMPILE:OUTPUT:NAME (e.g. 0/0:backward:cpp_fused_mul_0) or any unambiguous "
-                   "part of it; leave it out to list the kernels")
-    @argument("--from", dest="source", metavar="VAR",
-              help="an Exploration or Document of the notebook, or the path of a saved document "
-                   "(default: the last %%%%tcompile result)")
-    @argument("--launch", type=int, default=1, metavar="N",
-              help="which launch of a kernel launched several times (default 1)")
+    @argument(
+        "name",
+        nargs="?",
+        metavar="KERNEL",
+        help="COMPILE:OUTPUT:NAME (e.g. 0/0:backward:cpp_fused_mul_0) or any unambiguous "
+        "part of it; leave it out to list the kernels",
+    )
+    @argument(
+        "--from",
+        dest="source",
+        metavar="VAR",
+        help="an Exploration or Document of the notebook, or the path of a saved document "
+        "(default: the last %%%%tcompile result)",
+    )
+    @argument(
+        "--launch",
+        type=int,
+        default=1,
+        metavar="N",
+        help="which launch of a kernel launched several times (default 1)",
+    )
     @line_magic
     def tkernel(self, line: str) -> None:
         """Put the reproducer of a kernel into a new cell below: a program that builds the
@@ -137,7 +189,9 @@ class TcompileMagics(Magics):
         try:
             text = find_kernel(data, args.name).reproducer(args.launch)
         except AmbiguousKernel as exc:
-            raise UsageError("%tkernel: " + exc.message(f"(e.g. %tkernel {exc.candidates[0]})")) from None
+            raise UsageError(
+                "%tkernel: " + exc.message(f"(e.g. %tkernel {exc.candidates[0]})")
+            ) from None
         except WorkbenchError as exc:
             raise UsageError(str(exc)) from None
         self.shell.set_next_input(text, replace=False)
@@ -152,31 +206,48 @@ class TcompileMagics(Magics):
             if isinstance(value, (Exploration, Document)):
                 return value.document if isinstance(value, Exploration) else value
             if not isinstance(value, str):
-                raise UsageError(f"--from {source}: an Exploration, a Document or a path, "
-                                 f"not {type(value).__name__}")
+                raise UsageError(
+                    f"--from {source}: an Exploration, a Document or a path, "
+                    f"not {type(value).__name__}"
+                )
             source = value
         try:
             return load(source)
         except (OSError, DocumentError) as exc:
             raise UsageError(f"--from {source}: {exc}") from None
 
-    def _compare(self, args: Any, config: dict[str, Any], cell_fn: CellFunction,
-                 sections: Callable[[dict[str, Any]], dict[str, Any]]) -> Any:
+    def _compare(
+        self,
+        args: Any,
+        config: dict[str, Any],
+        cell_fn: CellFunction,
+        sections: Callable[[dict[str, Any]], dict[str, Any]],
+    ) -> Any:
         from .notebook.panel import GridDisplay, run_grid  # noqa: PLC0415
 
         __tracebackhide__ = True  # noqa: F841
-        grid = opts.parse_compare(args.compare, config.get("mode"), config["backend"],
-                                  config.get("dynamic"), config.get("options"))
+        grid = opts.parse_compare(
+            args.compare,
+            config.get("mode"),
+            config["backend"],
+            config.get("dynamic"),
+            config.get("options"),
+        )
         rest = {k: v for k, v in config.items() if k in ("fullgraph", "options")}
         values = cell_fn.arguments(self.shell.user_ns)
         configs = list(itertools.product(grid.modes, grid.backends, grid.dynamic))
         shown = GridDisplay()
         shown.show()
         with rng_state(cell_uses_cuda(values)) as rewind:
-            comparison = run_grid(cell_fn.fn, clone_tensors(values),
-                                  {"measure_timing": not args.no_eager, **rest}, configs,
-                                  time_budget_s=args.time_budget, shown=shown,
-                                  explore_sections=sections)
+            comparison = run_grid(
+                cell_fn.fn,
+                clone_tensors(values),
+                {"measure_timing": not args.no_eager, **rest},
+                configs,
+                time_budget_s=args.time_budget,
+                shown=shown,
+                explore_sections=sections,
+            )
             rewind()  # the cell's own run draws the random numbers it would have drawn
         if args.out:
             self.shell.user_ns[args.out] = comparison
@@ -213,8 +284,13 @@ def _configuration(args: Any) -> dict[str, Any]:
     if args.out is not None and not args.out.isidentifier():
         raise UsageError(f"--out: {args.out!r} is not a Python name")
     dynamic = True if args.dynamic else False if args.no_dynamic else None
-    return opts.compile_kwargs(opts.check_mode(args.mode), opts.check_backend(args.backend),
-                               dynamic, args.fullgraph, opts.parse_options(args.options))
+    return opts.compile_kwargs(
+        opts.check_mode(args.mode),
+        opts.check_backend(args.backend),
+        dynamic,
+        args.fullgraph,
+        opts.parse_options(args.options),
+    )
 
 
 def load_ipython_extension(ipython: Any) -> None:

@@ -4,8 +4,9 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 import torch
 from IPython.core.error import UsageError
@@ -14,8 +15,13 @@ from .. import _torch_compat
 from ..measure.explore import compile_arguments
 
 # --compare axes: KEY=V1,V2 (each key also accepted in the singular).
-COMPARE_KEYS = {"modes": "modes", "mode": "modes", "backends": "backends",
-                "backend": "backends", "dynamic": "dynamic"}
+COMPARE_KEYS = {
+    "modes": "modes",
+    "mode": "modes",
+    "backends": "backends",
+    "backend": "backends",
+    "dynamic": "dynamic",
+}
 _DYNAMIC = {"none": None, "auto": None, "true": True, "false": False}
 
 
@@ -52,8 +58,9 @@ def parse_options(text: str | None) -> dict[str, Any] | None:
     except ValueError as exc:
         raise UsageError(f"--options: not JSON ({exc}): {text!r}") from None
     if not isinstance(options, dict):
-        raise UsageError(f"--options: a JSON object is needed, like '{{\"max_autotune\": true}}', "
-                         f"not {text!r}")
+        raise UsageError(
+            f"--options: a JSON object is needed, like '{{\"max_autotune\": true}}', not {text!r}"
+        )
     return options
 
 
@@ -64,16 +71,23 @@ def parse_dynamic(value: str, option: str) -> bool | None:
         raise UsageError(f"{option}: dynamic is one of none, true, false; not {value!r}") from None
 
 
-def parse_compare(specs: list[str], mode: str | None, backend: str, dynamic: bool | None,
-                  options: dict[str, Any] | None = None) -> Grid:
+def parse_compare(
+    specs: list[str],
+    mode: str | None,
+    backend: str,
+    dynamic: bool | None,
+    options: dict[str, Any] | None = None,
+) -> Grid:
     """``["modes=default,reduce-overhead", "backends=inductor,eager", "dynamic=none,true"]``;
     an axis left out keeps the single value of ``--mode``/``--backend``/``--dynamic``."""
     axes: dict[str, list[Any]] = {}
     for spec in specs:
         key, sep, values = spec.partition("=")
         if not sep or key.lower() not in COMPARE_KEYS or not values:
-            raise UsageError(f"--compare: expected KEY=V1,V2 with KEY one of modes, backends, "
-                             f"dynamic; got {spec!r}")
+            raise UsageError(
+                f"--compare: expected KEY=V1,V2 with KEY one of modes, backends, "
+                f"dynamic; got {spec!r}"
+            )
         axis = COMPARE_KEYS[key.lower()]
         parse: Callable[[str], Any] = {
             "modes": lambda v: check_mode(v, "--compare modes"),
@@ -81,19 +95,31 @@ def parse_compare(specs: list[str], mode: str | None, backend: str, dynamic: boo
             "dynamic": lambda v: parse_dynamic(v, "--compare dynamic"),
         }[axis]
         axes[axis] = list(dict.fromkeys(parse(v.strip()) for v in values.split(",")))
-    grid = Grid(modes=axes.get("modes", [mode]), backends=axes.get("backends", [backend]),
-                dynamic=axes.get("dynamic", [dynamic]))
+    grid = Grid(
+        modes=axes.get("modes", [mode]),
+        backends=axes.get("backends", [backend]),
+        dynamic=axes.get("dynamic", [dynamic]),
+    )
     if options is not None and any(grid.modes):
-        raise UsageError("--compare modes and --options cannot be used together: "
-                         "torch.compile takes one or the other")
+        raise UsageError(
+            "--compare modes and --options cannot be used together: "
+            "torch.compile takes one or the other"
+        )
     return grid
 
 
-def compile_kwargs(mode: str | None, backend: str, dynamic: bool | None, fullgraph: bool,
-                   options: dict[str, Any] | None) -> dict[str, Any]:
+def compile_kwargs(
+    mode: str | None,
+    backend: str,
+    dynamic: bool | None,
+    fullgraph: bool,
+    options: dict[str, Any] | None,
+) -> dict[str, Any]:
     if mode is not None and options is not None:
-        raise UsageError("--mode and --options cannot be used together: torch.compile takes "
-                         "one or the other (put the mode's settings in --options)")
+        raise UsageError(
+            "--mode and --options cannot be used together: torch.compile takes "
+            "one or the other (put the mode's settings in --options)"
+        )
     return compile_arguments(mode, backend, dynamic, fullgraph, options)
 
 

@@ -100,10 +100,11 @@ class Progress:
     def text(self) -> str:
         elapsed = time.perf_counter() - self.started
         done = f", frames compiled: {', '.join(self.frames)}" if self.frames else ""
-        return (f"{self.title}: {self.stage} ({elapsed:.1f} s, {self.events} trace events"
-                f"{done})")
+        return f"{self.title}: {self.stage} ({elapsed:.1f} s, {self.events} trace events{done})"
 
     def _bundle(self) -> dict[str, Any]:
         text = self.text()
-        return {"text/plain": text,
-                "text/html": f'<div class="tcx-progress"><code>{html.escape(text)}</code></div>'}
+        return {
+            "text/plain": text,
+            "text/html": f'<div class="tcx-progress"><code>{html.escape(text)}</code></div>',
+        }

@@ -13,21 +13,22 @@ by already-compiled models called in the cell are recorded too.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 import torch
 
 from ..capture import capture
 from ..capture.events import Event
 from ..document import error_record
+from ..measure.cloned_inputs import clone_tensors, rng_state
 from ..measure.exploration import Exploration
-from ..measure.output_diff import diff_named
 from ..measure.first_divergence import find_first_divergence
 from ..measure.gradients import gradient_rows, gradients_ok
-from ..measure.snapshot import Snapshot, untouched
+from ..measure.output_diff import diff_named
 from ..measure.random_ops import explain_mismatch
-from ..measure.cloned_inputs import clone_tensors, rng_state
+from ..measure.snapshot import Snapshot, untouched
 from ..measure.timing import first_call_seconds, measure, summarize, uses_cuda
 from ..measure.unheard import quiet
 from .cell import CellFunction, is_plain_data
@@ -56,11 +57,18 @@ def _compared(cell: CellFunction, returned: tuple[Any, tuple[Any, ...]]) -> dict
     return {RESULT_KEY: returned[0], **values} if cell.has_result else values
 
 
-def run_cell(cell: CellFunction, namespace: dict[str, Any], compiled: Callable[..., Any], *,
-             compile_kwargs: dict[str, Any], sections: Callable[[dict[str, Any]], dict[str, Any]],
-             eager: bool = True, time_budget_s: float = 1.0,
-             on_event: Callable[[Event], None] | None = None,
-             on_stage: Callable[[str], None] = lambda stage: None) -> CellRun:
+def run_cell(
+    cell: CellFunction,
+    namespace: dict[str, Any],
+    compiled: Callable[..., Any],
+    *,
+    compile_kwargs: dict[str, Any],
+    sections: Callable[[dict[str, Any]], dict[str, Any]],
+    eager: bool = True,
+    time_budget_s: float = 1.0,
+    on_event: Callable[[Event], None] | None = None,
+    on_stage: Callable[[str], None] = lambda stage: None,
+) -> CellRun:
     """``sections(document data)`` gives fields for the document's ``explore`` section
     (the cells' source labels and sources); ``on_event`` sees every trace event and
     ``on_stage`` hears of the steps after the compile (measuring, searching)."""
@@ -81,11 +89,24 @@ def run_cell(cell: CellFunction, namespace: dict[str, Any], compiled: Callable[.
                 raise cell.from_cell(exc)  # noqa: B904 - the same exception, re-raised
             if eager:
                 on_stage(f"running eager for accuracy and timing ({time_budget_s:g} s each)")
-                with rng_state(cuda) as rewind_to_after_real, quiet(), \
-                        untouched(cell.fn, args) as after_real:
+                with (
+                    rng_state(cuda) as rewind_to_after_real,
+                    quiet(),
+                    untouched(cell.fn, args) as after_real,
+                ):
                     try:
-                        measured = _measure(cell, compiled, before, box[0], args, compile_s,
-                                            rewind_to_start, cuda, time_budget_s, start_state)
+                        measured = _measure(
+                            cell,
+                            compiled,
+                            before,
+                            box[0],
+                            args,
+                            compile_s,
+                            rewind_to_start,
+                            cuda,
+                            time_budget_s,
+                            start_state,
+                        )
                     finally:
                         rewind_to_after_real()
                 isolation = after_real.report()
@@ -94,23 +115,44 @@ def run_cell(cell: CellFunction, namespace: dict[str, Any], compiled: Callable[.
     document = session.document
     if measured.get("accuracy") is not None and not measured["accuracy"]["ok"]:
         on_stage("outputs differ: searching for the first diverging graph node")
-        _first_divergence(cell, before, compile_kwargs, document.data, measured["accuracy"],
-                          start_state)
-        explain_mismatch(measured["accuracy"], document.data, FALLBACK_RANDOM_OPTION
-                         if compile_kwargs.get("backend") == "inductor" else None)
-    exploration = Exploration(document.with_sections(
-        explore={"compile_kwargs": _jsonable(compile_kwargs), "device": "cuda" if cuda else "cpu",
-                 "error": measured.get("error"), **sections(document.data)},
-        timing=measured.get("timing"), accuracy=measured.get("accuracy"), isolation=isolation))
+        _first_divergence(
+            cell, before, compile_kwargs, document.data, measured["accuracy"], start_state
+        )
+        explain_mismatch(
+            measured["accuracy"],
+            document.data,
+            FALLBACK_RANDOM_OPTION if compile_kwargs.get("backend") == "inductor" else None,
+        )
+    exploration = Exploration(
+        document.with_sections(
+            explore={
+                "compile_kwargs": _jsonable(compile_kwargs),
+                "device": "cuda" if cuda else "cpu",
+                "error": measured.get("error"),
+                **sections(document.data),
+            },
+            timing=measured.get("timing"),
+            accuracy=measured.get("accuracy"),
+            isolation=isolation,
+        )
+    )
     if box:
         return CellRun(exploration, box[0][0], cell.named_values(box[0]), None)
     return CellRun(exploration, None, cell.locals_at_error(error) if error else {}, error)
 
 
-def _measure(cell: CellFunction, compiled: Callable[..., Any], before: tuple[Any, ...],
-             real: tuple[Any, tuple[Any, ...]], real_args: tuple[Any, ...], compile_s: float,
-             rewind_to_start: Callable[[], None], cuda: bool, budget_s: float,
-             start_state: Snapshot) -> dict[str, Any]:
+def _measure(
+    cell: CellFunction,
+    compiled: Callable[..., Any],
+    before: tuple[Any, ...],
+    real: tuple[Any, tuple[Any, ...]],
+    real_args: tuple[Any, ...],
+    compile_s: float,
+    rewind_to_start: Callable[[], None],
+    cuda: bool,
+    budget_s: float,
+    start_state: Snapshot,
+) -> dict[str, Any]:
     """Accuracy (the gradients the real run computed against the eager run's, both from
     ``start_state``), then timing; a failure here is the measurement's, kept in the
     document with whatever was measured before it."""
@@ -127,33 +169,50 @@ def _measure(cell: CellFunction, compiled: Callable[..., Any], before: tuple[Any
             **gradient_rows(start_state.changed_gradients(), real_grads),
             "first_divergence": None,
         }
-        accuracy["ok"] = all(r["ok"] for r in accuracy["outputs"] + accuracy["inputs_after_call"]
-                             + accuracy.get("gradients", []))
+        accuracy["ok"] = all(
+            r["ok"]
+            for r in accuracy["outputs"]
+            + accuracy["inputs_after_call"]
+            + accuracy.get("gradients", [])
+        )
         measured["accuracy"] = accuracy
         c_args = clone_tensors(before)
-        eager_stats, compiled_stats = measure(lambda: cell.fn(*e_args), lambda: compiled(*c_args),
-                                              cuda=cuda, budget_s=budget_s)
-        measured["timing"] = summarize(eager_stats, compiled_stats, compile_s,
-                                       "cuda" if cuda else "cpu", budget_s)
+        eager_stats, compiled_stats = measure(
+            lambda: cell.fn(*e_args), lambda: compiled(*c_args), cuda=cuda, budget_s=budget_s
+        )
+        measured["timing"] = summarize(
+            eager_stats, compiled_stats, compile_s, "cuda" if cuda else "cpu", budget_s
+        )
     except Exception as exc:  # noqa: BLE001
         measured["error"] = error_record(exc)
     return measured
 
 
-def _first_divergence(cell: CellFunction, before: tuple[Any, ...], compile_kwargs: dict[str, Any],
-                      document: dict[str, Any], accuracy: dict[str, Any],
-                      start_state: Snapshot) -> None:
+def _first_divergence(
+    cell: CellFunction,
+    before: tuple[Any, ...],
+    compile_kwargs: dict[str, Any],
+    document: dict[str, Any],
+    accuracy: dict[str, Any],
+    start_state: Snapshot,
+) -> None:
     try:
         with quiet(), untouched(cell.fn, ()):
             start_state.restore()  # searched from where the real run started
             accuracy["first_divergence"] = find_first_divergence(
-                cell.fn, clone_tensors(before), {}, compile_kwargs, document,
-                gradients=not gradients_ok(accuracy))
+                cell.fn,
+                clone_tensors(before),
+                {},
+                compile_kwargs,
+                document,
+                gradients=not gradients_ok(accuracy),
+            )
     except Exception as exc:  # noqa: BLE001 - the search is best effort; say why
         accuracy["divergence_error"] = error_record(exc)
 
 
 def _jsonable(compile_kwargs: dict[str, Any]) -> dict[str, Any]:
-    return {k: v if isinstance(v, (str, bool, int, float, dict, type(None))) else repr(v)
-            for k, v in compile_kwargs.items()}
-
+    return {
+        k: v if isinstance(v, (str, bool, int, float, dict, type(None))) else repr(v)
+        for k, v in compile_kwargs.items()
+    }

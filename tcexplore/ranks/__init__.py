@@ -28,8 +28,13 @@ from .pool import run_all
 __all__ = ["Ranks", "ranks"]
 
 
-def ranks(*sources: Any, embed_limit: int = EMBED_LIMIT, jobs: int | None = None,
-          executor: Executor | None = None, documents: str | Path | None = None) -> Ranks:
+def ranks(
+    *sources: Any,
+    embed_limit: int = EMBED_LIMIT,
+    jobs: int | None = None,
+    executor: Executor | None = None,
+    documents: str | Path | None = None,
+) -> Ranks:
     """Compare the ranks of a job: documents, saved documents, logs, a TORCH_TRACE directory,
     or the ``--json`` path of ``tcexplore run`` (``out.json`` -> ``out.rank*.json``).
 
@@ -47,13 +52,20 @@ def ranks(*sources: Any, embed_limit: int = EMBED_LIMIT, jobs: int | None = None
     in_memory = [s for s in found if s.document is not None]
     on_disk = [s for s in found if s.document is None]
     digests = [digest_rank(s, None) for s in in_memory]
-    digests += run_all(digest_rank, on_disk, str(documents) if documents else None,
-                       jobs=jobs, executor=executor)
+    digests += run_all(
+        digest_rank, on_disk, str(documents) if documents else None, jobs=jobs, executor=executor
+    )
     digests = _one_per_rank(digests)
     _share_graphs(digests)
-    view = Ranks(build_ranks_document(digests, embed_limit), check=False,
-                 documents={s.document.data.get("distributed", {}).get("rank"): s.document
-                            for s in in_memory if s.document.data.get("distributed")})
+    view = Ranks(
+        build_ranks_document(digests, embed_limit),
+        check=False,
+        documents={
+            s.document.data.get("distributed", {}).get("rank"): s.document
+            for s in in_memory
+            if s.document.data.get("distributed")
+        },
+    )
     view._scratch = scratch
     return view
 
@@ -63,9 +75,11 @@ def _one_per_rank(digests: list[dict[str, Any]]) -> list[dict[str, Any]]:
     for digest in digests:
         rank = digest["rank"]
         if rank in by_rank:
-            raise DocumentError(f"two inputs for rank {rank}: "
-                                f"{by_rank[rank]['entry']['source']['path'] or 'a document'} and "
-                                f"{digest['entry']['source']['path'] or 'a document'}")
+            raise DocumentError(
+                f"two inputs for rank {rank}: "
+                f"{by_rank[rank]['entry']['source']['path'] or 'a document'} and "
+                f"{digest['entry']['source']['path'] or 'a document'}"
+            )
         by_rank[rank] = digest
     return [by_rank[r] for r in sorted(by_rank)]
 
@@ -85,8 +99,13 @@ class Ranks:
     """A validated multi-rank document; ``.data`` is the JSON-ready dict (rank documents not
     embedded: :meth:`document` reads one, :meth:`save` embeds them within the limit)."""
 
-    def __init__(self, data: dict[str, Any], *, documents: dict[int, Document] | None = None,
-                 check: bool = True):
+    def __init__(
+        self,
+        data: dict[str, Any],
+        *,
+        documents: dict[int, Document] | None = None,
+        check: bool = True,
+    ):
         if check:
             validate(data)
         self.data = data
@@ -139,17 +158,21 @@ class Ranks:
                 out.write(b"," if i else b"")
                 out.write(self._entry_json(entry))
             out.write(b"]}")
+
         return write_atomically(path, write)
 
     def _entry_json(self, entry: dict[str, Any]) -> bytes:
         if entry["document"] is not None or entry["document_left_out"] is not None:
             return dump_json(entry)
         document = self._documents.get(entry["rank"])
-        embedded = (dump_json(document.data) if document
-                    else Path(entry["document_path"]).read_bytes().strip())
+        embedded = (
+            dump_json(document.data)
+            if document
+            else Path(entry["document_path"]).read_bytes().strip()
+        )
         text = dump_json({**entry, "document": None})
         at = text.rindex(b'"document":null')
-        return text[:at] + b'"document":' + embedded + text[at + len(b'"document":null'):]
+        return text[:at] + b'"document":' + embedded + text[at + len(b'"document":null') :]
 
     def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, Any]:
         from ..render.ranks_bundle import ranks_mime_bundle  # noqa: PLC0415
@@ -157,6 +180,8 @@ class Ranks:
         return ranks_mime_bundle(self.data, self.document, repr(self))
 
     def __repr__(self) -> str:
-        kinds = ", ".join(f"{f['kind']} ({', '.join(map(str, f['ranks']))})"
-                          for f in self.divergence) or "none"
+        kinds = (
+            ", ".join(f"{f['kind']} ({', '.join(map(str, f['ranks']))})" for f in self.divergence)
+            or "none"
+        )
         return f"<tcexplore.Ranks ranks={self.ranks} divergence: {kinds}>"

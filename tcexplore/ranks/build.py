@@ -22,8 +22,9 @@ from .divergence import find_divergence
 EMBED_LIMIT = 50_000_000  # bytes of rank-document JSON a saved multi-rank document embeds
 
 
-def build_ranks_document(digests: list[dict[str, Any]], embed_limit: int = EMBED_LIMIT
-                         ) -> dict[str, Any]:
+def build_ranks_document(
+    digests: list[dict[str, Any]], embed_limit: int = EMBED_LIMIT
+) -> dict[str, Any]:
     """From the digests of :func:`.digest.digest_rank`, by rank."""
     entries = [d["entry"] for d in digests]
     world_sizes = [(e.get("distributed") or {}).get("world_size") for e in entries]
@@ -37,8 +38,9 @@ def build_ranks_document(digests: list[dict[str, Any]], embed_limit: int = EMBED
             where = digest["document_path"]
             digest["entry"]["document_left_out"] = {
                 "reason": f"the embedded rank documents would exceed {embed_limit:,} bytes"
-                          + (f"; open {where}" if where else ""),
-                "bytes": size or 0}
+                + (f"; open {where}" if where else ""),
+                "bytes": size or 0,
+            }
     return {
         "schema": SCHEMA,
         "kind": "ranks",
@@ -61,7 +63,9 @@ def rank_groups(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
     groups: dict[bytes, list[int]] = {}
     for entry in entries:
         capture = entry.get("capture") or {}
-        key = orjson.dumps([entry.get(k) for k in _ALIKE] + [capture.get("partial"),
-                           capture.get("unavailable")], option=orjson.OPT_SORT_KEYS)
+        key = orjson.dumps(
+            [entry.get(k) for k in _ALIKE] + [capture.get("partial"), capture.get("unavailable")],
+            option=orjson.OPT_SORT_KEYS,
+        )
         groups.setdefault(key, []).append(entry["rank"])
     return [{"ranks": ranks, "label": ranks_text(ranks)} for ranks in groups.values()]

@@ -17,7 +17,8 @@ from typing import Any
 
 _OP = re.compile(
     r"(?:^|\.)(?:_c10d_functional_autograd|_c10d_functional|c10d_functional|c10d|"
-    r"_functional_collectives|distributed_c10d)\.(?P<name>[A-Za-z]\w*)")
+    r"_functional_collectives|distributed_c10d)\.(?P<name>[A-Za-z]\w*)"
+)
 LEVELS = ("inductor schedule", "post-grad", "aot", "dynamo")
 
 
@@ -40,8 +41,12 @@ def collectives_by_level(record: dict[str, Any]) -> dict[str, list[str]]:
     """For one compile record, the collectives each level of graph shows (levels with none left out)."""
     aot = record.get("aot_graphs") or {}
     found = {
-        "inductor schedule": [name for schedule in record.get("collective_schedules") or []
-                              for op in schedule if (name := op_name(op))],
+        "inductor schedule": [
+            name
+            for schedule in record.get("collective_schedules") or []
+            for op in schedule
+            if (name := op_name(op))
+        ],
         "post-grad": _graph_ops(record.get("post_grad_graphs") or []),
         "aot": _graph_ops([aot[k] for k in ("inference", "forward", "backward") if k in aot]),
         "dynamo": _graph_ops([record.get("dynamo_graph")]),
@@ -49,7 +54,9 @@ def collectives_by_level(record: dict[str, Any]) -> dict[str, list[str]]:
     return {level: ops for level, ops in found.items() if ops}
 
 
-def collectives(record: dict[str, Any], levels: tuple[str, ...] = LEVELS) -> tuple[str | None, list[str]]:
+def collectives(
+    record: dict[str, Any], levels: tuple[str, ...] = LEVELS
+) -> tuple[str | None, list[str]]:
     """The most downstream of ``levels`` that shows collectives, and them in order."""
     found = collectives_by_level(record)
     for level in levels:

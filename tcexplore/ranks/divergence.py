@@ -28,9 +28,17 @@ RankDocs = list[tuple[int, Doc]]
 def find_divergence(docs: RankDocs, world_size: int | None) -> list[dict[str, Any]]:
     if len(docs) < 2:
         return _missing_ranks(docs, world_size)
-    return [*_errors(docs), *_collectives(docs), *_compile_ids(docs), *_graph_breaks(docs),
-            *_graphs(docs), *_statuses(docs), *_caches(docs), *_environments(docs),
-            *_missing_ranks(docs, world_size)]
+    return [
+        *_errors(docs),
+        *_collectives(docs),
+        *_compile_ids(docs),
+        *_graph_breaks(docs),
+        *_graphs(docs),
+        *_statuses(docs),
+        *_caches(docs),
+        *_environments(docs),
+        *_missing_ranks(docs, world_size),
+    ]
 
 
 # ---------------------------------------------------------------------------- helpers
@@ -50,13 +58,27 @@ def _odd_ranks(groups: list[dict[str, Any]], quiet: str | None = None) -> list[i
     return sorted(r for g in groups if g is not reference for r in g["ranks"])
 
 
-def _finding(kind: str, title: str, groups: list[dict[str, Any]], evidence: list[dict[str, Any]],
-             *, compile_id: str | None = None, quiet: str | None = None) -> dict[str, Any]:
+def _finding(
+    kind: str,
+    title: str,
+    groups: list[dict[str, Any]],
+    evidence: list[dict[str, Any]],
+    *,
+    compile_id: str | None = None,
+    quiet: str | None = None,
+) -> dict[str, Any]:
     if len(evidence) > MAX_EVIDENCE:
         evidence = evidence[:MAX_EVIDENCE] + [
-            {"rank": None, "text": f"… {len(evidence) - MAX_EVIDENCE} more (truncated)"}]
-    return {"kind": kind, "ranks": _odd_ranks(groups, quiet), "compile_id": compile_id,
-            "title": title, "groups": groups, "evidence": evidence}
+            {"rank": None, "text": f"… {len(evidence) - MAX_EVIDENCE} more (truncated)"}
+        ]
+    return {
+        "kind": kind,
+        "ranks": _odd_ranks(groups, quiet),
+        "compile_id": compile_id,
+        "title": title,
+        "groups": groups,
+        "evidence": evidence,
+    }
 
 
 def _function(record: Doc | None) -> str:
@@ -74,23 +96,35 @@ def _by_compile_id(docs: RankDocs) -> dict[str, dict[int, Doc]]:
 
 
 def _guards(record: Doc) -> list[str]:
-    return [reason["guard"] for group in record.get("recompile_reasons") or []
-            for reason in group]
+    return [reason["guard"] for group in record.get("recompile_reasons") or [] for reason in group]
 
 
 # ---------------------------------------------------------------------------- findings
 
 
 def _errors(docs: RankDocs) -> list[dict[str, Any]]:
-    values = {rank: (f"{doc['error'].get('type')}: {doc['error'].get('message')}"
-                     if doc.get("error") else "no error") for rank, doc in docs}
+    values = {
+        rank: (
+            f"{doc['error'].get('type')}: {doc['error'].get('message')}"
+            if doc.get("error")
+            else "no error"
+        )
+        for rank, doc in docs
+    }
     groups = _grouped(values)
     if len(groups) < 2:
         return []
     raised = [r for r, v in values.items() if v != "no error"]
     evidence = [{"rank": r, "text": values[r]} for r in raised]
-    return [_finding("error", f"The program raised on {ranks_text(raised)}", groups, evidence,
-                     quiet="no error")]
+    return [
+        _finding(
+            "error",
+            f"The program raised on {ranks_text(raised)}",
+            groups,
+            evidence,
+            quiet="no error",
+        )
+    ]
 
 
 def _collectives(docs: RankDocs) -> list[dict[str, Any]]:
@@ -106,8 +140,10 @@ def _collectives(docs: RankDocs) -> list[dict[str, Any]]:
     per_rank: dict[int, list[str]] = {rank: [] for rank, _ in docs}
     evidence, first_ids, differing = [], [], []
     for key, records in frames.items():
-        found = {rank: [(r["id"], collectives_by_level(r)) for r in recs]
-                 for rank, recs in records.items()}
+        found = {
+            rank: [(r["id"], collectives_by_level(r)) for r in recs]
+            for rank, recs in records.items()
+        }
         if not any(levels for entries in found.values() for _, levels in entries):
             continue
         level = _common_level([levels for entries in found.values() for _, levels in entries])
@@ -124,17 +160,30 @@ def _collectives(docs: RankDocs) -> list[dict[str, Any]]:
         if len(set(shown.values())) > 1:
             differing.append(f"`{key[2]}`")
             first_ids.append(min(cid for entries in found.values() for cid, _ in entries))
-            evidence += [{"rank": rank, "text": f"`{key[2]}` ({level or 'graphs'}, compiles "
-                          f"{', '.join(cid for cid, _ in found[rank])}): {shown[rank]}"
-                          if rank in found else f"`{key[2]}`: not compiled"}
-                         for rank, _ in docs]
+            evidence += [
+                {
+                    "rank": rank,
+                    "text": f"`{key[2]}` ({level or 'graphs'}, compiles "
+                    f"{', '.join(cid for cid, _ in found[rank])}): {shown[rank]}"
+                    if rank in found
+                    else f"`{key[2]}`: not compiled",
+                }
+                for rank, _ in docs
+            ]
     groups = _grouped({rank: "; ".join(frames_) for rank, frames_ in per_rank.items()})
     if len(groups) < 2:
         return []
     evidence.sort(key=lambda e: e["rank"])
-    return [_finding("collectives", "the ranks run different collectives in their compiled "
-                     f"graphs (in {', '.join(differing)})", groups, evidence,
-                     compile_id=first_ids[0] if first_ids else None)]
+    return [
+        _finding(
+            "collectives",
+            "the ranks run different collectives in their compiled "
+            f"graphs (in {', '.join(differing)})",
+            groups,
+            evidence,
+            compile_id=first_ids[0] if first_ids else None,
+        )
+    ]
 
 
 def _common_level(all_levels: list[dict[str, list[str]]]) -> str | None:
@@ -162,25 +211,50 @@ def _compile_ids(docs: RankDocs) -> list[dict[str, Any]]:
     for present, compiles in only_on.items():
         absent = [r for r in ranks if r not in present]
         ids = ", ".join(cid for cid, _ in compiles)
-        groups = [{"ranks": list(present), "value": f"compiled {ids}"},
-                  {"ranks": absent, "value": "not compiled"}]
-        evidence = [{"rank": r, "text": f"compile {cid} `{_function(rec)}`: {rec.get('status')}"
-                     + (f", {len(rec['dynamo_graph']['nodes'])} graph nodes"
-                        if rec.get("dynamo_graph") else "")}
-                    for cid, per_rank in compiles for r, rec in sorted(per_rank.items())]
+        groups = [
+            {"ranks": list(present), "value": f"compiled {ids}"},
+            {"ranks": absent, "value": "not compiled"},
+        ]
+        evidence = [
+            {
+                "rank": r,
+                "text": f"compile {cid} `{_function(rec)}`: {rec.get('status')}"
+                + (
+                    f", {len(rec['dynamo_graph']['nodes'])} graph nodes"
+                    if rec.get("dynamo_graph")
+                    else ""
+                ),
+            }
+            for cid, per_rank in compiles
+            for r, rec in sorted(per_rank.items())
+        ]
         word = "compile" if len(compiles) == 1 else "compiles"
-        findings.append(_finding(
-            "compile_ids", f"{word} {ids} on {ranks_text(present)} only, not on "
-            f"{ranks_text(absent)}", groups, evidence, compile_id=compiles[0][0],
-            quiet="not compiled"))
+        findings.append(
+            _finding(
+                "compile_ids",
+                f"{word} {ids} on {ranks_text(present)} only, not on {ranks_text(absent)}",
+                groups,
+                evidence,
+                compile_id=compiles[0][0],
+                quiet="not compiled",
+            )
+        )
     return findings
 
 
-def _recompile(cid: str, per_rank: dict[int, Doc], recompiled: dict[int, list[str]],
-               ranks: list[int]) -> dict[str, Any] | None:
-    values = {r: ("recompiled: " + "; ".join(recompiled[r]) if r in recompiled
-                  else f"compile {cid} is no recompile" if r in per_rank
-                  else f"no compile {cid}") for r in ranks}
+def _recompile(
+    cid: str, per_rank: dict[int, Doc], recompiled: dict[int, list[str]], ranks: list[int]
+) -> dict[str, Any] | None:
+    values = {
+        r: (
+            "recompiled: " + "; ".join(recompiled[r])
+            if r in recompiled
+            else f"compile {cid} is no recompile"
+            if r in per_rank
+            else f"no compile {cid}"
+        )
+        for r in ranks
+    }
     groups = _grouped(values)
     if len(groups) < 2:
         return None
@@ -189,13 +263,17 @@ def _recompile(cid: str, per_rank: dict[int, Doc], recompiled: dict[int, list[st
     for r in sorted(recompiled):
         for group in per_rank[r].get("recompile_reasons") or []:
             for reason in group:
-                evidence.append({"rank": r, "text": f"{reason['guard']} (guard of compile "
-                                                    f"{reason.get('failed_compile_id') or '?'})"})
+                evidence.append(
+                    {
+                        "rank": r,
+                        "text": f"{reason['guard']} (guard of compile "
+                        f"{reason.get('failed_compile_id') or '?'})",
+                    }
+                )
     others = [r for r in ranks if r not in recompiled]
     title = f"{ranks_text(recompiled)} recompiled `{function}` (compile {cid})"
     title += f"; {ranks_text(others)} did not" if others else " for different reasons"
-    return _finding("recompile", title, groups, evidence, compile_id=cid,
-                    quiet=f"no compile {cid}")
+    return _finding("recompile", title, groups, evidence, compile_id=cid, quiet=f"no compile {cid}")
 
 
 def _graph_breaks(docs: RankDocs) -> list[dict[str, Any]]:
@@ -213,14 +291,25 @@ def _graph_breaks(docs: RankDocs) -> list[dict[str, Any]]:
         if len(per_rank) == len(ranks):
             continue
         present = sorted(per_rank)
-        groups = [{"ranks": present, "value": "breaks"},
-                  {"ranks": [r for r in ranks if r not in per_rank], "value": "no break"}]
-        evidence = [{"rank": r, "text": f"{file}:{line}, in compile {', '.join(cids)}: {reason}"}
-                    for r, cids in sorted(per_rank.items())]
-        findings.append(_finding(
-            "graph_breaks", f"graph break at {Path(str(file)).name}:{line} on "
-            f"{ranks_text(present)} only: {reason}", groups, evidence, compile_id=next(iter(per_rank.values()))[0],
-            quiet="no break"))
+        groups = [
+            {"ranks": present, "value": "breaks"},
+            {"ranks": [r for r in ranks if r not in per_rank], "value": "no break"},
+        ]
+        evidence = [
+            {"rank": r, "text": f"{file}:{line}, in compile {', '.join(cids)}: {reason}"}
+            for r, cids in sorted(per_rank.items())
+        ]
+        findings.append(
+            _finding(
+                "graph_breaks",
+                f"graph break at {Path(str(file)).name}:{line} on "
+                f"{ranks_text(present)} only: {reason}",
+                groups,
+                evidence,
+                compile_id=next(iter(per_rank.values()))[0],
+                quiet="no break",
+            )
+        )
     return findings
 
 
@@ -239,8 +328,11 @@ def _node_signature(node: Doc) -> str:
 def _graphs(docs: RankDocs) -> list[dict[str, Any]]:
     findings = []
     for cid, per_rank in _by_compile_id(docs).items():
-        graphs = {r: rec["dynamo_graph"]["nodes"] for r, rec in per_rank.items()
-                  if rec.get("dynamo_graph")}
+        graphs = {
+            r: rec["dynamo_graph"]["nodes"]
+            for r, rec in per_rank.items()
+            if rec.get("dynamo_graph")
+        }
         if len(graphs) < 2:
             continue
         signatures = {r: [_node_signature(n) for n in nodes] for r, nodes in graphs.items()}
@@ -254,12 +346,23 @@ def _graphs(docs: RankDocs) -> list[dict[str, Any]]:
         evidence = []
         for group in groups[1:]:
             other = group["ranks"][0]
-            evidence.append({"rank": other, "text": _first_difference(
-                graphs[reference], graphs[other], reference, other)})
+            evidence.append(
+                {
+                    "rank": other,
+                    "text": _first_difference(graphs[reference], graphs[other], reference, other),
+                }
+            )
         sizes = "; ".join(f"{ranks_text(g['ranks'])}: {g['value']}" for g in groups)
-        findings.append(_finding(
-            "graph", f"the Dynamo graph of compile {cid} (`{_function(per_rank[reference])}`) "
-            f"differs across ranks ({sizes})", groups, evidence, compile_id=cid))
+        findings.append(
+            _finding(
+                "graph",
+                f"the Dynamo graph of compile {cid} (`{_function(per_rank[reference])}`) "
+                f"differs across ranks ({sizes})",
+                groups,
+                evidence,
+                compile_id=cid,
+            )
+        )
     return findings
 
 
@@ -277,8 +380,10 @@ def _first_difference(a: list[Doc], b: list[Doc], rank_a: int, rank_b: int) -> s
             return f"node {i}: rank {rank_a} {_shown(x)}; rank {rank_b} {_shown(y)}"
     longer, rank = (a, rank_a) if len(a) > len(b) else (b, rank_b)
     extra = longer[min(len(a), len(b))]
-    return (f"rank {rank} has {abs(len(a) - len(b))} more nodes, from node "
-            f"{min(len(a), len(b))}: {_shown(extra)}")
+    return (
+        f"rank {rank} has {abs(len(a) - len(b))} more nodes, from node "
+        f"{min(len(a), len(b))}: {_shown(extra)}"
+    )
 
 
 def _statuses(docs: RankDocs) -> list[dict[str, Any]]:
@@ -288,40 +393,71 @@ def _statuses(docs: RankDocs) -> list[dict[str, Any]]:
         groups = _grouped(values)
         if len(groups) < 2:
             continue
-        evidence = [{"rank": r, "text": f"{rec.get('status')}"
-                     + (f": {rec['error'].get('type')}: {rec['error'].get('message')}"
-                        if rec.get("error") else "")} for r, rec in sorted(per_rank.items())]
-        findings.append(_finding("status", f"compile {cid} (`{_function(per_rank[min(per_rank)])}`)"
-                                 " ends differently across ranks", groups, evidence,
-                                 compile_id=cid, quiet="ok"))
+        evidence = [
+            {
+                "rank": r,
+                "text": f"{rec.get('status')}"
+                + (
+                    f": {rec['error'].get('type')}: {rec['error'].get('message')}"
+                    if rec.get("error")
+                    else ""
+                ),
+            }
+            for r, rec in sorted(per_rank.items())
+        ]
+        findings.append(
+            _finding(
+                "status",
+                f"compile {cid} (`{_function(per_rank[min(per_rank)])}`)"
+                " ends differently across ranks",
+                groups,
+                evidence,
+                compile_id=cid,
+                quiet="ok",
+            )
+        )
     return findings
 
 
 def _caches(docs: RankDocs) -> list[dict[str, Any]]:
     findings = []
     for cid, per_rank in _by_compile_id(docs).items():
-        values = {r: ", ".join(f"{c['cache']} {c['result']}" for c in rec.get("cache") or [])
-                  or "no cache lookups" for r, rec in per_rank.items()}
+        values = {
+            r: ", ".join(f"{c['cache']} {c['result']}" for c in rec.get("cache") or [])
+            or "no cache lookups"
+            for r, rec in per_rank.items()
+        }
         groups = _grouped(values)
         if len(groups) < 2:
             continue
         evidence = [{"rank": r, "text": v} for r, v in sorted(values.items())]
-        findings.append(_finding("cache", f"compile {cid} hits and misses the caches differently "
-                                 "across ranks", groups, evidence, compile_id=cid))
+        findings.append(
+            _finding(
+                "cache",
+                f"compile {cid} hits and misses the caches differently across ranks",
+                groups,
+                evidence,
+                compile_id=cid,
+            )
+        )
     return findings
 
 
 def _environments(docs: RankDocs) -> list[dict[str, Any]]:
     findings = []
     for key in ("torch", "triton", "cuda", "python"):
-        values = {r: str(doc["environment"][key]) for r, doc in docs
-                  if (doc.get("environment") or {}).get(key)}
+        values = {
+            r: str(doc["environment"][key])
+            for r, doc in docs
+            if (doc.get("environment") or {}).get(key)
+        }
         groups = _grouped(values)
         if len(groups) < 2:
             continue
         evidence = [{"rank": r, "text": f"{key} {v}"} for r, v in sorted(values.items())]
-        findings.append(_finding("environment", f"ranks run different {key} versions", groups,
-                                 evidence))
+        findings.append(
+            _finding("environment", f"ranks run different {key} versions", groups, evidence)
+        )
     return findings
 
 
@@ -333,7 +469,13 @@ def _missing_ranks(docs: RankDocs, world_size: int | None) -> list[dict[str, Any
     if not missing:
         return []
     groups = [{"ranks": sorted(have), "value": "given"}, {"ranks": missing, "value": "missing"}]
-    return [_finding("ranks", f"{ranks_text(missing)} of the {world_size} are not among the "
-                     "inputs: they are not compared", groups,
-                     [{"rank": r, "text": "no document or log given"} for r in missing],
-                     quiet="given")]
+    return [
+        _finding(
+            "ranks",
+            f"{ranks_text(missing)} of the {world_size} are not among the "
+            "inputs: they are not compared",
+            groups,
+            [{"rank": r, "text": "no document or log given"} for r in missing],
+            quiet="given",
+        )
+    ]

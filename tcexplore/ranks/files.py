@@ -16,8 +16,9 @@ _RANK_SUFFIX = re.compile(r"\.rank(\d+)$")
 def per_rank_path(path: str | Path, rank: int) -> Path:
     """``out.json`` -> ``out.rank1.json``; a name without a suffix gets ``.rank1`` appended."""
     path = Path(path)
-    return path.with_name(f"{path.stem}.rank{rank}{path.suffix}" if path.suffix
-                          else f"{path.name}.rank{rank}")
+    return path.with_name(
+        f"{path.stem}.rank{rank}{path.suffix}" if path.suffix else f"{path.name}.rank{rank}"
+    )
 
 
 def rank_files(path: str | Path) -> list[Path]:
@@ -31,7 +32,6 @@ def rank_files(path: str | Path) -> list[Path]:
         if match and name[: match.start()] == stem:
             found.append((int(match.group(1)), candidate))
     return [p for _, p in sorted(found)]
-
 
 
 def rank_in_name(path: str | Path) -> int | None:

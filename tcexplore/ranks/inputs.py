@@ -10,9 +10,10 @@ digest is made (:mod:`.digest`), possibly in another process. A missing input ra
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 from ..document import Document, DocumentError
 from ..traces import trace_logs
@@ -47,8 +48,9 @@ def _found(source: Any) -> list[RankSource]:
         return [RankSource(_kind(path), str(path))]
     per_rank = rank_files(path)
     if not per_rank:
-        raise DocumentError(f"no such file or directory: {path} (nor {path.stem}.rank*"
-                            f"{path.suffix} beside it)")
+        raise DocumentError(
+            f"no such file or directory: {path} (nor {path.stem}.rank*{path.suffix} beside it)"
+        )
     return [RankSource(_kind(p), str(p)) for p in per_rank]
 
 

@@ -13,17 +13,24 @@ from __future__ import annotations
 import multiprocessing
 import os
 import sys
+from collections.abc import Callable, Iterable
 from concurrent.futures import Executor, ProcessPoolExecutor
-from typing import Any, Callable, Iterable
+from typing import Any
 
 
 def default_jobs() -> int:
-    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (
-        os.cpu_count() or 1)
+    return (
+        len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    )
 
 
-def run_all(fn: Callable[..., Any], items: Iterable[Any], *args: Any,
-            jobs: int | None = None, executor: Executor | None = None) -> list[Any]:
+def run_all(
+    fn: Callable[..., Any],
+    items: Iterable[Any],
+    *args: Any,
+    jobs: int | None = None,
+    executor: Executor | None = None,
+) -> list[Any]:
     """``[fn(item, *args) for item in items]``, in order, spread as described above."""
     items = list(items)
     if executor is not None:

@@ -23,9 +23,16 @@ def restarted_attempts(compile_: Data, draw_graph: Callable[[Any], str]) -> str:
         if not isinstance(attempt, dict):
             continue
         reason = _reason_line(str(attempt.get("reason") or ""))
-        why = (f"restarted: {reason}" if reason else
-               "restarted (torch gives this compile's reasons as a set: see Restart reasons)")
-        blocks.append(_details(
-            f"Attempt {_e(attempt.get('attempt'))}, discarded: {_e(why)}",
-            draw_graph(attempt.get("graph")), cls="tcx-sub tcx-restarted-attempt"))
+        why = (
+            f"restarted: {reason}"
+            if reason
+            else "restarted (torch gives this compile's reasons as a set: see Restart reasons)"
+        )
+        blocks.append(
+            _details(
+                f"Attempt {_e(attempt.get('attempt'))}, discarded: {_e(why)}",
+                draw_graph(attempt.get("graph")),
+                cls="tcx-sub tcx-restarted-attempt",
+            )
+        )
     return "\n".join(blocks)

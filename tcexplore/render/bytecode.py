@@ -7,8 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .markup import (MAX_ROWS, Data, _compile_link, _details, _e, _location, _more_rows_note,
-                     _note)
+from .markup import MAX_ROWS, Data, _compile_link, _details, _e, _location, _more_rows_note, _note
 
 CSS = """
 .tcx-report .tcx-bc-sides { display: flex; gap: 12px; align-items: flex-start; }
@@ -22,9 +21,16 @@ CSS = """
 .tcx-report tr.tcx-bc-helper td { color: #656d76; }
 """
 
-_WORDS = {"graph": "compiled graph", "eager": "runs eagerly", "side_effect": "side effect",
-          "resume": "resume", "local": "local", "return": "return", "branch": "branch",
-          "unread": "not read"}
+_WORDS = {
+    "graph": "compiled graph",
+    "eager": "runs eagerly",
+    "side_effect": "side effect",
+    "resume": "resume",
+    "local": "local",
+    "return": "return",
+    "branch": "branch",
+    "unread": "not read",
+}
 
 
 def _break_where(data: Data, index: Any) -> str:
@@ -34,14 +40,25 @@ def _break_where(data: Data, index: Any) -> str:
 
 
 def _jump(data: Data, jump: Data) -> str:
-    where = f"offset {_e(jump.get('offset'))}" if jump.get("line") is None \
+    where = (
+        f"offset {_e(jump.get('offset'))}"
+        if jump.get("line") is None
         else f"line {_e(jump['line'])}"
+    )
     compiles = ", ".join(_compile_link(c) for c in jump.get("compiles") or [])
-    shared = (" (torch names this compile's resume functions alike and does not say which "
-              "jump each compile is)") if jump.get("shared_name") else ""
-    return (f"<div>→ goes on at {where} in <code>{_e(jump.get('function'))}</code>, made for "
-            f"the graph break at {_break_where(data, jump.get('graph_break'))}; compiles: "
-            f"{compiles or 'none in this run'}{shared}</div>")
+    shared = (
+        (
+            " (torch names this compile's resume functions alike and does not say which "
+            "jump each compile is)"
+        )
+        if jump.get("shared_name")
+        else ""
+    )
+    return (
+        f"<div>→ goes on at {where} in <code>{_e(jump.get('function'))}</code>, made for "
+        f"the graph break at {_break_where(data, jump.get('graph_break'))}; compiles: "
+        f"{compiles or 'none in this run'}{shared}</div>"
+    )
 
 
 def _reading(data: Data, section: Data) -> str:
@@ -51,14 +68,22 @@ def _reading(data: Data, section: Data) -> str:
     for step in steps:
         if step["kind"] == "helper":
             continue
-        line = "" if step.get("line") is None \
+        line = (
+            ""
+            if step.get("line") is None
             else f' <span class="tcx-muted">line {_e(step["line"])}</span>'
+        )
         jump = _jump(data, next(jumps, {})) if step["kind"] == "resume" else ""
-        items.append(f"<li><strong>{_e(_WORDS.get(step['kind'], step['kind']))}</strong> "
-                     f"<code>{_e(step['text'])}</code>{line}{jump}</li>")
+        items.append(
+            f"<li><strong>{_e(_WORDS.get(step['kind'], step['kind']))}</strong> "
+            f"<code>{_e(step['text'])}</code>{line}{jump}</li>"
+        )
     helpers = sum(1 for s in steps if s["kind"] == "helper")
-    tail = f'<p class="tcx-muted">{helpers} calls of Dynamo\'s helpers not listed.</p>' \
-        if helpers else ""
+    tail = (
+        f'<p class="tcx-muted">{helpers} calls of Dynamo\'s helpers not listed.</p>'
+        if helpers
+        else ""
+    )
     if not section["reading"]["complete"]:
         tail += _note("The reading stops at an instruction it does not know (said above).")
     return f"<ol>{''.join(items)}</ol>{tail}"
@@ -70,13 +95,18 @@ def _rows(instructions: list[Data], marks: dict[int, str]) -> str:
     for index, ins in enumerate(instructions[:MAX_ROWS]):
         mark = marks.get(index)
         attrs = f' class="tcx-bc-{_e(mark)}"' if mark else ""
-        cells = [ins.get("line") if ins.get("starts_line") else "",
-                 "" if ins.get("offset") is None else ins["offset"],
-                 ins.get("opname"), ins.get("argrepr") or ""]
+        cells = [
+            ins.get("line") if ins.get("starts_line") else "",
+            "" if ins.get("offset") is None else ins["offset"],
+            ins.get("opname"),
+            ins.get("argrepr") or "",
+        ]
         rows.append(f"<tr{attrs}>" + "".join(f"<td>{_e(c)}</td>" for c in cells) + "</tr>")
     head = "".join(f"<th>{h}</th>" for h in ("line", "offset", "instruction", "argument"))
-    table = (f'<table class="tcx-bc-table"><thead><tr>{head}</tr></thead>'
-             f"<tbody>{''.join(rows)}</tbody></table>")
+    table = (
+        f'<table class="tcx-bc-table"><thead><tr>{head}</tr></thead>'
+        f"<tbody>{''.join(rows)}</tbody></table>"
+    )
     if len(instructions) > MAX_ROWS:
         table += _more_rows_note(len(instructions) - MAX_ROWS)
     return table
@@ -84,10 +114,13 @@ def _rows(instructions: list[Data], marks: dict[int, str]) -> str:
 
 def _original_marks(data: Data, compile_: Data, section: Data) -> dict[int, str]:
     frame = compile_.get("frame") or {}
-    broke = {f.get("line") for b in data.get("graph_breaks") or []
-             if b.get("compile_id") == compile_.get("id")
-             for f in b.get("user_stack") or []
-             if f.get("file") == frame.get("file") and f.get("function") == frame.get("function")}
+    broke = {
+        f.get("line")
+        for b in data.get("graph_breaks") or []
+        if b.get("compile_id") == compile_.get("id")
+        for f in b.get("user_stack") or []
+        if f.get("file") == frame.get("file") and f.get("function") == frame.get("function")
+    }
     resumes = {j.get("offset") for j in section.get("resume_jumps") or []}
     marks = {}
     for index, ins in enumerate(section["original"]["instructions"]):
@@ -103,21 +136,27 @@ def bytecode_block(data: Data, compile_: Data) -> str:
     section = compile_.get("bytecode")
     if not isinstance(section, dict):
         return ""
-    modified_marks = {i: s["kind"] for s in section["reading"]["steps"]
-                      for i in s["instructions"]}
+    modified_marks = {i: s["kind"] for s in section["reading"]["steps"] for i in s["instructions"]}
     continued = compile_.get("resume_of")
     head = ""
     if isinstance(continued, dict):
-        head = (f"<p>A resume function: it continues the graph break at "
-                f"{_break_where(data, continued.get('graph_break'))} "
-                f"(compile {_compile_link(continued.get('compile_id'))}).</p>")
-    source = ("torch's bytecode hook during the capture" if section["source"] == "bytecode_hook"
-              else "the resume function's bytecode artifacts in TORCH_TRACE")
-    body = (f"{head}<p>What the modified code does, read from its instructions:</p>"
-            f"{_reading(data, section)}"
-            f'<div class="tcx-bc-sides"><div><strong>Original bytecode</strong>'
-            f"{_rows(section['original']['instructions'], _original_marks(data, compile_, section))}"
-            f"</div><div><strong>Modified bytecode</strong> (what runs, under this compile's "
-            f"guards){_rows(section['modified']['instructions'], modified_marks)}</div></div>"
-            f'<p class="tcx-muted">From {source}, disassembled by dis.</p>')
+        head = (
+            f"<p>A resume function: it continues the graph break at "
+            f"{_break_where(data, continued.get('graph_break'))} "
+            f"(compile {_compile_link(continued.get('compile_id'))}).</p>"
+        )
+    source = (
+        "torch's bytecode hook during the capture"
+        if section["source"] == "bytecode_hook"
+        else "the resume function's bytecode artifacts in TORCH_TRACE"
+    )
+    body = (
+        f"{head}<p>What the modified code does, read from its instructions:</p>"
+        f"{_reading(data, section)}"
+        f'<div class="tcx-bc-sides"><div><strong>Original bytecode</strong>'
+        f"{_rows(section['original']['instructions'], _original_marks(data, compile_, section))}"
+        f"</div><div><strong>Modified bytecode</strong> (what runs, under this compile's "
+        f"guards){_rows(section['modified']['instructions'], modified_marks)}</div></div>"
+        f'<p class="tcx-muted">From {source}, disassembled by dis.</p>'
+    )
     return _details("Bytecode: original and modified", body)

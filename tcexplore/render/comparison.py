@@ -35,8 +35,11 @@ _COMPARISON_CSS = """
 
 def best_row(rows: list[Data]) -> int | None:
     """The fastest row that matched eager (the extension's ``bestRow``)."""
-    ranked = [(r["speedup"], -i) for i, r in enumerate(rows)
-              if r.get("status") == "ok" and isinstance(r.get("speedup"), (int, float))]
+    ranked = [
+        (r["speedup"], -i)
+        for i, r in enumerate(rows)
+        if r.get("status") == "ok" and isinstance(r.get("speedup"), (int, float))
+    ]
     return -max(ranked)[1] if ranked else None
 
 
@@ -67,8 +70,9 @@ def headline(rows: list[Data]) -> str:
         if _uncertain(row):
             said.append(f"fastest that matches eager: {at} (within the noise)")
         elif row["speedup"] < 1:
-            said.append(f"every configuration that matches eager is slower than it; the "
-                        f"fastest: {at}")
+            said.append(
+                f"every configuration that matches eager is slower than it; the fastest: {at}"
+            )
         else:
             said.append(f"fastest that matches eager: {at}")
     else:
@@ -81,29 +85,56 @@ def headline(rows: list[Data]) -> str:
 def _speedup_bar(row: Data, best: int | None, i: int) -> Bar:
     speedup = row.get("speedup")
     if not isinstance(speedup, (int, float)):
-        return Bar(row["label"], None, "failed" if row.get("status") == "error" else "not timed",
-                   title=row.get("error") or "")
+        return Bar(
+            row["label"],
+            None,
+            "failed" if row.get("status") == "error" else "not timed",
+            title=row.get("error") or "",
+        )
     interval = row.get("speedup_interval")
-    remark = (" (busy machine)" if row.get("busy") else " (unclear)" if _uncertain(row)
-              else " (noisy)" if row.get("noisy") else "")
-    return Bar(row["label"], speedup, f"{fmt_num(speedup)}×{remark}",
-               colour="#cf222e" if row.get("status") in ("mismatch", "error") else "#0969da",
-               band=tuple(interval) if isinstance(interval, list) else None,
-               off_scale=f"to {fmt_num(interval[1])}×" if isinstance(interval, list) else "",
-               title=f"{row['label']}: {fmt_num(speedup)}× the speed of eager"
-                     + (f", 95% interval {fmt_num(interval[0])}–{fmt_num(interval[1])}×"
-                        if isinstance(interval, list) else ""),
-               highlight=i == best)
+    remark = (
+        " (busy machine)"
+        if row.get("busy")
+        else " (unclear)"
+        if _uncertain(row)
+        else " (noisy)"
+        if row.get("noisy")
+        else ""
+    )
+    return Bar(
+        row["label"],
+        speedup,
+        f"{fmt_num(speedup)}×{remark}",
+        colour="#cf222e" if row.get("status") in ("mismatch", "error") else "#0969da",
+        band=tuple(interval) if isinstance(interval, list) else None,
+        off_scale=f"to {fmt_num(interval[1])}×" if isinstance(interval, list) else "",
+        title=f"{row['label']}: {fmt_num(speedup)}× the speed of eager"
+        + (
+            f", 95% interval {fmt_num(interval[0])}–{fmt_num(interval[1])}×"
+            if isinstance(interval, list)
+            else ""
+        ),
+        highlight=i == best,
+    )
 
 
 def _compile_bar(row: Data, best: int | None, i: int) -> Bar:
     seconds = row.get("compile_s")
     if not isinstance(seconds, (int, float)):
-        return Bar(row["label"], None, "failed" if row.get("status") == "error" else "—",
-                   title=row.get("error") or "")
-    return Bar(row["label"], seconds, f"{fmt_num(seconds)} s", colour="#8250df",
-               title=f"{row['label']}: first call {fmt_num(seconds)} s (compile + one run)",
-               highlight=i == best)
+        return Bar(
+            row["label"],
+            None,
+            "failed" if row.get("status") == "error" else "—",
+            title=row.get("error") or "",
+        )
+    return Bar(
+        row["label"],
+        seconds,
+        f"{fmt_num(seconds)} s",
+        colour="#8250df",
+        title=f"{row['label']}: first call {fmt_num(seconds)} s (compile + one run)",
+        highlight=i == best,
+    )
 
 
 def charts(rows: list[Data]) -> str:
@@ -111,14 +142,23 @@ def charts(rows: list[Data]) -> str:
     speedups = [r["speedup"] for r in rows if isinstance(r.get("speedup"), (int, float))]
     compiles = [r["compile_s"] for r in rows if isinstance(r.get("compile_s"), (int, float))]
     speed_axis = linear_axis(max([1.0, *speedups]) * 1.1, "speedup over eager (×)", "×")
-    compile_axis = linear_axis(max([0.0, *compiles]) * 1.1, "first call: compile + one run (s)",
-                               " s")
-    return (axis_chart(speed_axis, [_speedup_bar(r, best, i) for i, r in enumerate(rows)],
-                       "speedup per configuration", width=CHART_WIDTH, label_width=LABEL_WIDTH,
-                       reference=(1.0, "1× = eager"))
-            + axis_chart(compile_axis, [_compile_bar(r, best, i) for i, r in enumerate(rows)],
-                         "compile time per configuration", width=CHART_WIDTH,
-                         label_width=LABEL_WIDTH))
+    compile_axis = linear_axis(
+        max([0.0, *compiles]) * 1.1, "first call: compile + one run (s)", " s"
+    )
+    return axis_chart(
+        speed_axis,
+        [_speedup_bar(r, best, i) for i, r in enumerate(rows)],
+        "speedup per configuration",
+        width=CHART_WIDTH,
+        label_width=LABEL_WIDTH,
+        reference=(1.0, "1× = eager"),
+    ) + axis_chart(
+        compile_axis,
+        [_compile_bar(r, best, i) for i, r in enumerate(rows)],
+        "compile time per configuration",
+        width=CHART_WIDTH,
+        label_width=LABEL_WIDTH,
+    )
 
 
 def _value(value: Any, digits: str = ".4g") -> str:
@@ -134,24 +174,53 @@ def table(rows: list[Data], linked: bool = False) -> str:
         label = _e(r["label"])
         if linked and r.get("document"):
             label = f'<a href="#tcx-row-{i}">{label}</a>'
-        label += "".join(f'<div class="tcx-muted">= {_e(s["label"])}: the same run (torch: '
-                         f'“{_e(s["reason"])}”)</div>' for s in r.get("same_runs") or [])
-        look = {"ok": " tcx-status-ok", "mismatch": " tcx-status-failed",
-                "error": " tcx-status-failed"}.get(r.get("status"), "")
-        cells = [label, f'<span class="tcx-status{look}">{_e(r.get("status"))}</span>',
-                 _value(r.get("compile_s")), _value(r.get("median_ms")),
-                 _value(r.get("speedup"), ".3g"), _value(r.get("max_abs_err")),
-                 _e(format_bytes(r["peak_memory_bytes"])) if r.get("peak_memory_bytes") is not None
-                 else "",
-                 _value(r.get("graphs")), _value(r.get("graph_breaks")), _value(r.get("kernels")),
-                 f'<span class="tcx-row-error">{_e(r.get("error"))}</span>' if r.get("error") else ""]
+        label += "".join(
+            f'<div class="tcx-muted">= {_e(s["label"])}: the same run (torch: '
+            f"“{_e(s['reason'])}”)</div>"
+            for s in r.get("same_runs") or []
+        )
+        look = {
+            "ok": " tcx-status-ok",
+            "mismatch": " tcx-status-failed",
+            "error": " tcx-status-failed",
+        }.get(r.get("status"), "")
+        cells = [
+            label,
+            f'<span class="tcx-status{look}">{_e(r.get("status"))}</span>',
+            _value(r.get("compile_s")),
+            _value(r.get("median_ms")),
+            _value(r.get("speedup"), ".3g"),
+            _value(r.get("max_abs_err")),
+            _e(format_bytes(r["peak_memory_bytes"]))
+            if r.get("peak_memory_bytes") is not None
+            else "",
+            _value(r.get("graphs")),
+            _value(r.get("graph_breaks")),
+            _value(r.get("kernels")),
+            f'<span class="tcx-row-error">{_e(r.get("error"))}</span>' if r.get("error") else "",
+        ]
         marked = ' class="tcx-best"' if i == winning else ""
         body.append(f"<tr{marked}>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
-    head = "".join(f"<th>{_e(h)}</th>" for h in (
-        "configuration", "status", "compile (s)", "runtime (ms)", "speedup", "max abs err",
-        "peak memory", "graphs", "breaks", "kernels", "error"))
-    return (f'<table class="tcx-comparison-table"><thead><tr>{head}</tr></thead>'
-            f'<tbody>{"".join(body)}</tbody></table>')
+    head = "".join(
+        f"<th>{_e(h)}</th>"
+        for h in (
+            "configuration",
+            "status",
+            "compile (s)",
+            "runtime (ms)",
+            "speedup",
+            "max abs err",
+            "peak memory",
+            "graphs",
+            "breaks",
+            "kernels",
+            "error",
+        )
+    )
+    return (
+        f'<table class="tcx-comparison-table"><thead><tr>{head}</tr></thead>'
+        f"<tbody>{''.join(body)}</tbody></table>"
+    )
 
 
 def _row_reports(rows: list[Data]) -> str:
@@ -160,10 +229,13 @@ def _row_reports(rows: list[Data]) -> str:
         if not row.get("document"):
             continue
         report = render_html(row["document"], full_page=False)
-        scoped = (report.replace('id="tcx-', f'id="row{i}-tcx-')
-                  .replace('href="#tcx-', f'href="#row{i}-tcx-'))
-        parts.append(f'<div class="tcx-row-report" id="tcx-row-{i}"><h2>{_e(row["label"])}'
-                     f'</h2>{scoped}</div>')
+        scoped = report.replace('id="tcx-', f'id="row{i}-tcx-').replace(
+            'href="#tcx-', f'href="#row{i}-tcx-'
+        )
+        parts.append(
+            f'<div class="tcx-row-report" id="tcx-row-{i}"><h2>{_e(row["label"])}'
+            f"</h2>{scoped}</div>"
+        )
     return "\n".join(parts)
 
 
@@ -174,25 +246,35 @@ def _advice(check: Any) -> str:
     return f'<p class="tcx-{"ok" if check.get("held") else "note"}">{_e(check.get("text"))}</p>'
 
 
-def render_comparison_html(data: Data, *, full_page: bool = True,
-                           summary_only: bool = False) -> str:
+def render_comparison_html(
+    data: Data, *, full_page: bool = True, summary_only: bool = False
+) -> str:
     """The grid; with each row's report below it unless ``summary_only``."""
     rows = data.get("rows") or []
-    parts = ['<div class="tcx-report tcx-comparison">',
-             f"<style>{_CSS}{_COMPARISON_CSS}</style>",
-             "<h1>torch.compile configurations compared</h1>",
-             f'<p class="tcx-findings">{_e(headline(rows))}</p>',
-             *(f'<p class="tcx-muted tcx-grid-note">{_e(n)}</p>' for n in data.get("notes") or []),
-             _advice(data.get("advice_check")),
-             charts(rows),
-             table(rows, linked=not summary_only)]
+    parts = [
+        '<div class="tcx-report tcx-comparison">',
+        f"<style>{_CSS}{_COMPARISON_CSS}</style>",
+        "<h1>torch.compile configurations compared</h1>",
+        f'<p class="tcx-findings">{_e(headline(rows))}</p>',
+        *(f'<p class="tcx-muted tcx-grid-note">{_e(n)}</p>' for n in data.get("notes") or []),
+        _advice(data.get("advice_check")),
+        charts(rows),
+        table(rows, linked=not summary_only),
+    ]
     if summary_only:
-        parts.append(_note("Each row's full exploration: JupyterLab with tcexplore installed "
-                           "opens it from the grid; .save(\"grid.html\") writes every row's "
-                           "report."))
+        parts.append(
+            _note(
+                "Each row's full exploration: JupyterLab with tcexplore installed "
+                'opens it from the grid; .save("grid.html") writes every row\'s '
+                "report."
+            )
+        )
     else:
-        parts.append(_details("Each configuration's report", _row_reports(rows),
-                              cls="tcx-section", open_=True))
+        parts.append(
+            _details(
+                "Each configuration's report", _row_reports(rows), cls="tcx-section", open_=True
+            )
+        )
     parts.append("</div>")
     fragment = "\n".join(parts)
     return _page(fragment, "tcexplore comparison") if full_page else fragment
@@ -200,13 +282,17 @@ def render_comparison_html(data: Data, *, full_page: bool = True,
 
 def left_out_note(labels: list[str], total: int, limit: int) -> str:
     """The grid's note naming the rows whose documents its notebook output leaves out."""
-    return (f"{len(labels)} row{'s' if len(labels) != 1 else ''} not in this output "
-            f"({', '.join(labels)}; {total / 1e6:.2f} MB), to keep the notebook under "
-            f"{limit / 1e6:.1f} MB for this grid: the Comparison's rows[i]['exploration'] "
-            "displays one, .save('grid.html') writes every row's report.")
+    return (
+        f"{len(labels)} row{'s' if len(labels) != 1 else ''} not in this output "
+        f"({', '.join(labels)}; {total / 1e6:.2f} MB), to keep the notebook under "
+        f"{limit / 1e6:.1f} MB for this grid: the Comparison's rows[i]['exploration'] "
+        "displays one, .save('grid.html') writes every row's report."
+    )
 
 
-def comparison_mime_bundle(data: Data, text: str, limit: int = BUNDLE_EMBED_LIMIT) -> dict[str, Any]:
+def comparison_mime_bundle(
+    data: Data, text: str, limit: int = BUNDLE_EMBED_LIMIT
+) -> dict[str, Any]:
     """The grid's notebook output: the rows' documents packed, in order, while the output
     (with its HTML) stays within ``limit`` bytes; the rest left out, marked and named."""
     rows, left_out, left_bytes = [], [], 0
@@ -224,8 +310,10 @@ def comparison_mime_bundle(data: Data, text: str, limit: int = BUNDLE_EMBED_LIMI
                 row["document"] = None
                 row["document_left_out"] = {
                     "reason": f"the row documents of this output would exceed {limit:,} bytes; "
-                              "the row's exploration (comparison.rows[i]['exploration']) "
-                              "displays it, .save('grid.html') writes its report", "bytes": size}
+                    "the row's exploration (comparison.rows[i]['exploration']) "
+                    "displays it, .save('grid.html') writes its report",
+                    "bytes": size,
+                }
                 left_out.append(row["label"])
                 left_bytes += size
         rows.append(row)

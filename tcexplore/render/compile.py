@@ -39,8 +39,10 @@ def _phase_items(phases: list[Any], budget: list[int]) -> str:
         took = f"{duration:.1f} ms" if isinstance(duration, (int, float)) else "?"
         children = phase.get("children") or []
         sub = _phase_items(children, budget) if children else ""
-        items.append(f"<li><code>{_e(phase.get('name'))}</code> "
-                     f"<span class=\"tcx-muted\">{_e(took)}</span>{sub}</li>")
+        items.append(
+            f"<li><code>{_e(phase.get('name'))}</code> "
+            f'<span class="tcx-muted">{_e(took)}</span>{sub}</li>'
+        )
     return f'<ul class="tcx-phases">{"".join(items)}</ul>' if items else ""
 
 
@@ -53,13 +55,17 @@ def _phases(phases: list[Any]) -> str:
 def _cache(cache: list[Any]) -> str:
     if not cache:
         return ""
-    return _details(f"Cache results ({len(cache)})", _dict_table(cache, "tcx-cache-table"),
-                    cls="tcx-sub tcx-cache")
+    return _details(
+        f"Cache results ({len(cache)})",
+        _dict_table(cache, "tcx-cache-table"),
+        cls="tcx-sub tcx-cache",
+    )
 
 
 def _compile_header(compile_: Data) -> str:
-    parts = [(f"<p>Status {_status(compile_.get('status'))} · frame "
-              f"{_location(compile_.get('frame'))}")]
+    parts = [
+        (f"<p>Status {_status(compile_.get('status'))} · frame {_location(compile_.get('frame'))}")
+    ]
     if compile_.get("attempts"):
         parts.append(f" · {plural(compile_['attempts'], 'attempt')}")
     parts.append("</p>")
@@ -75,12 +81,16 @@ def _compile_header(compile_: Data) -> str:
 
 
 def _without_settings(unsettled: Data) -> str:
-    what = {"provenance": "provenance tracking was off (kernels may show unmapped nodes)",
-            "cache_bypass": "the caches were on (a cache hit replays code from another run)"}
+    what = {
+        "provenance": "provenance tracking was off (kernels may show unmapped nodes)",
+        "cache_bypass": "the caches were on (a cache hit replays code from another run)",
+    }
     lacked = "; ".join(what.get(s, str(s)) for s in unsettled.get("settings") or [])
     threads = ", ".join(str(t) for t in unsettled.get("threads") or [])
-    return (f"Compiled in thread {threads}, outside the capture's settings: {lacked}. "
-            "Open capture() in that thread too.")
+    return (
+        f"Compiled in thread {threads}, outside the capture's settings: {lacked}. "
+        "Open capture() in that thread too."
+    )
 
 
 def compile_section(data: Data, compile_: Data) -> str:
@@ -100,7 +110,10 @@ def compile_section(data: Data, compile_: Data) -> str:
         _phases(compile_.get("phases") or []),
         _cache(compile_.get("cache") or []),
     ]
-    summary = (f"Compile <code>{_e(compile_.get('id'))}</code> "
-               f"<code>{_e(frame.get('function'))}</code> {_status(compile_.get('status'))}")
-    return _details(summary, "\n".join(p for p in body if p), cls="tcx-section tcx-compile",
-                    id_=anchor)
+    summary = (
+        f"Compile <code>{_e(compile_.get('id'))}</code> "
+        f"<code>{_e(frame.get('function'))}</code> {_status(compile_.get('status'))}"
+    )
+    return _details(
+        summary, "\n".join(p for p in body if p), cls="tcx-section tcx-compile", id_=anchor
+    )

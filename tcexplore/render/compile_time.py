@@ -44,18 +44,24 @@ def compile_time(compiles: list[Any]) -> str:
             continue
         totals: dict[str, float] = {}
         _durations(compile_["phases"], totals)
-        backward = sum(p.get("duration_ms") or 0.0 for p in compile_["phases"]
-                       if isinstance(p, dict) and p.get("name") == BACKWARD)
-        rows.append([_compile_link(compile_.get("id"))]
-                    + [_ms(totals.get(name)) for _, name in COLUMNS]
-                    + [_ms(backward or None)])
+        backward = sum(
+            p.get("duration_ms") or 0.0
+            for p in compile_["phases"]
+            if isinstance(p, dict) and p.get("name") == BACKWARD
+        )
+        rows.append(
+            [_compile_link(compile_.get("id"))]
+            + [_ms(totals.get(name)) for _, name in COLUMNS]
+            + [_ms(backward or None)]
+        )
     if not rows:
         return ""
     headers = ["compile"] + [f"{h} (ms)" for h, _ in COLUMNS] + ["backward compile (ms)"]
-    body = (_table(headers, rows, "tcx-compile-time-table")
-            + _note("Phases nest: \"of which\" columns are parts of AOTAutograd's time (the "
-                    "forward graph is compiled by Inductor inside it). Each compile's full "
-                    "phase tree is under its own section."))
-    return _details("Compile time by phase", body, cls="tcx-section tcx-compile-time",
-                    id_="tcx-compile-time")
-
+    body = _table(headers, rows, "tcx-compile-time-table") + _note(
+        'Phases nest: "of which" columns are parts of AOTAutograd\'s time (the '
+        "forward graph is compiled by Inductor inside it). Each compile's full "
+        "phase tree is under its own section."
+    )
+    return _details(
+        "Compile time by phase", body, cls="tcx-section tcx-compile-time", id_="tcx-compile-time"
+    )

@@ -9,8 +9,10 @@ from .markup import Data, _c, _compile_anchor, _details, _e, _location, _note, _
 from .profile import PROFILE_ANCHOR
 
 SHAPES_ANCHOR = "tcx-shapes"
-OLD_DOCUMENT = ("This document was saved before tcexplore recorded its findings: "
-                "tcexplore.load() computes them (save it again to keep them).")
+OLD_DOCUMENT = (
+    "This document was saved before tcexplore recorded its findings: "
+    "tcexplore.load() computes them (save it again to keep them)."
+)
 CSS = """
 .tcx-report .tcx-finding-list { list-style: none; padding-left: 0; }
 .tcx-report .tcx-finding { margin: 4px 0; padding: 4px 8px; border-left: 4px solid #d0d7de; }
@@ -23,9 +25,15 @@ CSS = """
 .tcx-report .tcx-finding-title { font-weight: 600; }
 .tcx-report .tcx-finding ul { margin: 2px 0; }
 """
-_TAB_ANCHORS = {"timing": "tcx-measurements", "accuracy": "tcx-measurements",
-                "profile": PROFILE_ANCHOR, "source": "tcx-source", "shapes": SHAPES_ANCHOR,
-                "cudagraphs": "tcx-compiles", "overview": "tcx-overview"}
+_TAB_ANCHORS = {
+    "timing": "tcx-measurements",
+    "accuracy": "tcx-measurements",
+    "profile": PROFILE_ANCHOR,
+    "source": "tcx-source",
+    "shapes": SHAPES_ANCHOR,
+    "cudagraphs": "tcx-compiles",
+    "overview": "tcx-overview",
+}
 
 
 def _href(link: Data) -> str | None:
@@ -47,31 +55,46 @@ def _evidence(links: list[Any]) -> str:
 
 def _finding(f: Data) -> str:
     severity = str(f.get("severity"))
-    body = [(f'<span class="tcx-severity">{_e(severity)}</span>'
-             f'<span class="tcx-finding-title">{_e(f.get("title"))}</span>')]
+    body = [
+        (
+            f'<span class="tcx-severity">{_e(severity)}</span>'
+            f'<span class="tcx-finding-title">{_e(f.get("title"))}</span>'
+        )
+    ]
     places = [_location(loc) for loc in f.get("locations") or []][:10]
     if places and f.get("kind") != "dynamic_shape":
-        body.append(f'<div>At {"; ".join(places)}</div>')
+        body.append(f"<div>At {'; '.join(places)}</div>")
     if f.get("details"):
         body.append("<ul>" + "".join(f"<li>{_e(d)}</li>" for d in f["details"][:20]) + "</ul>")
     if f.get("advice"):
         body.append(f"<div><strong>What to do:</strong> {_e(f['advice'])}</div>")
     body.append(_evidence(f.get("evidence") or []))
-    return (f'<li class="tcx-finding tcx-finding-{_e(severity)}" data-kind="{_e(f.get("kind"))}">'
-            + "".join(body) + "</li>")
+    return (
+        f'<li class="tcx-finding tcx-finding-{_e(severity)}" data-kind="{_e(f.get("kind"))}">'
+        + "".join(body)
+        + "</li>"
+    )
 
 
 def findings_list(data: Data) -> str:
     found = data.get("findings")
     if not isinstance(found, list):
         return _note(OLD_DOCUMENT)
-    return ('<ul class="tcx-finding-list">' + "".join(_finding(f) for f in found if isinstance(f, dict))
-            + "</ul>")
+    return (
+        '<ul class="tcx-finding-list">'
+        + "".join(_finding(f) for f in found if isinstance(f, dict))
+        + "</ul>"
+    )
 
 
 def shape_rows(data: Data) -> list[Data]:
-    return [f["shape"] for f in data.get("findings") or []
-            if isinstance(f, dict) and f.get("kind") == "dynamic_shape" and isinstance(f.get("shape"), dict)]
+    return [
+        f["shape"]
+        for f in data.get("findings") or []
+        if isinstance(f, dict)
+        and f.get("kind") == "dynamic_shape"
+        and isinstance(f.get("shape"), dict)
+    ]
 
 
 def _guard_kind(guard: Data) -> str:
@@ -79,8 +102,11 @@ def _guard_kind(guard: Data) -> str:
         return " (specializes it)"
     if guard.get("kind") == "runtime_assert":
         check = guard.get("check")
-        return (f" (runtime assert: {_e(check.get('output'))} wrapper line {_e(check.get('line'))})"
-                if isinstance(check, dict) else " (runtime assert)")
+        return (
+            f" (runtime assert: {_e(check.get('output'))} wrapper line {_e(check.get('line'))})"
+            if isinstance(check, dict)
+            else " (runtime assert)"
+        )
     return ""
 
 
@@ -95,15 +121,39 @@ def shapes_section(data: Data) -> str:
     for s in shapes:
         changed = s.get("changed") or {}
         made = s.get("made_at")
-        when = (f"changed from {_e(changed.get('from'))} to {_e(changed.get('to'))}" if changed
-                else f"unbacked, made by {_location(made)}: {_c(made.get('code'))}"
-                if isinstance(made, dict)
-                else "unbacked" if s.get("unbacked") else "dynamic from the first compile")
-        guards = "<br>".join(f"{_location(g)}: {_c(g.get('expr'))}" + _guard_kind(g)
-                             for g in s.get("guards") or []) or '<span class="tcx-muted">none</span>'
-        rows.append([_c(s.get("name")), _c(s.get("symbol")), _e(s.get("range")), when,
-                     f'<a href="#{_e(_compile_anchor(s.get("compile")))}">{_e(s.get("compile"))}</a>',
-                     guards])
-    return _details("Shapes", _table(["size", "symbol", "range", "why dynamic", "compile",
-                                      "lines that guard it"], rows, "tcx-shapes-table"),
-                    cls="tcx-section tcx-shapes", id_=SHAPES_ANCHOR)
+        when = (
+            f"changed from {_e(changed.get('from'))} to {_e(changed.get('to'))}"
+            if changed
+            else f"unbacked, made by {_location(made)}: {_c(made.get('code'))}"
+            if isinstance(made, dict)
+            else "unbacked"
+            if s.get("unbacked")
+            else "dynamic from the first compile"
+        )
+        guards = (
+            "<br>".join(
+                f"{_location(g)}: {_c(g.get('expr'))}" + _guard_kind(g)
+                for g in s.get("guards") or []
+            )
+            or '<span class="tcx-muted">none</span>'
+        )
+        rows.append(
+            [
+                _c(s.get("name")),
+                _c(s.get("symbol")),
+                _e(s.get("range")),
+                when,
+                f'<a href="#{_e(_compile_anchor(s.get("compile")))}">{_e(s.get("compile"))}</a>',
+                guards,
+            ]
+        )
+    return _details(
+        "Shapes",
+        _table(
+            ["size", "symbol", "range", "why dynamic", "compile", "lines that guard it"],
+            rows,
+            "tcx-shapes-table",
+        ),
+        cls="tcx-section tcx-shapes",
+        id_=SHAPES_ANCHOR,
+    )

@@ -48,10 +48,16 @@ def _reason(reason: Data, several: bool) -> str:
     parts.append(_hints(reason.get("hints") or []))
     if reason.get("link"):
         parts.append(f"<p>More: {_link(reason['link'])}</p>")
-    context = [text for text in (reason.get("generic"),
-                                 reason.get("developer_context") and
-                                 f"Developer debug context: {reason['developer_context']}",
-                                 reason.get("details")) if text]
+    context = [
+        text
+        for text in (
+            reason.get("generic"),
+            reason.get("developer_context")
+            and f"Developer debug context: {reason['developer_context']}",
+            reason.get("details"),
+        )
+        if text
+    ]
     if context:
         parts.append(_details("torch's developer context", _pre("\n".join(context))))
     return "\n".join(p for p in parts if p)
@@ -74,10 +80,15 @@ def stack_html(stack: list[Data]) -> str:
     def fold() -> None:
         if run:
             inner = "".join(_frame(f) for f in run)
-            items.append("<li>" + _details(plural(len(run), "library frame"),
-                                           f'<ul class="tcx-stack">{inner}</ul>',
-                                           cls="tcx-library-frames")
-                         + "</li>")
+            items.append(
+                "<li>"
+                + _details(
+                    plural(len(run), "library frame"),
+                    f'<ul class="tcx-stack">{inner}</ul>',
+                    cls="tcx-library-frames",
+                )
+                + "</li>"
+            )
             run.clear()
 
     for frame in stack:
@@ -95,41 +106,56 @@ def _paths(paths: list[Data]) -> str:
     for path in paths[:MAX_ROWS]:
         users = [f for f in path["stack"] if not f["library"]]
         route = " → ".join(f.get("function") or "?" for f in users) or "library code only"
-        blocks.append(_details(f"{_e(route)} <span class=\"tcx-muted\">"
-                               f"({plural(path['count'], 'break event')})</span>",
-                               stack_html(path["stack"]), cls="tcx-sub tcx-call-path",
-                               open_=len(paths) == 1))
+        blocks.append(
+            _details(
+                f'{_e(route)} <span class="tcx-muted">'
+                f"({plural(path['count'], 'break event')})</span>",
+                stack_html(path["stack"]),
+                cls="tcx-sub tcx-call-path",
+                open_=len(paths) == 1,
+            )
+        )
     if len(paths) > MAX_ROWS:
         blocks.append(_more_rows_note(len(paths) - MAX_ROWS))
-    return (f"<p>Reached from {plural(len(paths), 'call path')} (outermost frame first; "
-            "library frames folded):</p>" + "\n".join(blocks))
+    return (
+        f"<p>Reached from {plural(len(paths), 'call path')} (outermost frame first; "
+        "library frames folded):</p>" + "\n".join(blocks)
+    )
 
 
 def _resumes(resumes: list[Data]) -> str:
     if not resumes:
         return ""
-    items = "".join(f"<li>{_c(r['name'])}: "
-                    + ", ".join(_compile_link(cid) for cid in r["compiles"]) + "</li>"
-                    for r in resumes)
-    return ("<p>Dynamo goes on after the break in resume functions, compiled as frames of "
-            f"their own:</p><ul class=\"tcx-resumes\">{items}</ul>")
+    items = "".join(
+        f"<li>{_c(r['name'])}: " + ", ".join(_compile_link(cid) for cid in r["compiles"]) + "</li>"
+        for r in resumes
+    )
+    return (
+        "<p>Dynamo goes on after the break in resume functions, compiled as frames of "
+        f'their own:</p><ul class="tcx-resumes">{items}</ul>'
+    )
 
 
 def _site(index: int, site: Data) -> str:
     reasons = site["reasons"]
     head = reasons[0]["message"] if reasons else ""
-    summary = (f"#{index + 1} · {_e(site['count'])}× · {_e(site['where'])}"
-               + (f" in {_c(site['function'])}" if site.get("function") else "")
-               + f" — {_e(head)}")
-    parts = [f"<p><code class=\"tcx-line\">{_e(site['code'])}</code></p>" if site.get("code")
-             else ""]
+    summary = (
+        f"#{index + 1} · {_e(site['count'])}× · {_e(site['where'])}"
+        + (f" in {_c(site['function'])}" if site.get("function") else "")
+        + f" — {_e(head)}"
+    )
+    parts = [f'<p><code class="tcx-line">{_e(site["code"])}</code></p>' if site.get("code") else ""]
     parts += [_reason(r, len(reasons) > 1) for r in reasons]
     compiles = ", ".join(_compile_link(cid) for cid in site["compiles"][:MAX_ROWS])
     parts.append(f'<p class="tcx-muted">{_e(count_note(site))} Compiles: {compiles}</p>')
     parts.append(_resumes(site["resume_functions"]))
     parts.append(_paths(site["paths"]))
-    return _details(summary, "\n".join(p for p in parts if p), cls="tcx-sub tcx-graph-break",
-                    id_=site_anchor(index))
+    return _details(
+        summary,
+        "\n".join(p for p in parts if p),
+        cls="tcx-sub tcx-graph-break",
+        id_=site_anchor(index),
+    )
 
 
 def graph_breaks(data: Data) -> str:
@@ -140,16 +166,24 @@ def graph_breaks(data: Data) -> str:
         items = [_site(i, s) for i, s in enumerate(sites[:MAX_ROWS])]
         if len(sites) > MAX_ROWS:
             items.append(_more_rows_note(len(sites) - MAX_ROWS))
-        body = ("<p class=\"tcx-muted\">Grouped by the line that broke, most break events "
-                "first. torch reports a break once per compile that reaches it (each frame "
-                "Dynamo was tracing, and each recompile), so a site's count is its number of "
-                "events; together they make the document's (and tlparse's) graph-break "
-                "count.</p>\n" + "\n".join(items))
+        body = (
+            '<p class="tcx-muted">Grouped by the line that broke, most break events '
+            "first. torch reports a break once per compile that reaches it (each frame "
+            "Dynamo was tracing, and each recompile), so a site's count is its number of "
+            "events; together they make the document's (and tlparse's) graph-break "
+            "count.</p>\n" + "\n".join(items)
+        )
     else:
-        body = ("<p>No graph breaks.</p>" if (data.get("summary") or {}).get("graphs")
-                else "<p>Nothing was compiled, so nothing could break.</p>")
-    title = (f"Graph breaks ({plural(total, 'event')} at {plural(len(sites), 'site')})"
-             if sites else "Graph breaks (0)")
+        body = (
+            "<p>No graph breaks.</p>"
+            if (data.get("summary") or {}).get("graphs")
+            else "<p>Nothing was compiled, so nothing could break.</p>"
+        )
+    title = (
+        f"Graph breaks ({plural(total, 'event')} at {plural(len(sites), 'site')})"
+        if sites
+        else "Graph breaks (0)"
+    )
     return _details(_e(title), body, cls="tcx-section tcx-graph-breaks", id_="tcx-graph-breaks")
 
 
@@ -162,12 +196,16 @@ def audit_table(data: Data) -> str:
     for i, site in enumerate(sites[:MAX_ROWS]):
         reason = site["reasons"][0] if site["reasons"] else {}
         hint = (reason.get("hints") or [""])[0]
-        rows.append([f'<a href="#{site_anchor(i)}">#{i + 1}</a>', _e(site["count"]),
-                     _e(site["where"]) + (f" in {_c(site['function'])}"
-                                          if site.get("function") else ""),
-                     f"<strong>{_e(reason.get('message'))}</strong>"
-                     + (f"<br>{_e(hint)}" if hint else ""),
-                     _link(reason.get("link"))])
-    return ("<p><strong>Graph breaks by site</strong> (fix from the top):</p>"
-            + _table(["site", "breaks", "line", "torch's reason and first hint", "more"],
-                     rows, "tcx-break-audit"))
+        rows.append(
+            [
+                f'<a href="#{site_anchor(i)}">#{i + 1}</a>',
+                _e(site["count"]),
+                _e(site["where"]) + (f" in {_c(site['function'])}" if site.get("function") else ""),
+                f"<strong>{_e(reason.get('message'))}</strong>"
+                + (f"<br>{_e(hint)}" if hint else ""),
+                _link(reason.get("link")),
+            ]
+        )
+    return "<p><strong>Graph breaks by site</strong> (fix from the top):</p>" + _table(
+        ["site", "breaks", "line", "torch's reason and first hint", "more"], rows, "tcx-break-audit"
+    )

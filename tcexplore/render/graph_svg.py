@@ -29,16 +29,22 @@ def _label_lines(node: dict[str, Any]) -> list[str]:
     if node.get("op") not in ("placeholder", "output"):
         lines[0] += f" = {node.get('target') or ''}"
     if meta.get("kind") == "tensor":
-        lines.append(f"{meta.get('dtype') or '?'}[{', '.join(str(s) for s in meta.get('shape') or [])}]")
+        lines.append(
+            f"{meta.get('dtype') or '?'}[{', '.join(str(s) for s in meta.get('shape') or [])}]"
+        )
     source = node.get("source") if isinstance(node.get("source"), dict) else {}
     if source.get("line") is not None:
         file = str(source.get("file") or "")
         label = (SOURCE_LABELS.get() or {}).get(file)
-        lines.append(f"{label}, line {source['line']}" if label
-                     else f"{os.path.basename(file)}:{source['line']}")
+        lines.append(
+            f"{label}, line {source['line']}"
+            if label
+            else f"{os.path.basename(file)}:{source['line']}"
+        )
     lines = [" ".join(line.split()) for line in lines]
-    return [line if len(line) <= MAX_LABEL_CHARS else line[:MAX_LABEL_CHARS] + "…"
-            for line in lines]
+    return [
+        line if len(line) <= MAX_LABEL_CHARS else line[:MAX_LABEL_CHARS] + "…" for line in lines
+    ]
 
 
 def _dot_label(lines: list[str]) -> Any:
@@ -52,15 +58,24 @@ def _dot_label(lines: list[str]) -> Any:
 def graph_dot(graph: dict[str, Any]) -> str:
     import graphviz  # noqa: PLC0415 - optional: see dynamo_graph_svg
 
-    dot = graphviz.Digraph(graph_attr={"rankdir": "TB"},
-                           node_attr={"shape": "box", "style": "rounded,filled",
-                                      "fontname": "monospace", "fontsize": "10",
-                                      "fillcolor": "#f6f8fa"})
+    dot = graphviz.Digraph(
+        graph_attr={"rankdir": "TB"},
+        node_attr={
+            "shape": "box",
+            "style": "rounded,filled",
+            "fontname": "monospace",
+            "fontsize": "10",
+            "fillcolor": "#f6f8fa",
+        },
+    )
     nodes = [n for n in graph.get("nodes") or [] if isinstance(n, dict)]
     ids = {str(n.get("name")): f"n{i}" for i, n in enumerate(nodes)}
     for node in nodes:
-        dot.node(ids[str(node.get("name"))], _dot_label(_label_lines(node)),
-                 fillcolor=_COLOURS.get(str(node.get("op")), "#f6f8fa"))
+        dot.node(
+            ids[str(node.get("name"))],
+            _dot_label(_label_lines(node)),
+            fillcolor=_COLOURS.get(str(node.get("op")), "#f6f8fa"),
+        )
     for node in nodes:
         for arg in node.get("args") or []:
             if str(arg) in ids:
@@ -77,8 +92,13 @@ def dynamo_graph_svg(graph: dict[str, Any]) -> str | None:
         return None
     try:
         source = graph_dot(graph)
-        done = subprocess.run([executable, "-Tsvg"], input=source.encode(), capture_output=True,
-                              timeout=DOT_TIMEOUT_S, check=True)
+        done = subprocess.run(
+            [executable, "-Tsvg"],
+            input=source.encode(),
+            capture_output=True,
+            timeout=DOT_TIMEOUT_S,
+            check=True,
+        )
     except (ImportError, OSError, subprocess.SubprocessError):
         return None
     svg = done.stdout.decode("utf-8", "replace")

@@ -36,30 +36,43 @@ def _meta(meta: Any) -> str:
 
 
 def _graph_table(graph: Data) -> str:
-    rows = [[f"<code>{_e(n.get('name'))}</code>", _e(n.get("op")),
-             f"<code>{_e(n.get('target'))}</code>", _meta(n.get("meta")),
-             _location_with_code(n.get("source"))]
-            for n in graph.get("nodes") or [] if isinstance(n, dict)]
+    rows = [
+        [
+            f"<code>{_e(n.get('name'))}</code>",
+            _e(n.get("op")),
+            f"<code>{_e(n.get('target'))}</code>",
+            _meta(n.get("meta")),
+            _location_with_code(n.get("source")),
+        ]
+        for n in graph.get("nodes") or []
+        if isinstance(n, dict)
+    ]
     return _table(["name", "op", "target", "shape / dtype", "user line"], rows, "tcx-graph-table")
 
 
 def dynamo_graph(graph: Any) -> str:
     if not isinstance(graph, dict):
-        return "<p class=\"tcx-muted\">No Dynamo graph.</p>"
+        return '<p class="tcx-muted">No Dynamo graph.</p>'
     nodes = graph.get("nodes") or []
     svg = dynamo_graph_svg(graph)
     # The picture when Graphviz can draw it; the table keeps shapes and user lines.
-    table = _graph_table(graph) if svg is None else (
-        f'<div class="tcx-graph-svg">{svg}</div>\n' + _details("Nodes", _graph_table(graph)))
+    table = (
+        _graph_table(graph)
+        if svg is None
+        else (f'<div class="tcx-graph-svg">{svg}</div>\n' + _details("Nodes", _graph_table(graph)))
+    )
     if len(nodes) > MAX_SVG_NODES:
         table = _note(f"Not drawn: {len(nodes)} nodes (pictures stop at {MAX_SVG_NODES}).") + table
-    body = "\n".join([
-        _captured_note(graph),
-        table,
-        _details("Graph code", _code(graph.get("text") or "")),
-    ])
-    return _details(f"Dynamo graph ({plural(len(nodes), 'node')})", body,
-                    cls="tcx-sub tcx-dynamo-graph")
+    body = "\n".join(
+        [
+            _captured_note(graph),
+            table,
+            _details("Graph code", _code(graph.get("text") or "")),
+        ]
+    )
+    return _details(
+        f"Dynamo graph ({plural(len(nodes), 'node')})", body, cls="tcx-sub tcx-dynamo-graph"
+    )
 
 
 def _raw_graph(title: str, graph: Any) -> str:
@@ -80,5 +93,4 @@ def post_grad_graphs(graphs: list[Any]) -> str:
     if not graphs:
         return ""
     body = "\n".join(_raw_graph(f"Post-grad graph #{i}", g) for i, g in enumerate(graphs))
-    return _details(f"Post-grad graphs ({len(graphs)})", body,
-                    cls="tcx-sub tcx-post-grad-graphs")
+    return _details(f"Post-grad graphs ({len(graphs)})", body, cls="tcx-sub tcx-post-grad-graphs")

@@ -15,10 +15,10 @@ the page. Big things are cut with a visible note (``MAX_ROWS``, ``MAX_TEXT_CHARS
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from ..common.contained import error_text
-
 from .bytecode import CSS as _BYTECODE_CSS
 from .compile import compile_section
 from .compile_time import compile_time
@@ -107,8 +107,13 @@ _CSS = """
 # ---------------------------------------------------------------------------- entry point
 
 
-def render_html(document: Any, *, full_page: bool = True, summary_only: bool = False,
-                compiles: list[str] | None = None) -> str:
+def render_html(
+    document: Any,
+    *,
+    full_page: bool = True,
+    summary_only: bool = False,
+    compiles: list[str] | None = None,
+) -> str:
     """The report for ``document`` (a :class:`tcexplore.Document` or its ``.data`` dict).
 
     ``full_page=True`` gives a complete HTML file starting with ``<!DOCTYPE html>``;
@@ -128,13 +133,24 @@ def render_html(document: Any, *, full_page: bool = True, summary_only: bool = F
 
 def _report(data: Data, summary_only: bool = False, only: list[str] | None = None) -> str:
     compiles = data.get("compiles") or []
-    detail = _note("Summary only: this document is big. JupyterLab with tcexplore installed "
-                   "shows all of it; .save(\"report.html\") writes the full report.") \
-        if summary_only else _compiles(data, compiles, only)
-    sections = [("overview", overview, data), ("measurements", measurements, data),
-                ("profile", profile_section, data), ("memory", memory_section, data),
-                ("sources", sources, data), ("shapes", shapes_section, data),
-                ("compile time", compile_time, compiles), ("graph breaks", graph_breaks, data)]
+    detail = (
+        _note(
+            "Summary only: this document is big. JupyterLab with tcexplore installed "
+            'shows all of it; .save("report.html") writes the full report.'
+        )
+        if summary_only
+        else _compiles(data, compiles, only)
+    )
+    sections = [
+        ("overview", overview, data),
+        ("measurements", measurements, data),
+        ("profile", profile_section, data),
+        ("memory", memory_section, data),
+        ("sources", sources, data),
+        ("shapes", shapes_section, data),
+        ("compile time", compile_time, compiles),
+        ("graph breaks", graph_breaks, data),
+    ]
     parts = [
         '<div class="tcx-report">',
         f"<style>{_CSS}{_BYTECODE_CSS}{_FINDINGS_CSS}</style>",
@@ -151,8 +167,10 @@ def _drawn(name: str, draw: Callable[..., str], *args: Any) -> str:
     try:
         return draw(*args)
     except Exception as exc:  # noqa: BLE001 - never a traceback of ours instead of a report
-        return (f'<div class="tcx-error">The {_e(name)} section could not be drawn '
-                f"({_e(error_text(exc))}); the rest of the report is kept.</div>")
+        return (
+            f'<div class="tcx-error">The {_e(name)} section could not be drawn '
+            f"({_e(error_text(exc))}); the rest of the report is kept.</div>"
+        )
 
 
 # The report stays a page a browser opens quickly: compiles are shown in full up to these
@@ -166,8 +184,12 @@ def _compiles(data: Data, compiles: list[Any], only: list[str] | None = None) ->
     a table saying how to see them."""
     compiles = [c for c in compiles if isinstance(c, dict)]
     if not compiles:
-        return _details("Compiles (0)", "<p>No compiles were recorded.</p>",
-                        cls="tcx-section tcx-compiles", id_="tcx-compiles")
+        return _details(
+            "Compiles (0)",
+            "<p>No compiles were recorded.</p>",
+            cls="tcx-section tcx-compiles",
+            id_="tcx-compiles",
+        )
     shown, listed, size = [], [], 0
     for c in compiles:
         wanted = only is None or c.get("id") in only
@@ -179,25 +201,46 @@ def _compiles(data: Data, compiles: list[Any], only: list[str] | None = None) ->
     body = "\n".join(shown)
     if listed:
         body += "\n" + _compiles_not_shown(listed, only is not None)
-    return (f'<div class="tcx-compiles" id="tcx-compiles">'
-            f"<h2>Compiles ({len(compiles)})</h2>\n{body}\n</div>")
+    return (
+        f'<div class="tcx-compiles" id="tcx-compiles">'
+        f"<h2>Compiles ({len(compiles)})</h2>\n{body}\n</div>"
+    )
 
 
 def _compiles_not_shown(compiles: list[Data], chosen: bool) -> str:
-    why = ("Not chosen for this report" if chosen else
-           f"This report shows compiles in full up to {MAX_FULL_COMPILES} of them or "
-           f"{MAX_COMPILES_CHARS // 1_000_000} MB of page")
+    why = (
+        "Not chosen for this report"
+        if chosen
+        else f"This report shows compiles in full up to {MAX_FULL_COMPILES} of them or "
+        f"{MAX_COMPILES_CHARS // 1_000_000} MB of page"
+    )
     listed = "this one is" if len(compiles) == 1 else f"these {len(compiles)} are"
-    how = (f"{why}; {listed} listed only. See one in full with "
-           "<code>tcexplore import LOG --compile ID --html OUT.html</code>, in Python with "
-           "<code>tcexplore.load(DOC).save(\"OUT.html\", compiles=[\"ID\"])</code>, or open "
-           "the document in JupyterLab, whose explorer shows every compile.")
-    rows = [[_c(c.get("id")), _location(c.get("frame")), _status(c.get("status")),
-             _e(len((c.get("dynamo_graph") or {}).get("nodes") or [])),
-             _e(sum(len(o.get("kernels") or []) for o in c.get("output_codes") or [])),
-             _e(len(c.get("recompile_reasons") or []))] for c in compiles]
-    table = _table(["compile", "frame", "status", "graph nodes", "kernels", "recompile reasons"],
-                   rows, "tcx-compiles-not-shown")
-    return _details(f"Compiles not shown in full ({len(compiles)})",
-                    f'<p class="tcx-note">{how}</p>' + table, cls="tcx-section",
-                    open_=True, id_="tcx-compiles-not-shown")
+    how = (
+        f"{why}; {listed} listed only. See one in full with "
+        "<code>tcexplore import LOG --compile ID --html OUT.html</code>, in Python with "
+        '<code>tcexplore.load(DOC).save("OUT.html", compiles=["ID"])</code>, or open '
+        "the document in JupyterLab, whose explorer shows every compile."
+    )
+    rows = [
+        [
+            _c(c.get("id")),
+            _location(c.get("frame")),
+            _status(c.get("status")),
+            _e(len((c.get("dynamo_graph") or {}).get("nodes") or [])),
+            _e(sum(len(o.get("kernels") or []) for o in c.get("output_codes") or [])),
+            _e(len(c.get("recompile_reasons") or [])),
+        ]
+        for c in compiles
+    ]
+    table = _table(
+        ["compile", "frame", "status", "graph nodes", "kernels", "recompile reasons"],
+        rows,
+        "tcx-compiles-not-shown",
+    )
+    return _details(
+        f"Compiles not shown in full ({len(compiles)})",
+        f'<p class="tcx-note">{how}</p>' + table,
+        cls="tcx-section",
+        open_=True,
+        id_="tcx-compiles-not-shown",
+    )

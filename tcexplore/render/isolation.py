@@ -14,16 +14,20 @@ def gradients_table(accuracy: Data, leaf_rows: Any, headers: list[str]) -> str:
     rows = accuracy.get("gradients") or []
     if not rows:
         return ""
-    return ("<p>Gradients after one training step, eager against compiled (each step run "
-            "from the same saved state):</p>"
-            + _table(["parameter", *headers[1:]], leaf_rows(rows), "tcx-gradients-table"))
+    return (
+        "<p>Gradients after one training step, eager against compiled (each step run "
+        "from the same saved state):</p>"
+        + _table(["parameter", *headers[1:]], leaf_rows(rows), "tcx-gradients-table")
+    )
 
 
 def divergence_of(found: Data) -> list[list[str]]:
     """The divergence table's row saying what diverges there, for a gradient divergence."""
     if found.get("of") != "gradients":
         return []
-    return [["diverges in", _e(f"the backward: gradient of graph input {found.get('gradient_of')}")]]
+    return [
+        ["diverges in", _e(f"the backward: gradient of graph input {found.get('gradient_of')}")]
+    ]
 
 
 def isolation_html(data: Data) -> str:
@@ -32,6 +36,8 @@ def isolation_html(data: Data) -> str:
         return ""
     restored = "".join(f"<li>{_e(line)}</li>" for line in isolation.get("restored") or [])
     missing = "".join(f"<li>{_e(line)}</li>" for line in isolation.get("not_restorable") or [])
-    body = (f"<p>Put back as they were after measuring:</p><ul>{restored}</ul>"
-            f"<p>Not put back:</p><ul>{missing}</ul>")
+    body = (
+        f"<p>Put back as they were after measuring:</p><ul>{restored}</ul>"
+        f"<p>Not put back:</p><ul>{missing}</ul>"
+    )
     return _details("What measuring left untouched", body, cls="tcx-sub tcx-isolation")

@@ -16,7 +16,8 @@ import contextvars
 import html
 import json
 import re
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from pygments import highlight
 from pygments.formatters import HtmlFormatter
@@ -46,7 +47,8 @@ _LEXERS = {"cpp": CppLexer, "rocm": CppLexer, "cuda": CudaLexer}
 _STATUSES = ("ok", "cache_hit", "failed", "no_graph", "incomplete")
 
 SOURCE_LABELS: contextvars.ContextVar[dict[str, str] | None] = contextvars.ContextVar(
-    "tcexplore_source_labels", default=None)
+    "tcexplore_source_labels", default=None
+)
 
 
 def _e(value: Any) -> str:
@@ -198,27 +200,32 @@ def _captured_note(item: Data) -> str:
     notes = ""
     if item.get("truncated") or (isinstance(chars, int) and chars > len(text)):
         total = chars if isinstance(chars, int) else "?"
-        notes += _note(f"The capture kept {len(text)} of {total} characters of this text "
-                       "(truncated in the document).")
+        notes += _note(
+            f"The capture kept {len(text)} of {total} characters of this text "
+            "(truncated in the document)."
+        )
     if item.get("nodes_truncated"):
-        notes += _note(f"The capture kept the first {len(item.get('nodes') or [])} nodes of "
-                       "this graph (truncated in the document).")
+        notes += _note(
+            f"The capture kept the first {len(item.get('nodes') or [])} nodes of "
+            "this graph (truncated in the document)."
+        )
     return notes
 
 
 def _page(fragment: str, title: str) -> str:
     """A complete HTML file around a report fragment: no scripts, no network (its CSP)."""
     return (
-        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-        "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
+        '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
+        '<meta http-equiv="Content-Security-Policy" content="default-src \'none\'; '
         "style-src 'unsafe-inline'\">\n"
-        "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+        '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
         f"<title>{_e(title)}</title>\n</head>\n<body>\n" + fragment + "\n</body>\n</html>\n"
     )
 
 
-def _details(summary: str, body: str, *, cls: str = "tcx-sub", open_: bool = False,
-             id_: str | None = None) -> str:
+def _details(
+    summary: str, body: str, *, cls: str = "tcx-sub", open_: bool = False, id_: str | None = None
+) -> str:
     """A collapsible block; ``summary`` is already-escaped HTML."""
     attrs = f' class="{_e(cls)}"'
     if id_ is not None:

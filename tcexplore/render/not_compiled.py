@@ -22,11 +22,14 @@ def reason_groups(entries: list[dict[str, Any]]) -> list[list[dict[str, Any]]]:
 
 
 def _frames(group: list[dict[str, Any]]) -> str:
-    names = [str(e.get("function")) for e in group[1:MAX_NAMES + 1]]
+    names = [str(e.get("function")) for e in group[1 : MAX_NAMES + 1]]
     more = len(group) - 1 - len(names)
-    rest = (f'<br><span class="tcx-muted">and {_e(plural(len(group) - 1, "more frame"))}: '
-            f'{_e(", ".join(names))}{_e(f", … {more} more") if more > 0 else ""}</span>'
-            if len(group) > 1 else "")
+    rest = (
+        f'<br><span class="tcx-muted">and {_e(plural(len(group) - 1, "more frame"))}: '
+        f"{_e(', '.join(names))}{_e(f', … {more} more') if more > 0 else ''}</span>"
+        if len(group) > 1
+        else ""
+    )
     return _location(group[0]) + rest
 
 
@@ -35,13 +38,20 @@ def not_compiled_html(data: dict[str, Any]) -> str:
     if not entries:
         return ""
     groups = reason_groups(entries)
-    rows = [[_frames(g), _e(g[0].get("category")), _e(g[0].get("reason")),
-             _e(g[0].get("advice"))] for g in groups[:MAX_ROWS]]
+    rows = [
+        [_frames(g), _e(g[0].get("category")), _e(g[0].get("reason")), _e(g[0].get("advice"))]
+        for g in groups[:MAX_ROWS]
+    ]
     more = len(groups) - MAX_ROWS
     note = f'<p class="tcx-note">… {_e(more)} more reasons not shown</p>' if more > 0 else ""
     compiled = bool((data.get("summary") or {}).get("graphs"))
-    title = (f"Not compiled: {plural(len(entries), 'frame')} ran without compiled code"
-             + ("" if compiled else " (nothing was compiled)"))
-    return _details(_e(title), _table(["frame", "category", "torch's reason", "what to do"],
-                                      rows, "tcx-not-compiled") + note,
-                    cls="tcx-not-compiled", open_=not compiled)
+    title = f"Not compiled: {plural(len(entries), 'frame')} ran without compiled code" + (
+        "" if compiled else " (nothing was compiled)"
+    )
+    return _details(
+        _e(title),
+        _table(["frame", "category", "torch's reason", "what to do"], rows, "tcx-not-compiled")
+        + note,
+        cls="tcx-not-compiled",
+        open_=not compiled,
+    )

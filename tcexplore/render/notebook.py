@@ -33,23 +33,38 @@ _LONG_METRIC = 200  # characters: longer string metrics are stack traces and dum
 def _scalar_metrics(metrics: Any) -> Any:
     if not isinstance(metrics, dict):
         return metrics
-    return {k: v for k, v in metrics.items()
-            if v is None or isinstance(v, (int, float, bool))
-            or (isinstance(v, str) and len(v) < _LONG_METRIC)}
+    return {
+        k: v
+        for k, v in metrics.items()
+        if v is None
+        or isinstance(v, (int, float, bool))
+        or (isinstance(v, str) and len(v) < _LONG_METRIC)
+    }
 
 
 def _display_graph(graph: Any) -> Any:
     if not isinstance(graph, dict) or not graph.get("nodes"):
         return graph
-    return {**graph, "text": "", "truncated": True, "chars": graph.get("chars", len(graph["text"])),
-            "nodes": [{k: v for k, v in node.items() if k != "code"} for node in graph["nodes"]]}
+    return {
+        **graph,
+        "text": "",
+        "truncated": True,
+        "chars": graph.get("chars", len(graph["text"])),
+        "nodes": [{k: v for k, v in node.items() if k != "code"} for node in graph["nodes"]],
+    }
 
 
 def _display_bytecode(section: Any) -> Any:
     if not isinstance(section, dict):
         return section
-    return {**section, **{part: {**section[part], "text": "", "truncated": True}
-                          for part in ("original", "modified") if section[part]["instructions"]}}
+    return {
+        **section,
+        **{
+            part: {**section[part], "text": "", "truncated": True}
+            for part in ("original", "modified")
+            if section[part]["instructions"]
+        },
+    }
 
 
 def _display_compile(record: dict[str, Any]) -> dict[str, Any]:
@@ -60,12 +75,15 @@ def _display_compile(record: dict[str, Any]) -> dict[str, Any]:
     record["aot_graphs"] = {kind: _display_graph(g) for kind, g in aot.items()}
     record["dynamo_graph"] = _display_graph(record.get("dynamo_graph"))
     if record.get("restarted_attempts"):
-        record["restarted_attempts"] = [{**a, "graph": _display_graph(a.get("graph"))}
-                                        for a in record["restarted_attempts"]]
+        record["restarted_attempts"] = [
+            {**a, "graph": _display_graph(a.get("graph"))} for a in record["restarted_attempts"]
+        ]
     record["post_grad_graphs"] = [_display_graph(g) for g in record.get("post_grad_graphs") or []]
     record["bytecode"] = _display_bytecode(record.get("bytecode"))
-    record["output_codes"] = [{k: v for k, v in out.items() if k != "provenance"}
-                              for out in record.get("output_codes") or []]
+    record["output_codes"] = [
+        {k: v for k, v in out.items() if k != "provenance"}
+        for out in record.get("output_codes") or []
+    ]
     for key in ("metrics", "backward_metrics"):
         if key in record:
             record[key] = _scalar_metrics(record[key])
@@ -79,8 +97,13 @@ def display_document(data: dict[str, Any], pack_over: int | None = None) -> dict
     shown["compiles"] = [_display_compile(c) for c in data.get("compiles") or []]
     compiles_json = json.dumps(shown["compiles"], separators=(",", ":"), ensure_ascii=False)
     if len(compiles_json) > (PACK_OVER if pack_over is None else pack_over):
-        packed = gzip.compress(json.dumps({"compiles": shown["compiles"]}, separators=(",", ":"),
-                                          ensure_ascii=False).encode(), compresslevel=6, mtime=0)
+        packed = gzip.compress(
+            json.dumps(
+                {"compiles": shown["compiles"]}, separators=(",", ":"), ensure_ascii=False
+            ).encode(),
+            compresslevel=6,
+            mtime=0,
+        )
         shown["compiles"] = []
         shown["packed"] = {"encoding": PACKED_ENCODING, "data": base64.b64encode(packed).decode()}
     return shown

@@ -38,21 +38,33 @@ def _pipeline(data: Data) -> str:
         return ""
     cells = []
     for stage in stages:
-        took = (f" · {_e(fmt_duration(stage['seconds'] * 1000))}"
-                if isinstance(stage.get("seconds"), (int, float)) else "")
+        took = (
+            f" · {_e(fmt_duration(stage['seconds'] * 1000))}"
+            if isinstance(stage.get("seconds"), (int, float))
+            else ""
+        )
         look = "" if stage.get("active") else ' class="tcx-muted"'
-        cells.append(f"<td{look}><strong>{_e(stage.get('name'))}</strong>{took}<br>"
-                     + "<br>".join(_e(c) for c in stage.get("counts") or []) + "</td>")
-    return ('<table class="tcx-pipeline"><tr>' + "<td>→</td>".join(cells) + "</tr></table>")
+        cells.append(
+            f"<td{look}><strong>{_e(stage.get('name'))}</strong>{took}<br>"
+            + "<br>".join(_e(c) for c in stage.get("counts") or [])
+            + "</td>"
+        )
+    return '<table class="tcx-pipeline"><tr>' + "<td>→</td>".join(cells) + "</tr></table>"
 
 
 def _environment(data: Data) -> str:
     env = data.get("environment") or {}
     tool = data.get("tool") or {}
     capture = data.get("capture") or {}
-    rows = [[_e(key), _value(env.get(key)) if env.get(key) not in (None, [], "") else
-             '<span class="tcx-muted">—</span>']
-            for key in ("torch", "triton", "cuda", "python", "platform", "gpus")]
+    rows = [
+        [
+            _e(key),
+            _value(env.get(key))
+            if env.get(key) not in (None, [], "")
+            else '<span class="tcx-muted">—</span>',
+        ]
+        for key in ("torch", "triton", "cuda", "python", "platform", "gpus")
+    ]
     rows.append(["tcexplore", _e(tool.get("version"))])
     rows.append(["created", _e(data.get("created"))])
     if capture.get("source") == "trace":
@@ -61,9 +73,16 @@ def _environment(data: Data) -> str:
     rows.append(["caches bypassed", _e(capture.get("bypass_caches"))])
     distributed = data.get("distributed")
     if isinstance(distributed, dict):
-        rows.append(["rank", _e(f"{distributed.get('rank')} of world size "
-                                f"{distributed.get('world_size') or '?'}, backend "
-                                f"{distributed.get('backend') or '?'}")])
+        rows.append(
+            [
+                "rank",
+                _e(
+                    f"{distributed.get('rank')} of world size "
+                    f"{distributed.get('world_size') or '?'}, backend "
+                    f"{distributed.get('backend') or '?'}"
+                ),
+            ]
+        )
     return _table(["environment", ""], rows, "tcx-environment")
 
 
@@ -72,16 +91,21 @@ def _not_available(data: Data) -> str:
     capture = data.get("capture") or {}
     parts = []
     if capture.get("partial"):
-        parts.append(f'<div class="tcx-error"><strong>Partial document:</strong> '
-                     f'{_e(capture["partial"])}</div>')
+        parts.append(
+            f'<div class="tcx-error"><strong>Partial document:</strong> '
+            f"{_e(capture['partial'])}</div>"
+        )
     missing = [u for u in capture.get("unavailable") or [] if isinstance(u, dict)]
     if missing:
         rows = [[_c(u.get("field")), _e(u.get("reason"))] for u in missing]
-        parts.append(_details(f"Not available in this document ({len(missing)})",
-                              _note("Its source does not record these: they are unknown, "
-                                    "not empty.") + _table(["field", "why"], rows,
-                                                           "tcx-unavailable"),
-                              open_=True))
+        parts.append(
+            _details(
+                f"Not available in this document ({len(missing)})",
+                _note("Its source does not record these: they are unknown, not empty.")
+                + _table(["field", "why"], rows, "tcx-unavailable"),
+                open_=True,
+            )
+        )
     return "\n".join(parts)
 
 
@@ -96,11 +120,20 @@ def _compile_index(compiles: list[Data], passes: list[Data]) -> str:
         ran = steps.get(c.get("compiled_autograd_id"))
         if ran is None:
             return _location(c.get("frame"))
-        return (f"backward of {_compile_link(ran['step'])} traced by compiled autograd "
-                f"(!{_e(ran.get('id'))}), run by {_location(ran.get('call'))}")
+        return (
+            f"backward of {_compile_link(ran['step'])} traced by compiled autograd "
+            f"(!{_e(ran.get('id'))}), run by {_location(ran.get('call'))}"
+        )
 
-    rows = [[_compile_link(c.get("id")), _status(c.get("status")), frame(c),
-             _e(len(c.get("recompile_reasons") or []))] for c in compiles]
+    rows = [
+        [
+            _compile_link(c.get("id")),
+            _status(c.get("status")),
+            frame(c),
+            _e(len(c.get("recompile_reasons") or [])),
+        ]
+        for c in compiles
+    ]
     return _table(["compile", "status", "frame", "recompile reasons"], rows, "tcx-compile-index")
 
 
@@ -110,19 +143,34 @@ def _capture_problems(data: Data) -> str:
     unread = capture.get("unread") if isinstance(capture.get("unread"), dict) else {}
     items = [i for i in unread.get("items") or [] if isinstance(i, dict)]
     if items:
-        rows = [[_e(i.get("reason")), f"<code>{_e(i.get('kind') or '?')}</code>",
-                 _e(i.get("compile") or ""), _e(i.get("line") or ""), _e(i.get("error")),
-                 f"<code>{_e(i.get('excerpt') or '')}</code>"] for i in items[:MAX_ROWS]]
-        counts = ", ".join(f"{_e(k)} {_e(v)}" for k, v in (unread.get("counts") or {}).items()
-                           if v)
-        parts.append(_details(f"Unread events ({_e(unread.get('events', 0))}; {counts})",
-                              _table(["reason", "kind", "compile", "line", "error", "read"],
-                                     rows, "tcx-unread"), open_=True))
+        rows = [
+            [
+                _e(i.get("reason")),
+                f"<code>{_e(i.get('kind') or '?')}</code>",
+                _e(i.get("compile") or ""),
+                _e(i.get("line") or ""),
+                _e(i.get("error")),
+                f"<code>{_e(i.get('excerpt') or '')}</code>",
+            ]
+            for i in items[:MAX_ROWS]
+        ]
+        counts = ", ".join(f"{_e(k)} {_e(v)}" for k, v in (unread.get("counts") or {}).items() if v)
+        parts.append(
+            _details(
+                f"Unread events ({_e(unread.get('events', 0))}; {counts})",
+                _table(["reason", "kind", "compile", "line", "error", "read"], rows, "tcx-unread"),
+                open_=True,
+            )
+        )
     unknown = data.get("unknown_events") or {}
     if unknown:
         rows = [[f"<code>{_e(k)}</code>", _e(v)] for k, v in unknown.items()]
-        parts.append(_details("Trace events not interpreted",
-                              _table(["event", "count"], rows, "tcx-unknown-events")))
+        parts.append(
+            _details(
+                "Trace events not interpreted",
+                _table(["event", "count"], rows, "tcx-unknown-events"),
+            )
+        )
     return "\n".join(parts)
 
 
@@ -139,5 +187,10 @@ def overview(data: Data) -> str:
         _compile_index(data.get("compiles") or [], data.get("compiled_autograd") or []),
         _capture_problems(data),
     ]
-    return _details("Overview", "\n".join(p for p in body if p),
-                    cls="tcx-section tcx-overview", open_=True, id_="tcx-overview")
+    return _details(
+        "Overview",
+        "\n".join(p for p in body if p),
+        cls="tcx-section tcx-overview",
+        open_=True,
+        id_="tcx-overview",
+    )

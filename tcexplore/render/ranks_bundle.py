@@ -6,7 +6,8 @@ out are marked with their size and how to open them."""
 from __future__ import annotations
 
 import json
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from ..document import MIME_TYPE
 from .notebook import display_document
@@ -16,10 +17,15 @@ BUNDLE_EMBED_LIMIT = 8_000_000  # bytes of displayed rank documents one notebook
 BUNDLE_MAX_DOCUMENTS = 16  # rank documents one notebook output carries at most
 
 
-def ranks_mime_bundle(data: dict[str, Any], documents: Callable[[int], Any], text: str,
-                      limit: int = BUNDLE_EMBED_LIMIT) -> dict[str, Any]:
+def ranks_mime_bundle(
+    data: dict[str, Any],
+    documents: Callable[[int], Any],
+    text: str,
+    limit: int = BUNDLE_EMBED_LIMIT,
+) -> dict[str, Any]:
     leads = {g["ranks"][0] for g in data.get("rank_groups") or [] if g.get("ranks")} or {
-        e["rank"] for e in data["ranks"]}
+        e["rank"] for e in data["ranks"]
+    }
     entries, budget, carried = [], limit, 0
     for entry in data["ranks"]:
         entry = {**entry, "document": None}
@@ -33,10 +39,13 @@ def ranks_mime_bundle(data: dict[str, Any], documents: Callable[[int], Any], tex
             else:
                 entry["document_left_out"] = {
                     "reason": f"the rank documents of this output would exceed {limit:,} "
-                              f"bytes or {BUNDLE_MAX_DOCUMENTS} documents; .save('ranks.html') "
-                              "or tcexplore.load() the rank's file to explore it",
-                    "bytes": size}
+                    f"bytes or {BUNDLE_MAX_DOCUMENTS} documents; .save('ranks.html') "
+                    "or tcexplore.load() the rank's file to explore it",
+                    "bytes": size,
+                }
         entries.append(entry)
-    return {MIME_TYPE: {**data, "ranks": entries},
-            "text/html": render_ranks_html(data, documents, full_page=False, summary_only=True),
-            "text/plain": text}
+    return {
+        MIME_TYPE: {**data, "ranks": entries},
+        "text/html": render_ranks_html(data, documents, full_page=False, summary_only=True),
+        "text/plain": text,
+    }

@@ -11,7 +11,8 @@ escaping of ``markup.py``, as in the one-run report.
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from ..common.formatting import plural
 from .html import _CSS, render_html
@@ -61,8 +62,10 @@ class _Layout:
         """A few ranks as links; many as their ranges, each range linked by its first."""
         if len(ranks) <= MAX_RANK_LINKS:
             return ", ".join(self.link(r) for r in ranks)
-        return (f'<a href="#{_rank_anchor(self.lead.get(ranks[0], ranks[0]))}">'
-                f"{_e(ranks_text(ranks))}</a>")
+        return (
+            f'<a href="#{_rank_anchor(self.lead.get(ranks[0], ranks[0]))}">'
+            f"{_e(ranks_text(ranks))}</a>"
+        )
 
     def compile_ref(self, rank: Any, compile_id: Any) -> str:
         if compile_id is None:
@@ -78,25 +81,32 @@ def _scoped(fragment: str, rank: Any) -> str:
     """A rank's report inside the page: its element ids (all ours, ``tcx-…``) and the links
     to them prefixed per rank. Document text is escaped, so it holds no such attribute."""
     prefix = f"r{int(rank)}-"
-    return (fragment.replace('id="tcx-', f'id="{prefix}tcx-')
-            .replace('href="#tcx-', f'href="#{prefix}tcx-'))
+    return fragment.replace('id="tcx-', f'id="{prefix}tcx-').replace(
+        'href="#tcx-', f'href="#{prefix}tcx-'
+    )
 
 
 def _finding(finding: Data, layout: _Layout) -> str:
-    groups = [[layout.links(g.get("ranks") or []), _e(g.get("value"))]
-              for g in finding.get("groups") or []]
-    evidence = [[layout.link(e["rank"]) if e.get("rank") is not None else "", _e(e.get("text"))]
-                for e in finding.get("evidence") or []]
+    groups = [
+        [layout.links(g.get("ranks") or []), _e(g.get("value"))]
+        for g in finding.get("groups") or []
+    ]
+    evidence = [
+        [layout.link(e["rank"]) if e.get("rank") is not None else "", _e(e.get("text"))]
+        for e in finding.get("evidence") or []
+    ]
     odd = finding.get("ranks") or []
     cid = finding.get("compile_id")
     where = ""
     if cid is not None and odd:
         where = " · compile " + layout.compile_ref(odd[0], cid)
-    body = "\n".join([
-        f"<p>Ranks that differ: {layout.links(odd)}{where}</p>",
-        _table(["ranks", "show"], groups, "tcx-groups"),
-        _table(["rank", "evidence"], evidence, "tcx-evidence") if evidence else "",
-    ])
+    body = "\n".join(
+        [
+            f"<p>Ranks that differ: {layout.links(odd)}{where}</p>",
+            _table(["ranks", "show"], groups, "tcx-groups"),
+            _table(["rank", "evidence"], evidence, "tcx-evidence") if evidence else "",
+        ]
+    )
     summary = f"<code>{_e(finding.get('kind'))}</code> {_e(finding.get('title'))}"
     return _details(summary, body, cls="tcx-sub tcx-divergence", open_=True)
 
@@ -106,11 +116,14 @@ def _divergence(data: Data, layout: _Layout) -> str:
     if findings:
         body = "\n".join(_finding(f, layout) for f in findings)
     else:
-        body = (f'<p class="tcx-none">No divergence across {plural(len(data.get("ranks") or []), "rank")}: '
-                "the same compile ids, recompiles, graph breaks, Dynamo graphs, collectives, "
-                "compile results, cache results and versions.</p>")
-    return _details(f"Divergence ({len(findings)})", body, cls="tcx-section", open_=True,
-                    id_="tcx-divergence")
+        body = (
+            f'<p class="tcx-none">No divergence across {plural(len(data.get("ranks") or []), "rank")}: '
+            "the same compile ids, recompiles, graph breaks, Dynamo graphs, collectives, "
+            "compile results, cache results and versions.</p>"
+        )
+    return _details(
+        f"Divergence ({len(findings)})", body, cls="tcx-section", open_=True, id_="tcx-divergence"
+    )
 
 
 def _group_header(ranks: list[int]) -> str:
@@ -125,27 +138,49 @@ def _side_by_side(by_rank: dict[int, Data], layout: _Layout) -> str:
         return _e((entry.get("distributed") or {}).get(key))
 
     rows = [
-        ["source"] + [_e((e.get("source") or {}).get("kind")) + " "
-                      + _c((e.get("source") or {}).get("path"))
-                      + (" …" if len(g) > 1 else "") for e, g in zip(entries, layout.groups)],
+        ["source"]
+        + [
+            _e((e.get("source") or {}).get("kind"))
+            + " "
+            + _c((e.get("source") or {}).get("path"))
+            + (" …" if len(g) > 1 else "")
+            for e, g in zip(entries, layout.groups)
+        ],
         ["backend"] + [distributed(e, "backend") for e in entries],
         ["world size"] + [distributed(e, "world_size") for e in entries],
         ["torch"] + [_e((e.get("environment") or {}).get("torch")) for e in entries],
     ]
-    rows += [[_e(k.replace("_", " "))] + [_e((e.get("summary") or {}).get(k)) for e in entries]
-             for k in keys]
-    rows.append(["raised"] + [_e(f"{e['error'].get('type')}") if e.get("error") else ""
-                              for e in entries])
-    rows.append(["not available"] + [
-        _e(", ".join(u["field"] for u in (e.get("capture") or {}).get("unavailable") or []))
-        for e in entries])
+    rows += [
+        [_e(k.replace("_", " "))] + [_e((e.get("summary") or {}).get(k)) for e in entries]
+        for k in keys
+    ]
+    rows.append(
+        ["raised"] + [_e(f"{e['error'].get('type')}") if e.get("error") else "" for e in entries]
+    )
+    rows.append(
+        ["not available"]
+        + [
+            _e(", ".join(u["field"] for u in (e.get("capture") or {}).get("unavailable") or []))
+            for e in entries
+        ]
+    )
     rows.append(["partial"] + [_e((e.get("capture") or {}).get("partial")) for e in entries])
     headers = [""] + [_group_header(g) for g in layout.groups]
-    note = (_note(f"{len(by_rank)} ranks in {len(layout.groups)} columns: ranks alike in "
-                  "compiles, counts, graph breaks, collectives, errors and versions share one.")
-            if len(layout.groups) < len(by_rank) else "")
-    return _details("Ranks side by side", note + _table(headers, rows, "tcx-ranks-table"),
-                    cls="tcx-section", open_=True, id_="tcx-ranks")
+    note = (
+        _note(
+            f"{len(by_rank)} ranks in {len(layout.groups)} columns: ranks alike in "
+            "compiles, counts, graph breaks, collectives, errors and versions share one."
+        )
+        if len(layout.groups) < len(by_rank)
+        else ""
+    )
+    return _details(
+        "Ranks side by side",
+        note + _table(headers, rows, "tcx-ranks-table"),
+        cls="tcx-section",
+        open_=True,
+        id_="tcx-ranks",
+    )
 
 
 def _compiles(by_rank: dict[int, Data], layout: _Layout) -> str:
@@ -160,8 +195,10 @@ def _compiles(by_rank: dict[int, Data], layout: _Layout) -> str:
             if record is None:
                 row.append('<span class="tcx-muted">—</span>')
                 continue
-            cell = (f"{layout.compile_ref(entry['rank'], cid)} "
-                    f"{_location(record.get('frame'))} {_status(record.get('status'))}")
+            cell = (
+                f"{layout.compile_ref(entry['rank'], cid)} "
+                f"{_location(record.get('frame'))} {_status(record.get('status'))}"
+            )
             if record.get("graph_nodes") is not None:
                 cell += f" · {plural(record['graph_nodes'], 'node')}"
             for guard in record.get("recompile_reasons") or []:
@@ -170,20 +207,31 @@ def _compiles(by_rank: dict[int, Data], layout: _Layout) -> str:
         rows.append(row)
     headers = ["compile"] + [_group_header(g) for g in layout.groups]
     body = _table(headers, rows, "tcx-rank-compiles") if rows else "<p>No compiles.</p>"
-    return _details(f"Compiles by rank ({len(ids)})", body, cls="tcx-section",
-                    id_="tcx-rank-compiles")
+    return _details(
+        f"Compiles by rank ({len(ids)})", body, cls="tcx-section", id_="tcx-rank-compiles"
+    )
 
 
 def _collectives(by_rank: dict[int, Data], layout: _Layout) -> str:
-    rows = [[layout.links(g), _c(c.get("compile_id")), _e(c.get("graph")),
-             _e(" → ".join(c.get("ops") or []))]
-            for g in layout.groups for c in by_rank[g[0]].get("collectives") or []]
-    body = (_table(["ranks", "compile", "read from", "collectives in order"], rows,
-                   "tcx-collectives") if rows else
-            "<p>No collectives in any compiled graph (eager collectives, such as DDP's "
-            "bucketed all-reduces and FSDP's hooks, run outside the graphs).</p>")
-    return _details("Collectives in compiled graphs", body, cls="tcx-section",
-                    id_="tcx-collectives")
+    rows = [
+        [
+            layout.links(g),
+            _c(c.get("compile_id")),
+            _e(c.get("graph")),
+            _e(" → ".join(c.get("ops") or [])),
+        ]
+        for g in layout.groups
+        for c in by_rank[g[0]].get("collectives") or []
+    ]
+    body = (
+        _table(["ranks", "compile", "read from", "collectives in order"], rows, "tcx-collectives")
+        if rows
+        else "<p>No collectives in any compiled graph (eager collectives, such as DDP's "
+        "bucketed all-reduces and FSDP's hooks, run outside the graphs).</p>"
+    )
+    return _details(
+        "Collectives in compiled graphs", body, cls="tcx-section", id_="tcx-collectives"
+    )
 
 
 # The page holds one report per group of alike ranks, up to these bounds (divergent groups,
@@ -193,8 +241,9 @@ MAX_REPORTS_CHARS = 20_000_000
 MAX_RANK_LINKS = 8  # ranks named one by one; more are written as ranges
 
 
-def _rank_reports(by_rank: dict[int, Data], layout: _Layout, documents: Documents,
-                  summary_only: bool) -> str:
+def _rank_reports(
+    by_rank: dict[int, Data], layout: _Layout, documents: Documents, summary_only: bool
+) -> str:
     parts, left, size = [], [], 0
     for group in sorted(layout.groups, key=len):  # the odd ranks before the many alike
         lead = group[0]
@@ -207,10 +256,12 @@ def _rank_reports(by_rank: dict[int, Data], layout: _Layout, documents: Document
         body = _scoped(render_html(document, full_page=False, summary_only=summary_only), lead)
         size += len(body)
         layout.reported.add(lead)
-        title = f"Rank {_e(lead)}" + (f" (for {_e(ranks_text(group))}, alike)"
-                                      if len(group) > 1 else "")
-        report = (f'<div class="tcx-rank-report" id="{_rank_anchor(lead)}">'
-                  f"<h2>{title}</h2>\n{body}</div>")
+        title = f"Rank {_e(lead)}" + (
+            f" (for {_e(ranks_text(group))}, alike)" if len(group) > 1 else ""
+        )
+        report = (
+            f'<div class="tcx-rank-report" id="{_rank_anchor(lead)}"><h2>{title}</h2>\n{body}</div>'
+        )
         parts.append((lead, report))
     parts.sort()
     if left:
@@ -224,19 +275,30 @@ def _reports_left_out(groups: list[list[int]], by_rank: dict[int, Data]) -> str:
         entry = by_rank[group[0]]
         left = entry.get("document_left_out") or {}
         where = entry.get("document_path") or (entry.get("source") or {}).get("path")
-        rows.append([f'<span id="{_rank_anchor(group[0])}">{_e(ranks_text(group))}</span>',
-                     _c(where) if where else _e(left.get("reason", "not at hand"))])
-    note = _note(f"This page holds at most {MAX_RANK_REPORTS} rank reports "
-                 f"({MAX_REPORTS_CHARS // 1_000_000} MB); open a rank's document with "
-                 "tcexplore.load() or in JupyterLab, or write its report with "
-                 "tcexplore.load(PATH).save(\"rank.html\").")
-    return _details(f"Ranks without a report here ({sum(map(len, groups))})",
-                    note + _table(["ranks", "document"], rows, "tcx-reports-left-out"),
-                    cls="tcx-section", open_=True, id_="tcx-reports-left-out")
+        rows.append(
+            [
+                f'<span id="{_rank_anchor(group[0])}">{_e(ranks_text(group))}</span>',
+                _c(where) if where else _e(left.get("reason", "not at hand")),
+            ]
+        )
+    note = _note(
+        f"This page holds at most {MAX_RANK_REPORTS} rank reports "
+        f"({MAX_REPORTS_CHARS // 1_000_000} MB); open a rank's document with "
+        "tcexplore.load() or in JupyterLab, or write its report with "
+        'tcexplore.load(PATH).save("rank.html").'
+    )
+    return _details(
+        f"Ranks without a report here ({sum(map(len, groups))})",
+        note + _table(["ranks", "document"], rows, "tcx-reports-left-out"),
+        cls="tcx-section",
+        open_=True,
+        id_="tcx-reports-left-out",
+    )
 
 
-def render_ranks_html(data: Data, documents: Documents, *, full_page: bool = True,
-                      summary_only: bool = False) -> str:
+def render_ranks_html(
+    data: Data, documents: Documents, *, full_page: bool = True, summary_only: bool = False
+) -> str:
     """The report of a multi-rank document; ``documents(rank)`` gives a rank's document or
     None. ``summary_only`` keeps each rank's report to its overview and graph breaks
     (notebook outputs)."""
@@ -244,16 +306,19 @@ def render_ranks_html(data: Data, documents: Documents, *, full_page: bool = Tru
     by_rank = {e["rank"]: e for e in entries}
     layout = _Layout(data, entries)
     reports = _rank_reports(by_rank, layout, documents, summary_only)
-    fragment = "\n".join([
-        '<div class="tcx-report tcx-ranks-report">',
-        f"<style>{_CSS}{_RANKS_CSS}</style>",
-        f"<h1>torch.compile across {plural(len(entries), 'rank')}"
-        + (f" (world size {_e(data['world_size'])})" if data.get("world_size") else "") + "</h1>",
-        _divergence(data, layout),
-        _side_by_side(by_rank, layout),
-        _compiles(by_rank, layout),
-        _collectives(by_rank, layout),
-        reports,
-        "</div>",
-    ])
+    fragment = "\n".join(
+        [
+            '<div class="tcx-report tcx-ranks-report">',
+            f"<style>{_CSS}{_RANKS_CSS}</style>",
+            f"<h1>torch.compile across {plural(len(entries), 'rank')}"
+            + (f" (world size {_e(data['world_size'])})" if data.get("world_size") else "")
+            + "</h1>",
+            _divergence(data, layout),
+            _side_by_side(by_rank, layout),
+            _compiles(by_rank, layout),
+            _collectives(by_rank, layout),
+            reports,
+            "</div>",
+        ]
+    )
     return _page(fragment, "tcexplore: ranks") if full_page else fragment

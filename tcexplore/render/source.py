@@ -23,19 +23,30 @@ from .markup import Data, _compile_anchor, _compile_link, _details, _e, _note, _
 from .memory import MEMORY_ANCHOR
 from .profile import PROFILE_ANCHOR
 
-_MARK_CLASSES = ("break", "break-path", "recompile", "shape", "time", "memory", "guard", "op", "kernel")
+_MARK_CLASSES = (
+    "break",
+    "break-path",
+    "recompile",
+    "shape",
+    "time",
+    "memory",
+    "guard",
+    "op",
+    "kernel",
+)
 MAX_LINE_CHARS = 1000  # characters of one source line
 
 
 def _mark(kind: str, text: str, href: str) -> str:
-    return (f'<a class="tcx-mark tcx-mark-{_e(kind)}" href="#{_e(href)}">{_e(text)}</a>')
+    return f'<a class="tcx-mark tcx-mark-{_e(kind)}" href="#{_e(href)}">{_e(text)}</a>'
 
 
 def _counted(kind: str, word: str, per_compile: dict[Any, int]) -> str:
     """One mark for a line's guards (or ops) of every compile, opening to the list."""
     total = sum(per_compile.values())
-    items = "".join(f"<li>{_compile_link(cid)}: {plural(n, word)}</li>"
-                    for cid, n in per_compile.items())
+    items = "".join(
+        f"<li>{_compile_link(cid)}: {plural(n, word)}</li>" for cid, n in per_compile.items()
+    )
     summary = f'<span class="tcx-mark tcx-mark-{_e(kind)}">{_e(plural(total, word))}</span>'
     return _details(summary, f"<ul>{items}</ul>", cls=f"tcx-mark-list tcx-mark-list-{kind}")
 
@@ -46,12 +57,19 @@ def _break_marks(data: Data, at: Any, found: dict) -> None:
         anchor = site_anchor(index)
         place = at({"file": site["file"], "line": site["line"]})
         if place:
-            found[place].append(("break", _mark(
-                "break", f"{plural(site['count'], 'graph break')} (#{index + 1})", anchor)))
+            found[place].append(
+                (
+                    "break",
+                    _mark(
+                        "break", f"{plural(site['count'], 'graph break')} (#{index + 1})", anchor
+                    ),
+                )
+            )
         calls = {at(f) for path in site["paths"] for f in path["stack"]} - {None, place}
         for spot in calls:
-            found[spot].append(("break-path", _mark(
-                "break-path", f"leads to graph break #{index + 1}", anchor)))
+            found[spot].append(
+                ("break-path", _mark("break-path", f"leads to graph break #{index + 1}", anchor))
+            )
 
 
 def _marks(data: Data, files: set[str]) -> dict[tuple[str, int], list[tuple[str, str]]]:
@@ -67,8 +85,12 @@ def _marks(data: Data, files: set[str]) -> dict[tuple[str, int], list[tuple[str,
     for shape in shape_rows(data):
         for guard in shape.get("guards") or []:
             if spot := at(guard):
-                found[spot].append(("shape", _mark("shape", f"{shape['name']}: {guard.get('expr')}",
-                                                   SHAPES_ANCHOR)))
+                found[spot].append(
+                    (
+                        "shape",
+                        _mark("shape", f"{shape['name']}: {guard.get('expr')}", SHAPES_ANCHOR),
+                    )
+                )
     guards: dict[tuple[str, int], dict[Any, int]] = defaultdict(lambda: defaultdict(int))
     ops: dict[tuple[str, int], dict[Any, int]] = defaultdict(lambda: defaultdict(int))
     for compile_ in data.get("compiles") or []:
@@ -91,20 +113,27 @@ def _marks(data: Data, files: set[str]) -> dict[tuple[str, int], list[tuple[str,
                 if kernel.get("kind") == "extern":
                     continue
                 for spot in {at(loc) for loc in kernel.get("user_lines") or []} - {None}:
-                    found[spot].append(("kernel", _mark("kernel", str(kernel.get("name")),
-                                                        anchor)))
+                    found[spot].append(("kernel", _mark("kernel", str(kernel.get("name")), anchor)))
     profile = data.get("profile") if isinstance(data.get("profile"), dict) else {}
     for line in profile.get("lines") or []:
         spot = at(line)
         if spot:
-            found[spot].append(("time", _mark(
-                "time", f"{time_us(line.get('time_us'))} · {share(line.get('share'))}",
-                PROFILE_ANCHOR)))
+            found[spot].append(
+                (
+                    "time",
+                    _mark(
+                        "time",
+                        f"{time_us(line.get('time_us'))} · {share(line.get('share'))}",
+                        PROFILE_ANCHOR,
+                    ),
+                )
+            )
     for line in saved_activations(data)["lines"]:
         spot = at(line)
         if spot:
-            found[spot].append(("memory", _mark("memory", f"saved {format_bytes(line['bytes'])}",
-                                                MEMORY_ANCHOR)))
+            found[spot].append(
+                ("memory", _mark("memory", f"saved {format_bytes(line['bytes'])}", MEMORY_ANCHOR))
+            )
     for spot, per_compile in guards.items():
         found[spot].append(("guard", _counted("guard", "guard", per_compile)))
     for spot, per_compile in ops.items():
@@ -114,14 +143,15 @@ def _marks(data: Data, files: set[str]) -> dict[tuple[str, int], list[tuple[str,
     return found
 
 
-def _source_table(file: str, text: str, marks: dict[tuple[str, int], list[tuple[str, str]]]
-                  ) -> str:
+def _source_table(file: str, text: str, marks: dict[tuple[str, int], list[tuple[str, str]]]) -> str:
     rows = []
     for number, line in enumerate(text.splitlines(), start=1):
         # A cell magic's line only appears as the outermost frame of a stack: the call
         # into the magic, not code that torch.compile traced.
         here = [] if line.startswith("%%") else marks.get((file, number), [])
-        flag = ' class="tcx-flag"' if any(kind in ("break", "recompile") for kind, _ in here) else ""
+        flag = (
+            ' class="tcx-flag"' if any(kind in ("break", "recompile") for kind, _ in here) else ""
+        )
         code = f'<code class="tcx-line">{_e(line[:MAX_LINE_CHARS])}</code>'
         if len(line) > MAX_LINE_CHARS:
             code += _note(f"… {len(line) - MAX_LINE_CHARS} more characters not shown (truncated)")
@@ -142,7 +172,10 @@ def sources(data: Data) -> str:
         return ""
     labels = explore.get("source_labels") or {}
     marks = _marks(data, set(texts))
-    parts = [f"<p><strong>{_e(labels.get(f) or f)}</strong></p>" + _source_table(f, t, marks)
-             for f, t in sorted(texts.items(), key=lambda item: _cell_order(labels, item[0]))]
-    return _details("Source", "\n".join(parts), cls="tcx-section tcx-source", open_=True,
-                    id_="tcx-source")
+    parts = [
+        f"<p><strong>{_e(labels.get(f) or f)}</strong></p>" + _source_table(f, t, marks)
+        for f, t in sorted(texts.items(), key=lambda item: _cell_order(labels, item[0]))
+    ]
+    return _details(
+        "Source", "\n".join(parts), cls="tcx-section tcx-source", open_=True, id_="tcx-source"
+    )

@@ -24,33 +24,62 @@ __all__ = ["TraceError", "document_from_log", "load_trace", "trace_logs"]
 
 # What a TORCH_TRACE log does not record, compared with an in-process capture.
 NOT_IN_TRACE = (
-    ("compiles[].cudagraphs", ("CUDA-graph decisions (partitions, skips, recordings) are "
-                               "messages of torch's `cudagraphs` log, which TORCH_TRACE does "
-                               "not record")),
+    (
+        "compiles[].cudagraphs",
+        (
+            "CUDA-graph decisions (partitions, skips, recordings) are "
+            "messages of torch's `cudagraphs` log, which TORCH_TRACE does "
+            "not record"
+        ),
+    ),
     ("compiles[].perf_hints", "torch's `perf_hints` log messages are not in TORCH_TRACE"),
-    ("compiles[].warnings", ("Python warnings raised while compiling (such as the missed "
-                             "CUDA-graph fast path) are not in TORCH_TRACE")),
-    ("runtime", ("CUDA-graph messages, perf hints and warnings logged at run time are not "
-                 "in TORCH_TRACE")),
+    (
+        "compiles[].warnings",
+        (
+            "Python warnings raised while compiling (such as the missed "
+            "CUDA-graph fast path) are not in TORCH_TRACE"
+        ),
+    ),
+    (
+        "runtime",
+        ("CUDA-graph messages, perf hints and warnings logged at run time are not in TORCH_TRACE"),
+    ),
     ("error", "whether the program itself raised is not in TORCH_TRACE (failed compiles are)"),
-    ("compiles[].bytecode", ("TORCH_TRACE holds the bytecode of resume functions only (torch's "
-                             "*_ORIGINAL_BYTECODE / *_MODIFIED_BYTECODE artifacts); the other "
-                             "frames' comes from torch's bytecode hook in a live capture")),
-    ("capture.bypass_caches", ("the cache settings of the run are not in TORCH_TRACE; cache "
-                               "hits and misses are, per compile")),
+    (
+        "compiles[].bytecode",
+        (
+            "TORCH_TRACE holds the bytecode of resume functions only (torch's "
+            "*_ORIGINAL_BYTECODE / *_MODIFIED_BYTECODE artifacts); the other "
+            "frames' comes from torch's bytecode hook in a live capture"
+        ),
+    ),
+    (
+        "capture.bypass_caches",
+        (
+            "the cache settings of the run are not in TORCH_TRACE; cache "
+            "hits and misses are, per compile"
+        ),
+    ),
 )
-STATED = {"torch": "pytorch_version", "triton": "triton_version", "cuda": "cuda_version",
-          "python": "python_version"}
+STATED = {
+    "torch": "pytorch_version",
+    "triton": "triton_version",
+    "cuda": "cuda_version",
+    "python": "python_version",
+}
 LOG_SUFFIXES = (".log", ".log.gz", ".log.bz2", ".log.xz")
 
 
 def trace_logs(directory: Path) -> list[Path]:
     """The TORCH_TRACE logs in a directory: torch's own file names, or any ``*.log``."""
-    found = sorted(p for p in directory.iterdir() if p.is_file() and (
-        p.name.startswith("dedicated_log_torch_trace_") or p.name.endswith(LOG_SUFFIXES)))
+    found = sorted(
+        p
+        for p in directory.iterdir()
+        if p.is_file()
+        and (p.name.startswith("dedicated_log_torch_trace_") or p.name.endswith(LOG_SUFFIXES))
+    )
     if not found:
-        raise TraceError(f"{directory} holds no TORCH_TRACE log "
-                         "(dedicated_log_torch_trace_*.log)")
+        raise TraceError(f"{directory} holds no TORCH_TRACE log (dedicated_log_torch_trace_*.log)")
     return found
 
 
@@ -69,8 +98,10 @@ def load_trace(path: str | Path, *, rank: int | None = None) -> Document:
     ranks = {p: log_rank(p) for p in logs}
     if rank is None:
         listed = ", ".join(f"{p.name} (rank {r})" for p, r in ranks.items())
-        raise TraceError(f"{path} holds {len(logs)} logs: {listed}. Pass rank=N for one, or "
-                         "use tcexplore.ranks(path) / `tcexplore ranks` for all of them")
+        raise TraceError(
+            f"{path} holds {len(logs)} logs: {listed}. Pass rank=N for one, or "
+            "use tcexplore.ranks(path) / `tcexplore ranks` for all of them"
+        )
     chosen = [p for p, r in ranks.items() if r == rank]
     if len(chosen) != 1:
         raise TraceError(f"{path} holds {len(chosen)} logs of rank {rank}")
@@ -86,8 +117,9 @@ def document_from_log(log: TraceLog) -> Document:
         assembler, capture, parts = _assembled(log)
     problem = None
     for _ in range(MAX_REPAIRS):
-        document = build_document(**parts, capture={**capture,
-                                                    "unread": assembler.unread.section()})
+        document = build_document(
+            **parts, capture={**capture, "unread": assembler.unread.section()}
+        )
         try:
             validate(document.data)
             return document
@@ -95,8 +127,7 @@ def document_from_log(log: TraceLog) -> Document:
             problem = exc
             if not _repair(parts, exc, assembler):
                 break
-    raise TraceError(f"{log.path}: the log's events do not read as torch writes them "
-                     f"({problem})")
+    raise TraceError(f"{log.path}: the log's events do not read as torch writes them ({problem})")
 
 
 MAX_REPAIRS = 50
@@ -136,8 +167,9 @@ def _assembled(log: TraceLog) -> tuple[Assembler, dict[str, Any], dict[str, Any]
         try:
             event = Event.from_record(metadata, payload)
         except (TypeError, ValueError) as exc:
-            log.unread.add("bad_envelope", _kind(metadata), line=line, error=str(exc),
-                           read=metadata)
+            log.unread.add(
+                "bad_envelope", _kind(metadata), line=line, error=str(exc), read=metadata
+            )
             continue
         assembler.feed(event, line)
         events += 1
@@ -146,22 +178,38 @@ def _assembled(log: TraceLog) -> tuple[Assembler, dict[str, Any], dict[str, Any]
     assembled = assembler.finish()
     environment, unstated = _stated_environment(stated)
     unavailable = [{"field": f, "reason": r} for f, r in NOT_IN_TRACE]
-    unavailable += [{"field": f"environment.{key}", "reason": "not stated in the log"}
-                    for key in unstated]
-    unavailable += [{"field": f"environment.{key}", "reason": "the log does not say which "
-                     "machine wrote it"} for key in ("platform", "gpus")]
+    unavailable += [
+        {"field": f"environment.{key}", "reason": "not stated in the log"} for key in unstated
+    ]
+    unavailable += [
+        {"field": f"environment.{key}", "reason": "the log does not say which machine wrote it"}
+        for key in ("platform", "gpus")
+    ]
     distributed = None
     if log.rank is not None:
-        distributed = {"rank": log.rank, "world_size": None, "backend": None,
-                       "source": "trace"}
-        unavailable += [{"field": f"distributed.{key}", "reason": "TORCH_TRACE records each "
-                         "event's rank, not the process group"}
-                        for key in ("world_size", "backend")]
-    capture = {"source": "trace", "path": str(log.path), "compression": log.compression,
-               "bypass_caches": None, "events": events, "log": log.problems(),
-               "partial": log.partial, "unavailable": unavailable}
-    return assembler, capture, {**assembled, "error": None, "environment": environment,
-                                "distributed": distributed}
+        distributed = {"rank": log.rank, "world_size": None, "backend": None, "source": "trace"}
+        unavailable += [
+            {
+                "field": f"distributed.{key}",
+                "reason": "TORCH_TRACE records each event's rank, not the process group",
+            }
+            for key in ("world_size", "backend")
+        ]
+    capture = {
+        "source": "trace",
+        "path": str(log.path),
+        "compression": log.compression,
+        "bypass_caches": None,
+        "events": events,
+        "log": log.problems(),
+        "partial": log.partial,
+        "unavailable": unavailable,
+    }
+    return (
+        assembler,
+        capture,
+        {**assembled, "error": None, "environment": environment, "distributed": distributed},
+    )
 
 
 def _kind(metadata: dict[str, Any]) -> str | None:
@@ -186,7 +234,10 @@ def _stated_environment(events: list[Event]) -> tuple[dict[str, Any], list[str]]
                 if metric in event.data and key not in stated:
                     value = event.data[metric] or None  # "" (no Triton) says none
                     stated[key] = value.split()[0] if key == "python" and value else value
-    environment = {"torch": stated.get("torch"), "triton": stated.get("triton"),
-                   "cuda": stated.get("cuda"), "python": stated.get("python")}
+    environment = {
+        "torch": stated.get("torch"),
+        "triton": stated.get("triton"),
+        "cuda": stated.get("cuda"),
+        "python": stated.get("python"),
+    }
     return environment, [key for key in STATED if key not in stated]
-

@@ -25,9 +25,10 @@ import json
 import lzma
 import re
 import zlib
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any, Callable, Iterator
+from typing import IO, Any
 
 import orjson
 
@@ -35,8 +36,7 @@ from ..capture.events import compile_id
 from ..common.contained import Unread
 
 # tlparse's pattern (src/lib.rs): level, month, day, time, process, emitting file:line.
-GLOG_LINE = re.compile(
-    rb"^[VIWEC]\d{4} \d{2}:\d{2}:\d{2}\.\d{6} \d+\s*[^:]+:\d+\] (?=.)")
+GLOG_LINE = re.compile(rb"^[VIWEC]\d{4} \d{2}:\d{2}:\d{2}\.\d{6} \d+\s*[^:]+:\d+\] (?=.)")
 TRACE_FILE_RANK = re.compile(r"dedicated_log_torch_trace_rank_(\d+)_")
 # Envelope keys torch writes as integers (or null); anything else is a damaged event.
 _INTEGER_KEYS = ("frame_id", "frame_compile_id", "attempt", "compiled_autograd_id", "rank")
@@ -47,8 +47,7 @@ _READERS: dict[bytes, tuple[str, Callable[[Path], IO[bytes]]]] = {
     b"BZh": ("bz2", lambda p: bz2.open(p, "rb")),
     b"\xfd7zXZ\x00": ("xz", lambda p: lzma.open(p, "rb")),
 }
-_REFUSED = {b"\x28\xb5\x2f\xfd": ("zstd", "zstd -d {path}"),
-            b"PK\x03\x04": ("zip", "unzip {path}")}
+_REFUSED = {b"\x28\xb5\x2f\xfd": ("zstd", "zstd -d {path}"), b"PK\x03\x04": ("zip", "unzip {path}")}
 
 # One event: (line number of its envelope, metadata, payload or None).
 Record = tuple[int, dict[str, Any], "str | None"]
@@ -68,19 +67,22 @@ class TraceLog:
     rank: int | None = None
     records_read: int = 0
     lines: int = 0
-    unparsed_lines: int = 0       # not glog lines (tlparse: fail_glog)
-    bad_envelopes: int = 0        # glog lines whose JSON does not parse (tlparse: fail_json)
-                                  # or whose fields have types torch does not write
-    payload_mismatches: int = 0   # payloads whose md5 differs from has_payload
-    other_rank_events: int = 0    # events of another rank than the log's (tlparse: other_rank)
-    partial: str | None = None    # where and why the log stops early
+    unparsed_lines: int = 0  # not glog lines (tlparse: fail_glog)
+    bad_envelopes: int = 0  # glog lines whose JSON does not parse (tlparse: fail_json)
+    # or whose fields have types torch does not write
+    payload_mismatches: int = 0  # payloads whose md5 differs from has_payload
+    other_rank_events: int = 0  # events of another rank than the log's (tlparse: other_rank)
+    partial: str | None = None  # where and why the log stops early
     unread: Unread = field(default_factory=Unread)  # the damaged events
 
     def problems(self) -> dict[str, Any]:
-        return {"lines": self.lines, "unparsed_lines": self.unparsed_lines,
-                "bad_envelopes": self.bad_envelopes,
-                "payload_mismatches": self.payload_mismatches,
-                "other_rank_events": self.other_rank_events}
+        return {
+            "lines": self.lines,
+            "unparsed_lines": self.unparsed_lines,
+            "bad_envelopes": self.bad_envelopes,
+            "payload_mismatches": self.payload_mismatches,
+            "other_rank_events": self.other_rank_events,
+        }
 
     def records(self) -> Iterator[Record]:
         """The log's events in order, one pass over the file; afterwards an empty file or
@@ -88,11 +90,14 @@ class TraceLog:
         with _open(self.path)[1] as stream:
             yield from _read_records(_lines(stream, self), self)
         if not self.records_read and not self.partial:
-            what = ("empty" if self.lines == 0
-                    else "not a TORCH_TRACE log (no line is a trace event)")
+            what = (
+                "empty" if self.lines == 0 else "not a TORCH_TRACE log (no line is a trace event)"
+            )
             if self.bad_envelopes:
-                what = (f"not a readable TORCH_TRACE log ({self.bad_envelopes} glog lines, "
-                        "none of them a trace event torch writes)")
+                what = (
+                    f"not a readable TORCH_TRACE log ({self.bad_envelopes} glog lines, "
+                    "none of them a trace event torch writes)"
+                )
             raise TraceError(f"{self.path} is {what}")
         named = TRACE_FILE_RANK.search(self.path.name)
         if self.rank is None and named:
@@ -104,8 +109,10 @@ def _open(path: Path) -> tuple[str | None, IO[bytes]]:
         head = probe.read(6)
     for magic, (name, command) in _REFUSED.items():
         if head.startswith(magic):
-            raise TraceError(f"{path} is {name}-compressed; unpack it first "
-                             f"({command.format(path=path)}) and import the log inside")
+            raise TraceError(
+                f"{path} is {name}-compressed; unpack it first "
+                f"({command.format(path=path)}) and import the log inside"
+            )
     for magic, (name, opener) in _READERS.items():
         if head.startswith(magic):
             return name, opener(path)
@@ -123,10 +130,14 @@ def _lines(stream: IO[bytes], log: TraceLog) -> Iterator[tuple[int, bytes, bool]
             yield number, line[:-1] if ended else line, ended
     except (EOFError, OSError, zlib.error, lzma.LZMAError) as exc:
         if log.lines == 0:
-            raise TraceError(f"{log.path} starts like a {log.compression} file but is not "
-                             f"one ({type(exc).__name__}: {exc})") from None
-        log.partial = (f"the {log.compression} stream ends early after line {log.lines} "
-                       f"({type(exc).__name__}: {exc}); the log was cut short")
+            raise TraceError(
+                f"{log.path} starts like a {log.compression} file but is not "
+                f"one ({type(exc).__name__}: {exc})"
+            ) from None
+        log.partial = (
+            f"the {log.compression} stream ends early after line {log.lines} "
+            f"({type(exc).__name__}: {exc}); the log was cut short"
+        )
 
 
 def read_trace_log(path: str | Path) -> TraceLog:
@@ -163,13 +174,12 @@ def _read_records(lines: Iterator[tuple[int, bytes, bool]], log: TraceLog) -> It
         if match is None:
             log.unparsed_lines += 1
             continue
-        text = line[match.end():]
+        text = line[match.end() :]
         try:
             metadata = _envelope(text)
         except ValueError as exc:
             if ahead is None and not ended:
-                _cut_short(log, f"the log ends inside the event on line {number}; "
-                                "it is left out")
+                _cut_short(log, f"the log ends inside the event on line {number}; it is left out")
                 return
             metadata, damage = None, f"the event's JSON does not parse ({exc})"
         else:
@@ -178,15 +188,22 @@ def _read_records(lines: Iterator[tuple[int, bytes, bool]], log: TraceLog) -> It
             log.bad_envelopes += 1
             read = text.decode("utf-8", "replace")
             if not isinstance(metadata, dict):  # skipped, and its payload with it
-                log.unread.add("bad_json", _first_key(text), error=damage, line=number,
-                               read=read)
+                log.unread.add("bad_json", _first_key(text), error=damage, line=number, read=read)
                 while ahead is not None and ahead[1][:1] == b"\t":
                     ahead = next(lines, None)
                 continue
-            log.unread.add("bad_envelope", _event_name(metadata), error=damage, line=number,
-                           read=read, compile=compile_id(metadata.get("frame_id"),
-                                                         metadata.get("frame_compile_id"),
-                                                         metadata.get("compiled_autograd_id")))
+            log.unread.add(
+                "bad_envelope",
+                _event_name(metadata),
+                error=damage,
+                line=number,
+                read=read,
+                compile=compile_id(
+                    metadata.get("frame_id"),
+                    metadata.get("frame_compile_id"),
+                    metadata.get("compiled_autograd_id"),
+                ),
+            )
         payload = None
         if "has_payload" in metadata:
             payload_lines = []
@@ -196,8 +213,11 @@ def _read_records(lines: Iterator[tuple[int, bytes, bool]], log: TraceLog) -> It
             raw = b"\n".join(payload_lines)
             if hashlib.md5(raw, usedforsecurity=False).hexdigest() != metadata["has_payload"]:
                 if ahead is None:  # the file stops inside this payload
-                    _cut_short(log, f"the log ends inside the payload of the event on line "
-                                    f"{number} ({_event_name(metadata)}); it is left out")
+                    _cut_short(
+                        log,
+                        f"the log ends inside the payload of the event on line "
+                        f"{number} ({_event_name(metadata)}); it is left out",
+                    )
                     return
                 log.payload_mismatches += 1
             payload = raw.decode("utf-8", errors="replace")
@@ -224,11 +244,14 @@ def _damage(metadata: Any) -> str | None:
     for key in _INTEGER_KEYS:
         value = metadata.get(key)
         if value is not None and (type(value) is not int):
-            wrong.append(f"its {key!r} is {_short(metadata.pop(key))}, where torch writes "
-                         "an integer")
+            wrong.append(
+                f"its {key!r} is {_short(metadata.pop(key))}, where torch writes an integer"
+            )
     if "has_payload" in metadata and not isinstance(metadata["has_payload"], str):
-        wrong.append(f"its 'has_payload' is {_short(metadata['has_payload'])}, where torch "
-                     "writes an md5 digest")
+        wrong.append(
+            f"its 'has_payload' is {_short(metadata['has_payload'])}, where torch "
+            "writes an md5 digest"
+        )
         metadata["has_payload"] = ""
     return f"read without the field: {'; '.join(wrong)}" if wrong else None
 

@@ -31,8 +31,10 @@ def run_repro(document: str, name: str | None, out: str | None, launch: int) -> 
             return 0
         text = find_kernel(data, name).reproducer(launch)
     except AmbiguousKernel as exc:
-        print(f"tcexplore repro: {exc.message(f'(e.g. tcexplore repro {document} {exc.candidates[0]})')}",
-              file=sys.stderr)
+        print(
+            f"tcexplore repro: {exc.message(f'(e.g. tcexplore repro {document} {exc.candidates[0]})')}",
+            file=sys.stderr,
+        )
         return 2
     except (OSError, DocumentError, WorkbenchError) as exc:
         print(f"tcexplore repro: {exc}", file=sys.stderr)

@@ -26,33 +26,45 @@ def _function_name(qualname: str) -> str:
 
 def _renamed(source: str, name: str) -> str:
     """The copied definition under a name of the reproducer's own (no clash with its names)."""
-    return re.sub(r"^((?:async\s+)?def\s+)\w+", rf"\g<1>{name}", source, count=1, flags=re.MULTILINE)
+    return re.sub(
+        r"^((?:async\s+)?def\s+)\w+", rf"\g<1>{name}", source, count=1, flags=re.MULTILINE
+    )
 
 
 def _registration(entry: dict[str, Any]) -> list[str]:
     ns, name = entry["op"].split("::")
     fn = _function_name(entry["op"])
-    body = [*_renamed(entry["source"], fn).split("\n"),
-            f"_lib = torch.library.Library({ns!r}, \"FRAGMENT\")",
-            f"_lib.define({entry['schema']!r})",
-            f"_lib.impl({name!r}, {fn}, \"CompositeExplicitAutograd\")",
-            "_KEEP_ALIVE.append(_lib)"]
-    return [(f"# {entry['op']} is defined by the captured program ({PROGRAM_MODULE}); "
-             f"its definition, copied from {entry.get('file') or 'it'}:"),
-            f"if not hasattr(torch.ops.{ns}, {name!r}):",
-            *(_INDENT + line if line else "" for line in body)]
+    body = [
+        *_renamed(entry["source"], fn).split("\n"),
+        f'_lib = torch.library.Library({ns!r}, "FRAGMENT")',
+        f"_lib.define({entry['schema']!r})",
+        f'_lib.impl({name!r}, {fn}, "CompositeExplicitAutograd")',
+        "_KEEP_ALIVE.append(_lib)",
+    ]
+    return [
+        (
+            f"# {entry['op']} is defined by the captured program ({PROGRAM_MODULE}); "
+            f"its definition, copied from {entry.get('file') or 'it'}:"
+        ),
+        f"if not hasattr(torch.ops.{ns}, {name!r}):",
+        *(_INDENT + line if line else "" for line in body),
+    ]
 
 
 def _need(entry: dict[str, Any] | None, op: str) -> str:
     if entry is None:
-        return ("import the module that registers it (this document does not say which: it "
-                "was read from a log, or captured by an older tcexplore)")
+        return (
+            "import the module that registers it (this document does not say which: it "
+            "was read from a log, or captured by an older tcexplore)"
+        )
     if entry.get("module") == PROGRAM_MODULE:
         where = entry.get("file") or "the captured program"
         if entry.get("source") and entry.get("schema"):
             return f"its definition copied above from {where} did not register it"
-        return (f"it is defined in {where}, whose source tcexplore could not copy: paste its "
-                "torch.library definition above")
+        return (
+            f"it is defined in {where}, whose source tcexplore could not copy: paste its "
+            "torch.library definition above"
+        )
     return f"import the module that registers {op} ({entry.get('file') or 'unknown file'})"
 
 
@@ -62,8 +74,13 @@ def section(output: dict[str, Any], program_text: str) -> str | None:
     if not ops:
         return None
     recorded = {e.get("op"): e for e in output.get("custom_ops") or [] if isinstance(e, dict)}
-    lines = [("# Ops of other libraries this launch calls: torch.compile's process had them "
-              "registered."), "_KEEP_ALIVE = []  # the registrations below live as long as this module"]
+    lines = [
+        (
+            "# Ops of other libraries this launch calls: torch.compile's process had them "
+            "registered."
+        ),
+        "_KEEP_ALIVE = []  # the registrations below live as long as this module",
+    ]
     needs = {}
     for op in ops:
         entry = recorded.get(op)
@@ -75,15 +92,20 @@ def section(output: dict[str, Any], program_text: str) -> str | None:
         else:
             lines.append(f"# {op}: {_need(entry, op)}")
         needs[op] = _need(entry, op)
-    lines += ["", "",
-              "def _require_ops(needs):",
-              f'{_INDENT}"""Stop with what to do when an op the launch calls is not registered."""',
-              f"{_INDENT}for op, need in needs.items():",
-              f'{_INDENT * 2}ns, name = op.split("::")',
-              f"{_INDENT * 2}if not hasattr(getattr(torch.ops, ns), name):",
-              (f'{_INDENT * 3}raise SystemExit(f"this reproducer calls torch.ops.{{ns}}.{{name}}, '
-               f'which is not registered here: {{need}}")'),
-              "",
-              "",
-              f"_require_ops({needs!r})"]
+    lines += [
+        "",
+        "",
+        "def _require_ops(needs):",
+        f'{_INDENT}"""Stop with what to do when an op the launch calls is not registered."""',
+        f"{_INDENT}for op, need in needs.items():",
+        f'{_INDENT * 2}ns, name = op.split("::")',
+        f"{_INDENT * 2}if not hasattr(getattr(torch.ops, ns), name):",
+        (
+            f'{_INDENT * 3}raise SystemExit(f"this reproducer calls torch.ops.{{ns}}.{{name}}, '
+            f'which is not registered here: {{need}}")'
+        ),
+        "",
+        "",
+        f"_require_ops({needs!r})",
+    ]
     return "\n".join(lines)

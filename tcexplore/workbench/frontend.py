@@ -23,8 +23,10 @@ def reproducer_for(request: dict[str, Any]) -> str:
     output = request["output"]
     if not isinstance(output, dict) or not isinstance(request.get("kernel"), int):
         raise WorkbenchError("a malformed request")
-    data = {"compiles": [{"id": str(request["compile_id"]), "output_codes": [output]}],
-            "environment": request.get("environment") or {}}
+    data = {
+        "compiles": [{"id": str(request["compile_id"]), "output_codes": [output]}],
+        "environment": request.get("environment") or {},
+    }
     return kernel_at(data, 0, 0, request["kernel"]).reproducer()
 
 

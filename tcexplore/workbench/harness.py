@@ -7,9 +7,10 @@ standard library and torch, no ``from __future__``, nothing from tcexplore.
 ``run_workbench`` compiles ORIGINAL and EDITED, launches each on its own copy of the same
 seeded inputs, compares every tensor the launch can have written (``torch.testing``
 tolerances for the dtype; bit-for-bit equality is reported as such), times both (CPU:
-warm-up, then interleaved samples, medians; GPU: ``triton.testing.do_bench``, median), prints a timing line and one verdict line, and returns the exit status: 0 OK, 1 mismatch,
-2 when EDITED does not compile or fails to run. A broken edit is one line naming the line
-of EDITED it comes from, not a traceback.
+warm-up, then interleaved samples, medians; GPU: ``triton.testing.do_bench``, median),
+prints a timing line and one verdict line, and returns the exit status: 0 OK, 1 mismatch, 2
+when EDITED does not compile or fails to run. A broken edit is one line naming the line of
+EDITED it comes from, not a traceback.
 """
 
 import ast
@@ -25,8 +26,9 @@ import torch
 def randomized(buffer):
     """Seeded random contents for a buffer Inductor allocates uninitialised: floats from
     ``randn``, integers and booleans zero, as ``rand_strided`` makes graph inputs."""
-    storage = buffer.as_strided((buffer.untyped_storage().nbytes() // buffer.element_size(),),
-                                (1,), 0)
+    storage = buffer.as_strided(
+        (buffer.untyped_storage().nbytes() // buffer.element_size(),), (1,), 0
+    )
     if buffer.is_floating_point() or buffer.is_complex():
         storage.copy_(torch.randn(storage.shape, device=buffer.device))
     else:
@@ -44,24 +46,37 @@ def pin_triton_config(source, config):
     lines, so that line numbers of EDITED still hold.
     """
     tree = ast.parse(source)
-    decorators = [d for node in ast.walk(tree) if isinstance(node, ast.FunctionDef)
-                  for d in node.decorator_list if isinstance(d, ast.Call)
-                  and ast.unparse(d.func).startswith("triton_heuristics.")]
+    decorators = [
+        d
+        for node in ast.walk(tree)
+        if isinstance(node, ast.FunctionDef)
+        for d in node.decorator_list
+        if isinstance(d, ast.Call) and ast.unparse(d.func).startswith("triton_heuristics.")
+    ]
     if not decorators:
         raise ValueError("no @triton_heuristics decorator to pin a config on")
     decorator = decorators[0]
-    kept = {k.arg: ast.get_source_segment(source, k.value) for k in decorator.keywords
-            if k.arg in ("triton_meta", "inductor_meta")}
+    kept = {
+        k.arg: ast.get_source_segment(source, k.value)
+        for k in decorator.keywords
+        if k.arg in ("triton_meta", "inductor_meta")
+    }
     if len(kept) < 2:
         raise ValueError("the @triton_heuristics decorator has no triton_meta/inductor_meta")
     lines = source.split("\n")
-    head = "\n".join(lines[:decorator.lineno - 1] + [lines[decorator.lineno - 1][:decorator.col_offset]])
-    tail = "\n".join([lines[decorator.end_lineno - 1][decorator.end_col_offset:]]
-                     + lines[decorator.end_lineno:])
+    head = "\n".join(
+        lines[: decorator.lineno - 1] + [lines[decorator.lineno - 1][: decorator.col_offset]]
+    )
+    tail = "\n".join(
+        [lines[decorator.end_lineno - 1][decorator.end_col_offset :]]
+        + lines[decorator.end_lineno :]
+    )
     padding = "\n" * (decorator.end_lineno - decorator.lineno)
-    return (f"{head}triton_heuristics.fixed_config(config={dict(config)!r}, filename=__file__, "
-            f"triton_meta={kept['triton_meta']}, inductor_meta={kept['inductor_meta']}"
-            f"{padding}){tail}")
+    return (
+        f"{head}triton_heuristics.fixed_config(config={dict(config)!r}, filename=__file__, "
+        f"triton_meta={kept['triton_meta']}, inductor_meta={kept['inductor_meta']}"
+        f"{padding}){tail}"
+    )
 
 
 class BrokenEdit(Exception):
@@ -125,7 +140,9 @@ def _describe_one(exc, source, file):
     output = getattr(exc, "output", None)
     if type(exc).__name__ == "CppCompileError" and isinstance(output, str):
         main = next((part for part in getattr(exc, "cmd", []) if str(part).endswith(".cpp")), None)
-        errors = re.findall(r"^(\S+?\.cpp):(\d+):\d+: (?:fatal )?error: (.*)$", output, re.MULTILINE)
+        errors = re.findall(
+            r"^(\S+?\.cpp):(\d+):\d+: (?:fatal )?error: (.*)$", output, re.MULTILINE
+        )
         ours = [e for e in errors if main is None or e[0] == main] or errors
         if ours:
             _, line, message = ours[0]
@@ -138,11 +155,18 @@ def _describe_one(exc, source, file):
     if isinstance(src, str) and getattr(node, "lineno", None):  # triton CompilationError
         cause = exc.__cause__
         message = getattr(exc, "error_message", None) or (
-            f"{type(cause).__name__}: {cause}" if cause else _first_line(exc))
+            f"{type(cause).__name__}: {cause}" if cause else _first_line(exc)
+        )
         src_lines = src.split("\n")
         lines = source.split("\n")
-        start = next((i for i, line in enumerate(lines) if line.strip() == src_lines[0].strip()
-                      and src_lines[0].strip()), None)
+        start = next(
+            (
+                i
+                for i, line in enumerate(lines)
+                if line.strip() == src_lines[0].strip() and src_lines[0].strip()
+            ),
+            None,
+        )
         if start is not None:
             return f"{_edited_line(source, start + node.lineno, file)}: {_first_line(message)}"
         return f"{_first_line(message)} (line {node.lineno} of the jitted function)"
@@ -167,7 +191,9 @@ def _compile(compile_kernel, source, label, file):
         with _quiet_inductor():
             return compile_kernel(source)
     except Exception as exc:  # noqa: BLE001 - any failure of an edit is reported in one line
-        raise BrokenEdit(f"{label} does not compile: {describe_compile_error(exc, source, file)}")
+        raise BrokenEdit(
+            f"{label} does not compile: {describe_compile_error(exc, source, file)}"
+        ) from None
 
 
 def _written(args, result):
@@ -175,8 +201,11 @@ def _written(args, result):
     found = [(name, value) for name, value in args.items() if isinstance(value, torch.Tensor)]
     results = result if isinstance(result, (tuple, list)) else [result]
     label = "result" if not isinstance(result, (tuple, list)) else "result[{}]"
-    found += [(label.format(i), value) for i, value in enumerate(results)
-              if isinstance(value, torch.Tensor)]
+    found += [
+        (label.format(i), value)
+        for i, value in enumerate(results)
+        if isinstance(value, torch.Tensor)
+    ]
     return found
 
 
@@ -190,8 +219,11 @@ def compare(expected, actual):
     if [label for label, _ in expected] != [label for label, _ in actual]:
         return identical, "EDITED returns other tensors than ORIGINAL"
     for (label, want), (_, got) in zip(expected, actual):
-        if want.dtype == got.dtype and want.shape == got.shape and torch.equal(_bits(want),
-                                                                               _bits(got)):
+        if (
+            want.dtype == got.dtype
+            and want.shape == got.shape
+            and torch.equal(_bits(want), _bits(got))
+        ):
             identical.append(label)
             continue
         try:
@@ -218,9 +250,17 @@ def _time_both(launch, kernels, make_args, seed, budget_s):
         import triton.testing  # GPU only
 
         rep_ms = max(1, round(budget_s * 200))  # do_bench's own 100 ms at the default budget
-        return ([triton.testing.do_bench(run, warmup=max(1, rep_ms // 4), rep=rep_ms,
-                                         return_mode="median") / 1e3 for run in runs],
-                "triton.testing.do_bench, median")
+        return (
+            [
+                triton.testing.do_bench(
+                    run, warmup=max(1, rep_ms // 4), rep=rep_ms, return_mode="median"
+                )
+                / 1e3
+                for run in runs
+            ],
+            "triton.testing.do_bench, median",
+        )
+
     def both(number):
         start = time.perf_counter()
         for run in runs:
@@ -270,8 +310,18 @@ def _verdict(status, line, original_s=None, edited_s=None):
     return status
 
 
-def run_workbench(name, original, edited, compile_kernel, make_args, launch, seed=0,
-                  time_budget_s=0.5, file=None, edited_config=None):
+def run_workbench(
+    name,
+    original,
+    edited,
+    compile_kernel,
+    make_args,
+    launch,
+    seed=0,
+    time_budget_s=0.5,
+    file=None,
+    edited_config=None,
+):
     """Compile, compare and time ORIGINAL and EDITED; print; return the exit status.
 
     ``edited_config`` (Triton): a launch config pinned on EDITED (:func:`pin_triton_config`).
@@ -294,22 +344,32 @@ def run_workbench(name, original, edited, compile_kernel, make_args, launch, see
             actual = _written(args, launch(candidate, **args))
             _synchronize(args)
         except Exception as exc:  # noqa: BLE001 - the edit's failure, in one line
-            raise BrokenEdit(f"EDITED fails when launched: {type(exc).__name__}: "
-                             f"{_first_line(exc)}") from None
+            raise BrokenEdit(
+                f"EDITED fails when launched: {type(exc).__name__}: {_first_line(exc)}"
+            ) from None
     except BrokenEdit as exc:
         return _verdict(2, f"ERROR {name}: {exc}")
     identical, mismatch = compare(expected, actual)
-    (before, after), how = _time_both(launch, (reference, candidate), make_args, seed,
-                                      time_budget_s)
-    print(f"time {name}: ORIGINAL {_format_time(before)}, EDITED{unchanged} "
-          f"{_format_time(after)} ({after / before:.2f}x; {how})")
+    (before, after), how = _time_both(
+        launch, (reference, candidate), make_args, seed, time_budget_s
+    )
+    print(
+        f"time {name}: ORIGINAL {_format_time(before)}, EDITED{unchanged} "
+        f"{_format_time(after)} ({after / before:.2f}x; {how})"
+    )
     if mismatch:
-        return _verdict(1, f"MISMATCH {name}: EDITED{unchanged} differs from ORIGINAL: "
-                           f"{mismatch}", before, after)
+        return _verdict(
+            1,
+            f"MISMATCH {name}: EDITED{unchanged} differs from ORIGINAL: {mismatch}",
+            before,
+            after,
+        )
     labels = ", ".join(label for label, _ in expected)
     if len(identical) == len(expected):
         line = f"OK {name}: EDITED{unchanged} matches ORIGINAL bit for bit ({labels})"
     else:
-        line = (f"OK {name}: EDITED{unchanged} matches ORIGINAL within torch.testing tolerances "
-                f"({len(identical)} of {len(expected)} tensors bit for bit: {labels})")
+        line = (
+            f"OK {name}: EDITED{unchanged} matches ORIGINAL within torch.testing tolerances "
+            f"({len(identical)} of {len(expected)} tensors bit for bit: {labels})"
+        )
     return _verdict(0, line, before, after)

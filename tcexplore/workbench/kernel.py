@@ -23,7 +23,7 @@ class _Place:
     output_label: str
     output: dict[str, Any]
     index: int
-    label: str          # the kernel's name, numbered when an extern call repeats
+    label: str  # the kernel's name, numbered when an extern call repeats
 
     @property
     def qualified_name(self) -> str:
@@ -44,7 +44,9 @@ def _places(data: dict[str, Any]) -> list[_Place]:
     return places
 
 
-def _parse(name: str, compile_id: str | None, output: str | None) -> tuple[str | None, str | None, str]:
+def _parse(
+    name: str, compile_id: str | None, output: str | None
+) -> tuple[str | None, str | None, str]:
     parts = name.split(":")
     if len(parts) == 3:
         compile_id, output, name = parts
@@ -67,18 +69,25 @@ class AmbiguousKernel(WorkbenchError):
 
     def message(self, how: str) -> str:
         listed = "\n  ".join(self.candidates)
-        return (f"{self.name!r} names {len(self.candidates)} kernels; give one of these names "
-                f"{how}:\n  {listed}")
+        return (
+            f"{self.name!r} names {len(self.candidates)} kernels; give one of these names "
+            f"{how}:\n  {listed}"
+        )
 
 
-def find_kernel(data: dict[str, Any], name: str, *, compile: str | None = None,
-                output: str | None = None) -> Kernel:
+def find_kernel(
+    data: dict[str, Any], name: str, *, compile: str | None = None, output: str | None = None
+) -> Kernel:
     """The one kernel ``name`` designates; a clear error naming the candidates otherwise."""
     compile_id, output_label, label = _parse(name, compile, output)
     places = _places(data)
-    matches = [p for p in places
-               if (p.label == label or p.label.split("#")[0] == label)
-               and compile_id in (None, p.compile_id) and output_label in (None, p.output_label)]
+    matches = [
+        p
+        for p in places
+        if (p.label == label or p.label.split("#")[0] == label)
+        and compile_id in (None, p.compile_id)
+        and output_label in (None, p.output_label)
+    ]
     if len(matches) == 1:
         return Kernel(data, matches[0])
     if not matches:
@@ -89,8 +98,9 @@ def find_kernel(data: dict[str, Any], name: str, *, compile: str | None = None,
     raise AmbiguousKernel(name, [p.qualified_name for p in matches])
 
 
-def kernel_at(data: dict[str, Any], compile_index: int, output_index: int,
-              kernel_index: int) -> Kernel:
+def kernel_at(
+    data: dict[str, Any], compile_index: int, output_index: int, kernel_index: int
+) -> Kernel:
     """The kernel at these positions of ``compiles[].output_codes[].kernels[]``."""
     record = data["compiles"][compile_index]
     output = record["output_codes"][output_index]
@@ -115,20 +125,27 @@ class Kernel:
 
     name = property(lambda self: self.entry["name"])
     kind = property(lambda self: self.entry["kind"], doc="triton, cpp or extern (...)")
-    triton_kind = property(lambda self: self.entry.get("triton_kind"),
-                           doc="pointwise, reduction, persistent_reduction, template, user, ...")
+    triton_kind = property(
+        lambda self: self.entry.get("triton_kind"),
+        doc="pointwise, reduction, persistent_reduction, template, user, ...",
+    )
     source = property(lambda self: self.entry.get("source") or "")
     post_grad_nodes = property(lambda self: list(self.entry.get("post_grad_nodes") or []))
     aten_ops = property(lambda self: list(self.entry.get("aten_ops") or []))
     user_lines = property(lambda self: list(self.entry.get("user_lines") or []))
-    calls = property(lambda self: list(self.entry.get("calls") or []),
-                     doc="its launch statements in the wrapper, as emitted")
+    calls = property(
+        lambda self: list(self.entry.get("calls") or []),
+        doc="its launch statements in the wrapper, as emitted",
+    )
     compile_id = property(lambda self: self._place.compile_id)
-    output_kind = property(lambda self: self._place.output.get("kind", "unknown"),
-                           doc="forward, backward or inference")
+    output_kind = property(
+        lambda self: self._place.output.get("kind", "unknown"), doc="forward, backward or inference"
+    )
     qualified_name = property(lambda self: self._place.qualified_name)
-    custom_ops = property(lambda self: list(self._place.output.get("custom_ops") or []),
-                          doc="ops of other namespaces its output code calls, and their modules")
+    custom_ops = property(
+        lambda self: list(self._place.output.get("custom_ops") or []),
+        doc="ops of other namespaces its output code calls, and their modules",
+    )
 
     @property
     def output_code(self) -> str:
@@ -137,7 +154,8 @@ class Kernel:
         if output.get("truncated") or not output.get("text"):
             raise WorkbenchError(
                 f"the output code of {self.qualified_name} is not in this document"
-                + (" (it was truncated)" if output.get("truncated") else ""))
+                + (" (it was truncated)" if output.get("truncated") else "")
+            )
         return output["text"]
 
     def reproducer(self, launch: int = 1) -> str:
@@ -153,5 +171,7 @@ class Kernel:
 
     def __repr__(self) -> str:
         kind = f"{self.kind} ({self.triton_kind})" if self.triton_kind else self.kind
-        nodes = ", ".join(self.post_grad_nodes[:6]) + (" ..." if len(self.post_grad_nodes) > 6 else "")
+        nodes = ", ".join(self.post_grad_nodes[:6]) + (
+            " ..." if len(self.post_grad_nodes) > 6 else ""
+        )
         return f"<tcexplore.Kernel {self.qualified_name}: {kind}; nodes: {nodes or '-'}>"

@@ -37,7 +37,7 @@ def _harness_text() -> str:
     text = resources.files("tcexplore.workbench").joinpath("harness.py").read_text()
     tree = ast.parse(text)
     first = tree.body[1] if isinstance(tree.body[0], ast.Expr) else tree.body[0]
-    return "\n".join(text.split("\n")[first.lineno - 1:]).strip() + "\n"
+    return "\n".join(text.split("\n")[first.lineno - 1 :]).strip() + "\n"
 
 
 def slice_launch(kernel: Kernel, number: int = 1) -> Launch:
@@ -49,16 +49,16 @@ def slice_launch(kernel: Kernel, number: int = 1) -> Launch:
         if not isinstance(line, int):
             raise WorkbenchError(f"{kernel.qualified_name}: the document has no line for it")
         if number != 1:
-            raise WorkbenchError(f"{kernel.qualified_name} is one call: there is no launch "
-                                 f"{number}")
+            raise WorkbenchError(
+                f"{kernel.qualified_name} is one call: there is no launch {number}"
+            )
         return wrapper.slice(*wrapper.site_at_line(line), kernel=None)
     sites = wrapper.launch_sites(kernel.name)
     if not sites:
         raise WorkbenchError(f"{kernel.qualified_name} is never launched by call()")
     if not 1 <= number <= len(sites):
         launches = "1 launch" if len(sites) == 1 else f"{len(sites)} launches"
-        raise WorkbenchError(f"{kernel.qualified_name} has {launches}; there is no launch "
-                             f"{number}")
+        raise WorkbenchError(f"{kernel.qualified_name} has {launches}; there is no launch {number}")
     return wrapper.slice(*sites[number - 1], kernel=kernel.name)
 
 
@@ -66,16 +66,23 @@ def _docstring(kernel: Kernel, launch: Launch, number: int, environment: dict[st
     kind = f"{kernel.kind} ({kernel.triton_kind})" if kernel.triton_kind else kernel.kind
     count = len(kernel.calls)
     which = f", launch {number} of {count}" if count > 1 else ""
-    lines = [f"{_doc(kernel.name)}: one kernel of torch.compile's output, on its own.", "",
-             (f"Kernel {_doc(kernel.qualified_name)}: {kind}, compile {_doc(kernel.compile_id)}, "
-              f"{_doc(kernel.output_kind)} output code, line {launch.line}{which}.")]
+    lines = [
+        f"{_doc(kernel.name)}: one kernel of torch.compile's output, on its own.",
+        "",
+        (
+            f"Kernel {_doc(kernel.qualified_name)}: {kind}, compile {_doc(kernel.compile_id)}, "
+            f"{_doc(kernel.output_kind)} output code, line {launch.line}{which}."
+        ),
+    ]
     if kernel.aten_ops:
         lines.append(f"ATen ops: {_doc(', '.join(kernel.aten_ops))}")
     if kernel.post_grad_nodes:
         lines.append(f"Post-grad nodes: {_doc(', '.join(kernel.post_grad_nodes))}")
     for loc in kernel.user_lines:
-        lines.append(f"From {_doc(loc.get('file'))}:{_doc(loc.get('line'))}  "
-                     f"{_doc((loc.get('code') or '').strip())}")
+        lines.append(
+            f"From {_doc(loc.get('file'))}:{_doc(loc.get('line'))}  "
+            f"{_doc((loc.get('code') or '').strip())}"
+        )
     torch_version = environment.get("torch")
     lines += [
         "",
@@ -91,17 +98,23 @@ def _docstring(kernel: Kernel, launch: Launch, number: int, environment: dict[st
         "compile or run (as a notebook cell it only prints it: last_run holds the status).",
     ]
     if kernel.kind == "triton":
-        lines += ["", "Triton: the launch config (XBLOCK, num_warps, ...) comes from the",
-                  "@triton_heuristics decorator, autotuned at the first launch when it gives",
-                  "several; EDITED_CONFIG pins one on EDITED (fixed_config)."]
+        lines += [
+            "",
+            "Triton: the launch config (XBLOCK, num_warps, ...) comes from the",
+            "@triton_heuristics decorator, autotuned at the first launch when it gives",
+            "several; EDITED_CONFIG pins one on EDITED (fixed_config).",
+        ]
     return '"""' + "\n".join(lines) + '\n"""'
 
 
 def _kernel_section(kernel: Kernel, launch: Launch) -> list[str]:
     if kernel.kind == "extern":
         returned = f"\\n    return {launch.result}" if launch.result else ""
-        statement = (f"'''\n{launch.statement}\n'''" if "'''" not in launch.statement
-                     and "\\" not in launch.statement else repr(f"\n{launch.statement}\n"))
+        statement = (
+            f"'''\n{launch.statement}\n'''"
+            if "'''" not in launch.statement and "\\" not in launch.statement
+            else repr(f"\n{launch.statement}\n")
+        )
         return [
             "# The extern call as call() makes it. Leave ORIGINAL alone; edit EDITED (Python).",
             f"ORIGINAL = {statement}",
@@ -117,12 +130,16 @@ def _kernel_section(kernel: Kernel, launch: Launch) -> list[str]:
             f'{_INDENT}exec(compile(code, "EDITED", "exec"), scope)',
             f'{_INDENT}return scope["extern_call"]',
         ]
-    config = [
-        "",
-        "# A launch config for EDITED, e.g. {\"XBLOCK\": 256, \"num_warps\": 4, \"num_stages\": 1}",
-        "# (its tuned tl.constexpr parameters, num_warps, num_stages); None keeps the decorator's.",
-        "EDITED_CONFIG = None",
-    ] if kernel.kind == "triton" else []
+    config = (
+        [
+            "",
+            '# A launch config for EDITED, e.g. {"XBLOCK": 256, "num_warps": 4, "num_stages": 1}',
+            "# (its tuned tl.constexpr parameters, num_warps, num_stages); None keeps the decorator's.",
+            "EDITED_CONFIG = None",
+        ]
+        if kernel.kind == "triton"
+        else []
+    )
     return [
         "# The kernel as Inductor generated it. Leave ORIGINAL alone; edit EDITED.",
         f"ORIGINAL = {launch.source_literal}",
@@ -134,9 +151,9 @@ def _kernel_section(kernel: Kernel, launch: Launch) -> list[str]:
         "def compile_kernel(source):",
         f'{_INDENT}"""Inductor\'s definition of the kernel, for any source."""',
         f"{_INDENT}kernel = {launch.compile_call}",
-        f"{_INDENT}scope = {{\"kernel\": kernel}}",
+        f'{_INDENT}scope = {{"kernel": kernel}}',
         f"{_INDENT}async_compile.wait(scope)  # resolves it when compiled in a worker pool",
-        f"{_INDENT}return scope[\"kernel\"]",
+        f'{_INDENT}return scope["kernel"]',
     ]
 
 
@@ -148,21 +165,26 @@ def _make_args(launch: Launch) -> list[str]:
             statement = f"{target} = randomized({value})"
         body.append(statement)
     body.append("return {" + ", ".join(f"{p!r}: {p}" for p in launch.params) + "}")
-    return ["def make_args(seed=0):",
-            f'{_INDENT}"""The launch\'s arguments, built as call() builds them (graph inputs as',
-            f'{_INDENT}get_args() makes them; buffers Inductor leaves uninitialised are randomized)."""',
-            *(_INDENT + line for statement in body for line in statement.split("\n"))]
+    return [
+        "def make_args(seed=0):",
+        f'{_INDENT}"""The launch\'s arguments, built as call() builds them (graph inputs as',
+        f'{_INDENT}get_args() makes them; buffers Inductor leaves uninitialised are randomized)."""',
+        *(_INDENT + line for statement in body for line in statement.split("\n")),
+    ]
 
 
 def _launch(kernel: Kernel, launch: Launch) -> list[str]:
     params = "".join(f", {p}" for p in launch.params)
     lines = [f"def launch(kernel{params}):"]
     if kernel.kind == "extern":
-        lines += [f'{_INDENT}"""The extern call (`kernel` is compile_kernel(ORIGINAL or EDITED))."""',
-                  f"{_INDENT}return kernel({', '.join(launch.params)})"]
+        lines += [
+            f'{_INDENT}"""The extern call (`kernel` is compile_kernel(ORIGINAL or EDITED))."""',
+            f"{_INDENT}return kernel({', '.join(launch.params)})",
+        ]
         return lines
-    lines.append(f'{_INDENT}"""The launch as call() makes it; `kernel` stands for '
-                 f'{kernel.name}."""')
+    lines.append(
+        f'{_INDENT}"""The launch as call() makes it; `kernel` stands for {kernel.name}."""'
+    )
     depth = 1
     for context in launch.contexts:
         lines.append(_INDENT * depth + context)

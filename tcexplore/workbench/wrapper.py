@@ -30,20 +30,20 @@ class WorkbenchError(ValueError):
 class Launch:
     """One kernel launch and the program text around it, all copied from the output code."""
 
-    header: list[str]            # module statements before the first kernel: imports, aliases
-    definition: str | None       # `name = async_compile.flavour(...)`; None for extern calls
-    source_literal: str | None   # the kernel source's string literal, as written
-    compile_call: str | None     # the definition's call with the literal replaced by `source`
-    input_imports: list[str]     # get_args()'s imports (rand_strided)
-    inputs: list[str]            # get_args() statements of the graph inputs the launch needs
-    setup: list[str]             # call() statements defining the launch's names, in order
-    allocations: set[int]        # indices into setup of empty_strided allocations
-    params: list[str]            # the names the launch reads, in order
-    contexts: list[str]          # the `with` headers around the launch
-    streams: list[str]           # `stream0 = get_raw_stream(0)`
-    statement: str               # the launch as emitted; a kernel's name replaced by `kernel`
-    result: str | None           # the name an extern call's result is bound to
-    line: int                    # the launch's line in the output code
+    header: list[str]  # module statements before the first kernel: imports, aliases
+    definition: str | None  # `name = async_compile.flavour(...)`; None for extern calls
+    source_literal: str | None  # the kernel source's string literal, as written
+    compile_call: str | None  # the definition's call with the literal replaced by `source`
+    input_imports: list[str]  # get_args()'s imports (rand_strided)
+    inputs: list[str]  # get_args() statements of the graph inputs the launch needs
+    setup: list[str]  # call() statements defining the launch's names, in order
+    allocations: set[int]  # indices into setup of empty_strided allocations
+    params: list[str]  # the names the launch reads, in order
+    contexts: list[str]  # the `with` headers around the launch
+    streams: list[str]  # `stream0 = get_raw_stream(0)`
+    statement: str  # the launch as emitted; a kernel's name replaced by `kernel`
+    result: str | None  # the name an extern call's result is bound to
+    line: int  # the launch's line in the output code
 
 
 class _Text:
@@ -59,8 +59,10 @@ class _Text:
         return self.starts[line - 1] + col
 
     def span(self, node: ast.AST) -> tuple[int, int]:
-        return (self.offset(node.lineno, node.col_offset),
-                self.offset(node.end_lineno, node.end_col_offset))
+        return (
+            self.offset(node.lineno, node.col_offset),
+            self.offset(node.end_lineno, node.end_col_offset),
+        )
 
     def segment(self, node: ast.AST) -> str:
         start, end = self.span(node)
@@ -80,8 +82,10 @@ class _Text:
 
 def _loads(node: ast.AST) -> list[str]:
     """Names an expression reads, in order of appearance, once each."""
-    found = sorted((n for n in ast.walk(node) if isinstance(n, ast.Name)
-                    and isinstance(n.ctx, ast.Load)), key=lambda n: (n.lineno, n.col_offset))
+    found = sorted(
+        (n for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)),
+        key=lambda n: (n.lineno, n.col_offset),
+    )
     return list(dict.fromkeys(n.id for n in found))
 
 
@@ -94,8 +98,11 @@ def _targets(stmt: ast.Assign) -> list[str]:
 
 
 def _is_unpack_of_args(stmt: ast.stmt) -> bool:
-    return (isinstance(stmt, ast.Assign) and isinstance(stmt.value, ast.Name)
-            and stmt.value.id == "args")
+    return (
+        isinstance(stmt, ast.Assign)
+        and isinstance(stmt.value, ast.Name)
+        and stmt.value.id == "args"
+    )
 
 
 def _flatten(body: list[ast.stmt], withs: tuple[ast.With, ...] = ()):
@@ -119,8 +126,12 @@ def _called_name(stmt: ast.stmt) -> str | None:
 
 
 def _is_stream(stmt: ast.stmt) -> bool:
-    return (isinstance(stmt, ast.Assign) and isinstance(stmt.value, ast.Call)
-            and isinstance(stmt.value.func, ast.Name) and stmt.value.func.id == "get_raw_stream")
+    return (
+        isinstance(stmt, ast.Assign)
+        and isinstance(stmt.value, ast.Call)
+        and isinstance(stmt.value.func, ast.Name)
+        and stmt.value.func.id == "get_raw_stream"
+    )
 
 
 def _is_allocation(value: ast.expr, text: _Text) -> bool:
@@ -134,9 +145,11 @@ class Wrapper:
         try:
             tree = ast.parse(code)
         except SyntaxError as exc:
-            raise WorkbenchError(f"the output code does not parse as Python ({exc.msg}, line "
-                                 f"{exc.lineno}): a C++ wrapper (cpp_wrapper) has no reproducer "
-                                 "yet") from exc
+            raise WorkbenchError(
+                f"the output code does not parse as Python ({exc.msg}, line "
+                f"{exc.lineno}): a C++ wrapper (cpp_wrapper) has no reproducer "
+                "yet"
+            ) from exc
         self.text = _Text(code)
         self.definitions: dict[str, ast.Assign] = {}
         self.functions: dict[str, ast.FunctionDef] = {}
@@ -157,19 +170,28 @@ class Wrapper:
                         self.functions["call"] = item
             elif not header_done and isinstance(stmt, (ast.Import, ast.ImportFrom, ast.Assign)):
                 self.header.append(stmt)
-            elif (isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call)
-                  and self.text.segment(stmt.value.func) == "async_compile.wait"):
+            elif (
+                isinstance(stmt, ast.Expr)
+                and isinstance(stmt.value, ast.Call)
+                and self.text.segment(stmt.value.func) == "async_compile.wait"
+            ):
                 header_done = True
             self.module_names.update(self._bound_at_module_level(stmt))
         if "call" not in self.functions:
-            raise WorkbenchError("the output code has no call() function: a C++ wrapper "
-                                 "(cpp_wrapper) has no reproducer yet")
+            raise WorkbenchError(
+                "the output code has no call() function: a C++ wrapper "
+                "(cpp_wrapper) has no reproducer yet"
+            )
 
     def _is_definition(self, stmt: ast.Assign) -> bool:
         value = stmt.value
-        return (isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute)
-                and isinstance(value.func.value, ast.Name)
-                and value.func.value.id == "async_compile" and value.func.attr != "wait")
+        return (
+            isinstance(value, ast.Call)
+            and isinstance(value.func, ast.Attribute)
+            and isinstance(value.func.value, ast.Name)
+            and value.func.value.id == "async_compile"
+            and value.func.attr != "wait"
+        )
 
     @staticmethod
     def _bound_at_module_level(stmt: ast.stmt) -> list[str]:
@@ -215,8 +237,9 @@ class Wrapper:
         streams = [s for s, _ in statements[:index] if _is_stream(s)]
         stream_names = {t for s in streams for t in _targets(s)}
         params = [p for p in params if p not in stream_names]
-        streams = [self.text.segment(s) for s in streams
-                   if set(_targets(s)) & set(_loads(stmt))][-1:]
+        streams = [self.text.segment(s) for s in streams if set(_targets(s)) & set(_loads(stmt))][
+            -1:
+        ]
         setup, allocations, inputs = self._backward_slice(fn_name, statements[:index], params)
         definition = self.definitions.get(kernel) if kernel else None
         literal = compile_call = None
@@ -235,13 +258,19 @@ class Wrapper:
         return Launch(
             header=[self.text.segment(s) for s in self.header],
             definition=self.text.segment(definition) if definition else None,
-            source_literal=literal, compile_call=compile_call,
-            input_imports=input_imports, inputs=input_statements,
-            setup=setup, allocations=allocations, params=params,
+            source_literal=literal,
+            compile_call=compile_call,
+            input_imports=input_imports,
+            inputs=input_statements,
+            setup=setup,
+            allocations=allocations,
+            params=params,
             contexts=[self.text.segment(w).split("\n")[0] for w in withs],
-            streams=streams, statement=statement,
+            streams=streams,
+            statement=statement,
             result=_targets(stmt)[0] if isinstance(stmt, ast.Assign) else None,
-            line=stmt.lineno)
+            line=stmt.lineno,
+        )
 
     def _source_literal(self, definition: ast.Assign) -> ast.Constant:
         """The kernel source: the definition's (first) multi-line string argument."""
@@ -271,34 +300,45 @@ class Wrapper:
                 if "self.partitions" in self.text.segment(stmt.value):
                     raise WorkbenchError(
                         f"{', '.join(sorted(bound))} come(s) from a CUDA-graph partition of "
-                        "call(); a launch outside the partitions cannot be sliced")
+                        "call(); a launch outside the partitions cannot be sliced"
+                    )
                 chosen.append((self.text.segment(stmt), _is_allocation(stmt.value, self.text)))
                 needed -= set(_targets(stmt))
                 needed |= set(_loads(stmt.value)) - self.module_names
             if needed:
                 raise WorkbenchError(
                     f"the launch reads {', '.join(sorted(needed))}, which the output code does "
-                    "not define (a constant Inductor attaches to the module when loading it?)")
+                    "not define (a constant Inductor attaches to the module when loading it?)"
+                )
             match = _PARTITION.match(fn_name)
             if not match:
                 break
             before, needed = self._partition_caller(int(match[1]), fn_name, unpacked, chosen)
             fn_name = "call"
         chosen.reverse()
-        return ([text for text, _ in chosen],
-                {i for i, (_, allocation) in enumerate(chosen) if allocation}, unpacked)
+        return (
+            [text for text, _ in chosen],
+            {i for i, (_, allocation) in enumerate(chosen) if allocation},
+            unpacked,
+        )
 
-    def _partition_caller(self, number: int, fn_name: str, wanted: set[str],
-                          chosen: list[tuple[str, bool]]) -> tuple[list, set[str]]:
+    def _partition_caller(
+        self, number: int, fn_name: str, wanted: set[str], chosen: list[tuple[str, bool]]
+    ) -> tuple[list, set[str]]:
         """partition_N's parameters are the elements of call()'s partitionN_args list: the
         statements of call() before the partition runs, and the names needed there."""
-        unpack = next(s for s, _ in _flatten(self.functions[fn_name].body)
-                      if _is_unpack_of_args(s))
+        unpack = next(s for s, _ in _flatten(self.functions[fn_name].body) if _is_unpack_of_args(s))
         caller = list(_flatten(self.functions["call"].body))
-        call_at = next(i for i, (s, _) in enumerate(caller)
-                       if f"self.partitions[{number}]" in self.text.segment(s))
-        args_list = next(s for s, _ in reversed(caller[:call_at]) if isinstance(s, ast.Assign)
-                         and _targets(s) == [f"partition{number}_args"])
+        call_at = next(
+            i
+            for i, (s, _) in enumerate(caller)
+            if f"self.partitions[{number}]" in self.text.segment(s)
+        )
+        args_list = next(
+            s
+            for s, _ in reversed(caller[:call_at])
+            if isinstance(s, ast.Assign) and _targets(s) == [f"partition{number}_args"]
+        )
         needed: set[str] = set()
         for param, element in zip(_targets(unpack), args_list.value.elts):
             if param not in wanted:
@@ -318,8 +358,11 @@ class Wrapper:
             fn = self.functions.get(fn_name)
             if fn is None:
                 continue
-            imports = [self.text.segment(s) for s in fn.body if isinstance(s, ast.ImportFrom)
-                       and s.module == "torch._dynamo.testing"]
+            imports = [
+                self.text.segment(s)
+                for s in fn.body
+                if isinstance(s, ast.ImportFrom) and s.module == "torch._dynamo.testing"
+            ]
             found = [s for s in fn.body if isinstance(s, ast.Assign) and set(_targets(s)) & names]
             if {t for s in found for t in _targets(s)} >= names:
                 return imports, [self.text.segment(s) for s in found]

@@ -8,19 +8,37 @@ describe('restarted attempts', () => {
   it('labels an attempt with its number and the restart reason, or says it has none', () => {
     const doc = fixture();
     const graph = doc.compiles[0].dynamo_graph!;
-    expect(restartedLabel(doc.compiles[0], { attempt: 0, graph, reason: TENSORIFY })).toBe(`${doc.compiles[0].id} · Dynamo, attempt 0 (restarted: TensorifyScalarRestartAnalysis)`);
-    expect(restartedLabel(doc.compiles[0], { attempt: 1, graph, reason: null })).toBe(`${doc.compiles[0].id} · Dynamo, attempt 1 (restarted)`);
+    expect(
+      restartedLabel(doc.compiles[0], { attempt: 0, graph, reason: TENSORIFY })
+    ).toBe(
+      `${doc.compiles[0].id} · Dynamo, attempt 0 (restarted: TensorifyScalarRestartAnalysis)`
+    );
+    expect(
+      restartedLabel(doc.compiles[0], { attempt: 1, graph, reason: null })
+    ).toBe(`${doc.compiles[0].id} · Dynamo, attempt 1 (restarted)`);
   });
 
-  it('offers each restarted attempt\'s graph in the Graphs tab, after the last attempt\'s (shown first)', () => {
+  it("offers each restarted attempt's graph in the Graphs tab, after the last attempt's (shown first)", () => {
     const doc = fixture();
     const c = doc.compiles[0];
-    c.restarted_attempts = [{ attempt: 0, graph: c.dynamo_graph!, reason: TENSORIFY }];
+    c.restarted_attempts = [
+      { attempt: 0, graph: c.dynamo_graph!, reason: TENSORIFY }
+    ];
     const root = createExplorer(doc);
-    (root.querySelector('[role=tab][data-tab=graphs]') as HTMLButtonElement).click();
-    const options = [...root.querySelectorAll('[role=tabpanel][data-tab=graphs] select option')].map(o => o.textContent);
-    const restarted = options.findIndex(o => o?.startsWith(`${c.id} · Dynamo, attempt 0 (restarted: TensorifyScalarRestartAnalysis) (`));
+    (
+      root.querySelector('[role=tab][data-tab=graphs]') as HTMLButtonElement
+    ).click();
+    const options = [
+      ...root.querySelectorAll('[role=tabpanel][data-tab=graphs] select option')
+    ].map(o => o.textContent);
+    const restarted = options.findIndex(o =>
+      o?.startsWith(
+        `${c.id} · Dynamo, attempt 0 (restarted: TensorifyScalarRestartAnalysis) (`
+      )
+    );
     expect(restarted).toBe(1);
-    expect(options[0]).toMatch(new RegExp(`^${c.id} · Dynamo \\(\\d+ nodes\\)$`));
+    expect(options[0]).toMatch(
+      new RegExp(`^${c.id} · Dynamo \\(\\d+ nodes\\)$`)
+    );
   });
 });

@@ -7,7 +7,12 @@
 import * as fs from 'fs';
 import * as path from 'path';
 
-import { foldStack, graphBreakAudit, libraryFiles, OLDER_REASON } from '../model/breaks';
+import {
+  foldStack,
+  graphBreakAudit,
+  libraryFiles,
+  OLDER_REASON
+} from '../model/breaks';
 import { relabel, sourceLabels, where, whereTitle } from '../model/format';
 import { findings } from '../model/overview';
 import { checkDocument } from '../model/schema';
@@ -18,14 +23,25 @@ import { overviewTab } from '../view/overview';
 import { sourceTab } from '../view/source';
 import { fixture } from './fixture';
 
-const FIXTURE = path.join(__dirname, '..', '..', '..', 'tests', 'fixtures', 'graph_break_audit');
+const FIXTURE = path.join(
+  __dirname,
+  '..',
+  '..',
+  '..',
+  'tests',
+  'fixtures',
+  'graph_break_audit'
+);
 
 function load(name: string): unknown {
   return JSON.parse(fs.readFileSync(path.join(FIXTURE, name), 'utf-8'));
 }
 
 function scenario(): TcxDocument {
-  const checked = checkDocument({ ...(load('document.json') as object), findings: load('findings.json') });
+  const checked = checkDocument({
+    ...(load('document.json') as object),
+    findings: load('findings.json')
+  });
   if (!checked.ok) {
     throw new Error(checked.message);
   }
@@ -44,12 +60,21 @@ describe('graphBreakAudit', () => {
   it('groups the events by site, most first, adding up to the document count', () => {
     const doc = scenario();
     const sites = graphBreakAudit(doc);
-    expect(sites.map(s => s.where)).toEqual(['cell [2], line 2', 'cell [3], line 4']);
-    expect(sites.reduce((n, s) => n + s.count, 0)).toBe(doc.summary.graph_breaks);
+    expect(sites.map(s => s.where)).toEqual([
+      'cell [2], line 2',
+      'cell [3], line 4'
+    ]);
+    expect(sites.reduce((n, s) => n + s.count, 0)).toBe(
+      doc.summary.graph_breaks
+    );
     expect(sites[0].count).toBeGreaterThan(sites[1].count);
-    expect(sites[0].reasons[0].message).toBe('Unsupported Tensor.item() call with capture_scalar_outputs=False');
+    expect(sites[0].reasons[0].message).toBe(
+      'Unsupported Tensor.item() call with capture_scalar_outputs=False'
+    );
     expect(sites[0].reasons[0].hints[0]).toContain('capture_scalar_outputs');
-    expect(sites[0].resume_functions.map(r => r.name)).toContain('torch_dynamo_resume_in_scale_at_2');
+    expect(sites[0].resume_functions.map(r => r.name)).toContain(
+      'torch_dynamo_resume_in_scale_at_2'
+    );
   });
 
   it('marks runpy, IPython, tcexplore and torch frames as library code, folded in runs', () => {
@@ -59,34 +84,49 @@ describe('graphBreakAudit', () => {
     expect(shown.every(f => f.where.startsWith('cell ['))).toBe(true);
     const runs = foldStack(stack);
     expect(runs[0].library).toBe(true);
-    expect(runs.flatMap(r => (r.library ? r.frames : [r.frame])).length).toBe(stack.length);
+    expect(runs.flatMap(r => (r.library ? r.frames : [r.frame])).length).toBe(
+      stack.length
+    );
   });
 
-  it('reads library frames from the document\'s marks, never from names in a path', () => {
+  it("reads library frames from the document's marks, never from names in a path", () => {
     const doc = scenario();
     expect(libraryFiles(doc).has('<frozen runpy>')).toBe(true);
     expect(libraryFiles(doc).has('/repo/tcexplore/magic.py')).toBe(true);
     // a user's file under a directory named tcexplore/ or torch/ is theirs unless the capture marked it
     const mine = '/home/me/tcexplore/torch/train.py';
-    const moved = JSON.parse(JSON.stringify(doc).split('/tmp/ipykernel_978/3824899368.py').join(mine)) as TcxDocument;
-    const users = graphBreakAudit(moved)[0].paths[0].stack.filter(f => !f.library);
+    const moved = JSON.parse(
+      JSON.stringify(doc).split('/tmp/ipykernel_978/3824899368.py').join(mine)
+    ) as TcxDocument;
+    const users = graphBreakAudit(moved)[0].paths[0].stack.filter(
+      f => !f.library
+    );
     expect(users.some(f => f.file === mine)).toBe(true);
     // a document from before the mark folds nothing
     const old = { ...doc, library_files: undefined };
-    expect(graphBreakAudit(old)[0].paths[0].stack.every(f => !f.library)).toBe(true);
+    expect(graphBreakAudit(old)[0].paths[0].stack.every(f => !f.library)).toBe(
+      true
+    );
   });
 
-  it('reads the reason as capture split it; an older document\'s is shown whole and said to be so', () => {
+  it("reads the reason as capture split it; an older document's is shown whole and said to be so", () => {
     const doc = scenario();
     const reason = graphBreakAudit(doc)[0].reasons[0];
     expect(reason.message).toBe(doc.graph_breaks[0].message);
-    expect(reason.generic).toMatch(/^Encountered graph break when attempting to trace/);
+    expect(reason.generic).toMatch(
+      /^Encountered graph break when attempting to trace/
+    );
     const older = {
-      ...doc, graph_breaks: doc.graph_breaks.map(({ message, generic, details, ...rest }) => rest)
+      ...doc,
+      graph_breaks: doc.graph_breaks.map(
+        ({ message, generic, details, ...rest }) => rest
+      )
     } as TcxDocument;
     const kept = graphBreakAudit(older)[0].reasons[0];
     expect(kept.message).toBe(OLDER_REASON);
-    expect(kept.details).toBe(doc.graph_breaks[graphBreakAudit(older)[0].events[0]].reason);
+    expect(kept.details).toBe(
+      doc.graph_breaks[graphBreakAudit(older)[0].events[0]].reason
+    );
   });
 });
 
@@ -99,22 +139,47 @@ describe('grouped findings', () => {
       'Graph break ×8 at cell [2], line 2 in scale: Unsupported Tensor.item() call with capture_scalar_outputs=False',
       'Graph break ×1 at cell [3], line 4 in torch_dynamo_resume_in_<cell>_at_3: Failed to trace builtin operator'
     ]);
-    expect(breaks[0].target).toEqual({ tab: 'source', file: breaks[0].site!.file, line: 2 });
+    expect(breaks[0].target).toEqual({
+      tab: 'source',
+      file: breaks[0].site!.file,
+      line: 2
+    });
     const recompiled = found.filter(f => f.recompiled);
-    const frames = new Set(doc.compiles.filter(c => c.recompile_reasons.length).map(c => c.id.split('/')[0]));
+    const frames = new Set(
+      doc.compiles
+        .filter(c => c.recompile_reasons.length)
+        .map(c => c.id.split('/')[0])
+    );
     expect(recompiled.length).toBe(frames.size);
-    expect(recompiled.reduce((n, f) => n + f.recompiled!.count, 0)).toBe(doc.summary.recompiles);
+    expect(recompiled.reduce((n, f) => n + f.recompiled!.count, 0)).toBe(
+      doc.summary.recompiles
+    );
     for (const f of recompiled) {
-      expect(f.target).toEqual({ tab: 'guards', compile: f.recompiled!.compiles[0].index });
+      expect(f.target).toEqual({
+        tab: 'guards',
+        compile: f.recompiled!.compiles[0].index
+      });
     }
-    expect(found.findIndex(f => f.site)).toBeLessThan(found.findIndex(f => f.recompiled));
+    expect(found.findIndex(f => f.site)).toBeLessThan(
+      found.findIndex(f => f.recompiled)
+    );
   });
 
-  it('lists the document\'s findings exactly as Python decided them, in order', () => {
-    const decided = load('findings.json') as Array<{ severity: string; title: string; kind: string }>;
-    expect(findings(scenario()).map(f => [f.severity, f.kind, f.text])).toEqual(decided.map(f => [f.severity, f.kind, f.title]));
+  it("lists the document's findings exactly as Python decided them, in order", () => {
+    const decided = load('findings.json') as Array<{
+      severity: string;
+      title: string;
+      kind: string;
+    }>;
+    expect(findings(scenario()).map(f => [f.severity, f.kind, f.text])).toEqual(
+      decided.map(f => [f.severity, f.kind, f.title])
+    );
     const { element } = overviewTab(ctx(scenario()));
-    expect([...element.querySelectorAll('.tcx-findings > .tcx-finding')].map(li => li.getAttribute('data-kind'))).toEqual(decided.map(f => f.kind));
+    expect(
+      [...element.querySelectorAll('.tcx-findings > .tcx-finding')].map(li =>
+        li.getAttribute('data-kind')
+      )
+    ).toEqual(decided.map(f => f.kind));
   });
 
   it('says a document saved before findings were recorded lists none, and why', () => {
@@ -122,20 +187,30 @@ describe('grouped findings', () => {
     delete doc.findings;
     const { element } = overviewTab(ctx(doc));
     expect(element.querySelectorAll('.tcx-finding').length).toBe(0);
-    expect(element.querySelector('.tcx-findings-absent')!.textContent).toContain('saved before tcexplore recorded its findings');
+    expect(
+      element.querySelector('.tcx-findings-absent')!.textContent
+    ).toContain('saved before tcexplore recorded its findings');
   });
 
   it('shows the reason and hint in the Overview, never a temporary file name', () => {
     const went: unknown[] = [];
     const { element } = overviewTab(ctx(scenario(), went));
     const text = element.textContent ?? '';
-    expect(text).toContain('Unsupported Tensor.item() call with capture_scalar_outputs=False');
-    expect(text).toContain('Hint: Set `torch._dynamo.config.capture_scalar_outputs = True`');
+    expect(text).toContain(
+      'Unsupported Tensor.item() call with capture_scalar_outputs=False'
+    );
+    expect(text).toContain(
+      'Hint: Set `torch._dynamo.config.capture_scalar_outputs = True`'
+    );
     expect(text).toContain('cell [2], line 2');
     expect(text).not.toMatch(/ipykernel_\d+|\d{6,}\.py/);
     expect(element.querySelectorAll('.tcx-finding-break').length).toBe(2);
-    expect(element.querySelector('.tcx-library-frames summary')!.textContent).toMatch(/^\d+ library frames$/);
-    (element.querySelector('.tcx-finding-break .tcx-link') as HTMLElement).click();
+    expect(
+      element.querySelector('.tcx-library-frames summary')!.textContent
+    ).toMatch(/^\d+ library frames$/);
+    (
+      element.querySelector('.tcx-finding-break .tcx-link') as HTMLElement
+    ).click();
     expect(went[0]).toMatchObject({ tab: 'source', line: 2 });
   });
 });
@@ -146,23 +221,52 @@ describe('cell labels', () => {
     const labels = sourceLabels(doc);
     const [file] = Object.keys(labels).filter(f => labels[f] === 'cell [2]');
     expect(where({ file, line: 12 }, labels)).toBe('cell [2], line 12');
-    expect(where({ file: '/home/me/model.py', line: 3 }, labels)).toBe('model.py:3');
-    expect(whereTitle({ file, line: 12, code: 'x = 1' })).toBe(`${file}:12\nx = 1`);
+    expect(where({ file: '/home/me/model.py', line: 3 }, labels)).toBe(
+      'model.py:3'
+    );
+    expect(whereTitle({ file, line: 12, code: 'x = 1' })).toBe(
+      `${file}:12\nx = 1`
+    );
   });
 });
 
 describe('Source order and chips', () => {
   it('puts the cells first in execution order and the library files last', () => {
     const doc = fixture();
-    doc.compiles[0].guards.push({ type: 'LAMBDA_GUARD', source: null, expression: 'lib', user_code: 'return F.linear(x)',
-      user_location: { file: '/venv/lib/python3.11/site-packages/transformers/lin.py', line: 5, code: 'return F.linear(x)' } });
-    doc.compiles[0].guards.push({ type: 'LAMBDA_GUARD', source: null, expression: 'cut', user_code: 'return input',
-      user_location: { file: 'nn/modules/linear.py', line: 9, code: 'return input' } });
-    doc.library_files = ['/venv/lib/python3.11/site-packages/transformers/lin.py'];
+    doc.compiles[0].guards.push({
+      type: 'LAMBDA_GUARD',
+      source: null,
+      expression: 'lib',
+      user_code: 'return F.linear(x)',
+      user_location: {
+        file: '/venv/lib/python3.11/site-packages/transformers/lin.py',
+        line: 5,
+        code: 'return F.linear(x)'
+      }
+    });
+    doc.compiles[0].guards.push({
+      type: 'LAMBDA_GUARD',
+      source: null,
+      expression: 'cut',
+      user_code: 'return input',
+      user_location: {
+        file: 'nn/modules/linear.py',
+        line: 9,
+        code: 'return input'
+      }
+    });
+    doc.library_files = [
+      '/venv/lib/python3.11/site-packages/transformers/lin.py'
+    ];
     const files = sourceFiles({ ...doc, graph_breaks: [] });
     expect(files.map(f => [f.label, folded(f)])).toEqual([
-      ['/home/me/model.py', false], ['transformers/lin.py', true], ['nn/modules/linear.py', true]]);
-    expect(foldedSummary(files.filter(folded))).toBe('1 library file (transformers) · 1 file only guards point to (torch shortens their paths)');
+      ['/home/me/model.py', false],
+      ['transformers/lin.py', true],
+      ['nn/modules/linear.py', true]
+    ]);
+    expect(foldedSummary(files.filter(folded))).toBe(
+      '1 library file (transformers) · 1 file only guards point to (torch shortens their paths)'
+    );
     const cells = sourceFiles(scenario());
     expect(cells.map(f => f.label)).toEqual(['cell [2]', 'cell [3]']);
   });
@@ -172,14 +276,19 @@ describe('Source order and chips', () => {
     const line2 = cell2.lines.find(l => l.line === 2)!;
     expect(line2.code).toBe('    return t * t.sum().item()');
     const chips = lineChips(line2);
-    expect(chips.first[0]).toMatchObject({ kind: 'break', label: 'graph break ×8' });
+    expect(chips.first[0]).toMatchObject({
+      kind: 'break',
+      label: 'graph break ×8'
+    });
     expect(chips.first.some(m => m.kind === 'recompile')).toBe(true);
     expect(chips.guards.length).toBeGreaterThan(5);
     const { element } = sourceTab(ctx(scenario()));
     const row = element.querySelector('[data-line="2"]') as HTMLElement;
     const buttons = [...row.querySelectorAll('button')].map(b => b.textContent);
     expect(buttons[0]).toBe('graph break ×8');
-    expect(buttons.filter(t => /guard/.test(t ?? ''))).toEqual([`${chips.guards.length} guards`]);
+    expect(buttons.filter(t => /guard/.test(t ?? ''))).toEqual([
+      `${chips.guards.length} guards`
+    ]);
     expect(row.title).toContain('.py:2');
     expect(element.querySelector('h4.tcx-file')!.textContent).toBe('cell [2]');
   });
@@ -188,7 +297,13 @@ describe('Source order and chips', () => {
 describe('relabel', () => {
   it('names a cell by its label, also where torch cut its file name short, never another file', () => {
     const labels = { '/tmp/ipykernel_1/123.py': 'cell [5]' };
-    expect(relabel('at /tmp/ipykernel_1/123.py:3; guard # mp/ipykernel_1/123.py:4 in f; lib/123.py:5; File "/tmp/ipykernel_1/123.py", line 6', labels))
-      .toBe('at cell [5], line 3; guard # cell [5], line 4 in f; lib/123.py:5; File "cell [5]", line 6');
+    expect(
+      relabel(
+        'at /tmp/ipykernel_1/123.py:3; guard # mp/ipykernel_1/123.py:4 in f; lib/123.py:5; File "/tmp/ipykernel_1/123.py", line 6',
+        labels
+      )
+    ).toBe(
+      'at cell [5], line 3; guard # cell [5], line 4 in f; lib/123.py:5; File "cell [5]", line 6'
+    );
   });
 });

@@ -6,7 +6,12 @@ import { fusionModel } from '../model/fusion';
 import { guardRole, shapeEntries } from '../model/shapes';
 import { fixture } from './fixture';
 
-const user = (line: number, fn: string, code: string) => ({ file: '/home/me/train.py', line, function: fn, code });
+const user = (line: number, fn: string, code: string) => ({
+  file: '/home/me/train.py',
+  line,
+  function: fn,
+  code
+});
 
 function all(nodes: TreeNode[]): TreeNode[] {
   return nodes.flatMap(n => [n, ...all(n.children)]);
@@ -17,13 +22,35 @@ describe('compiled autograd in the compile tree', () => {
   const step = doc.compiles[0];
   step.stack = [user(20, '<module>', 'step(x, y)'), user(10, 'step', '')];
   const backward = {
-    ...step, id: '!0/1/0', frame_id: 1, compiled_autograd_id: 0, recompile_reasons: [],
-    frame: { file: '<eval_with_key>.5', line: 4, function: 'forward', code: null },
-    stack: [user(20, '<module>', 'step(x, y)'), user(14, 'step', 'loss.backward()'),
-      { file: '<eval_with_key>.5', line: 4, function: 'forward', code: null }]
+    ...step,
+    id: '!0/1/0',
+    frame_id: 1,
+    compiled_autograd_id: 0,
+    recompile_reasons: [],
+    frame: {
+      file: '<eval_with_key>.5',
+      line: 4,
+      function: 'forward',
+      code: null
+    },
+    stack: [
+      user(20, '<module>', 'step(x, y)'),
+      user(14, 'step', 'loss.backward()'),
+      { file: '<eval_with_key>.5', line: 4, function: 'forward', code: null }
+    ]
   };
   doc.compiles = [step, backward];
-  doc.compiled_autograd = [{ id: 0, graph: null, symbols: [], symbolic_guards: [], compiles: ['!0/1/0'], step: step.id, call: user(14, 'step', 'loss.backward()') }];
+  doc.compiled_autograd = [
+    {
+      id: 0,
+      graph: null,
+      symbols: [],
+      symbolic_guards: [],
+      compiles: ['!0/1/0'],
+      step: step.id,
+      call: user(14, 'step', 'loss.backward()')
+    }
+  ];
 
   it('hangs the traced backward under the step that ran it, at its backward line', () => {
     const nodes = all(compileTree(doc));
@@ -31,14 +58,23 @@ describe('compiled autograd in the compile tree', () => {
     const child = stepNode.children.find(n => n.backwardPass === 0)!;
     expect(child.compiles.map(c => c.id)).toEqual(['!0/1/0']);
     expect(child.frame.line).toBe(14);
-    expect(nodes.filter(n => n.frame.function === 'forward' && n.backwardPass === undefined)).toEqual([]);
+    expect(
+      nodes.filter(
+        n => n.frame.function === 'forward' && n.backwardPass === undefined
+      )
+    ).toEqual([]);
   });
 
   it('keeps a backward whose step the document does not name on its own call path', () => {
-    const orphan = { ...doc, compiled_autograd: [{ ...doc.compiled_autograd![0], step: null }] };
+    const orphan = {
+      ...doc,
+      compiled_autograd: [{ ...doc.compiled_autograd![0], step: null }]
+    };
     const nodes = all(compileTree(orphan));
     expect(nodes.some(n => n.backwardPass !== undefined)).toBe(false);
-    expect(nodes.find(n => n.compiles.some(c => c.id === '!0/1/0'))!.frame.function).toBe('forward');
+    expect(
+      nodes.find(n => n.compiles.some(c => c.id === '!0/1/0'))!.frame.function
+    ).toBe('forward');
   });
 });
 
@@ -47,14 +83,40 @@ describe('unbacked symbols in the Shapes tab', () => {
     const doc = fixture();
     const made = user(11, 'f', 'picked = x[x.nonzero().squeeze(1)]');
     const guards = [
-      { ...made, expr: 'u0 >= 0', kind: 'runtime_assert' as const, compile: '0/0', check: { output: 'inference', line: 259 } },
+      {
+        ...made,
+        expr: 'u0 >= 0',
+        kind: 'runtime_assert' as const,
+        compile: '0/0',
+        check: { output: 'inference', line: 259 }
+      },
       { ...made, expr: 'u0 <= 5', kind: 'guard' as const, compile: '0/0' }
     ];
-    doc.findings = [{ kind: 'dynamic_shape', severity: 'info', title: 'u0 is unbacked', count: 1, locations: [], evidence: [],
-      shape: { name: 'u0', symbol: 'u0', range: '(−∞, ∞)', compile: '0/0', unbacked: true, made_at: made, guards } } as never];
+    doc.findings = [
+      {
+        kind: 'dynamic_shape',
+        severity: 'info',
+        title: 'u0 is unbacked',
+        count: 1,
+        locations: [],
+        evidence: [],
+        shape: {
+          name: 'u0',
+          symbol: 'u0',
+          range: '(−∞, ∞)',
+          compile: '0/0',
+          unbacked: true,
+          made_at: made,
+          guards
+        }
+      } as never
+    ];
     const [entry] = shapeEntries(doc);
     expect(entry.made_at?.line).toBe(11);
-    expect(entry.guards.map(guardRole)).toEqual(['runtime assert: inference code line 259', 'guards it']);
+    expect(entry.guards.map(guardRole)).toEqual([
+      'runtime assert: inference code line 259',
+      'guards it'
+    ]);
   });
 });
 
@@ -63,9 +125,32 @@ describe('a nested compile region in the Fusion tab', () => {
     const doc = fixture();
     const c = doc.compiles[0];
     const output = c.output_codes[0];
-    output.kernels = [...output.kernels, { name: 'cpp_fused_add_relu_0', kind: 'cpp', source: '', post_grad_nodes: ['relu', 'add'], aten_ops: [], user_lines: [], mapping: 'provenance', subgraphs: ['repeated_subgraph0'] }];
-    output.subgraph_calls = [{ subgraph: 'repeated_subgraph0', line: 40, call: 'buf0 = repeated_subgraph0(repeated_subgraph0_args)', node: 'invoke_subgraph' }];
+    output.kernels = [
+      ...output.kernels,
+      {
+        name: 'cpp_fused_add_relu_0',
+        kind: 'cpp',
+        source: '',
+        post_grad_nodes: ['relu', 'add'],
+        aten_ops: [],
+        user_lines: [],
+        mapping: 'provenance',
+        subgraphs: ['repeated_subgraph0']
+      }
+    ];
+    output.subgraph_calls = [
+      {
+        subgraph: 'repeated_subgraph0',
+        line: 40,
+        call: 'buf0 = repeated_subgraph0(repeated_subgraph0_args)',
+        node: 'invoke_subgraph'
+      }
+    ];
     const model = fusionModel(c, 0);
-    expect(model.kernelsOf.get('invoke_subgraph')!.map(i => model.kernels[i].kernel.name)).toEqual(['cpp_fused_add_relu_0']);
+    expect(
+      model.kernelsOf
+        .get('invoke_subgraph')!
+        .map(i => model.kernels[i].kernel.name)
+    ).toEqual(['cpp_fused_add_relu_0']);
   });
 });

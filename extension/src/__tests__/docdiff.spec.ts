@@ -8,7 +8,15 @@ import { checkDocument } from '../model/schema';
 import { Compile, TcxDocument } from '../model/types';
 import { unified } from '../model/unified';
 
-const FIXTURE = path.join(__dirname, '..', '..', '..', 'tests', 'fixtures', 'docdiff');
+const FIXTURE = path.join(
+  __dirname,
+  '..',
+  '..',
+  '..',
+  'tests',
+  'fixtures',
+  'docdiff'
+);
 
 function load(name: string): any {
   return JSON.parse(fs.readFileSync(path.join(FIXTURE, name), 'utf-8'));
@@ -28,7 +36,9 @@ function doc(name: string): TcxDocument {
 
 describe('computeDiff', () => {
   it('gives exactly what the Python implementation gives on the shared fixture', () => {
-    expect(computeDiff(doc('relu.json'), doc('gelu.json'), 'relu', 'gelu')).toEqual(load('expected.json'));
+    expect(
+      computeDiff(doc('relu.json'), doc('gelu.json'), 'relu', 'gelu')
+    ).toEqual(load('expected.json'));
   });
 
   it('finds nothing between a document and itself', () => {
@@ -40,20 +50,37 @@ describe('computeDiff', () => {
 
   // relu, gelu and relu again were explored in one process: torch numbered the step's
   // compiles 0/0, 0/1, 0/2 (tests/fixtures/docdiff/regenerate.py); tests/test_docdiff.py alike
-  it('pairs the compiles of one process by their place in each document, not by torch\'s numbers', () => {
-    const again = computeDiff(doc('relu.json'), doc('relu_again.json'), 'a', 'b');
-    expect(again.compiles.map(c => [c.status, c.a?.id, c.b?.id])).toEqual([['same', '0/0', '0/2'], ['same', '1/0', '1/2']]);
+  it("pairs the compiles of one process by their place in each document, not by torch's numbers", () => {
+    const again = computeDiff(
+      doc('relu.json'),
+      doc('relu_again.json'),
+      'a',
+      'b'
+    );
+    expect(again.compiles.map(c => [c.status, c.a?.id, c.b?.id])).toEqual([
+      ['same', '0/0', '0/2'],
+      ['same', '1/0', '1/2']
+    ]);
     expect(Object.values(again.summary).every(v => v === 0)).toBe(true);
   });
 
-  it('pairs documents written before frame_compile_index by torch\'s numbers', () => {
+  it("pairs documents written before frame_compile_index by torch's numbers", () => {
     const old = (name: string) => {
       const data = load(name);
       data.compiles.forEach((c: any) => delete c.frame_compile_index);
       return checked(data);
     };
-    const diff = computeDiff(old('relu.json'), old('relu_again.json'), 'a', 'b');
-    expect([diff.summary.compiles_added, diff.summary.compiles_removed, diff.summary.compiles_changed]).toEqual([2, 2, 0]);
+    const diff = computeDiff(
+      old('relu.json'),
+      old('relu_again.json'),
+      'a',
+      'b'
+    );
+    expect([
+      diff.summary.compiles_added,
+      diff.summary.compiles_removed,
+      diff.summary.compiles_changed
+    ]).toEqual([2, 2, 0]);
   });
 
   it('pairs a resume function whose break moved to another line', () => {
@@ -63,17 +90,31 @@ describe('computeDiff', () => {
       c.frame.function = c.frame.function.replace(/_at_38$/, '_at_41');
     });
     const diff = computeDiff(doc('relu.json'), checked(moved), 'a', 'b');
-    expect(diff.compiles.map(c => [c.status, c.b?.frame?.function])).toEqual([['same', 'step'], ['same', 'torch_dynamo_resume_in_step_at_41']]);
+    expect(diff.compiles.map(c => [c.status, c.b?.frame?.function])).toEqual([
+      ['same', 'step'],
+      ['same', 'torch_dynamo_resume_in_step_at_41']
+    ]);
   });
 
   it('names the one changed Dynamo node of relu -> gelu', () => {
-    const diff = computeDiff(doc('relu.json'), doc('gelu.json'), 'relu', 'gelu');
+    const diff = computeDiff(
+      doc('relu.json'),
+      doc('gelu.json'),
+      'relu',
+      'gelu'
+    );
     const dynamo = diff.compiles[0].graphs.find(g => g.graph === 'dynamo')!;
-    expect(dynamo.nodes.map(n => [n.status, n.a?.target, n.b?.target, n.changes])).toEqual([['changed', 'torch.relu', 'torch._C._nn.gelu', ['target']]]);
+    expect(
+      dynamo.nodes.map(n => [n.status, n.a?.target, n.b?.target, n.changes])
+    ).toEqual([['changed', 'torch.relu', 'torch._C._nn.gelu', ['target']]]);
   });
 
   it('pairs a compile across files only when nothing in its own file does, and says so', () => {
-    const moved = JSON.parse(JSON.stringify(load('gelu.json')).split('tests/fixtures/docdiff/regenerate.py').join('elsewhere/train_v2.py'));
+    const moved = JSON.parse(
+      JSON.stringify(load('gelu.json'))
+        .split('tests/fixtures/docdiff/regenerate.py')
+        .join('elsewhere/train_v2.py')
+    );
     const checked = checkDocument(moved);
     if (!checked.ok) {
       throw new Error(checked.message);
@@ -81,16 +122,32 @@ describe('computeDiff', () => {
     const sameFile = computeDiff(doc('relu.json'), doc('gelu.json'), 'a', 'b');
     const across = computeDiff(doc('relu.json'), checked.doc, 'a', 'b');
     const shape = (entry: any) => [
-      entry.graphs.flatMap((g: any) => g.nodes.map((n: any) => [g.graph, n.status, n.a?.target, n.b?.target, n.changes])),
-      entry.outputs.flatMap((o: any) => o.kernels.map((k: any) => [o.output, k.status, k.a?.name, k.b?.name]))
+      entry.graphs.flatMap((g: any) =>
+        g.nodes.map((n: any) => [
+          g.graph,
+          n.status,
+          n.a?.target,
+          n.b?.target,
+          n.changes
+        ])
+      ),
+      entry.outputs.flatMap((o: any) =>
+        o.kernels.map((k: any) => [o.output, k.status, k.a?.name, k.b?.name])
+      )
     ];
     across.compiles.forEach((paired, i) => {
       const plain = sameFile.compiles[i];
       expect(paired.status).toBe('changed');
-      expect(paired.changes).toEqual([...plain.changes, { field: 'file', a: 'regenerate.py', b: 'train_v2.py' }]);
+      expect(paired.changes).toEqual([
+        ...plain.changes,
+        { field: 'file', a: 'regenerate.py', b: 'train_v2.py' }
+      ]);
       expect(shape(paired)).toEqual(shape(plain));
     });
-    expect({ ...across.summary, compiles_changed: 0 }).toEqual({ ...sameFile.summary, compiles_changed: 0 });
+    expect({ ...across.summary, compiles_changed: 0 }).toEqual({
+      ...sameFile.summary,
+      compiles_changed: 0
+    });
   });
 
   it('counts a compile only one side has once, without itemising it', () => {
@@ -99,7 +156,9 @@ describe('computeDiff', () => {
     const diff = computeDiff(relu, empty, 'a', 'b');
     expect(diff.summary.compiles_removed).toBe(relu.compiles.length);
     expect(diff.summary.nodes_removed).toBe(0);
-    expect(diff.compiles.every(c => c.status === 'removed' && !c.graphs.length)).toBe(true);
+    expect(
+      diff.compiles.every(c => c.status === 'removed' && !c.graphs.length)
+    ).toBe(true);
   });
 });
 
@@ -109,12 +168,24 @@ describe('align', () => {
     const b = ['x', 'm', 'erf', 'm2', 'mul'];
     const { found, approximate } = matches(a, b);
     expect(approximate).toBe(false);
-    expect(found).toEqual([[0, 0], [2, 4]]);
-    expect(rows(a.length, b.length, found, () => true)).toEqual([[0, 0], [null, 1], [null, 2], [1, 3], [2, 4]]);
+    expect(found).toEqual([
+      [0, 0],
+      [2, 4]
+    ]);
+    expect(rows(a.length, b.length, found, () => true)).toEqual([
+      [0, 0],
+      [null, 1],
+      [null, 2],
+      [1, 3],
+      [2, 4]
+    ]);
   });
 
   it('does not pair what canPair refuses', () => {
-    expect(rows(1, 1, [], () => false)).toEqual([[0, null], [null, 0]]);
+    expect(rows(1, 1, [], () => false)).toEqual([
+      [0, null],
+      [null, 0]
+    ]);
   });
 });
 
@@ -123,45 +194,102 @@ describe('unified', () => {
     const a = ['def k_0(x):', '    return x', ''];
     const b = ['def k_1(x):', '    return x + 1', ''];
     const keys = (lines: string[]) => lines.map(l => l.replace(/k_\d/, 'K'));
-    expect(unified(a, b, keys(a), keys(b), 'k_0', 'k_1')).toBe(['--- k_0', '+++ k_1', '@@ -1,3 +1,3 @@', ' def k_0(x):', '-    return x', '+    return x + 1', ' '].join('\n'));
+    expect(unified(a, b, keys(a), keys(b), 'k_0', 'k_1')).toBe(
+      [
+        '--- k_0',
+        '+++ k_1',
+        '@@ -1,3 +1,3 @@',
+        ' def k_0(x):',
+        '-    return x',
+        '+    return x + 1',
+        ' '
+      ].join('\n')
+    );
     expect(unified(a, a, a, a, 'x', 'y')).toBe('');
   });
 });
 
 describe('identity', () => {
   it('masks object ids in guards and kernel names and buffer numbers in kernels', () => {
-    const g = (expression: string) => guardKey({ type: 'ID_MATCH', source: "G['f']", expression });
-    expect(g("___check_obj_id(G['f'], 140176378379248)")).toBe(g("___check_obj_id(G['f'], 94624617429712)"));
-    const builtin = (n: number) => guardKey({ type: 'ID_MATCH', source: `G['__builtins_dict___${n}']['len']`, expression: `___check_obj_id(G['__builtins_dict___${n}']['len'], 1)` });
+    const g = (expression: string) =>
+      guardKey({ type: 'ID_MATCH', source: "G['f']", expression });
+    expect(g("___check_obj_id(G['f'], 140176378379248)")).toBe(
+      g("___check_obj_id(G['f'], 94624617429712)")
+    );
+    const builtin = (n: number) =>
+      guardKey({
+        type: 'ID_MATCH',
+        source: `G['__builtins_dict___${n}']['len']`,
+        expression: `___check_obj_id(G['__builtins_dict___${n}']['len'], 1)`
+      });
     expect(builtin(1)).toBe(builtin(6));
-    const extern = (name: string, source: string) => ({ name, kind: 'extern' as const, source, post_grad_nodes: [], aten_ops: [], user_lines: [], mapping: 'none' as const });
-    expect(kernelText(extern('extern_kernels.mm', 'extern_kernels.mm(buf2, mul, out=buf3)'), new Map([['mul', 'mul_3']])))
-      .toBe(kernelText(extern('extern_kernels.mm', 'extern_kernels.mm(buf4, mul_3, out=buf5)')));
+    const extern = (name: string, source: string) => ({
+      name,
+      kind: 'extern' as const,
+      source,
+      post_grad_nodes: [],
+      aten_ops: [],
+      user_lines: [],
+      mapping: 'none' as const
+    });
+    expect(
+      kernelText(
+        extern('extern_kernels.mm', 'extern_kernels.mm(buf2, mul, out=buf3)'),
+        new Map([['mul', 'mul_3']])
+      )
+    ).toBe(
+      kernelText(
+        extern('extern_kernels.mm', 'extern_kernels.mm(buf4, mul_3, out=buf5)')
+      )
+    );
   });
 
   it('keys a document by its id, else by creation time and counts', () => {
-    expect(documentKey({ id: 'abc', schema: 'tcexplore/1', summary: {} } as unknown as TcxDocument)).toBe('abc');
-    expect(documentKey({ schema: 'tcexplore/1', created: 't', summary: { graphs: 1 } } as unknown as TcxDocument)).toBe('t|1,,,,,,,');
+    expect(
+      documentKey({
+        id: 'abc',
+        schema: 'tcexplore/1',
+        summary: {}
+      } as unknown as TcxDocument)
+    ).toBe('abc');
+    expect(
+      documentKey({
+        schema: 'tcexplore/1',
+        created: 't',
+        summary: { graphs: 1 }
+      } as unknown as TcxDocument)
+    ).toBe('t|1,,,,,,,');
   });
 });
 
 describe('cache key changes', () => {
   // the same records as tests/test_findings.py's, with the same result
-  const record = (hash: string, fusion: string) => ({
-    cache: [{
-      cache: 'fx_graph', result: 'hit', key_components: [
-        { name: 'gm', hash: 'aa', value: '<lambda>()' },
-        { name: 'inductor_config[max_fusion_size]', hash, value: fusion },
-        { name: 'inductor_config[long]', hash: 'cc', value: 'x'.repeat(10) }
+  const record = (hash: string, fusion: string) =>
+    ({
+      cache: [
+        {
+          cache: 'fx_graph',
+          result: 'hit',
+          key_components: [
+            { name: 'gm', hash: 'aa', value: '<lambda>()' },
+            { name: 'inductor_config[max_fusion_size]', hash, value: fusion },
+            { name: 'inductor_config[long]', hash: 'cc', value: 'x'.repeat(10) }
+          ]
+        }
       ]
-    }]
-  }) as unknown as Compile;
+    }) as unknown as Compile;
 
   it('names the components whose hash or value differs, as docdiff/cache_keys.py does', () => {
     expect(cacheKeyChanges(record('bb', '64'), record('bb', '64'))).toEqual([]);
     expect(cacheKeyChanges(record('bb', '64'), record('dd', '32'))).toEqual([
-      { field: 'FX graph cache key: inductor_config[max_fusion_size]', a: '64', b: '32' }
+      {
+        field: 'FX graph cache key: inductor_config[max_fusion_size]',
+        a: '64',
+        b: '32'
+      }
     ]);
-    expect(cacheKeyChanges(record('bb', '6…'), record('dd', '6…'))[0].a).toBe('6…');
+    expect(cacheKeyChanges(record('bb', '6…'), record('dd', '6…'))[0].a).toBe(
+      '6…'
+    );
   });
 });

@@ -12,23 +12,50 @@ import { checkDocument } from '../model/schema';
 import { TcxDocument } from '../model/types';
 import { createExplorer } from '../view/explorer';
 
-const FIXTURE = path.join(__dirname, '..', '..', '..', 'tests', 'fixtures', 'labels');
+const FIXTURE = path.join(
+  __dirname,
+  '..',
+  '..',
+  '..',
+  'tests',
+  'fixtures',
+  'labels'
+);
 
 function read<T>(name: string): T {
   return JSON.parse(fs.readFileSync(path.join(FIXTURE, name), 'utf-8')) as T;
 }
 
 interface Expected {
-  accuracy: { severity: string; headline: string; why: string | null; advice: string | null };
-  leaves: { outputs: Array<[string, string, string]>; gradients: Array<[string, string, string]> };
-  timing: { severity: string; headline: string; measurement: string; machine: string | null; first_call: string };
+  accuracy: {
+    severity: string;
+    headline: string;
+    why: string | null;
+    advice: string | null;
+  };
+  leaves: {
+    outputs: Array<[string, string, string]>;
+    gradients: Array<[string, string, string]>;
+  };
+  timing: {
+    severity: string;
+    headline: string;
+    measurement: string;
+    machine: string | null;
+    first_call: string;
+  };
   pipeline: Array<[string, boolean, string[]]>;
   calls: string;
   below_roof: string[];
 }
 
 /** The state Python gave a leaf -> the look the Accuracy tab gives its label. */
-const LOOK: Record<string, string> = { match: 'tcx-ok', mismatch: 'tcx-bad', random: 'tcx-warning', other: 'tcx-muted' };
+const LOOK: Record<string, string> = {
+  match: 'tcx-ok',
+  mismatch: 'tcx-bad',
+  random: 'tcx-warning',
+  other: 'tcx-muted'
+};
 
 function document(): TcxDocument {
   const checked = checkDocument(read('document.json'));
@@ -40,18 +67,31 @@ function document(): TcxDocument {
 
 function open(tab: string): HTMLElement {
   const root = createExplorer(document());
-  (root.querySelector(`[role=tab][data-tab=${tab}]`) as HTMLButtonElement).click();
+  (
+    root.querySelector(`[role=tab][data-tab=${tab}]`) as HTMLButtonElement
+  ).click();
   return root.querySelector(`[role=tabpanel][data-tab=${tab}]`) as HTMLElement;
 }
 
 /** [path, label, look] per row of the Accuracy tab's leaf table under `heading`. */
-function leafRows(panel: HTMLElement, heading: string): Array<[string, string, string]> {
-  const title = [...panel.querySelectorAll('h4')].find(h => h.textContent?.startsWith(heading))!;
-  const rows = (title.nextElementSibling as HTMLElement).querySelectorAll('tbody tr');
+function leafRows(
+  panel: HTMLElement,
+  heading: string
+): Array<[string, string, string]> {
+  const title = [...panel.querySelectorAll('h4')].find(h =>
+    h.textContent?.startsWith(heading)
+  )!;
+  const rows = (title.nextElementSibling as HTMLElement).querySelectorAll(
+    'tbody tr'
+  );
   return [...rows].map(tr => {
     const [pathCell, verdictCell] = [...tr.querySelectorAll('td')];
     const label = verdictCell.querySelector('span')!;
-    return [pathCell.textContent ?? '', label.textContent ?? '', label.className];
+    return [
+      pathCell.textContent ?? '',
+      label.textContent ?? '',
+      label.className
+    ];
   });
 }
 
@@ -60,8 +100,17 @@ describe('a dropout training step, as the HTML report shows it', () => {
 
   it('labels every output and gradient with the label Python stored, in its look', () => {
     const panel = open('accuracy');
-    for (const [key, heading] of [['outputs', 'Outputs'], ['gradients', 'Gradients']] as const) {
-      expect(leafRows(panel, heading)).toEqual(expected.leaves[key].map(([p, label, state]) => [p || '(output)', label, LOOK[state]]));
+    for (const [key, heading] of [
+      ['outputs', 'Outputs'],
+      ['gradients', 'Gradients']
+    ] as const) {
+      expect(leafRows(panel, heading)).toEqual(
+        expected.leaves[key].map(([p, label, state]) => [
+          p || '(output)',
+          label,
+          LOOK[state]
+        ])
+      );
     }
     const text = panel.textContent ?? '';
     expect(text).toContain(expected.accuracy.headline);
@@ -71,9 +120,14 @@ describe('a dropout training step, as the HTML report shows it', () => {
 
   it('never shows a difference random ops explain as a failure', () => {
     const panel = open('accuracy');
-    const looks = [...leafRows(panel, 'Outputs'), ...leafRows(panel, 'Gradients')].map(([, label, look]) => [label, look]);
+    const looks = [
+      ...leafRows(panel, 'Outputs'),
+      ...leafRows(panel, 'Gradients')
+    ].map(([, label, look]) => [label, look]);
     expect(looks.length).toBeGreaterThan(1);
-    expect(new Set(looks.map(l => JSON.stringify(l)))).toEqual(new Set([JSON.stringify(['differs (random ops)', 'tcx-warning'])]));
+    expect(new Set(looks.map(l => JSON.stringify(l)))).toEqual(
+      new Set([JSON.stringify(['differs (random ops)', 'tcx-warning'])])
+    );
     expect(panel.querySelector('.tcx-bad')).toBeNull();
     const overview = open('overview');
     const accuracy = overview.querySelector('[data-kind=accuracy]')!;
@@ -83,24 +137,33 @@ describe('a dropout training step, as the HTML report shows it', () => {
 
   it('shows the timing verdict and its lines as stored', () => {
     const text = open('timing').textContent ?? '';
-    for (const line of [expected.timing.headline, expected.timing.measurement, expected.timing.first_call, expected.timing.machine!]) {
+    for (const line of [
+      expected.timing.headline,
+      expected.timing.measurement,
+      expected.timing.first_call,
+      expected.timing.machine!
+    ]) {
       expect(text).toContain(line);
     }
   });
 
-  it('draws the pipeline\'s stages as stored: no CUDA graph claimed on CPU', () => {
+  it("draws the pipeline's stages as stored: no CUDA graph claimed on CPU", () => {
     const stages = [...open('overview').querySelectorAll('.tcx-stage')];
-    expect(stages.map(s => [
-      s.querySelector('.tcx-stage-name')!.textContent,
-      !s.classList.contains('tcx-inactive'),
-      [...s.querySelectorAll('.tcx-stage-count')].map(c => c.textContent)
-    ])).toEqual(expected.pipeline);
+    expect(
+      stages.map(s => [
+        s.querySelector('.tcx-stage-name')!.textContent,
+        !s.classList.contains('tcx-inactive'),
+        [...s.querySelectorAll('.tcx-stage-count')].map(c => c.textContent)
+      ])
+    ).toEqual(expected.pipeline);
   });
 
-  it('shows the profile\'s calls line and each below-roof text as stored', () => {
+  it("shows the profile's calls line and each below-roof text as stored", () => {
     const panel = open('profile');
     expect(panel.textContent).toContain(expected.calls);
-    const why = [...panel.querySelectorAll('.tcx-kernel-times tbody tr')].map(tr => [...tr.querySelectorAll('td')].pop()!.textContent);
+    const why = [...panel.querySelectorAll('.tcx-kernel-times tbody tr')].map(
+      tr => [...tr.querySelectorAll('td')].pop()!.textContent
+    );
     expect(why.filter(t => t !== '—')).toEqual(expected.below_roof);
   });
 });

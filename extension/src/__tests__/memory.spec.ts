@@ -15,12 +15,30 @@ import { overviewTab } from '../view/overview';
 import { sourceTab } from '../view/source';
 import { fixture } from './fixture';
 
-const FIXTURE = path.join(__dirname, '..', '..', '..', 'tests', 'fixtures', 'memory');
-const read = (name: string) => JSON.parse(fs.readFileSync(path.join(FIXTURE, name), 'utf-8'));
+const FIXTURE = path.join(
+  __dirname,
+  '..',
+  '..',
+  '..',
+  'tests',
+  'fixtures',
+  'memory'
+);
+const read = (name: string) =>
+  JSON.parse(fs.readFileSync(path.join(FIXTURE, name), 'utf-8'));
 
 function documentWithMemory(): TcxDocument {
   const memory = read('document.json');
-  return { ...fixture(), memory: memory.memory, findings: memory.findings, compiles: memory.compiles.map((c: { id: string; memory: unknown }) => ({ ...fixture().compiles[0], id: c.id, memory: c.memory })) } as TcxDocument;
+  return {
+    ...fixture(),
+    memory: memory.memory,
+    findings: memory.findings,
+    compiles: memory.compiles.map((c: { id: string; memory: unknown }) => ({
+      ...fixture().compiles[0],
+      id: c.id,
+      memory: c.memory
+    }))
+  } as TcxDocument;
 }
 
 function context(doc: TcxDocument, went: unknown[] = []): Context {
@@ -29,7 +47,9 @@ function context(doc: TcxDocument, went: unknown[] = []): Context {
 
 describe('memory', () => {
   it('reads the finding Python decided for the same document', () => {
-    expect(memoryFinding(read('document.json') as TcxDocument)).toEqual(read('expected_finding.json'));
+    expect(memoryFinding(read('document.json') as TcxDocument)).toEqual(
+      read('expected_finding.json')
+    );
   });
 
   it('says nothing for a document without memory data', () => {
@@ -42,21 +62,40 @@ describe('memory', () => {
     expect([...lines.keys()].sort()).toEqual([27, 28]);
   });
 
-  it('shows saved tensors linked to their forward node and user line, and Inductor\'s buffers', () => {
+  it("shows saved tensors linked to their forward node and user line, and Inductor's buffers", () => {
     const went: unknown[] = [];
     const { element } = memoryTab(context(documentWithMemory(), went));
-    expect(element.textContent).toContain('compiled peaks at 248 kB vs eager 297 kB');
-    expect(element.querySelectorAll('.tcx-memory-saved tbody tr').length).toBe(5);
-    expect(element.querySelector('.tcx-memory-buffers')?.textContent).toContain('planned peak');
-    (element.querySelector('.tcx-memory-saved tbody tr button') as HTMLButtonElement).click();
-    expect(went[0]).toEqual({ tab: 'graphs', compile: 0, graph: 'aot:forward', node: 'relu' });
+    expect(element.textContent).toContain(
+      'compiled peaks at 248 kB vs eager 297 kB'
+    );
+    expect(element.querySelectorAll('.tcx-memory-saved tbody tr').length).toBe(
+      5
+    );
+    expect(element.querySelector('.tcx-memory-buffers')?.textContent).toContain(
+      'planned peak'
+    );
+    (
+      element.querySelector(
+        '.tcx-memory-saved tbody tr button'
+      ) as HTMLButtonElement
+    ).click();
+    expect(went[0]).toEqual({
+      tab: 'graphs',
+      compile: 0,
+      graph: 'aot:forward',
+      node: 'relu'
+    });
   });
 
   it('puts the finding on the Overview, linked to the Memory tab', () => {
     const went: unknown[] = [];
     const { element } = overviewTab(context(documentWithMemory(), went));
-    const item = element.querySelector('.tcx-finding[data-kind=memory]') as HTMLElement;
-    expect(item.textContent).toContain('131 kB of activations saved at lines 27-28');
+    const item = element.querySelector(
+      '.tcx-finding[data-kind=memory]'
+    ) as HTMLElement;
+    expect(item.textContent).toContain(
+      '131 kB of activations saved at lines 27-28'
+    );
     (item.querySelector('button') as HTMLButtonElement).click();
     expect(went[0]).toEqual({ tab: 'memory' });
   });
@@ -64,8 +103,13 @@ describe('memory', () => {
   it('marks the lines that saved activations in the Source view, with a heat bar', () => {
     const went: unknown[] = [];
     const { element } = sourceTab(context(documentWithMemory(), went));
-    const chips = [...element.querySelectorAll('.tcx-mark-memory')] as HTMLButtonElement[];
-    expect(chips.map(c => c.textContent)).toEqual(['saved 65.5 kB', 'saved 65.5 kB']);
+    const chips = [
+      ...element.querySelectorAll('.tcx-mark-memory')
+    ] as HTMLButtonElement[];
+    expect(chips.map(c => c.textContent)).toEqual([
+      'saved 65.5 kB',
+      'saved 65.5 kB'
+    ]);
     expect(element.querySelectorAll('.tcx-heat-memory').length).toBe(2);
     chips[0].click();
     expect(went[0]).toEqual({ tab: 'memory' });

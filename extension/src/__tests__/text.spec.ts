@@ -7,69 +7,166 @@ import { sidebarContent } from '../view/sidebar';
 import { fixture } from './fixture';
 
 describe('highlight', () => {
-  const python = '@triton.jit\ndef k(x, n: int = 3):  # comment\n    return f"{x}" + \'a\' + 0x1F\n';
-  const cpp = '#include <x.h>\nextern "C" void kernel(float* p) { // c\n  auto t = 1.5f; /* b */ }\n';
+  const python =
+    '@triton.jit\ndef k(x, n: int = 3):  # comment\n    return f"{x}" + \'a\' + 0x1F\n';
+  const cpp =
+    '#include <x.h>\nextern "C" void kernel(float* p) { // c\n  auto t = 1.5f; /* b */ }\n';
 
   it('loses no character', () => {
-    expect(tokenize(python, 'python').map(t => t.text).join('')).toBe(python);
-    expect(tokenize(cpp, 'cpp').map(t => t.text).join('')).toBe(cpp);
+    expect(
+      tokenize(python, 'python')
+        .map(t => t.text)
+        .join('')
+    ).toBe(python);
+    expect(
+      tokenize(cpp, 'cpp')
+        .map(t => t.text)
+        .join('')
+    ).toBe(cpp);
   });
 
   it('types keywords, strings, comments, numbers and calls', () => {
-    const typed = (source: string, lang: 'python' | 'cpp') => tokenize(source, lang).filter(t => t.type !== 'text').map(t => `${t.type}:${t.text}`);
-    expect(typed(python, 'python')).toEqual(['deco:@triton.jit', 'kw:def', 'fn:k', 'num:3', 'com:# comment', 'kw:return', 'str:f"{x}"', "str:'a'", 'num:0x1F']);
-    expect(typed(cpp, 'cpp')).toEqual(['kw:#include', 'kw:extern', 'str:"C"', 'kw:void', 'fn:kernel', 'kw:float', 'com:// c', 'kw:auto', 'num:1.5f', 'com:/* b */']);
+    const typed = (source: string, lang: 'python' | 'cpp') =>
+      tokenize(source, lang)
+        .filter(t => t.type !== 'text')
+        .map(t => `${t.type}:${t.text}`);
+    expect(typed(python, 'python')).toEqual([
+      'deco:@triton.jit',
+      'kw:def',
+      'fn:k',
+      'num:3',
+      'com:# comment',
+      'kw:return',
+      'str:f"{x}"',
+      "str:'a'",
+      'num:0x1F'
+    ]);
+    expect(typed(cpp, 'cpp')).toEqual([
+      'kw:#include',
+      'kw:extern',
+      'str:"C"',
+      'kw:void',
+      'fn:kernel',
+      'kw:float',
+      'com:// c',
+      'kw:auto',
+      'num:1.5f',
+      'com:/* b */'
+    ]);
     expect(languageOf('cpp')).toBe('cpp');
     expect(languageOf('triton')).toBe('python');
   });
 });
 
 describe('findExplorations', () => {
-  const inflate = async (bytes: Uint8Array) => gunzipSync(bytes).toString('utf-8');
+  const inflate = async (bytes: Uint8Array) =>
+    gunzipSync(bytes).toString('utf-8');
 
   it('lists every tcexplore output, labelled with its compiles, breaks, recompiles, speed and accuracy', async () => {
     const cells = [
-      { executionCount: 4, outputs: [{ data: { 'text/plain': 'x' } }] }, { executionCount: null, outputs: [] },
-      { executionCount: 7, outputs: [{ data: { [MIME_TYPE]: fixture() } }, { data: { [MIME_TYPE]: { schema: 'tcexplore/2' } } }] }
+      { executionCount: 4, outputs: [{ data: { 'text/plain': 'x' } }] },
+      { executionCount: null, outputs: [] },
+      {
+        executionCount: 7,
+        outputs: [
+          { data: { [MIME_TYPE]: fixture() } },
+          { data: { [MIME_TYPE]: { schema: 'tcexplore/2' } } }
+        ]
+      }
     ];
     const found = await findExplorations(cells, inflate);
     expect(found).toEqual([
-      { cell: 2, execution: 7, output: 0, label: 'forward', detail: '2 compiles · 1 break · 1 recompile · 2.00× faster · outputs DIFFER' },
-      { cell: 2, execution: 7, output: 1, label: 'tcexplore output', detail: 'schema tcexplore/2' }
+      {
+        cell: 2,
+        execution: 7,
+        output: 0,
+        label: 'forward',
+        detail:
+          '2 compiles · 1 break · 1 recompile · 2.00× faster · outputs DIFFER'
+      },
+      {
+        cell: 2,
+        execution: 7,
+        output: 1,
+        label: 'tcexplore output',
+        detail: 'schema tcexplore/2'
+      }
     ]);
   });
 
-  it('numbers the sidebar\'s rows by the cells\' execution counts, as Jupyter does, not their positions', async () => {
-    const cells = [{ executionCount: 12, outputs: [{ data: { [MIME_TYPE]: fixture() } }] }, { executionCount: null, outputs: [{ data: { [MIME_TYPE]: fixture() } }] }];
+  it("numbers the sidebar's rows by the cells' execution counts, as Jupyter does, not their positions", async () => {
+    const cells = [
+      { executionCount: 12, outputs: [{ data: { [MIME_TYPE]: fixture() } }] },
+      { executionCount: null, outputs: [{ data: { [MIME_TYPE]: fixture() } }] }
+    ];
     const entries = await findExplorations(cells, inflate);
-    const list = sidebarContent([{ title: 'session.ipynb', entries, jump: () => undefined }]);
-    expect([...list.querySelectorAll('.tcx-sidebar-label')].map(e => e.textContent)).toEqual(['[12] forward', '[ ] forward']);
-    expect([...list.querySelectorAll('.tcx-sidebar-entry')].map(e => e.getAttribute('data-cell'))).toEqual(['0', '1']);
+    const list = sidebarContent([
+      { title: 'session.ipynb', entries, jump: () => undefined }
+    ]);
+    expect(
+      [...list.querySelectorAll('.tcx-sidebar-label')].map(e => e.textContent)
+    ).toEqual(['[12] forward', '[ ] forward']);
+    expect(
+      [...list.querySelectorAll('.tcx-sidebar-entry')].map(e =>
+        e.getAttribute('data-cell')
+      )
+    ).toEqual(['0', '1']);
   });
 
-  it('labels a big output from its packed compiles, the user\'s functions before Dynamo\'s resume functions', async () => {
+  it("labels a big output from its packed compiles, the user's functions before Dynamo's resume functions", async () => {
     const doc = fixture();
-    doc.compiles[0].frame = { file: 'c.py', line: 1, function: 'torch_dynamo_resume_in_f_at_3' };
+    doc.compiles[0].frame = {
+      file: 'c.py',
+      line: 1,
+      function: 'torch_dynamo_resume_in_f_at_3'
+    };
     doc.timing!.speedup = 0.25;
     doc.accuracy!.ok = true;
-    const packed = { ...doc, id: 'big-1', compiles: [], packed: { encoding: 'gzip+base64', data: gzipSync(JSON.stringify({ compiles: doc.compiles })).toString('base64') } };
-    const [entry] = await findExplorations([{ executionCount: 1, outputs: [{ data: { [MIME_TYPE]: packed } }] }], inflate);
+    const packed = {
+      ...doc,
+      id: 'big-1',
+      compiles: [],
+      packed: {
+        encoding: 'gzip+base64',
+        data: gzipSync(JSON.stringify({ compiles: doc.compiles })).toString(
+          'base64'
+        )
+      }
+    };
+    const [entry] = await findExplorations(
+      [{ executionCount: 1, outputs: [{ data: { [MIME_TYPE]: packed } }] }],
+      inflate
+    );
     expect(entry.label).toBe('forward, torch_dynamo_resume_in_f_at_3');
-    expect(entry.detail).toBe('2 compiles · 1 break · 1 recompile · 4.00× slower · outputs match');
+    expect(entry.detail).toBe(
+      '2 compiles · 1 break · 1 recompile · 4.00× slower · outputs match'
+    );
   });
 });
 
 describe('unpack', () => {
-  const inflate = async (bytes: Uint8Array) => gunzipSync(bytes).toString('utf-8');
+  const inflate = async (bytes: Uint8Array) =>
+    gunzipSync(bytes).toString('utf-8');
 
   it('restores packed compiles and leaves plain documents alone', async () => {
     const doc = fixture();
-    const packed = { ...doc, compiles: [], packed: { encoding: 'gzip+base64', data: gzipSync(JSON.stringify({ compiles: doc.compiles })).toString('base64') } };
+    const packed = {
+      ...doc,
+      compiles: [],
+      packed: {
+        encoding: 'gzip+base64',
+        data: gzipSync(JSON.stringify({ compiles: doc.compiles })).toString(
+          'base64'
+        )
+      }
+    };
     expect(await unpack(packed, inflate)).toEqual(doc);
     expect(await unpack(doc, inflate)).toBe(doc);
   });
 
   it('refuses an unknown packing', async () => {
-    await expect(unpack({ packed: { encoding: 'zstd', data: '' } }, inflate)).rejects.toThrow('unknown packing');
+    await expect(
+      unpack({ packed: { encoding: 'zstd', data: '' } }, inflate)
+    ).rejects.toThrow('unknown packing');
   });
 });

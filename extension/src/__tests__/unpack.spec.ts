@@ -3,30 +3,56 @@
  */
 // Node's own Blob, DecompressionStream and web streams: the browser's inflation path, for real.
 import { gzipSync } from 'zlib';
-import { MAX_CODE_CHARS, MAX_GRAPH_NODES, boundedGraph, boundedText } from '../model/bounds';
+import {
+  MAX_CODE_CHARS,
+  MAX_GRAPH_NODES,
+  boundedGraph,
+  boundedText
+} from '../model/bounds';
 import { Graph } from '../model/types';
-import { MAX_INFLATED_BYTES, MAX_INFLATE_RATIO, PackedTooLarge, inflateGzip, inflateLimit, readBounded, unpack } from '../model/unpack';
+import {
+  MAX_INFLATED_BYTES,
+  MAX_INFLATE_RATIO,
+  PackedTooLarge,
+  inflateGzip,
+  inflateLimit,
+  readBounded,
+  unpack
+} from '../model/unpack';
 
-function chunks(sizes: number[]): { stream: ReadableStream<Uint8Array>; pulled: () => number; cancelled: () => boolean } {
+function chunks(sizes: number[]): {
+  stream: ReadableStream<Uint8Array>;
+  pulled: () => number;
+  cancelled: () => boolean;
+} {
   let index = 0;
   let cancelled = false;
-  const stream = new ReadableStream<Uint8Array>({
-    pull(controller) {
-      if (index < sizes.length) {
-        controller.enqueue(new Uint8Array(sizes[index++]).fill(7));
-      } else {
-        controller.close();
+  const stream = new ReadableStream<Uint8Array>(
+    {
+      pull(controller) {
+        if (index < sizes.length) {
+          controller.enqueue(new Uint8Array(sizes[index++]).fill(7));
+        } else {
+          controller.close();
+        }
+      },
+      cancel() {
+        cancelled = true;
       }
     },
-    cancel() {
-      cancelled = true;
-    }
-  }, { highWaterMark: 0 });
+    { highWaterMark: 0 }
+  );
   return { stream, pulled: () => index, cancelled: () => cancelled };
 }
 
 function packedDocument(json: string): Record<string, unknown> {
-  return { schema: 'tcexplore/1', packed: { encoding: 'gzip+base64', data: gzipSync(Buffer.from(json)).toString('base64') } };
+  return {
+    schema: 'tcexplore/1',
+    packed: {
+      encoding: 'gzip+base64',
+      data: gzipSync(Buffer.from(json)).toString('base64')
+    }
+  };
 }
 
 describe('bounded inflation', () => {
@@ -51,17 +77,26 @@ describe('bounded inflation', () => {
   });
 
   it('inflates a real packed document within its limit', async () => {
-    const doc = (await unpack(packedDocument(JSON.stringify({ compiles: [{ id: '0/0' }] })))) as Record<string, unknown>;
+    const doc = (await unpack(
+      packedDocument(JSON.stringify({ compiles: [{ id: '0/0' }] }))
+    )) as Record<string, unknown>;
     expect(doc).toEqual({ schema: 'tcexplore/1', compiles: [{ id: '0/0' }] });
   });
 
   it('refuses a payload that inflates past 200x its packed size, naming sizes and limit', async () => {
-    const bomb = packedDocument(`{"compiles":"${'0'.repeat(4 * 1024 * 1024)}"}`);
-    const packedBytes = Buffer.from((bomb.packed as { data: string }).data, 'base64').byteLength;
+    const bomb = packedDocument(
+      `{"compiles":"${'0'.repeat(4 * 1024 * 1024)}"}`
+    );
+    const packedBytes = Buffer.from(
+      (bomb.packed as { data: string }).data,
+      'base64'
+    ).byteLength;
     expect(packedBytes * MAX_INFLATE_RATIO).toBeLessThan(4 * 1024 * 1024);
     const error = (await unpack(bomb).catch(e => e)) as Error;
     expect(error).toBeInstanceOf(PackedTooLarge);
-    expect(error.message).toMatch(/^This tcexplore output was not unpacked: its packed compiles \(\d+\.\d KiB\) inflate to more than \d+\.\d (KiB|MiB), the limit \(200× the packed size, at most 128\.0 MiB\)/);
+    expect(error.message).toMatch(
+      /^This tcexplore output was not unpacked: its packed compiles \(\d+\.\d KiB\) inflate to more than \d+\.\d (KiB|MiB), the limit \(200× the packed size, at most 128\.0 MiB\)/
+    );
   });
 
   it('hands the inflater the limit computed from the packed size', async () => {
@@ -74,34 +109,54 @@ describe('bounded inflation', () => {
   });
 
   it('inflates input of many slices whole, and rejects a corrupt stream', async () => {
-    const text = JSON.stringify(Array.from({ length: 20000 }, (_, i) => `node_${i * 7919}`));
+    const text = JSON.stringify(
+      Array.from({ length: 20000 }, (_, i) => `node_${i * 7919}`)
+    );
     const packed = gzipSync(Buffer.from(text), { level: 0 });
     expect(packed.byteLength).toBeGreaterThan(4 * 16 * 1024);
-    expect(await inflateGzip(packed, inflateLimit(packed.byteLength))).toBe(text);
+    expect(await inflateGzip(packed, inflateLimit(packed.byteLength))).toBe(
+      text
+    );
     const corrupt = Buffer.from(packed);
     corrupt.fill(0xff, 100, 200);
-    await expect(inflateGzip(corrupt, inflateLimit(corrupt.byteLength))).rejects.toThrow();
+    await expect(
+      inflateGzip(corrupt, inflateLimit(corrupt.byteLength))
+    ).rejects.toThrow();
   });
 
   it('the default inflater is the streaming gzip one', async () => {
-    await expect(inflateGzip(gzipSync(Buffer.alloc(5000)), 4999)).rejects.toBeInstanceOf(PackedTooLarge);
-    expect((await inflateGzip(gzipSync(Buffer.from('abc')), 3))).toBe('abc');
+    await expect(
+      inflateGzip(gzipSync(Buffer.alloc(5000)), 4999)
+    ).rejects.toBeInstanceOf(PackedTooLarge);
+    expect(await inflateGzip(gzipSync(Buffer.from('abc')), 3)).toBe('abc');
   });
 });
 
 describe('declared sizes', () => {
   it('a graph past the node bound is drawn from its first nodes, saying so', () => {
-    const nodes = Array.from({ length: MAX_GRAPH_NODES + 5 }, (_, i) => ({ name: `n${i}`, op: 'call_function', target: 'aten.add', args: [], users: [] }));
+    const nodes = Array.from({ length: MAX_GRAPH_NODES + 5 }, (_, i) => ({
+      name: `n${i}`,
+      op: 'call_function',
+      target: 'aten.add',
+      args: [],
+      users: []
+    }));
     const { value, note } = boundedGraph({ nodes } as unknown as Graph);
     expect(value.nodes.length).toBe(MAX_GRAPH_NODES);
-    expect(note).toBe('Drawn: the first 50,000 of 50,005 nodes (a view\'s limit).');
-    expect(boundedGraph({ nodes: nodes.slice(0, 3) } as unknown as Graph).note).toBeNull();
+    expect(note).toBe(
+      "Drawn: the first 50,000 of 50,005 nodes (a view's limit)."
+    );
+    expect(
+      boundedGraph({ nodes: nodes.slice(0, 3) } as unknown as Graph).note
+    ).toBeNull();
   });
 
   it('a text past the character bound is cut, saying so', () => {
     const { value, note } = boundedText('x'.repeat(MAX_CODE_CHARS + 1));
     expect(value.length).toBe(MAX_CODE_CHARS);
-    expect(note).toBe('Shown: the first 4,000,000 of 4,000,001 characters (a view\'s limit).');
+    expect(note).toBe(
+      "Shown: the first 4,000,000 of 4,000,001 characters (a view's limit)."
+    );
     expect(boundedText('abc')).toEqual({ value: 'abc', note: null });
   });
 });

@@ -22,8 +22,12 @@ export interface DiffRow {
 }
 
 function truncatedDetail(d: LeafDiff): string {
-  const differ = d.omitted_mismatches ? ` (${d.omitted_mismatches} of them differ)` : '';
-  const stopped = d.limit_reached ? '; the comparison stopped at its leaf limit, the rest was not compared' : '';
+  const differ = d.omitted_mismatches
+    ? ` (${d.omitted_mismatches} of them differ)`
+    : '';
+  const stopped = d.limit_reached
+    ? '; the comparison stopped at its leaf limit, the rest was not compared'
+    : '';
   return `${d.omitted ?? 0} more leaves compared, not listed${differ}${stopped} (truncated)`;
 }
 
@@ -32,7 +36,9 @@ function detail(d: LeafDiff): string {
     case 'tensor':
       return `${d.dtype ?? ''}[${(d.shape ?? []).join(', ')}]`;
     case 'value':
-      return d.ok ? `${d.type ?? 'value'} ${d.expected ?? ''}` : `${d.type ?? 'value'}: expected ${d.expected ?? ''}, actual ${d.actual ?? ''}`;
+      return d.ok
+        ? `${d.type ?? 'value'} ${d.expected ?? ''}`
+        : `${d.type ?? 'value'}: expected ${d.expected ?? ''}, actual ${d.actual ?? ''}`;
     case 'not_compared':
       return `${d.type ?? 'object'}: ${d.reason ?? 'not a tensor or a plain value'}`;
     case 'structure_mismatch':
@@ -46,7 +52,11 @@ function detail(d: LeafDiff): string {
 
 /** A compared tensor leaf whose relative error is null: infinite (it differs where eager is 0). */
 function infiniteRelative(d: LeafDiff): boolean {
-  return d.kind === 'tensor' && d.max_rel_err === null && typeof d.mismatched === 'number';
+  return (
+    d.kind === 'tensor' &&
+    d.max_rel_err === null &&
+    typeof d.mismatched === 'number'
+  );
 }
 
 /** One row per leaf, with the label Python stored for it (none in older documents). */
@@ -58,7 +68,10 @@ export function diffRows(leaves: LeafDiff[]): DiffRow[] {
     detail: detail(d),
     maxAbs: num(d.max_abs_err),
     maxRel: infiniteRelative(d) ? '∞' : num(d.max_rel_err),
-    mismatched: typeof d.mismatched === 'number' ? `${d.mismatched}${d.numel ? ` of ${d.numel}` : ''}` : '—'
+    mismatched:
+      typeof d.mismatched === 'number'
+        ? `${d.mismatched}${d.numel ? ` of ${d.numel}` : ''}`
+        : '—'
   }));
 }
 
@@ -69,7 +82,12 @@ export const OLD_ACCURACY_NOTE =
 
 /** The float64 reference's rows (reference="fp64"): each side's error and Python's comparison of them. */
 export function referenceRows(acc: Accuracy): string[][] {
-  return (acc.reference?.outputs ?? []).map(r => [r.path || '(output)', num(r.eager_err), num(r.compiled_err), r.compiled_vs_eager]);
+  return (acc.reference?.outputs ?? []).map(r => [
+    r.path || '(output)',
+    num(r.eager_err),
+    num(r.compiled_err),
+    r.compiled_vs_eager
+  ]);
 }
 
 export interface DivergenceLinks {
@@ -85,17 +103,33 @@ export function divergenceLinks(doc: TcxDocument): DivergenceLinks {
   if (!d) {
     return links;
   }
-  const withGraph = doc.compiles.map((c, i) => ({ c, i })).filter(({ c }) => c.dynamo_graph);
-  const preferred = typeof d.graph_index === 'number' ? withGraph[d.graph_index] : undefined;
-  const holder = [preferred, ...withGraph].find(e => e && e.c.dynamo_graph?.nodes.some(n => n.name === d.node));
+  const withGraph = doc.compiles
+    .map((c, i) => ({ c, i }))
+    .filter(({ c }) => c.dynamo_graph);
+  const preferred =
+    typeof d.graph_index === 'number' ? withGraph[d.graph_index] : undefined;
+  const holder = [preferred, ...withGraph].find(
+    e => e && e.c.dynamo_graph?.nodes.some(n => n.name === d.node)
+  );
   if (holder) {
-    links.node = { tab: 'graphs', compile: holder.i, graph: 'dynamo', node: d.node };
+    links.node = {
+      tab: 'graphs',
+      compile: holder.i,
+      graph: 'dynamo',
+      node: d.node
+    };
   }
   for (const name of d.kernels ?? []) {
     doc.compiles.forEach((c, ci) =>
       c.output_codes.forEach((o, oi) => {
-        if (o.kernels.some(k => k.name === name) && !links.kernels.some(k => k.name === name)) {
-          links.kernels.push({ name, target: { tab: 'fusion', compile: ci, output: oi, kernel: name } });
+        if (
+          o.kernels.some(k => k.name === name) &&
+          !links.kernels.some(k => k.name === name)
+        ) {
+          links.kernels.push({
+            name,
+            target: { tab: 'fusion', compile: ci, output: oi, kernel: name }
+          });
         }
       })
     );

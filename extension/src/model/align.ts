@@ -15,7 +15,10 @@ export const LCS_CELLS = 1_000_000;
 /** [i, j] paired, [i, null] removed, [null, j] added. */
 export type Row = [number | null, number | null];
 
-export function matches(a: string[], b: string[]): { found: Array<[number, number]>; approximate: boolean } {
+export function matches(
+  a: string[],
+  b: string[]
+): { found: Array<[number, number]>; approximate: boolean } {
   const n = a.length;
   const m = b.length;
   let start = 0;
@@ -23,7 +26,11 @@ export function matches(a: string[], b: string[]): { found: Array<[number, numbe
     start++;
   }
   let end = 0;
-  while (end < n - start && end < m - start && a[n - 1 - end] === b[m - 1 - end]) {
+  while (
+    end < n - start &&
+    end < m - start &&
+    a[n - 1 - end] === b[m - 1 - end]
+  ) {
     end++;
   }
   const found: Array<[number, number]> = [];
@@ -34,7 +41,10 @@ export function matches(a: string[], b: string[]): { found: Array<[number, numbe
   const cols = m - start - end;
   const approximate = rows * cols > LCS_CELLS;
   if (!approximate) {
-    for (const [i, j] of lcs(a.slice(start, n - end), b.slice(start, m - end))) {
+    for (const [i, j] of lcs(
+      a.slice(start, n - end),
+      b.slice(start, m - end)
+    )) {
       found.push([start + i, start + j]);
     }
   }
@@ -51,7 +61,10 @@ function lcs(a: string[], b: string[]): Array<[number, number]> {
   const table = new Int32Array((n + 1) * width); // table[i * width + j]: LCS length of a[i:], b[j:]
   for (let i = n - 1; i >= 0; i--) {
     for (let j = m - 1; j >= 0; j--) {
-      table[i * width + j] = a[i] === b[j] ? table[(i + 1) * width + j + 1] + 1 : Math.max(table[(i + 1) * width + j], table[i * width + j + 1]);
+      table[i * width + j] =
+        a[i] === b[j]
+          ? table[(i + 1) * width + j + 1] + 1
+          : Math.max(table[(i + 1) * width + j], table[i * width + j + 1]);
     }
   }
   const found: Array<[number, number]> = [];
@@ -80,7 +93,12 @@ function range(from: number, to: number): number[] {
 }
 
 /** Every index of both sides once, in order; gaps between matches paired from their end. */
-export function rows(n: number, m: number, found: Array<[number, number]>, canPair: (i: number, j: number) => boolean): Row[] {
+export function rows(
+  n: number,
+  m: number,
+  found: Array<[number, number]>,
+  canPair: (i: number, j: number) => boolean
+): Row[] {
   const out: Row[] = [];
   let prevI = 0;
   let prevJ = 0;
@@ -94,10 +112,22 @@ export function rows(n: number, m: number, found: Array<[number, number]>, canPa
   return out;
 }
 
-function gap(gapA: number[], gapB: number[], canPair: (i: number, j: number) => boolean): Row[] {
+function gap(
+  gapA: number[],
+  gapB: number[],
+  canPair: (i: number, j: number) => boolean
+): Row[] {
   const tail: Row[] = [];
-  while (gapA.length && gapB.length && canPair(gapA[gapA.length - 1], gapB[gapB.length - 1])) {
+  while (
+    gapA.length &&
+    gapB.length &&
+    canPair(gapA[gapA.length - 1], gapB[gapB.length - 1])
+  ) {
     tail.unshift([gapA.pop()!, gapB.pop()!]);
   }
-  return [...gapA.map((i): Row => [i, null]), ...gapB.map((j): Row => [null, j]), ...tail];
+  return [
+    ...gapA.map((i): Row => [i, null]),
+    ...gapB.map((j): Row => [null, j]),
+    ...tail
+  ];
 }

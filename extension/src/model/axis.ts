@@ -30,17 +30,31 @@ export function niceStep(extent: number, count = 5): number {
 }
 
 /** An axis covering 0..extent; `unit` follows values written with `format`. */
-export function linearAxis(extent: number, title: string, unit = '', count = 5): Axis {
+export function linearAxis(
+  extent: number,
+  title: string,
+  unit = '',
+  count = 5
+): Axis {
   const safe = extent > 0 && isFinite(extent) ? extent : 1;
   const step = niceStep(safe, count);
   const intervals = Math.max(1, Math.ceil(safe / step - 1e-9));
-  const ticks = Array.from({ length: intervals + 1 }, (_, i) => ({ value: i * step, label: tick(i * step) }));
-  return { max: intervals * step, ticks, title, format: v => `${sig3(v)}${unit}` };
+  const ticks = Array.from({ length: intervals + 1 }, (_, i) => ({
+    value: i * step,
+    label: tick(i * step)
+  }));
+  return {
+    max: intervals * step,
+    ticks,
+    title,
+    format: v => `${sig3(v)}${unit}`
+  };
 }
 
 /** A time axis for values in milliseconds, its ticks in µs, ms or s as the extent suits. */
 export function timeAxis(extentMs: number, what: string): Axis {
-  const [unit, factor] = extentMs >= 2000 ? ['s', 1e-3] : extentMs < 0.5 ? ['µs', 1e3] : ['ms', 1];
+  const [unit, factor] =
+    extentMs >= 2000 ? ['s', 1e-3] : extentMs < 0.5 ? ['µs', 1e3] : ['ms', 1];
   const axis = linearAxis(extentMs * factor, `${what} (${unit})`);
   return {
     ...axis,

@@ -71,11 +71,21 @@ export interface BreakSite {
 /** The files the capture marked as library code (the document's `library_files`, decided
  * from where the interpreter keeps its libraries). A document from before the mark has
  * none: no frame is folded, so nothing of the user's is hidden on a guess. */
-export function libraryFiles(doc: Pick<TcxDocument, 'library_files'>): Set<string> {
-  return new Set(Array.isArray(doc.library_files) ? doc.library_files.filter(f => typeof f === 'string') : []);
+export function libraryFiles(
+  doc: Pick<TcxDocument, 'library_files'>
+): Set<string> {
+  return new Set(
+    Array.isArray(doc.library_files)
+      ? doc.library_files.filter(f => typeof f === 'string')
+      : []
+  );
 }
 
-function frame(loc: Location | null | undefined, labels: SourceLabels, library: Set<string>): StackFrame {
+function frame(
+  loc: Location | null | undefined,
+  labels: SourceLabels,
+  library: Set<string>
+): StackFrame {
   const l = loc ?? {};
   return {
     file: l.file ?? null,
@@ -88,7 +98,11 @@ function frame(loc: Location | null | undefined, labels: SourceLabels, library: 
 }
 
 /** "cell [5], line 3" for a labelled file, else "path:line" (the full path, as Python's). */
-function auditWhere(file: string | null | undefined, line: number | null | undefined, labels: SourceLabels): string {
+function auditWhere(
+  file: string | null | undefined,
+  line: number | null | undefined,
+  labels: SourceLabels
+): string {
   if (file && labels[file]) {
     return where({ file, line }, labels);
   }
@@ -107,9 +121,13 @@ function resumeName(brk: GraphBreak, frameLoc: Location): string | null {
   for (let m = RESUME_NAME.exec(original); m; m = RESUME_NAME.exec(original)) {
     original = m[1];
   }
-  const stack = (brk.user_stack ?? []).filter(f => f && f.file === file && typeof f.line === 'number');
+  const stack = (brk.user_stack ?? []).filter(
+    f => f && f.file === file && typeof f.line === 'number'
+  );
   // torch names a compiled resume frame in the stack by its own name or by the original's.
-  const entry = stack.find(f => f.function === fn) ?? stack.find(f => f.function === original);
+  const entry =
+    stack.find(f => f.function === fn) ??
+    stack.find(f => f.function === original);
   return entry ? `${RESUME_PREFIX}${original}_at_${entry.line}` : null;
 }
 
@@ -123,23 +141,36 @@ function reasons(events: GraphBreak[]): BreakReason[] {
     let entry = grouped.get(message);
     if (!entry) {
       entry = {
-        message, count: 0, explanation: brk.explanation ?? null, hints: [...(brk.hints ?? [])],
-        link: brk.link ?? null, generic: brk.generic ?? null, details, developer_context: brk.developer_context ?? null
+        message,
+        count: 0,
+        explanation: brk.explanation ?? null,
+        hints: [...(brk.hints ?? [])],
+        link: brk.link ?? null,
+        generic: brk.generic ?? null,
+        details,
+        developer_context: brk.developer_context ?? null
       };
       grouped.set(message, entry);
     }
     entry.count += 1;
     entry.details = entry.details || details;
-    entry.developer_context = entry.developer_context || brk.developer_context || null;
+    entry.developer_context =
+      entry.developer_context || brk.developer_context || null;
   }
   return [...grouped.values()].sort((a, b) => b.count - a.count);
 }
 
-function paths(events: GraphBreak[], labels: SourceLabels, library: Set<string>): CallPath[] {
+function paths(
+  events: GraphBreak[],
+  labels: SourceLabels,
+  library: Set<string>
+): CallPath[] {
   const found = new Map<string, CallPath>();
   for (const brk of events) {
     const stack = (brk.user_stack ?? []).map(l => frame(l, labels, library));
-    const key = JSON.stringify(stack.filter(f => !f.library).map(f => [f.file, f.line, f.function]));
+    const key = JSON.stringify(
+      stack.filter(f => !f.library).map(f => [f.file, f.line, f.function])
+    );
     const entry = found.get(key) ?? { count: 0, stack };
     entry.count += 1;
     found.set(key, entry);
@@ -147,7 +178,14 @@ function paths(events: GraphBreak[], labels: SourceLabels, library: Set<string>)
   return [...found.values()].sort((a, b) => b.count - a.count);
 }
 
-function site(file: string | null, line: number | null, events: Array<[number, GraphBreak]>, doc: TcxDocument, labels: SourceLabels, library: Set<string>): BreakSite {
+function site(
+  file: string | null,
+  line: number | null,
+  events: Array<[number, GraphBreak]>,
+  doc: TcxDocument,
+  labels: SourceLabels,
+  library: Set<string>
+): BreakSite {
   const compiles = new Map<string, Compile>(doc.compiles.map(c => [c.id, c]));
   const breaks = events.map(([, b]) => b);
   let innermost: Location = {};
@@ -163,9 +201,19 @@ function site(file: string | null, line: number | null, events: Array<[number, G
   const resumes = new Map<string, string[]>();
   for (const brk of breaks) {
     const cid = brk.compile_id ?? null;
-    const frameLoc: Location = (cid !== null ? compiles.get(cid)?.frame : null) ?? {};
-    const key = JSON.stringify([frameLoc.function ?? null, frameLoc.file ?? null]);
-    const entry = frames.get(key) ?? { function: frameLoc.function ?? null, file: frameLoc.file ?? null, line: frameLoc.line ?? null, count: 0, compiles: [] };
+    const frameLoc: Location =
+      (cid !== null ? compiles.get(cid)?.frame : null) ?? {};
+    const key = JSON.stringify([
+      frameLoc.function ?? null,
+      frameLoc.file ?? null
+    ]);
+    const entry = frames.get(key) ?? {
+      function: frameLoc.function ?? null,
+      file: frameLoc.file ?? null,
+      line: frameLoc.line ?? null,
+      count: 0,
+      compiles: []
+    };
     entry.count += 1;
     if (cid !== null && !entry.compiles.includes(cid)) {
       entry.compiles.push(cid);
@@ -173,12 +221,22 @@ function site(file: string | null, line: number | null, events: Array<[number, G
     frames.set(key, entry);
     const name = resumeName(brk, frameLoc);
     if (name && !resumes.has(name)) {
-      resumes.set(name, doc.compiles.filter(c => c.frame?.function === name && c.frame?.file === frameLoc.file).map(c => c.id));
+      resumes.set(
+        name,
+        doc.compiles
+          .filter(
+            c => c.frame?.function === name && c.frame?.file === frameLoc.file
+          )
+          .map(c => c.id)
+      );
     }
   }
   return {
-    file, line, where: auditWhere(file, line, labels),
-    function: innermost.function ?? null, code: innermost.code ?? null,
+    file,
+    line,
+    where: auditWhere(file, line, labels),
+    function: innermost.function ?? null,
+    code: innermost.code ?? null,
     library: file !== null && library.has(file),
     count: breaks.length,
     events: events.map(([i]) => i),
@@ -186,7 +244,9 @@ function site(file: string | null, line: number | null, events: Array<[number, G
     frames: [...frames.values()],
     reasons: reasons(breaks),
     paths: paths(breaks, labels, library),
-    resume_functions: [...resumes.entries()].filter(([, ids]) => ids.length).map(([name, ids]) => ({ name, compiles: ids }))
+    resume_functions: [...resumes.entries()]
+      .filter(([, ids]) => ids.length)
+      .map(([name, ids]) => ({ name, compiles: ids }))
   };
 }
 
@@ -194,7 +254,14 @@ function site(file: string | null, line: number | null, events: Array<[number, G
 export function graphBreakAudit(doc: TcxDocument): BreakSite[] {
   const labels = sourceLabels(doc);
   const library = libraryFiles(doc);
-  const groups = new Map<string, { file: string | null; line: number | null; events: Array<[number, GraphBreak]> }>();
+  const groups = new Map<
+    string,
+    {
+      file: string | null;
+      line: number | null;
+      events: Array<[number, GraphBreak]>;
+    }
+  >();
   doc.graph_breaks.forEach((brk, i) => {
     if (!brk || typeof brk !== 'object') {
       return;
@@ -206,7 +273,9 @@ export function graphBreakAudit(doc: TcxDocument): BreakSite[] {
     group.events.push([i, brk]);
     groups.set(key, group);
   });
-  const sites = [...groups.values()].map(g => site(g.file, g.line, g.events, doc, labels, library));
+  const sites = [...groups.values()].map(g =>
+    site(g.file, g.line, g.events, doc, labels, library)
+  );
   return sites.sort((a, b) => b.count - a.count || a.events[0] - b.events[0]);
 }
 
@@ -215,13 +284,23 @@ export function countNote(s: BreakSite): string {
   if (s.count === 1) {
     return '1 break event.';
   }
-  const parts = s.frames.map(f => `${f.function ?? '?'} ×${f.count}`).join(', ');
+  const parts = s.frames
+    .map(f => `${f.function ?? '?'} ×${f.count}`)
+    .join(', ');
   return `${s.count} break events: torch reports a break once per compile that reaches its line, recompiles included — here ${plural(s.frames.length, 'frame')} (${parts}).`;
 }
 
 /** Runs of a stack, outermost first: the user's frames one by one, library frames folded. */
-export function foldStack(stack: StackFrame[]): Array<{ library: false; frame: StackFrame } | { library: true; frames: StackFrame[] }> {
-  const out: Array<{ library: false; frame: StackFrame } | { library: true; frames: StackFrame[] }> = [];
+export function foldStack(
+  stack: StackFrame[]
+): Array<
+  | { library: false; frame: StackFrame }
+  | { library: true; frames: StackFrame[] }
+> {
+  const out: Array<
+    | { library: false; frame: StackFrame }
+    | { library: true; frames: StackFrame[] }
+  > = [];
   for (const f of stack) {
     const last = out[out.length - 1];
     if (!f.library) {

@@ -8,7 +8,15 @@
  */
 
 import { RESUME_NAME } from './breaks';
-import { Bytecode, Compile, Instruction, ReadingStep, ResumeJump, StepKind, TcxDocument } from './types';
+import {
+  Bytecode,
+  Compile,
+  Instruction,
+  ReadingStep,
+  ResumeJump,
+  StepKind,
+  TcxDocument
+} from './types';
 
 export interface BytecodeRow {
   index: number;
@@ -32,26 +40,41 @@ export interface Pick {
 
 /** The compiles that have bytecode, as the picker lists them. */
 export function bytecodePicks(doc: TcxDocument): Pick[] {
-  return doc.compiles.flatMap((c, index) => c.bytecode
-    ? [{ index, label: `${c.id} · ${c.frame?.function ?? '?'}${c.bytecode.resume_jumps.length ? ' · breaks' : ''}` }]
-    : []);
+  return doc.compiles.flatMap((c, index) =>
+    c.bytecode
+      ? [
+          {
+            index,
+            label: `${c.id} · ${c.frame?.function ?? '?'}${c.bytecode.resume_jumps.length ? ' · breaks' : ''}`
+          }
+        ]
+      : []
+  );
 }
 
 /** The compile the tab opens with: the first one that jumps into a resume function. */
 export function firstPick(doc: TcxDocument): number | null {
   const picks = bytecodePicks(doc);
-  const breaking = picks.find(p => doc.compiles[p.index].bytecode!.resume_jumps.length);
+  const breaking = picks.find(
+    p => doc.compiles[p.index].bytecode!.resume_jumps.length
+  );
   return (breaking ?? picks[0])?.index ?? null;
 }
 
-function row(i: Instruction, index: number, mark: BytecodeRow['mark'], step: number | null): BytecodeRow {
+function row(
+  i: Instruction,
+  index: number,
+  mark: BytecodeRow['mark'],
+  step: number | null
+): BytecodeRow {
   return {
     index,
     line: i.line,
     startsLine: Boolean(i.starts_line),
     offset: i.offset === null || i.offset === undefined ? '' : String(i.offset),
     opname: i.opname,
-    argrepr: i.argrepr ?? (i.arg === null || i.arg === undefined ? '' : String(i.arg)),
+    argrepr:
+      i.argrepr ?? (i.arg === null || i.arg === undefined ? '' : String(i.arg)),
     label: i.label ?? null,
     mark,
     step
@@ -61,10 +84,17 @@ function row(i: Instruction, index: number, mark: BytecodeRow['mark'], step: num
 /** The modified code's rows, each marked by the step that read it (helpers' too). */
 export function modifiedRows(b: Bytecode): BytecodeRow[] {
   const stepOf = new Map<number, number>();
-  b.reading.steps.forEach((s, si) => s.instructions.forEach(i => stepOf.set(i, si)));
+  b.reading.steps.forEach((s, si) =>
+    s.instructions.forEach(i => stepOf.set(i, si))
+  );
   return b.modified.instructions.map((ins, index) => {
     const step = stepOf.get(index);
-    return row(ins, index, step === undefined ? null : b.reading.steps[step].kind, step ?? null);
+    return row(
+      ins,
+      index,
+      step === undefined ? null : b.reading.steps[step].kind,
+      step ?? null
+    );
   });
 }
 
@@ -82,8 +112,12 @@ export function breakLines(doc: TcxDocument, c: Compile): number[] {
     if (brk.compile_id !== c.id) {
       continue;
     }
-    const mine = brk.user_stack.filter(f => f.file === c.frame?.file && typeof f.line === 'number');
-    const entry = mine.find(f => f.function === name) ?? mine.find(f => f.function === original);
+    const mine = brk.user_stack.filter(
+      f => f.file === c.frame?.file && typeof f.line === 'number'
+    );
+    const entry =
+      mine.find(f => f.function === name) ??
+      mine.find(f => f.function === original);
     if (entry && typeof entry.line === 'number') {
       lines.add(entry.line);
     }
@@ -98,8 +132,12 @@ export function originalRows(doc: TcxDocument, c: Compile): BytecodeRow[] {
   const broke = new Set(breakLines(doc, c));
   const resumes = new Set(b.resume_jumps.map(j => j.offset));
   return b.original.instructions.map((ins, index) => {
-    const mark = ins.offset !== null && resumes.has(ins.offset) ? 'resume-point'
-      : ins.line !== null && broke.has(ins.line) ? 'break' : null;
+    const mark =
+      ins.offset !== null && resumes.has(ins.offset)
+        ? 'resume-point'
+        : ins.line !== null && broke.has(ins.line)
+          ? 'break'
+          : null;
     return row(ins, index, mark, null);
   });
 }
@@ -126,6 +164,6 @@ export function jumpOf(b: Bytecode, step: ReadingStep): ResumeJump | null {
 /** How the section was heard, for its note. */
 export function sourceNote(b: Bytecode): string {
   return b.source === 'bytecode_hook'
-    ? 'From torch\'s bytecode hook during the capture, disassembled by dis.'
+    ? "From torch's bytecode hook during the capture, disassembled by dis."
     : 'From the *_ORIGINAL_BYTECODE / *_MODIFIED_BYTECODE artifacts torch writes to TORCH_TRACE for resume functions.';
 }

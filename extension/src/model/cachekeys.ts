@@ -9,19 +9,32 @@
 import { Compile } from './types';
 
 const MAX_CHANGES = 12;
-const NAMES: Array<[string, string]> = [['fx_graph', 'FX graph'], ['aotautograd', 'AOTAutograd']];
+const NAMES: Array<[string, string]> = [
+  ['fx_graph', 'FX graph'],
+  ['aotautograd', 'AOTAutograd']
+];
 
 /** name -> [hash, value]: the hash tells values apart that the document cut short. */
-function components(record: Compile, cache: string): Map<string, [string, string]> | null {
+function components(
+  record: Compile,
+  cache: string
+): Map<string, [string, string]> | null {
   for (const entry of record.cache ?? []) {
     if (entry.cache === cache && Array.isArray(entry.key_components)) {
-      return new Map(entry.key_components.map(c => [c.name, [c.hash, c.value]] as [string, [string, string]]));
+      return new Map(
+        entry.key_components.map(
+          c => [c.name, [c.hash, c.value]] as [string, [string, string]]
+        )
+      );
     }
   }
   return null;
 }
 
-export function cacheKeyChanges(x: Compile, y: Compile): Array<{ field: string; a: unknown; b: unknown }> {
+export function cacheKeyChanges(
+  x: Compile,
+  y: Compile
+): Array<{ field: string; a: unknown; b: unknown }> {
   const out: Array<{ field: string; a: unknown; b: unknown }> = [];
   for (const [cache, name] of NAMES) {
     const a = components(x, cache);
@@ -29,9 +42,15 @@ export function cacheKeyChanges(x: Compile, y: Compile): Array<{ field: string; 
     if (!a || !b) {
       continue;
     }
-    const names = [...new Set([...a.keys(), ...b.keys()])].filter(n => a.get(n)?.[0] !== b.get(n)?.[0] || a.get(n)?.[1] !== b.get(n)?.[1]);
+    const names = [...new Set([...a.keys(), ...b.keys()])].filter(
+      n => a.get(n)?.[0] !== b.get(n)?.[0] || a.get(n)?.[1] !== b.get(n)?.[1]
+    );
     for (const component of names.slice(0, MAX_CHANGES)) {
-      out.push({ field: `${name} cache key: ${component}`, a: a.get(component)?.[1] ?? null, b: b.get(component)?.[1] ?? null });
+      out.push({
+        field: `${name} cache key: ${component}`,
+        a: a.get(component)?.[1] ?? null,
+        b: b.get(component)?.[1] ?? null
+      });
     }
   }
   return out;

@@ -10,9 +10,16 @@ import { ComparisonRow, SCHEMA, TcxDocument } from './types';
 
 /** The table's columns after the configuration's label. */
 export const COLUMNS: Array<[keyof ComparisonRow, string]> = [
-  ['status', 'status'], ['compile_s', 'compile (s)'], ['median_ms', 'runtime (ms)'], ['speedup', 'speedup'],
-  ['max_abs_err', 'max abs err'], ['peak_memory_bytes', 'peak memory'], ['graphs', 'graphs'], ['graph_breaks', 'breaks'],
-  ['kernels', 'kernels'], ['error', 'error']
+  ['status', 'status'],
+  ['compile_s', 'compile (s)'],
+  ['median_ms', 'runtime (ms)'],
+  ['speedup', 'speedup'],
+  ['max_abs_err', 'max abs err'],
+  ['peak_memory_bytes', 'peak memory'],
+  ['graphs', 'graphs'],
+  ['graph_breaks', 'breaks'],
+  ['kernels', 'kernels'],
+  ['error', 'error']
 ];
 
 /** Whether a profiled default row's advice held in the grid (compare(..., profile=True)). */
@@ -35,15 +42,21 @@ export interface Grid {
 
 function adviceOf(value: unknown): AdviceCheck | null {
   const check = object(value);
-  return typeof check.text === 'string' && typeof check.held === 'boolean' ? (check as unknown as AdviceCheck) : null;
+  return typeof check.text === 'string' && typeof check.held === 'boolean'
+    ? (check as unknown as AdviceCheck)
+    : null;
 }
 
 function object(value: unknown): Record<string, unknown> {
-  return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+  return value && typeof value === 'object' && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : {};
 }
 
 function rowsOf(value: unknown): ComparisonRow[] {
-  return Array.isArray(value) ? value.filter(r => r && typeof r === 'object') : [];
+  return Array.isArray(value)
+    ? value.filter(r => r && typeof r === 'object')
+    : [];
 }
 
 export function isComparisonDocument(data: unknown): boolean {
@@ -55,15 +68,23 @@ export function isComparisonDocument(data: unknown): boolean {
 export function comparisonGrid(data: unknown): Grid {
   const notes = object(data).notes;
   return {
-    rows: rowsOf(object(data).rows), current: null, advice: adviceOf(object(data).advice_check),
-    notes: Array.isArray(notes) ? notes.filter((n): n is string => typeof n === 'string') : []
+    rows: rowsOf(object(data).rows),
+    current: null,
+    advice: adviceOf(object(data).advice_check),
+    notes: Array.isArray(notes)
+      ? notes.filter((n): n is string => typeof n === 'string')
+      : []
   };
 }
 
 /** The grid a row's document belongs to (its `comparison` section), that row current. */
 export function documentGrid(doc: TcxDocument): Grid {
   const section = object(doc.comparison);
-  return { rows: rowsOf(section.rows), current: typeof section.row === 'number' ? section.row : null, advice: adviceOf(section.advice_check) };
+  return {
+    rows: rowsOf(section.rows),
+    current: typeof section.row === 'number' ? section.row : null,
+    advice: adviceOf(section.advice_check)
+  };
 }
 
 export function comparisonRows(doc: TcxDocument): ComparisonRow[] {
@@ -85,14 +106,20 @@ export function cell(row: ComparisonRow, key: keyof ComparisonRow): string {
 }
 
 export function rowLabel(r: ComparisonRow): string {
-  return typeof r.label === 'string' ? r.label : `${cell(r, 'backend')} / ${cell(r, 'mode')} / dynamic=${cell(r, 'dynamic')}`;
+  return typeof r.label === 'string'
+    ? r.label
+    : `${cell(r, 'backend')} / ${cell(r, 'mode')} / dynamic=${cell(r, 'dynamic')}`;
 }
 
 /** The index of the fastest row that matched eager, for the reader's eye. */
 export function bestRow(rows: ComparisonRow[]): number {
   let best = -1;
   rows.forEach((r, i) => {
-    if (r.status === 'ok' && typeof r.speedup === 'number' && (best < 0 || r.speedup > (rows[best].speedup as number))) {
+    if (
+      r.status === 'ok' &&
+      typeof r.speedup === 'number' &&
+      (best < 0 || r.speedup > (rows[best].speedup as number))
+    ) {
       best = i;
     }
   });
@@ -107,7 +134,11 @@ function uncertain(r: ComparisonRow): boolean {
 /** The best row to mark as the one to pick (green): none when even it is slower than eager. */
 export function winningRow(rows: ComparisonRow[]): number {
   const best = bestRow(rows);
-  return best >= 0 && (rows[best].speedup as number) < 1 && !uncertain(rows[best]) ? -1 : best;
+  return best >= 0 &&
+    (rows[best].speedup as number) < 1 &&
+    !uncertain(rows[best])
+    ? -1
+    : best;
 }
 
 /** One line: how many configurations, the fastest matching eager, how many failed. */
@@ -124,11 +155,13 @@ export function gridHeadline(rows: ComparisonRow[]): string {
   } else {
     const row = rows[best];
     const at = `${rowLabel(row)} at ${num(row.speedup)}× the speed of eager`;
-    said.push(uncertain(row)
-      ? `fastest that matches eager: ${at} (within the noise)`
-      : (row.speedup as number) < 1
-        ? `every configuration that matches eager is slower than it; the fastest: ${at}`
-        : `fastest that matches eager: ${at}`);
+    said.push(
+      uncertain(row)
+        ? `fastest that matches eager: ${at} (within the noise)`
+        : (row.speedup as number) < 1
+          ? `every configuration that matches eager is slower than it; the fastest: ${at}`
+          : `fastest that matches eager: ${at}`
+    );
   }
   if (failed) {
     said.push(`${failed} failed`);
@@ -143,29 +176,64 @@ export interface GridChart {
   reference?: { value: number; label: string };
 }
 
-function missing(r: ComparisonRow, otherwise: string): Pick<AxisBar, 'length' | 'value'> {
+function missing(
+  r: ComparisonRow,
+  otherwise: string
+): Pick<AxisBar, 'length' | 'value'> {
   return { length: null, value: r.status === 'error' ? 'failed' : otherwise };
 }
 
 /** Speedup over eager per configuration, from 0, with its 95% interval and 1× marked. */
 export function speedupChart(grid: Grid): GridChart {
-  const speedups = grid.rows.map(r => r.speedup).filter((s): s is number => typeof s === 'number');
-  const axis = linearAxis(Math.max(1, ...speedups) * 1.1, 'speedup over eager (×)', '×');
+  const speedups = grid.rows
+    .map(r => r.speedup)
+    .filter((s): s is number => typeof s === 'number');
+  const axis = linearAxis(
+    Math.max(1, ...speedups) * 1.1,
+    'speedup over eager (×)',
+    '×'
+  );
   const bars = grid.rows.map((r, i): AxisBar => {
     const label = rowLabel(r);
-    const base = { label, className: r.status === 'mismatch' || r.status === 'error' ? 'tcx-bar-mismatch' : 'tcx-bar-config', highlight: i === grid.current };
+    const base = {
+      label,
+      className:
+        r.status === 'mismatch' || r.status === 'error'
+          ? 'tcx-bar-mismatch'
+          : 'tcx-bar-config',
+      highlight: i === grid.current
+    };
     if (typeof r.speedup !== 'number') {
-      return { ...base, ...missing(r, 'not timed'), title: r.error ?? `${label}: not timed` };
+      return {
+        ...base,
+        ...missing(r, 'not timed'),
+        title: r.error ?? `${label}: not timed`
+      };
     }
-    const interval = Array.isArray(r.speedup_interval) ? r.speedup_interval : null;
-    const remark = r.busy ? ' (busy machine)' : uncertain(r) ? ' (unclear)' : r.noisy ? ' (noisy)' : '';
+    const interval = Array.isArray(r.speedup_interval)
+      ? r.speedup_interval
+      : null;
+    const remark = r.busy
+      ? ' (busy machine)'
+      : uncertain(r)
+        ? ' (unclear)'
+        : r.noisy
+          ? ' (noisy)'
+          : '';
     return {
       ...base,
       length: fraction(axis, r.speedup),
-      band: interval ? [fraction(axis, interval[0]), fraction(axis, interval[1])] : null,
-      offScale: interval && interval[1] > axis.max ? `to ${num(interval[1])}×` : null,
+      band: interval
+        ? [fraction(axis, interval[0]), fraction(axis, interval[1])]
+        : null,
+      offScale:
+        interval && interval[1] > axis.max ? `to ${num(interval[1])}×` : null,
       value: `${num(r.speedup)}×${remark}`,
-      title: `${label}: ${num(r.speedup)}× the speed of eager` + (interval ? `, 95% interval ${num(interval[0])}–${num(interval[1])}×` : '')
+      title:
+        `${label}: ${num(r.speedup)}× the speed of eager` +
+        (interval
+          ? `, 95% interval ${num(interval[0])}–${num(interval[1])}×`
+          : '')
     };
   });
   return { axis, bars, reference: { value: 1, label: '1× = eager' } };
@@ -173,13 +241,28 @@ export function speedupChart(grid: Grid): GridChart {
 
 /** The first call (compile + one run) per configuration, from 0. */
 export function compileChart(grid: Grid): GridChart {
-  const seconds = grid.rows.map(r => r.compile_s).filter((s): s is number => typeof s === 'number');
-  const axis = linearAxis(Math.max(0, ...seconds) * 1.1, 'first call: compile + one run (s)', ' s');
+  const seconds = grid.rows
+    .map(r => r.compile_s)
+    .filter((s): s is number => typeof s === 'number');
+  const axis = linearAxis(
+    Math.max(0, ...seconds) * 1.1,
+    'first call: compile + one run (s)',
+    ' s'
+  );
   const bars = grid.rows.map((r, i): AxisBar => {
     const label = rowLabel(r);
-    const base = { label, className: 'tcx-bar-compile', highlight: i === grid.current };
+    const base = {
+      label,
+      className: 'tcx-bar-compile',
+      highlight: i === grid.current
+    };
     return typeof r.compile_s === 'number'
-      ? { ...base, length: fraction(axis, r.compile_s), value: axis.format(r.compile_s), title: `${label}: first call ${num(r.compile_s)} s (compile + one run)` }
+      ? {
+          ...base,
+          length: fraction(axis, r.compile_s),
+          value: axis.format(r.compile_s),
+          title: `${label}: first call ${num(r.compile_s)} s (compile + one run)`
+        }
       : { ...base, ...missing(r, '—'), title: r.error ?? label };
   });
   return { axis, bars };

@@ -54,7 +54,10 @@ function entry(c: Compile, index: number): TreeCompile {
     status: c.status,
     guards: c.guards.length,
     restarts,
-    restartReason: restarts && c.restart_reasons?.length ? firstLine(c.restart_reasons[0]) : null,
+    restartReason:
+      restarts && c.restart_reasons?.length
+        ? firstLine(c.restart_reasons[0])
+        : null,
     recompiledBecause: failed ? failed.guard : null,
     resumeOf: c.resume_of ?? null,
     hasBytecode: Boolean(c.bytecode)
@@ -64,15 +67,29 @@ function entry(c: Compile, index: number): TreeCompile {
 /** A compile of compiled autograd's traced backward hangs under the step that ran it, as
  * the document links them (`compiled_autograd[].step`), not at the end of its own stack
  * (the step's backward line, then torch's autograd engine and a generated `forward`). */
-function asBackward(doc: TcxDocument, c: Compile, ci: number, byCompile: Map<string, TreeNode>): boolean {
-  const pass = (doc.compiled_autograd ?? []).find(p => p.id === c.compiled_autograd_id);
+function asBackward(
+  doc: TcxDocument,
+  c: Compile,
+  ci: number,
+  byCompile: Map<string, TreeNode>
+): boolean {
+  const pass = (doc.compiled_autograd ?? []).find(
+    p => p.id === c.compiled_autograd_id
+  );
   const step = pass?.step ? byCompile.get(pass.step) : undefined;
   if (!pass || !step) {
     return false;
   }
   let node = step.children.find(n => n.backwardPass === pass.id);
   if (!node) {
-    node = { frame: pass.call ?? c.frame ?? {}, folded: 0, children: [], compiles: [], frameId: c.frame_id ?? null, backwardPass: pass.id };
+    node = {
+      frame: pass.call ?? c.frame ?? {},
+      folded: 0,
+      children: [],
+      compiles: [],
+      frameId: c.frame_id ?? null,
+      backwardPass: pass.id
+    };
     step.children.push(node);
   }
   node.compiles.push(entry(c, ci));
@@ -86,7 +103,10 @@ export function compileTree(doc: TcxDocument): TreeNode[] {
   const byCompile = new Map<string, TreeNode>();
   const library = libraryFiles(doc);
   doc.compiles.forEach((c, ci) => {
-    if (typeof c.compiled_autograd_id === 'number' && asBackward(doc, c, ci, byCompile)) {
+    if (
+      typeof c.compiled_autograd_id === 'number' &&
+      asBackward(doc, c, ci, byCompile)
+    ) {
       return;
     }
     const stack = c.stack?.length ? c.stack : c.frame ? [c.frame] : [];

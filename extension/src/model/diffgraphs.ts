@@ -46,19 +46,33 @@ function graphsOf(record: Compile): Map<string, [string, Loose]> {
     }
   }
   const ids = postGradIds(record);
-  (record.post_grad_graphs ?? []).forEach((graph, index) => found.set(`post:${ids[index]}`, [`post:${index}`, graph]));
+  (record.post_grad_graphs ?? []).forEach((graph, index) =>
+    found.set(`post:${ids[index]}`, [`post:${index}`, graph])
+  );
   return found;
 }
 
-export function graphs(x: Compile, y: Compile, la: Labels, lb: Labels): { entries: GraphDiff[]; renames: Map<string, Map<string, string>> } {
+export function graphs(
+  x: Compile,
+  y: Compile,
+  la: Labels,
+  lb: Labels
+): { entries: GraphDiff[]; renames: Map<string, Map<string, string>> } {
   const ga = graphsOf(x);
   const gb = graphsOf(y);
   const entries: GraphDiff[] = [];
   const renames = new Map<string, Map<string, string>>();
-  for (const ident of [...ga.keys(), ...[...gb.keys()].filter(k => !ga.has(k))]) {
+  for (const ident of [
+    ...ga.keys(),
+    ...[...gb.keys()].filter(k => !ga.has(k))
+  ]) {
     const [keyA, graphA]: [string | null, Loose] = ga.get(ident) ?? [null, {}];
     const [keyB, graphB]: [string | null, Loose] = gb.get(ident) ?? [null, {}];
-    const { entries: found, rename, approximate } = nodes(graphA.nodes ?? [], graphB.nodes ?? [], la, lb);
+    const {
+      entries: found,
+      rename,
+      approximate
+    } = nodes(graphA.nodes ?? [], graphB.nodes ?? [], la, lb);
     renames.set(ident, rename);
     entries.push({ graph: ident, a: keyA, b: keyB, approximate, nodes: found });
   }
@@ -66,15 +80,27 @@ export function graphs(x: Compile, y: Compile, la: Labels, lb: Labels): { entrie
 }
 
 function nodeView(node: Loose): NodeView {
-  const meta = node.meta && typeof node.meta === 'object' && !Array.isArray(node.meta) ? node.meta : {};
+  const meta =
+    node.meta && typeof node.meta === 'object' && !Array.isArray(node.meta)
+      ? node.meta
+      : {};
   const source = node.source;
   return {
-    name: orNull(node.name), op: orNull(node.op), target: orNull(node.target), args: [...(node.args ?? [])],
+    name: orNull(node.name),
+    op: orNull(node.op),
+    target: orNull(node.target),
+    args: [...(node.args ?? [])],
     shape: Array.isArray(meta.shape) ? meta.shape : null,
     dtype: typeof meta.dtype === 'string' ? meta.dtype : null,
-    source: source && typeof source === 'object' && !Array.isArray(source)
-      ? { file: orNull(source.file), line: orNull(source.line), function: orNull(source.function), code: orNull(source.code) }
-      : null
+    source:
+      source && typeof source === 'object' && !Array.isArray(source)
+        ? {
+            file: orNull(source.file),
+            line: orNull(source.line),
+            function: orNull(source.function),
+            code: orNull(source.code)
+          }
+        : null
   };
 }
 
@@ -85,10 +111,17 @@ function sameList(x: unknown[] | null, y: unknown[] | null): boolean {
   return x.length === y.length && x.every((v, k) => v === y[k]);
 }
 
-function nodeChanges(x: Loose, y: Loose, rename: Map<string, string>, la: Labels, lb: Labels): NodeChange['changes'] {
+function nodeChanges(
+  x: Loose,
+  y: Loose,
+  rename: Map<string, string>,
+  la: Labels,
+  lb: Labels
+): NodeChange['changes'] {
   const vx = nodeView(x);
   const vy = nodeView(y);
-  const changes: NodeChange['changes'] = nodeTarget(x) !== nodeTarget(y) ? ['target'] : [];
+  const changes: NodeChange['changes'] =
+    nodeTarget(x) !== nodeTarget(y) ? ['target'] : [];
   if (!sameList(vx.shape, vy.shape)) {
     changes.push('shape');
   }
@@ -98,15 +131,37 @@ function nodeChanges(x: Loose, y: Loose, rename: Map<string, string>, la: Labels
   if (sourceId(x.source, la) !== sourceId(y.source, lb)) {
     changes.push('source');
   }
-  if (!sameList(vx.args.map(arg => rename.get(arg) ?? null), vy.args)) {
+  if (
+    !sameList(
+      vx.args.map(arg => rename.get(arg) ?? null),
+      vy.args
+    )
+  ) {
     changes.push('inputs');
   }
   return changes;
 }
 
-function nodes(na: Loose[], nb: Loose[], la: Labels, lb: Labels): { entries: NodeChange[]; rename: Map<string, string>; approximate: boolean } {
-  const { found, approximate } = matches(na.map(n => nodeKey(n, la)), nb.map(n => nodeKey(n, lb)));
-  const aligned = rows(na.length, nb.length, found, (i, j) => na[i].op === nb[j].op);
+function nodes(
+  na: Loose[],
+  nb: Loose[],
+  la: Labels,
+  lb: Labels
+): {
+  entries: NodeChange[];
+  rename: Map<string, string>;
+  approximate: boolean;
+} {
+  const { found, approximate } = matches(
+    na.map(n => nodeKey(n, la)),
+    nb.map(n => nodeKey(n, lb))
+  );
+  const aligned = rows(
+    na.length,
+    nb.length,
+    found,
+    (i, j) => na[i].op === nb[j].op
+  );
   const rename = new Map<string, string>();
   for (const [i, j] of aligned) {
     if (i !== null && j !== null) {
@@ -116,12 +171,22 @@ function nodes(na: Loose[], nb: Loose[], la: Labels, lb: Labels): { entries: Nod
   const entries: NodeChange[] = [];
   for (const [i, j] of aligned) {
     if (i === null || j === null) {
-      entries.push({ status: i === null ? 'added' : 'removed', a: i === null ? null : nodeView(na[i]), b: j === null ? null : nodeView(nb[j]), changes: [] });
+      entries.push({
+        status: i === null ? 'added' : 'removed',
+        a: i === null ? null : nodeView(na[i]),
+        b: j === null ? null : nodeView(nb[j]),
+        changes: []
+      });
       continue;
     }
     const changes = nodeChanges(na[i], nb[j], rename, la, lb);
     if (changes.length) {
-      entries.push({ status: 'changed', a: nodeView(na[i]), b: nodeView(nb[j]), changes });
+      entries.push({
+        status: 'changed',
+        a: nodeView(na[i]),
+        b: nodeView(nb[j]),
+        changes
+      });
     }
   }
   return { entries, rename, approximate };

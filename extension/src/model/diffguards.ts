@@ -9,7 +9,12 @@ import { guardKey } from './identity';
 import { Guard } from './types';
 
 function guardView(guard: Guard): GuardView {
-  return { type: orNull(guard.type), source: orNull(guard.source), expression: orNull(guard.expression), user_code: orNull(guard.user_code) };
+  return {
+    type: orNull(guard.type),
+    source: orNull(guard.source),
+    expression: orNull(guard.expression),
+    user_code: orNull(guard.user_code)
+  };
 }
 
 function onlyIn(mine: Guard[], theirs: Guard[]): GuardView[] {
@@ -30,6 +35,9 @@ function onlyIn(mine: Guard[], theirs: Guard[]): GuardView[] {
   return left;
 }
 
-export function guards(ga: Guard[], gb: Guard[]): { added: GuardView[]; removed: GuardView[] } {
+export function guards(
+  ga: Guard[],
+  gb: Guard[]
+): { added: GuardView[]; removed: GuardView[] } {
   return { added: onlyIn(gb, ga), removed: onlyIn(ga, gb) };
 }

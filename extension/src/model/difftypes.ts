@@ -7,15 +7,33 @@
 import type { TcexploreDiffOfTwoDocumentsVersionTcexploreDiff1 } from './diff.generated';
 
 export type {
-  AccuracySide, CompileDiff, CompileRef, DiffSide, GraphDiff, GuardView, KernelChange, NodeChange, NodeView, OutputDiff,
+  AccuracySide,
+  CompileDiff,
+  CompileRef,
+  DiffSide,
+  GraphDiff,
+  GuardView,
+  KernelChange,
+  NodeChange,
+  NodeView,
+  OutputDiff,
   TimingSide
 } from './diff.generated';
 
 export const DIFF_MIME_TYPE = 'application/vnd.tcexplore.diff.v1+json';
 export const DIFF_SCHEMA = 'tcexplore-diff/1';
 export const SUMMARY_KEYS = [
-  'compiles_added', 'compiles_removed', 'compiles_changed', 'nodes_added', 'nodes_removed', 'nodes_changed',
-  'kernels_added', 'kernels_removed', 'kernels_changed', 'guards_added', 'guards_removed'
+  'compiles_added',
+  'compiles_removed',
+  'compiles_changed',
+  'nodes_added',
+  'nodes_removed',
+  'nodes_changed',
+  'kernels_added',
+  'kernels_removed',
+  'kernels_changed',
+  'guards_added',
+  'guards_removed'
 ] as const;
 /** A document part read loosely: the diff reads fields the schema leaves open. */
 export type Loose = Record<string, any>;
@@ -24,4 +42,5 @@ export type Loose = Record<string, any>;
 export type DocDiff = TcexploreDiffOfTwoDocumentsVersionTcexploreDiff1;
 
 /** An absent field of the document is null in the diff. */
-export const orNull = <T>(value: T | undefined): T | null => (value === undefined ? null : value);
+export const orNull = <T>(value: T | undefined): T | null =>
+  value === undefined ? null : value;

@@ -11,27 +11,70 @@ import { cacheKeyChanges } from './cachekeys';
 import { guards } from './diffguards';
 import { graphs } from './diffgraphs';
 import { outputs } from './diffkernels';
-import { AccuracySide, CompileDiff, CompileRef, DIFF_SCHEMA, DiffSide, DocDiff, Loose, orNull, SUMMARY_KEYS, TimingSide } from './difftypes';
+import {
+  AccuracySide,
+  CompileDiff,
+  CompileRef,
+  DIFF_SCHEMA,
+  DiffSide,
+  DocDiff,
+  Loose,
+  orNull,
+  SUMMARY_KEYS,
+  TimingSide
+} from './difftypes';
 import { sourceLabels } from './format';
-import { asOneFile, compileKeys, documentKey, fileId, frameFile, Labels } from './identity';
+import {
+  asOneFile,
+  compileKeys,
+  documentKey,
+  fileId,
+  frameFile,
+  Labels
+} from './identity';
 import { Compile, Location, TcxDocument } from './types';
 
-export function computeDiff(a: TcxDocument, b: TcxDocument, labelA: string, labelB: string): DocDiff {
+export function computeDiff(
+  a: TcxDocument,
+  b: TcxDocument,
+  labelA: string,
+  labelB: string
+): DocDiff {
   const la = sourceLabels(a);
   const lb = sourceLabels(b);
   const ca = a.compiles ?? [];
   const cb = b.compiles ?? [];
-  const entries = pairCompiles(ca, cb, la, lb).map(([i, j]) => compileEntry(i, j, ca, cb, la, lb));
-  return { schema: DIFF_SCHEMA, a: side(a, labelA), b: side(b, labelB), summary: summarize(entries), compiles: entries, timing: timing(a, b), accuracy: accuracy(a, b) };
+  const entries = pairCompiles(ca, cb, la, lb).map(([i, j]) =>
+    compileEntry(i, j, ca, cb, la, lb)
+  );
+  return {
+    schema: DIFF_SCHEMA,
+    a: side(a, labelA),
+    b: side(b, labelB),
+    summary: summarize(entries),
+    compiles: entries,
+    timing: timing(a, b),
+    accuracy: accuracy(a, b)
+  };
 }
 
 function side(doc: TcxDocument, label: string): DiffSide {
   const environment = (doc.environment ?? {}) as Loose;
-  return { label, key: documentKey(doc), created: orNull(doc.created) ?? null, torch: orNull(environment.torch), summary: doc.summary ?? {}, source_labels: sourceLabels(doc) };
+  return {
+    label,
+    key: documentKey(doc),
+    created: orNull(doc.created) ?? null,
+    torch: orNull(environment.torch),
+    summary: doc.summary ?? {},
+    source_labels: sourceLabels(doc)
+  };
 }
 
 function summarize(entries: CompileDiff[]): DocDiff['summary'] {
-  const summary = Object.fromEntries(SUMMARY_KEYS.map(k => [k, 0])) as Record<string, number>;
+  const summary = Object.fromEntries(SUMMARY_KEYS.map(k => [k, 0])) as Record<
+    string,
+    number
+  >;
   for (const entry of entries) {
     if (entry.status !== 'same') {
       summary[`compiles_${entry.status}`] += 1;
@@ -54,7 +97,12 @@ function summarize(entries: CompileDiff[]): DocDiff['summary'] {
 
 // ---------------------------------------------------------------------------- compiles
 
-function pairCompiles(ca: Compile[], cb: Compile[], la: Labels, lb: Labels): Array<[number | null, number | null]> {
+function pairCompiles(
+  ca: Compile[],
+  cb: Compile[],
+  la: Labels,
+  lb: Labels
+): Array<[number | null, number | null]> {
   const keysA = ca.map(c => compileKeys(c, la));
   const keysB = cb.map(c => compileKeys(c, lb));
   const partner = new Map<number, number>();
@@ -75,7 +123,10 @@ function pairCompiles(ca: Compile[], cb: Compile[], la: Labels, lb: Labels): Arr
       }
     });
   }
-  const out: Array<[number | null, number | null]> = ca.map((_, i) => [i, partner.get(i) ?? null]);
+  const out: Array<[number | null, number | null]> = ca.map((_, i) => [
+    i,
+    partner.get(i) ?? null
+  ]);
   cb.forEach((_, j) => {
     if (!taken.has(j)) {
       out.push([null, j]);
@@ -86,7 +137,16 @@ function pairCompiles(ca: Compile[], cb: Compile[], la: Labels, lb: Labels): Arr
 
 function compileRef(record: Compile, index: number): CompileRef {
   const frame = (record.frame ?? {}) as Location;
-  return { id: orNull(record.id), index, status: orNull(record.status), frame: { function: orNull(frame.function), file: orNull(frame.file), line: orNull(frame.line) } };
+  return {
+    id: orNull(record.id),
+    index,
+    status: orNull(record.status),
+    frame: {
+      function: orNull(frame.function),
+      file: orNull(frame.file),
+      line: orNull(frame.line)
+    }
+  };
 }
 
 function errorType(record: Compile): string | null {
@@ -94,10 +154,22 @@ function errorType(record: Compile): string | null {
   return error && typeof error === 'object' ? orNull(error.type) : null;
 }
 
-function compileEntry(i: number | null, j: number | null, ca: Compile[], cb: Compile[], la: Labels, lb: Labels): CompileDiff {
+function compileEntry(
+  i: number | null,
+  j: number | null,
+  ca: Compile[],
+  cb: Compile[],
+  la: Labels,
+  lb: Labels
+): CompileDiff {
   const entry: CompileDiff = {
-    status: 'same', a: i === null ? null : compileRef(ca[i], i), b: j === null ? null : compileRef(cb[j], j), changes: [],
-    graphs: [], guards: { added: [], removed: [] }, outputs: []
+    status: 'same',
+    a: i === null ? null : compileRef(ca[i], i),
+    b: j === null ? null : compileRef(cb[j], j),
+    changes: [],
+    graphs: [],
+    guards: { added: [], removed: [] },
+    outputs: []
   };
   if (i === null || j === null) {
     entry.status = i === null ? 'added' : 'removed';
@@ -106,7 +178,11 @@ function compileEntry(i: number | null, j: number | null, ca: Compile[], cb: Com
   const x = ca[i];
   const y = cb[j];
   if (x.status !== y.status) {
-    entry.changes.push({ field: 'status', a: orNull(x.status), b: orNull(y.status) });
+    entry.changes.push({
+      field: 'status',
+      a: orNull(x.status),
+      b: orNull(y.status)
+    });
   }
   entry.changes.push(...cacheKeyChanges(x, y));
   const errorA = errorType(x);
@@ -126,7 +202,12 @@ function compileEntry(i: number | null, j: number | null, ca: Compile[], cb: Com
   entry.graphs = entries.filter(g => g.nodes.length);
   entry.guards = guards(x.guards ?? [], y.guards ?? []);
   entry.outputs = outputs(x, y, renames).filter(o => o.kernels.length);
-  const different = entry.changes.length || entry.graphs.length || entry.outputs.length || entry.guards.added.length || entry.guards.removed.length;
+  const different =
+    entry.changes.length ||
+    entry.graphs.length ||
+    entry.outputs.length ||
+    entry.guards.added.length ||
+    entry.guards.removed.length;
   entry.status = different ? 'changed' : 'same';
   return entry;
 }
@@ -140,8 +221,11 @@ function timing(a: TcxDocument, b: TcxDocument): DocDiff['timing'] {
     return null;
   }
   const pick = (t: Loose): TimingSide => ({
-    eager_ms: t.eager?.median_ms ?? null, compiled_ms: t.compiled?.median_ms ?? null,
-    speedup: t.speedup ?? null, compile_s: t.compile_s ?? null, noisy: t.noisy === true
+    eager_ms: t.eager?.median_ms ?? null,
+    compiled_ms: t.compiled?.median_ms ?? null,
+    speedup: t.speedup ?? null,
+    compile_s: t.compile_s ?? null,
+    noisy: t.noisy === true
   });
   return { a: pick(ta), b: pick(tb) };
 }
@@ -153,8 +237,13 @@ function accuracy(a: TcxDocument, b: TcxDocument): DocDiff['accuracy'] {
     return null;
   }
   const pick = (acc: Loose): AccuracySide => {
-    const errors = ((acc.outputs ?? []) as Loose[]).map(o => o.max_abs_err).filter((v): v is number => typeof v === 'number');
-    return { ok: acc.ok === true, max_abs_err: errors.length ? Math.max(...errors) : null };
+    const errors = ((acc.outputs ?? []) as Loose[])
+      .map(o => o.max_abs_err)
+      .filter((v): v is number => typeof v === 'number');
+    return {
+      ok: acc.ok === true,
+      max_abs_err: errors.length ? Math.max(...errors) : null
+    };
   };
   return { a: pick(aa), b: pick(ab) };
 }

@@ -13,9 +13,22 @@
 import { Location } from './types';
 
 export const NONE = '—';
-const DURATION: Array<[number, string]> = [[1e-3, 'µs'], [1, 'ms'], [1e3, 's']]; // in milliseconds
-const BYTES: Array<[number, string]> = [[1e3, 'kB'], [1e6, 'MB'], [1e9, 'GB']];
-const LARGE: Array<[number, string]> = [[1e6, 'M'], [1e9, 'G'], [1e12, 'T'], [1e15, 'P']];
+const DURATION: Array<[number, string]> = [
+  [1e-3, 'µs'],
+  [1, 'ms'],
+  [1e3, 's']
+]; // in milliseconds
+const BYTES: Array<[number, string]> = [
+  [1e3, 'kB'],
+  [1e6, 'MB'],
+  [1e9, 'GB']
+];
+const LARGE: Array<[number, string]> = [
+  [1e6, 'M'],
+  [1e9, 'G'],
+  [1e12, 'T'],
+  [1e15, 'P']
+];
 
 function finite(value: unknown): value is number {
   return typeof value === 'number' && isFinite(value);
@@ -33,7 +46,9 @@ export function sig3(value: number): string {
   const decimals = Math.max(0, 2 - Math.floor(Math.log10(Math.abs(value))));
   const text = value.toFixed(decimals);
   // 9.996 rounds up to 10.00
-  return decimals && Math.abs(Number(text)) >= Math.pow(10, 3 - decimals) ? value.toFixed(decimals - 1) : text;
+  return decimals && Math.abs(Number(text)) >= Math.pow(10, 3 - decimals)
+    ? value.toFixed(decimals - 1)
+    : text;
 }
 
 /** `value` in the first of `units` (each 1000 of the one before) where it stays under 1000 once rounded. */
@@ -78,7 +93,9 @@ export function num(value: number | null | undefined): string {
 
 /** A count (launches, FLOPs): a whole one in all its digits ("3", "4096"), from a million on as `num` writes it; an average that is not whole, in three digits. */
 export function count(value: number | null | undefined): string {
-  return finite(value) && Number.isInteger(value) && Math.abs(value) < 1e6 ? String(value) : num(value);
+  return finite(value) && Number.isInteger(value) && Math.abs(value) < 1e6
+    ? String(value)
+    : num(value);
 }
 
 /** A number and its unit ("3350 GB/s"), or "—". */
@@ -99,7 +116,9 @@ export function tick(value: number): string {
     return text;
   }
   // String() writes an exponent below 1e-6: spell the digits out
-  return rounded.toFixed(Math.min(100, 5 - Math.floor(Math.log10(Math.abs(rounded))))).replace(/\.?0+$/, '');
+  return rounded
+    .toFixed(Math.min(100, 5 - Math.floor(Math.log10(Math.abs(rounded)))))
+    .replace(/\.?0+$/, '');
 }
 
 export function baseName(file: string | null | undefined): string {
@@ -116,9 +135,14 @@ export type SourceLabels = Record<string, string>;
 /** The document's `explore.source_labels` (only string labels). */
 export function sourceLabels(doc: { explore?: unknown }): SourceLabels {
   const labels: SourceLabels = {};
-  const explore = doc.explore && typeof doc.explore === 'object' ? (doc.explore as { source_labels?: unknown }) : null;
+  const explore =
+    doc.explore && typeof doc.explore === 'object'
+      ? (doc.explore as { source_labels?: unknown })
+      : null;
   const given = explore?.source_labels;
-  for (const [file, label] of Object.entries(given && typeof given === 'object' && !Array.isArray(given) ? given : {})) {
+  for (const [file, label] of Object.entries(
+    given && typeof given === 'object' && !Array.isArray(given) ? given : {}
+  )) {
     if (typeof label === 'string') {
       labels[file] = label;
     }
@@ -127,7 +151,10 @@ export function sourceLabels(doc: { explore?: unknown }): SourceLabels {
 }
 
 /** "cell [5], line 3" in a labelled file (a notebook cell), else "file.py:12" (base name). */
-export function where(loc: Location | null | undefined, labels: SourceLabels): string {
+export function where(
+  loc: Location | null | undefined,
+  labels: SourceLabels
+): string {
   if (!loc) {
     return '';
   }
@@ -150,9 +177,13 @@ export function relabel(text: string, labels: SourceLabels): string {
     if (!base || !out.includes(base)) {
       continue;
     }
-    const named = new RegExp(`([\\w./-]*${base.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')})(?::(\\d+))?`, 'g');
+    const named = new RegExp(
+      `([\\w./-]*${base.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')})(?::(\\d+))?`,
+      'g'
+    );
     out = out.replace(named, (whole: string, path: string, line?: string) =>
-      !file.endsWith(path) ? whole : line ? `${label}, line ${line}` : label);
+      !file.endsWith(path) ? whole : line ? `${label}, line ${line}` : label
+    );
   }
   return out;
 }

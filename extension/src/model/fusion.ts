@@ -3,8 +3,22 @@
 import { Compile, Graph, Kernel, OutputCode } from './types';
 
 export const PALETTE = [
-  '#4e79a7', '#f28e2b', '#e15759', '#76b7b2', '#59a14f', '#edc948', '#b07aa1', '#ff9da7',
-  '#9c755f', '#bab0ac', '#86bcb6', '#d37295', '#a0cbe8', '#ffbe7d', '#8cd17d', '#f1ce63'
+  '#4e79a7',
+  '#f28e2b',
+  '#e15759',
+  '#76b7b2',
+  '#59a14f',
+  '#edc948',
+  '#b07aa1',
+  '#ff9da7',
+  '#9c755f',
+  '#bab0ac',
+  '#86bcb6',
+  '#d37295',
+  '#a0cbe8',
+  '#ffbe7d',
+  '#8cd17d',
+  '#f1ce63'
 ];
 export const EXTERN_COLOUR = '#8a8a8a';
 
@@ -28,7 +42,11 @@ export interface FusionModel {
   dead: Set<string>;
 }
 
-export function outputLabel(c: Compile, out: OutputCode, index: number): string {
+export function outputLabel(
+  c: Compile,
+  out: OutputCode,
+  index: number
+): string {
   return `${c.id} · ${out.kind}${c.output_codes.length > 1 ? ` #${index}` : ''}`;
 }
 
@@ -46,9 +64,14 @@ export function fusionModel(c: Compile, outputIndex: number): FusionModel {
   };
   let colourIndex = 0;
   const kernels = (output.kernels ?? []).map((kernel, index) => {
-    const nodes = Array.isArray(kernel.post_grad_nodes) ? kernel.post_grad_nodes.map(String) : [];
+    const nodes = Array.isArray(kernel.post_grad_nodes)
+      ? kernel.post_grad_nodes.map(String)
+      : [];
     nodes.forEach(n => link(n, index));
-    const colour = kernel.kind === 'extern' ? EXTERN_COLOUR : PALETTE[colourIndex++ % PALETTE.length];
+    const colour =
+      kernel.kind === 'extern'
+        ? EXTERN_COLOUR
+        : PALETTE[colourIndex++ % PALETTE.length];
     return { kernel, index, label: kernel.label ?? kernel.name, colour, nodes };
   });
   // A document written before launch sites: its nodes name their kernels, not which entry.
@@ -71,7 +94,10 @@ export function fusionModel(c: Compile, outputIndex: number): FusionModel {
     }
   }
   return {
-    output, graph, kernels, kernelsOf,
+    output,
+    graph,
+    kernels,
+    kernelsOf,
     unmapped: new Set((output.unmapped_nodes ?? []).map(String)),
     dead: new Set((output.dead_nodes ?? []).map(String))
   };
@@ -79,5 +105,5 @@ export function fusionModel(c: Compile, outputIndex: number): FusionModel {
 
 export function kernelColour(model: FusionModel, node: string): string | null {
   const first = model.kernelsOf.get(node)?.[0];
-  return first === undefined ? null : model.kernels[first]?.colour ?? null;
+  return first === undefined ? null : (model.kernels[first]?.colour ?? null);
 }

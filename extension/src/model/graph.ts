@@ -44,7 +44,10 @@ export function modulePath(name: string): string[] | null {
   return m[1] ? m[1].split('_modules_') : [];
 }
 
-function edgesOf(raw: GraphNode[], byName: Map<string, number>): Array<[number, number]> {
+function edgesOf(
+  raw: GraphNode[],
+  byName: Map<string, number>
+): Array<[number, number]> {
   const edges: Array<[number, number]> = [];
   raw.forEach((n, i) => {
     const seen = new Set<number>();
@@ -61,7 +64,10 @@ function edgesOf(raw: GraphNode[], byName: Map<string, number>): Array<[number, 
 
 const isEnd = (n: GraphNode) => n.op === 'placeholder' || n.op === 'output';
 
-const lineOf = (n: GraphNode) => (n.source?.file && typeof n.source.line === 'number' ? `${n.source.file}:${n.source.line}` : null);
+const lineOf = (n: GraphNode) =>
+  n.source?.file && typeof n.source.line === 'number'
+    ? `${n.source.file}:${n.source.line}`
+    : null;
 
 interface Use {
   path: string[];
@@ -85,11 +91,17 @@ function commonPrefix(a: string[], b: string[]): string[] {
  * on the line of the block's MLP call is that block's. `siblings`: the depth of the
  * shallowest boundary between consecutive uses (blocks.0.* to blocks.1.*: 1).
  */
-function ownerBetween(node: GraphNode, p: Use | null, n: Use | null, siblings: number): string[] {
+function ownerBetween(
+  node: GraphNode,
+  p: Use | null,
+  n: Use | null,
+  siblings: number
+): string[] {
   const before = p?.path ?? [];
   const after = n?.path ?? [];
   // before the first use or after the last, the other side is a sibling at the graph's level
-  const common = p && n ? commonPrefix(before, after) : (p ?? n)!.path.slice(0, siblings);
+  const common =
+    p && n ? commonPrefix(before, after) : (p ?? n)!.path.slice(0, siblings);
   const line = lineOf(node);
   // Between modules with nothing in common (the graph's own level), a node on the very line
   // that reads a module's parameter runs in that module's code: a hand-written RMSNorm's
@@ -112,7 +124,11 @@ function ownerBetween(node: GraphNode, p: Use | null, n: Use | null, siblings: n
   return common;
 }
 
-function modulePaths(raw: GraphNode[], edges: Array<[number, number]>, own: Array<string[] | null>): Array<string[] | null> {
+function modulePaths(
+  raw: GraphNode[],
+  edges: Array<[number, number]>,
+  own: Array<string[] | null>
+): Array<string[] | null> {
   const uses: Array<string[] | null> = raw.map(() => null);
   edges.forEach(([from, to]) => {
     if (own[from] && !uses[to]) {
@@ -142,7 +158,9 @@ function modulePaths(raw: GraphNode[], edges: Array<[number, number]>, own: Arra
       modules[i] = uses[i];
     } else if (!isEnd(raw[i]) && (previous[i] || next)) {
       // with no source to place it by (a synthetic graph), a node joins the next module
-      modules[i] = lineOf(raw[i]) ? ownerBetween(raw[i], previous[i], next, siblings) : (next ?? previous[i])!.path;
+      modules[i] = lineOf(raw[i])
+        ? ownerBetween(raw[i], previous[i], next, siblings)
+        : (next ?? previous[i])!.path;
     }
   }
   return modules;
@@ -152,7 +170,9 @@ function modulePaths(raw: GraphNode[], edges: Array<[number, number]>, own: Arra
 function sourcePaths(raw: GraphNode[]): Array<string[] | null> {
   const own = raw.map(n => {
     const s = n.source;
-    return !isEnd(n) && s && s.file && s.function ? [`${s.file}\u0000${s.function}`, String(s.line ?? '?')] : null;
+    return !isEnd(n) && s && s.file && s.function
+      ? [`${s.file}\u0000${s.function}`, String(s.line ?? '?')]
+      : null;
   });
   const paths: Array<string[] | null> = raw.map(() => null);
   let last: string[] | null = null;
@@ -176,9 +196,22 @@ export function buildGraph(graph: Graph): GraphModel {
   const byName = new Map<string, number>();
   raw.forEach((n, i) => byName.set(String(n.name), i));
   const edges = edgesOf(raw, byName);
-  const own = raw.map(n => (n.op === 'placeholder' || n.op === 'get_attr' ? modulePath(String(n.name)) : null));
-  let groupBy: GroupBy = own.some(m => m !== null) ? 'module' : raw.some(n => !isEnd(n) && n.source?.function) ? 'source' : 'runs';
-  const paths = groupBy === 'module' ? modulePaths(raw, edges, own) : groupBy === 'source' ? sourcePaths(raw) : raw.map(() => null);
+  const own = raw.map(n =>
+    n.op === 'placeholder' || n.op === 'get_attr'
+      ? modulePath(String(n.name))
+      : null
+  );
+  let groupBy: GroupBy = own.some(m => m !== null)
+    ? 'module'
+    : raw.some(n => !isEnd(n) && n.source?.function)
+      ? 'source'
+      : 'runs';
+  const paths =
+    groupBy === 'module'
+      ? modulePaths(raw, edges, own)
+      : groupBy === 'source'
+        ? sourcePaths(raw)
+        : raw.map(() => null);
   if (groupBy === 'source' && !paths.some(p => p)) {
     groupBy = 'runs';
   }
@@ -217,7 +250,12 @@ function lineSpan(lines: number[]): string {
 }
 
 /** The chain of groups of every node: module path prefixes, function then line runs, or runs of nodes. */
-function chainsOf(model: GraphModel, fileLabel: (file: string) => string, labels: Map<string, string>, details: Map<string, string>): string[][] {
+function chainsOf(
+  model: GraphModel,
+  fileLabel: (file: string) => string,
+  labels: Map<string, string>,
+  details: Map<string, string>
+): string[][] {
   const size = Math.max(1, Math.ceil(model.nodes.length / RUN_GROUPS));
   const lines = new Map<string, number[]>();
   let fnRun = '';
@@ -263,7 +301,10 @@ function chainsOf(model: GraphModel, fileLabel: (file: string) => string, labels
       return [fnKey, lineKey];
     }
     const start = Math.floor(g.index / size) * size;
-    labels.set(`r:${start}`, `nodes ${start}–${Math.min(model.nodes.length, start + size) - 1}`);
+    labels.set(
+      `r:${start}`,
+      `nodes ${start}–${Math.min(model.nodes.length, start + size) - 1}`
+    );
     return [`r:${start}`];
   });
   lines.forEach((found, key) => details.set(key, lineSpan(found)));
@@ -276,9 +317,18 @@ function chainsOf(model: GraphModel, fileLabel: (file: string) => string, labels
  * library calls it makes) would carry one title: each takes its lines into its title, and
  * where two runs cover the same lines (a backward graph passing a line twice) its place.
  */
-function apart(runs: Map<string, number[]>, labels: Map<string, string>, details: Map<string, string>): void {
+function apart(
+  runs: Map<string, number[]>,
+  labels: Map<string, string>,
+  details: Map<string, string>
+): void {
   const byLabel = new Map<string, string[]>();
-  runs.forEach((_, key) => byLabel.set(labels.get(key)!, [...(byLabel.get(labels.get(key)!) ?? []), key]));
+  runs.forEach((_, key) =>
+    byLabel.set(labels.get(key)!, [
+      ...(byLabel.get(labels.get(key)!) ?? []),
+      key
+    ])
+  );
   for (const [label, keys] of byLabel) {
     if (keys.length < 2) {
       continue;
@@ -287,7 +337,9 @@ function apart(runs: Map<string, number[]>, labels: Map<string, string>, details
     const spans = keys.map(key => details.get(key) ?? '');
     keys.forEach((key, k) => {
       const same = spans.filter(span => span === spans[k]).length > 1;
-      const told = [spans[k], same ? `run ${k + 1}/${keys.length}` : ''].filter(Boolean).join(', ');
+      const told = [spans[k], same ? `run ${k + 1}/${keys.length}` : '']
+        .filter(Boolean)
+        .join(', ');
       labels.set(key, label.replace(' · ', ` ${told} · `));
       details.set(key, '');
     });
@@ -298,7 +350,10 @@ function apart(runs: Map<string, number[]>, labels: Map<string, string>, details
  * The groups of a graph, nested; a group holding exactly its parent's nodes is folded into
  * it. `fileLabel` names a user file in group labels (a notebook cell as "cell [n]").
  */
-export function groupNodes(model: GraphModel, fileLabel: (file: string) => string = baseName): Grouping {
+export function groupNodes(
+  model: GraphModel,
+  fileLabel: (file: string) => string = baseName
+): Grouping {
   const labels = new Map<string, string>();
   const details = new Map<string, string>();
   let chains = chainsOf(model, fileLabel, labels, details);
@@ -315,7 +370,9 @@ export function groupNodes(model: GraphModel, fileLabel: (file: string) => strin
     });
   }
   const folded = new Set<string>();
-  const deepestFirst = [...parent.keys()].sort((a, b) => level.get(b)! - level.get(a)!);
+  const deepestFirst = [...parent.keys()].sort(
+    (a, b) => level.get(b)! - level.get(a)!
+  );
   for (const key of deepestFirst) {
     const up = parent.get(key)!;
     if (count.get(key) === count.get(up)) {
@@ -332,15 +389,17 @@ export function groupNodes(model: GraphModel, fileLabel: (file: string) => strin
   }
   const members = new Map<string, number[]>();
   const depth = new Map<string, number>();
-  chains.forEach((chain, i) => chain.forEach((key, k) => {
-    depth.set(key, k + 1);
-    const list = members.get(key);
-    if (list) {
-      list.push(i);
-    } else {
-      members.set(key, [i]);
-    }
-  }));
+  chains.forEach((chain, i) =>
+    chain.forEach((key, k) => {
+      depth.set(key, k + 1);
+      const list = members.get(key);
+      if (list) {
+        list.push(i);
+      } else {
+        members.set(key, [i]);
+      }
+    })
+  );
   return { chains, labels, details, members, depth };
 }
 
@@ -381,7 +440,11 @@ function shapeOf(node: GraphNode): string {
 }
 
 /** What is drawn: a node whose groups are all open, else one box for its outermost closed group. */
-export function visibleGraph(model: GraphModel, grouping: Grouping, expanded: (key: string) => boolean): VGraph {
+export function visibleGraph(
+  model: GraphModel,
+  grouping: Grouping,
+  expanded: (key: string) => boolean
+): VGraph {
   const nodes: VNode[] = [];
   const containers: VContainer[] = [];
   const containerOf = new Map<string, number>();
@@ -399,7 +462,12 @@ export function visibleGraph(model: GraphModel, grouping: Grouping, expanded: (k
       if (at === undefined) {
         at = containers.length;
         containerOf.set(key, at);
-        containers.push({ group: key, label: grouping.labels.get(key) ?? key, detail: grouping.details.get(key) ?? '', parent: home });
+        containers.push({
+          group: key,
+          label: grouping.labels.get(key) ?? key,
+          detail: grouping.details.get(key) ?? '',
+          parent: home
+        });
       }
       home = at;
     }
@@ -426,7 +494,15 @@ export function visibleGraph(model: GraphModel, grouping: Grouping, expanded: (k
     if (at === undefined) {
       at = nodes.length;
       slot.set(key, at);
-      nodes.push({ id: `g${key}`, label: grouping.labels.get(key) ?? key, sub: '', node: -1, group: key, count: 0, home: homeOf(chain, closed) });
+      nodes.push({
+        id: `g${key}`,
+        label: grouping.labels.get(key) ?? key,
+        sub: '',
+        node: -1,
+        group: key,
+        count: 0,
+        home: homeOf(chain, closed)
+      });
     }
     nodes[at].count += 1;
     of.push(at);
@@ -458,6 +534,10 @@ export function search(model: GraphModel, query: string): number[] {
     return [];
   }
   return model.nodes
-    .filter(g => `${g.node.name}\u0000${g.node.target}\u0000${g.node.source?.code ?? ''}`.toLowerCase().includes(q))
+    .filter(g =>
+      `${g.node.name}\u0000${g.node.target}\u0000${g.node.source?.code ?? ''}`
+        .toLowerCase()
+        .includes(q)
+    )
     .map(g => g.index);
 }

@@ -29,20 +29,25 @@ export interface RecompileEntry {
 const MISMATCH = /expected\s+(.+?),\s*actual\s+(.+)$/;
 
 /** The failed guards behind a compile, expected/actual read from the reason text where the fields are empty. */
-export function recompileRows(c: Compile, compiles: Compile[] = []): RecompileRow[] {
-  return (Array.isArray(c.recompile_reasons) ? c.recompile_reasons : []).flat().map(r => {
-    const parsed = MISMATCH.exec(r.guard ?? '');
-    const cached = r.failed_compile_id ?? '';
-    return {
-      cached,
-      cachedIndex: compiles.findIndex(other => other.id === cached),
-      guard: r.guard ?? '',
-      expected: r.expected ?? parsed?.[1] ?? '',
-      actual: r.actual ?? parsed?.[2] ?? '',
-      userCode: r.user_code ?? '',
-      userLocation: r.user_location ?? null
-    };
-  });
+export function recompileRows(
+  c: Compile,
+  compiles: Compile[] = []
+): RecompileRow[] {
+  return (Array.isArray(c.recompile_reasons) ? c.recompile_reasons : [])
+    .flat()
+    .map(r => {
+      const parsed = MISMATCH.exec(r.guard ?? '');
+      const cached = r.failed_compile_id ?? '';
+      return {
+        cached,
+        cachedIndex: compiles.findIndex(other => other.id === cached),
+        guard: r.guard ?? '',
+        expected: r.expected ?? parsed?.[1] ?? '',
+        actual: r.actual ?? parsed?.[2] ?? '',
+        userCode: r.user_code ?? '',
+        userLocation: r.user_location ?? null
+      };
+    });
 }
 
 /** Every recompile of the document, in the order the compiles happened. */
@@ -51,8 +56,15 @@ export function recompiles(compiles: Compile[]): RecompileEntry[] {
   compiles.forEach((c, compile) => {
     const rows = recompileRows(c, compiles);
     if (rows.length) {
-      const more = rows.length > 1 ? ` (and ${plural(rows.length - 1, 'more failed guard')})` : '';
-      out.push({ compile, title: `Recompile ${c.id} of ${c.frame?.function ?? '?'}(): ${rows[0].guard || 'a guard failed'}${more}`, rows });
+      const more =
+        rows.length > 1
+          ? ` (and ${plural(rows.length - 1, 'more failed guard')})`
+          : '';
+      out.push({
+        compile,
+        title: `Recompile ${c.id} of ${c.frame?.function ?? '?'}(): ${rows[0].guard || 'a guard failed'}${more}`,
+        rows
+      });
     }
   });
   return out;

@@ -15,21 +15,28 @@ export type Language = 'python' | 'cpp';
 
 const KEYWORDS: Record<Language, Set<string>> = {
   python: new Set(
-    ('False None True and as assert async await break class continue def del elif else except ' +
-      'finally for from global if import in is lambda nonlocal not or pass raise return try while with yield').split(' ')
+    (
+      'False None True and as assert async await break class continue def del elif else except ' +
+      'finally for from global if import in is lambda nonlocal not or pass raise return try while with yield'
+    ).split(' ')
   ),
   cpp: new Set(
-    ('auto bool break case char const constexpr continue default do double else enum extern float for ' +
+    (
+      'auto bool break case char const constexpr continue default do double else enum extern float for ' +
       'if inline int long namespace return short signed sizeof static struct switch template typename ' +
       'unsigned using void volatile while int64_t int32_t uint8_t bfloat16 half at c10 std ' +
-      'omp parallel simd').split(' ')
+      'omp parallel simd'
+    ).split(' ')
   )
 };
 
 const RULES: Record<Language, Array<[TokenType, RegExp]>> = {
   python: [
     ['com', /#[^\n]*/y],
-    ['str', /[rbfuRBFU]{0,2}("""[\s\S]*?(?:"""|$)|'''[\s\S]*?(?:'''|$)|"(?:[^"\\\n]|\\.)*"?|'(?:[^'\\\n]|\\.)*'?)/y],
+    [
+      'str',
+      /[rbfuRBFU]{0,2}("""[\s\S]*?(?:"""|$)|'''[\s\S]*?(?:'''|$)|"(?:[^"\\\n]|\\.)*"?|'(?:[^'\\\n]|\\.)*'?)/y
+    ],
     ['deco', /@[A-Za-z_][\w.]*/y],
     ['num', /\b(?:0x[\da-fA-F]+|\d+(?:\.\d*)?(?:[eE][+-]?\d+)?)\b/y],
     ['text', /[A-Za-z_]\w*/y]
@@ -83,5 +90,7 @@ export function tokenize(source: string, language: Language): Token[] {
 }
 
 export function languageOf(kind: string | null | undefined): Language {
-  return kind === 'cpp' || kind === 'cuda' || kind === 'rocm' ? 'cpp' : 'python';
+  return kind === 'cpp' || kind === 'cuda' || kind === 'rocm'
+    ? 'cpp'
+    : 'python';
 }

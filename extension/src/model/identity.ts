@@ -6,7 +6,16 @@
 import { Compile, Guard, Kernel, Location, TcxDocument } from './types';
 
 /** The document summary's keys, in tcexplore/document.py's order. */
-const DOCUMENT_SUMMARY_KEYS = ['graphs', 'graph_breaks', 'recompiles', 'output_codes', 'kernels', 'guards', 'unmapped_nodes', 'failures'];
+const DOCUMENT_SUMMARY_KEYS = [
+  'graphs',
+  'graph_breaks',
+  'recompiles',
+  'output_codes',
+  'kernels',
+  'guards',
+  'unmapped_nodes',
+  'failures'
+];
 
 const ID_CHECK = /(___check_(?:obj|type)_id\(.*?, )\d+\)/g;
 const ADDRESS = /0x[0-9a-fA-F]+/g;
@@ -41,22 +50,40 @@ export function fileId(file: unknown, labels: Labels): string {
 
 /** [exact, loose, across files] identity of a compile: loose leaves the frame's line out
  * (and a resume function's lines), across files its file too. */
-export function compileKeys(record: Compile, labels: Labels): [string, string, string] {
+export function compileKeys(
+  record: Compile,
+  labels: Labels
+): [string, string, string] {
   const frame = (record.frame ?? {}) as Location;
   const fn = text(frame.function);
   const which = whichCompile(record);
-  const exact = [fn, fileId(frame.file, labels), text(frame.line), which].join('\x00');
+  const exact = [fn, fileId(frame.file, labels), text(frame.line), which].join(
+    '\x00'
+  );
   const unmoved = withoutLines(fn);
-  return [exact, [unmoved, fileId(frame.file, labels), which].join('\x00'), `${unmoved}\x00${which}`];
+  return [
+    exact,
+    [unmoved, fileId(frame.file, labels), which].join('\x00'),
+    `${unmoved}\x00${which}`
+  ];
 }
 
 /** Which compile of its frame: the document's count, else (an older document) torch's. */
 function whichCompile(record: Compile): string {
   const index = record.frame_compile_index;
   if (typeof index === 'number') {
-    return [record.compiled_autograd_id === null || record.compiled_autograd_id === undefined ? '' : '!', String(index)].join('\x00');
+    return [
+      record.compiled_autograd_id === null ||
+      record.compiled_autograd_id === undefined
+        ? ''
+        : '!',
+      String(index)
+    ].join('\x00');
   }
-  return [text(record.compiled_autograd_id), text(record.frame_compile_id)].join('\x00');
+  return [
+    text(record.compiled_autograd_id),
+    text(record.frame_compile_id)
+  ].join('\x00');
 }
 
 /** A function's name with the break lines a resume function's name embeds masked. */
@@ -76,7 +103,9 @@ export function frameFile(record: Compile): unknown {
  * both frames' files are then the same file to `fileId`. */
 export function asOneFile(record: Compile, labels: Labels): Labels {
   const file = frameFile(record);
-  return typeof file === 'string' && file ? { ...labels, [file]: 'paired' } : labels;
+  return typeof file === 'string' && file
+    ? { ...labels, [file]: 'paired' }
+    : labels;
 }
 
 export function nodeTarget(node: Loose): string {
@@ -97,16 +126,27 @@ export function sourceId(source: unknown, labels: Labels): string {
 }
 
 export function nodeKey(node: Loose, labels: Labels): string {
-  return [text(node.op), nodeTarget(node), sourceId(node.source, labels)].join('\x00');
+  return [text(node.op), nodeTarget(node), sourceId(node.source, labels)].join(
+    '\x00'
+  );
 }
 
 export function guardKey(guard: Guard): string {
-  const expression = text(guard.expression).replace(ID_CHECK, '$1?)').replace(ADDRESS, '0x?');
-  return [text(guard.type), text(guard.source).replace(INSTALLED, '$1?$2'), expression.replace(INSTALLED, '$1?$2')].join('\x00');
+  const expression = text(guard.expression)
+    .replace(ID_CHECK, '$1?)')
+    .replace(ADDRESS, '0x?');
+  return [
+    text(guard.type),
+    text(guard.source).replace(INSTALLED, '$1?$2'),
+    expression.replace(INSTALLED, '$1?$2')
+  ].join('\x00');
 }
 
 /** The kernel's source as compared; `rename` maps this side's graph names to the other's. */
-export function kernelText(kernel: Kernel, rename: Map<string, string> | null = null): string {
+export function kernelText(
+  kernel: Kernel,
+  rename: Map<string, string> | null = null
+): string {
   let source = text(kernel.source);
   const name = text(kernel.name);
   if (name) {

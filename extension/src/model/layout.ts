@@ -36,7 +36,9 @@ const MONO_EM = 0.61;
 const MAX_CHARS = 32;
 
 export function clip(text: string, chars = MAX_CHARS): string {
-  return text.length > chars ? text.slice(0, Math.max(0, chars - 1)) + '…' : text;
+  return text.length > chars
+    ? text.slice(0, Math.max(0, chars - 1)) + '…'
+    : text;
 }
 
 /** A container title's width: "▾ label" in the UI font's bold 12 px, sized not measured. */
@@ -51,7 +53,8 @@ export function detailChars(boxWidth: number, label: string): number {
 
 /** A box's width from its two lines of text: sized, not measured, so thousands cost nothing. */
 export function boxWidth(label: string, sub: string): number {
-  const chars = (text: string, px: number) => Math.min(MAX_CHARS, text.length) * px * MONO_EM;
+  const chars = (text: string, px: number) =>
+    Math.min(MAX_CHARS, text.length) * px * MONO_EM;
   return Math.max(80, chars(label, LABEL_PX), chars(sub, SUB_PX)) + 18;
 }
 
@@ -96,9 +99,13 @@ export function layout({ widths, heights, edges }: LayoutInput): Layout {
     const row = rows.get(r)!;
     const wanted = row.map(i => {
       const ins = preds[i];
-      return ins.length ? ins.reduce((s, p) => s + centre(p), 0) / ins.length - widths[i] / 2 : Infinity;
+      return ins.length
+        ? ins.reduce((s, p) => s + centre(p), 0) / ins.length - widths[i] / 2
+        : Infinity;
     });
-    const order = row.map((_, k) => k).sort((a, b) => wanted[a] - wanted[b] || row[a] - row[b]);
+    const order = row
+      .map((_, k) => k)
+      .sort((a, b) => wanted[a] - wanted[b] || row[a] - row[b]);
     let edge = 0;
     let rowHeight = 0;
     for (const k of order) {
@@ -148,13 +155,20 @@ const CONTAINER_MIN_WIDTH = 140;
  * and the containers inside it) is laid out on its own, then the container is one box of
  * the level above. An edge counts at the innermost level holding both of its ends.
  */
-export function compoundLayout({ widths, edges, homes, parents, titleWidths }: CompoundInput): CompoundLayout {
+export function compoundLayout({
+  widths,
+  edges,
+  homes,
+  parents,
+  titleWidths
+}: CompoundInput): CompoundLayout {
   const n = widths.length;
   const levels = parents.length + 1; // level c + 1 is container c's inside; level 0 the top
   const depth = parents.map(() => 0);
   parents.forEach((p, c) => (depth[c] = p < 0 ? 0 : depth[p] + 1));
   // Items: nodes are 0..n-1, container c is n + c; each lives at the level of its parent.
-  const levelOf = (item: number) => (item < n ? homes[item] : parents[item - n]) + 1;
+  const levelOf = (item: number) =>
+    (item < n ? homes[item] : parents[item - n]) + 1;
   const first = new Array<number>(parents.length).fill(Infinity);
   for (let i = 0; i < n; i++) {
     for (let c = homes[i]; c >= 0; c = parents[c]) {
@@ -170,7 +184,10 @@ export function compoundLayout({ widths, edges, homes, parents, titleWidths }: C
   const slot = new Array<number>(n + parents.length);
   itemsAt.forEach(items => items.forEach((item, k) => (slot[item] = k)));
   // An edge a -> b joins, at the innermost level holding both, the items that contain a and b.
-  const edgesAt: Array<Array<[number, number]>> = Array.from({ length: levels }, () => []);
+  const edgesAt: Array<Array<[number, number]>> = Array.from(
+    { length: levels },
+    () => []
+  );
   const chainOf = (i: number) => {
     const chain = [i];
     for (let c = homes[i]; c >= 0; c = parents[c]) {
@@ -199,14 +216,27 @@ export function compoundLayout({ widths, edges, homes, parents, titleWidths }: C
     size[i] = { w: widths[i], h: NODE_HEIGHT };
   }
   const inside: Layout[] = [];
-  const deepestFirst = parents.map((_, c) => c).sort((a, b) => depth[b] - depth[a]);
+  const deepestFirst = parents
+    .map((_, c) => c)
+    .sort((a, b) => depth[b] - depth[a]);
   const place = (level: number) => {
     const items = itemsAt[level];
-    return layout({ widths: items.map(i => size[i].w), heights: items.map(i => size[i].h), edges: edgesAt[level] });
+    return layout({
+      widths: items.map(i => size[i].w),
+      heights: items.map(i => size[i].h),
+      edges: edgesAt[level]
+    });
   };
   for (const c of deepestFirst) {
     inside[c] = place(c + 1);
-    size[n + c] = { w: Math.max(inside[c].width + 2 * CONTAINER_PAD, CONTAINER_MIN_WIDTH, titleWidths?.[c] ?? 0), h: inside[c].height + CONTAINER_HEAD + CONTAINER_PAD };
+    size[n + c] = {
+      w: Math.max(
+        inside[c].width + 2 * CONTAINER_PAD,
+        CONTAINER_MIN_WIDTH,
+        titleWidths?.[c] ?? 0
+      ),
+      h: inside[c].height + CONTAINER_HEAD + CONTAINER_PAD
+    };
   }
   const top = place(0);
   const x = new Array<number>(n + parents.length).fill(0);
@@ -226,6 +256,11 @@ export function compoundLayout({ widths, edges, homes, parents, titleWidths }: C
     y: y.slice(0, n),
     width: top.width,
     height: top.height,
-    boxes: parents.map((_, c) => ({ x: x[n + c], y: y[n + c], w: size[n + c].w, h: size[n + c].h }))
+    boxes: parents.map((_, c) => ({
+      x: x[n + c],
+      y: y[n + c],
+      w: size[n + c].w,
+      h: size[n + c].h
+    }))
   };
 }

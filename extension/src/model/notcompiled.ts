@@ -7,14 +7,16 @@ import { NotCompiled, TcxDocument } from './types';
 /** The document's entries, each field checked (a document from an older tcexplore has none). */
 export function notCompiled(doc: TcxDocument): NotCompiled[] {
   const entries = Array.isArray(doc.not_compiled) ? doc.not_compiled : [];
-  return entries.filter(e => e && typeof e === 'object').map(e => ({
-    function: String(e.function ?? '?'),
-    file: String(e.file ?? ''),
-    line: typeof e.line === 'number' ? e.line : null,
-    category: e.category,
-    reason: String(e.reason ?? ''),
-    advice: String(e.advice ?? '')
-  }));
+  return entries
+    .filter(e => e && typeof e === 'object')
+    .map(e => ({
+      function: String(e.function ?? '?'),
+      file: String(e.file ?? ''),
+      line: typeof e.line === 'number' ? e.line : null,
+      category: e.category,
+      reason: String(e.reason ?? ''),
+      advice: String(e.advice ?? '')
+    }));
 }
 
 /** Entries grouped by (category, reason, advice), in the order torch first gave them. */

@@ -3,7 +3,15 @@
 import { BreakSite, graphBreakAudit } from './breaks';
 import { duration } from './format';
 import { recompileRows } from './guards';
-import { CaptureInfo, FindingEvidence, Location, ShapeInfo, Target, TcxDocument, UnreadItem } from './types';
+import {
+  CaptureInfo,
+  FindingEvidence,
+  Location,
+  ShapeInfo,
+  Target,
+  TcxDocument,
+  UnreadItem
+} from './types';
 
 export type Severity = 'error' | 'warning' | 'info' | 'ok';
 
@@ -40,7 +48,14 @@ export function recompiledFunctions(doc: TcxDocument): RecompiledFunction[] {
       return;
     }
     const frameId = c.id.split('/')[0];
-    const entry = groups.get(frameId) ?? { function: c.frame?.function ?? '?', frame: c.frame ?? null, count: 0, compiles: [], guards: [], first: index };
+    const entry = groups.get(frameId) ?? {
+      function: c.frame?.function ?? '?',
+      frame: c.frame ?? null,
+      count: 0,
+      compiles: [],
+      guards: [],
+      first: index
+    };
     entry.count += c.recompile_reasons.length; // one group of failed guards per recompile
     entry.compiles.push({ id: c.id, index });
     for (const r of rows) {
@@ -55,7 +70,10 @@ export function recompiledFunctions(doc: TcxDocument): RecompiledFunction[] {
   });
   return [...groups.values()]
     .sort((a, b) => b.count - a.count || a.first - b.first)
-    .map(({ first: _first, ...g }) => ({ ...g, guards: g.guards.sort((a, b) => b.count - a.count) }));
+    .map(({ first: _first, ...g }) => ({
+      ...g,
+      guards: g.guards.sort((a, b) => b.count - a.count)
+    }));
 }
 
 export interface Stage {
@@ -77,13 +95,15 @@ export function pipeline(doc: TcxDocument): Stage[] | null {
   return doc.pipeline.map(s => ({
     name: s.name,
     counts: s.counts,
-    time: typeof s.seconds === 'number' ? duration(s.seconds * 1000) : undefined,
+    time:
+      typeof s.seconds === 'number' ? duration(s.seconds * 1000) : undefined,
     active: s.active
   }));
 }
 
 /** Why the Overview draws no pipeline: a document saved before its stages were stored. */
-export const OLD_PIPELINE_NOTE = 'This document was saved before tcexplore stored its pipeline stages: tcexplore.load() computes them.';
+export const OLD_PIPELINE_NOTE =
+  'This document was saved before tcexplore stored its pipeline stages: tcexplore.load() computes them.';
 
 /**
  * The document's findings (decided once in Python, tcexplore/findings/), as the Overview
@@ -97,14 +117,21 @@ export function findings(doc: TcxDocument): Finding[] {
   const sites = graphBreakAudit(doc);
   const recompiled = recompiledFunctions(doc);
   return doc.findings.map(f => {
-    const evidence = (f.evidence ?? []).map(e => ({ label: e.label, target: evidenceTarget(doc, e) }));
+    const evidence = (f.evidence ?? []).map(e => ({
+      label: e.label,
+      target: evidenceTarget(doc, e)
+    }));
     const first = evidence.find(e => e.target);
     const loc = f.locations?.[0];
-    const site = f.kind === 'graph_break' && loc
-      ? sites.find(s => s.file === loc.file && s.line === loc.line)
-      : undefined;
+    const site =
+      f.kind === 'graph_break' && loc
+        ? sites.find(s => s.file === loc.file && s.line === loc.line)
+        : undefined;
     const ids = new Set(f.evidence.map(e => e.compile));
-    const recompile = f.kind === 'recompile' ? recompiled.find(r => r.compiles.some(c => ids.has(c.id))) : undefined;
+    const recompile =
+      f.kind === 'recompile'
+        ? recompiled.find(r => r.compiles.some(c => ids.has(c.id)))
+        : undefined;
     return {
       severity: f.severity,
       text: f.title,
@@ -126,15 +153,25 @@ export const OLD_DOCUMENT_NOTE =
   'Read it with tcexplore.load() in Python (which computes them) and display or save it again.';
 
 /** A finding's evidence as a place in the explorer (null: nothing to open). */
-export function evidenceTarget(doc: TcxDocument, e: FindingEvidence): Target | undefined {
-  const compile = e.compile === undefined || e.compile === null ? -1 : doc.compiles.findIndex(c => c.id === e.compile);
+export function evidenceTarget(
+  doc: TcxDocument,
+  e: FindingEvidence
+): Target | undefined {
+  const compile =
+    e.compile === undefined || e.compile === null
+      ? -1
+      : doc.compiles.findIndex(c => c.id === e.compile);
   switch (e.tab) {
     case 'source':
-      return e.file && typeof e.line === 'number' ? { tab: 'source', file: e.file, line: e.line } : undefined;
+      return e.file && typeof e.line === 'number'
+        ? { tab: 'source', file: e.file, line: e.line }
+        : undefined;
     case 'guards':
       return compile >= 0 ? { tab: 'guards', compile } : undefined;
     case 'fusion':
-      return compile >= 0 && typeof e.output === 'number' ? { tab: 'fusion', compile, output: e.output } : undefined;
+      return compile >= 0 && typeof e.output === 'number'
+        ? { tab: 'fusion', compile, output: e.output }
+        : undefined;
     case 'cudagraphs':
     case 'timing':
     case 'accuracy':
@@ -162,28 +199,47 @@ export interface Origin {
 
 export function origin(doc: TcxDocument): Origin {
   const capture: Partial<CaptureInfo> = doc.capture ?? {};
-  const env: Partial<NonNullable<TcxDocument['environment']>> = doc.environment ?? {};
-  const parts = [capture.source === 'trace' ? `read from the TORCH_TRACE log ${capture.path ?? ''}`.trim() : 'captured live'];
+  const env: Partial<NonNullable<TcxDocument['environment']>> =
+    doc.environment ?? {};
+  const parts = [
+    capture.source === 'trace'
+      ? `read from the TORCH_TRACE log ${capture.path ?? ''}`.trim()
+      : 'captured live'
+  ];
   const dist = doc.distributed;
   if (dist && typeof dist.rank === 'number') {
-    parts.push(`rank ${dist.rank}${dist.world_size ? ` of ${dist.world_size}` : ''}${dist.backend ? ` (${dist.backend})` : ''}`);
+    parts.push(
+      `rank ${dist.rank}${dist.world_size ? ` of ${dist.world_size}` : ''}${dist.backend ? ` (${dist.backend})` : ''}`
+    );
   }
   parts.push(`torch ${String(env.torch ?? '?')}`);
   if (doc.created) {
     parts.push(`document made ${doc.created}`);
   }
   const unavailable = Array.isArray(capture.unavailable)
-    ? capture.unavailable.filter(u => u && typeof u.field === 'string').map(u => ({ field: u.field, reason: String(u.reason ?? '') }))
+    ? capture.unavailable
+        .filter(u => u && typeof u.field === 'string')
+        .map(u => ({ field: u.field, reason: String(u.reason ?? '') }))
     : [];
-  return { line: parts.join(' · '), partial: typeof capture.partial === 'string' ? capture.partial : null, unavailable, unread: unreadOf(capture) };
+  return {
+    line: parts.join(' · '),
+    partial: typeof capture.partial === 'string' ? capture.partial : null,
+    unavailable,
+    unread: unreadOf(capture)
+  };
 }
 
 function unreadOf(capture: Partial<CaptureInfo>): Origin['unread'] {
   const unread = capture.unread;
-  const items = Array.isArray(unread?.items) ? unread.items.filter(i => i && typeof i === 'object') : [];
+  const items = Array.isArray(unread?.items)
+    ? unread.items.filter(i => i && typeof i === 'object')
+    : [];
   if (!unread || !items.length) {
     return null;
   }
-  const counts = Object.entries(unread.counts ?? {}).filter(([, n]) => n).map(([k, n]) => `${k} ${n}`).join(', ');
+  const counts = Object.entries(unread.counts ?? {})
+    .filter(([, n]) => n)
+    .map(([k, n]) => `${k} ${n}`)
+    .join(', ');
   return { title: `Unread events (${unread.events ?? 0}; ${counts})`, items };
 }

@@ -5,7 +5,14 @@
  */
 
 import { baseName, microseconds, percent, sourceLabels } from './format';
-import { Bound, Kernel, Profile, ProfiledKernel, TcxDocument, Target } from './types';
+import {
+  Bound,
+  Kernel,
+  Profile,
+  ProfiledKernel,
+  TcxDocument,
+  Target
+} from './types';
 
 /** A segment of the step bar: its fraction of the wall time. */
 export interface Segment {
@@ -24,23 +31,46 @@ export function stepSegments(profile: Profile): Segment[] {
   for (const kind of ['compute', 'memory', 'latency', 'unknown'] as const) {
     const us = bound[kind] ?? 0;
     if (us > 0) {
-      out.push({ label: `${kind}-bound kernels`, us, fraction: us / wall, kind });
+      out.push({
+        label: `${kind}-bound kernels`,
+        us,
+        fraction: us / wall,
+        kind
+      });
     }
   }
   const overhead = Math.max(0, step.wall_us - step.kernel_us);
   if (overhead > 0) {
-    out.push({ label: 'outside kernels (Python, guards, launches, idle)', us: overhead, fraction: overhead / wall, kind: 'overhead' });
+    out.push({
+      label: 'outside kernels (Python, guards, launches, idle)',
+      us: overhead,
+      fraction: overhead / wall,
+      kind: 'overhead'
+    });
   }
   return out;
 }
 
 /** Where a profiled kernel lives in the explorer (its code), when it is a kernel of ours. */
-export function kernelTarget(doc: TcxDocument, k: ProfiledKernel): Target | undefined {
-  if (typeof k.compile !== 'number' || typeof k.output !== 'number' || !doc.compiles[k.compile]) {
+export function kernelTarget(
+  doc: TcxDocument,
+  k: ProfiledKernel
+): Target | undefined {
+  if (
+    typeof k.compile !== 'number' ||
+    typeof k.output !== 'number' ||
+    !doc.compiles[k.compile]
+  ) {
     return undefined;
   }
   if (k.kind === 'extern') {
-    return { tab: 'fusion', compile: k.compile, output: k.output, kernel: k.name, ...(typeof k.kernel === 'number' ? { index: k.kernel } : {}) };
+    return {
+      tab: 'fusion',
+      compile: k.compile,
+      output: k.output,
+      kernel: k.name,
+      ...(typeof k.kernel === 'number' ? { index: k.kernel } : {})
+    };
   }
   return { tab: 'code', compile: k.compile, output: k.output, kernel: k.name };
 }
@@ -51,14 +81,21 @@ export interface Tick {
 }
 
 /** A log10 axis over `values` mapped onto [from, to] pixels, with a tick per decade. */
-export function logAxis(values: number[], from: number, to: number): { place(v: number): number; ticks: Tick[] } {
+export function logAxis(
+  values: number[],
+  from: number,
+  to: number
+): { place(v: number): number; ticks: Tick[] } {
   const positive = values.filter(v => v > 0 && isFinite(v));
-  const lo = positive.length ? Math.floor(Math.log10(Math.min(...positive))) : 0;
+  const lo = positive.length
+    ? Math.floor(Math.log10(Math.min(...positive)))
+    : 0;
   let hi = positive.length ? Math.ceil(Math.log10(Math.max(...positive))) : 1;
   if (hi <= lo) {
     hi = lo + 1;
   }
-  const place = (v: number) => from + ((Math.log10(v) - lo) / (hi - lo)) * (to - from);
+  const place = (v: number) =>
+    from + ((Math.log10(v) - lo) / (hi - lo)) * (to - from);
   const ticks: Tick[] = [];
   for (let d = lo; d <= hi; d++) {
     ticks.push({ value: 10 ** d, at: place(10 ** d) });
@@ -87,13 +124,24 @@ export function roofline(profile: Profile): Roofline {
   const points: RooflinePoint[] = [];
   profile.kernels.forEach((kernel, index) => {
     if (kernel.flops && kernel.bytes && kernel.achieved_gflops) {
-      points.push({ kernel, index, intensity: kernel.flops / kernel.bytes, gflops: kernel.achieved_gflops });
+      points.push({
+        kernel,
+        index,
+        intensity: kernel.flops / kernel.bytes,
+        gflops: kernel.achieved_gflops
+      });
     }
   });
   const peaks = Object.values(profile.peaks.gflops ?? {});
   const peak = peaks.length ? Math.max(...peaks) : null;
   const bandwidth = profile.peaks.bandwidth_gbps;
-  return { points, bandwidth, peak, ridge: peak ? peak / bandwidth : null, missing: profile.kernels.length - points.length };
+  return {
+    points,
+    bandwidth,
+    peak,
+    ridge: peak ? peak / bandwidth : null,
+    missing: profile.kernels.length - points.length
+  };
 }
 
 export interface TimedLine {
@@ -116,16 +164,21 @@ export function topLines(doc: TcxDocument, limit = 10): TimedLine[] {
   const heaviest = Math.max(...profile.lines.map(l => l.time_us), 1e-9);
   return profile.lines.slice(0, limit).map(l => {
     const file = l.file ?? null;
-    const label = file === null
-      ? 'no source line'
-      : `${labels[file] ? `${labels[file]}, line ${l.line}` : `${baseName(file)}:${l.line}`}`;
+    const label =
+      file === null
+        ? 'no source line'
+        : `${labels[file] ? `${labels[file]}, line ${l.line}` : `${baseName(file)}:${l.line}`}`;
     return {
       label,
-      code: l.code ?? (file === null ? 'nodes torch recorded no stack for' : ''),
+      code:
+        l.code ?? (file === null ? 'nodes torch recorded no stack for' : ''),
       us: l.time_us,
       share: l.share,
       relative: l.time_us / heaviest,
-      target: file !== null && typeof l.line === 'number' ? { tab: 'source', file, line: l.line } : undefined
+      target:
+        file !== null && typeof l.line === 'number'
+          ? { tab: 'source', file, line: l.line }
+          : undefined
     };
   });
 }
@@ -141,7 +194,11 @@ export function verdictLine(profile: Profile): string {
  * profile). A row written before rows named their entry (`kernel`) held every launch of its
  * name, so it stands for a kernel only where that name occurs once.
  */
-export function kernelTimes(doc: TcxDocument, compile: number, output: number): Map<number, ProfiledKernel> {
+export function kernelTimes(
+  doc: TcxDocument,
+  compile: number,
+  output: number
+): Map<number, ProfiledKernel> {
   const out = new Map<number, ProfiledKernel>();
   const kernels = doc.compiles[compile]?.output_codes[output]?.kernels ?? [];
   for (const k of doc.profile?.kernels ?? []) {
@@ -153,7 +210,10 @@ export function kernelTimes(doc: TcxDocument, compile: number, output: number): 
         out.set(k.kernel, k);
       }
     } else if (kernels.filter(entry => entry.name === k.name).length === 1) {
-      out.set(kernels.findIndex(entry => entry.name === k.name), k);
+      out.set(
+        kernels.findIndex(entry => entry.name === k.name),
+        k
+      );
     }
   }
   return out;
@@ -176,7 +236,10 @@ export interface LaunchTime {
 }
 
 /** Each launch line of a kernel with its own measured time, for a kernel launched from several lines (empty otherwise). */
-export function launchTimes(kernel: Kernel, k: ProfiledKernel | undefined): LaunchTime[] {
+export function launchTimes(
+  kernel: Kernel,
+  k: ProfiledKernel | undefined
+): LaunchTime[] {
   const sites = kernel.launch_sites ?? [];
   if (sites.length < 2) {
     return [];
@@ -186,7 +249,9 @@ export function launchTimes(kernel: Kernel, k: ProfiledKernel | undefined): Laun
     return {
       label: `line ${site.line}`,
       nodes: site.post_grad_nodes ?? [],
-      time: measured ? `${microseconds(measured.time_us)} · ${percent(measured.share)}` : ''
+      time: measured
+        ? `${microseconds(measured.time_us)} · ${percent(measured.share)}`
+        : ''
     };
   });
 }

@@ -18,7 +18,11 @@ export interface RankFinding {
 
 export interface RankCompile {
   id: string;
-  frame?: { function?: string | null; file?: string | null; line?: number | null } | null;
+  frame?: {
+    function?: string | null;
+    file?: string | null;
+    line?: number | null;
+  } | null;
   status: string;
   graph_nodes: number | null;
   recompile_reasons: string[];
@@ -27,12 +31,25 @@ export interface RankCompile {
 export interface RankEntry {
   rank: number;
   source: { kind?: string; path?: string | null };
-  distributed: { rank?: number | null; world_size?: number | null; backend?: string | null } | null;
+  distributed: {
+    rank?: number | null;
+    world_size?: number | null;
+    backend?: string | null;
+  } | null;
   environment: Record<string, unknown>;
-  capture: { source?: string; partial?: string | null; unavailable?: Array<{ field: string; reason: string }> };
+  capture: {
+    source?: string;
+    partial?: string | null;
+    unavailable?: Array<{ field: string; reason: string }>;
+  };
   summary: Record<string, number>;
   compiles: RankCompile[];
-  graph_breaks: Array<{ compile_id?: string | null; file?: string | null; line?: number | null; reason?: string }>;
+  graph_breaks: Array<{
+    compile_id?: string | null;
+    file?: string | null;
+    line?: number | null;
+    reason?: string;
+  }>;
   collectives: Array<{ compile_id: string; graph: string; ops: string[] }>;
   error: { type?: string | null; message?: string | null } | null;
   document: unknown;
@@ -55,7 +72,9 @@ function list<T>(value: unknown): T[] {
 }
 
 function object(value: unknown): Record<string, any> {
-  return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, any>) : {};
+  return value && typeof value === 'object' && !Array.isArray(value)
+    ? (value as Record<string, any>)
+    : {};
 }
 
 export function isRanksDocument(data: unknown): boolean {
@@ -77,13 +96,24 @@ export function normalizeRanks(data: unknown): RanksDocument {
       summary: object(e.summary),
       compiles: list<unknown>(e.compiles).map(c => {
         const r = object(c);
-        return { ...r, id: String(r.id ?? '?'), status: String(r.status ?? 'unknown'), graph_nodes: typeof r.graph_nodes === 'number' ? r.graph_nodes : null, recompile_reasons: list<string>(r.recompile_reasons).map(String) };
+        return {
+          ...r,
+          id: String(r.id ?? '?'),
+          status: String(r.status ?? 'unknown'),
+          graph_nodes: typeof r.graph_nodes === 'number' ? r.graph_nodes : null,
+          recompile_reasons: list<string>(r.recompile_reasons).map(String)
+        };
       }),
       graph_breaks: list(e.graph_breaks),
-      collectives: list<unknown>(e.collectives).map(c => ({ ...object(c), ops: list<string>(object(c).ops).map(String) })),
+      collectives: list<unknown>(e.collectives).map(c => ({
+        ...object(c),
+        ops: list<string>(object(c).ops).map(String)
+      })),
       error: e.error ? object(e.error) : null,
       document: e.document ?? null,
-      document_left_out: e.document_left_out ? object(e.document_left_out) : null
+      document_left_out: e.document_left_out
+        ? object(e.document_left_out)
+        : null
     } as RankEntry;
   });
   const divergence = list<unknown>(raw.divergence).map(value => {
@@ -93,8 +123,14 @@ export function normalizeRanks(data: unknown): RanksDocument {
       ranks: list<number>(f.ranks).filter(r => typeof r === 'number'),
       compile_id: typeof f.compile_id === 'string' ? f.compile_id : null,
       title: String(f.title ?? ''),
-      groups: list<unknown>(f.groups).map(g => ({ ranks: list<number>(object(g).ranks), value: String(object(g).value ?? '') })),
-      evidence: list<unknown>(f.evidence).map(x => ({ rank: typeof object(x).rank === 'number' ? object(x).rank : null, text: String(object(x).text ?? '') }))
+      groups: list<unknown>(f.groups).map(g => ({
+        ranks: list<number>(object(g).ranks),
+        value: String(object(g).value ?? '')
+      })),
+      evidence: list<unknown>(f.evidence).map(x => ({
+        rank: typeof object(x).rank === 'number' ? object(x).rank : null,
+        text: String(object(x).text ?? '')
+      }))
     } as RankFinding;
   });
   const known = new Set(ranks.map(e => e.rank));
@@ -102,9 +138,19 @@ export function normalizeRanks(data: unknown): RanksDocument {
     .map(g => list<number>(object(g).ranks).filter(r => known.has(r)))
     .filter(g => g.length);
   const listed = new Set(grouped.flat());
-  const rank_groups = [...grouped, ...ranks.filter(e => !listed.has(e.rank)).map(e => [e.rank])]
-    .sort((a, b) => a[0] - b[0]);
-  return { ...raw, schema: SCHEMA, kind: 'ranks', world_size: typeof raw.world_size === 'number' ? raw.world_size : null, ranks, divergence, rank_groups } as RanksDocument;
+  const rank_groups = [
+    ...grouped,
+    ...ranks.filter(e => !listed.has(e.rank)).map(e => [e.rank])
+  ].sort((a, b) => a[0] - b[0]);
+  return {
+    ...raw,
+    schema: SCHEMA,
+    kind: 'ranks',
+    world_size: typeof raw.world_size === 'number' ? raw.world_size : null,
+    ranks,
+    divergence,
+    rank_groups
+  } as RanksDocument;
 }
 
 /** The entry standing for each group of alike ranks (its lowest rank's), in group order. */
@@ -120,7 +166,9 @@ export function groupLabel(group: number[]): string {
 
 /** rank -> the lowest rank of its group, whose tab shows it. */
 export function groupLead(doc: RanksDocument): Map<number, number> {
-  return new Map(doc.rank_groups.flatMap(g => g.map(r => [r, g[0]] as [number, number])));
+  return new Map(
+    doc.rank_groups.flatMap(g => g.map(r => [r, g[0]] as [number, number]))
+  );
 }
 
 /** "rank 1", "ranks 0-2, 5". */
@@ -135,7 +183,9 @@ export function ranksText(ranks: number[]): string {
       runs.push([r]);
     }
   }
-  const parts = runs.map(run => (run.length > 2 ? `${run[0]}-${run[run.length - 1]}` : run.join(', ')));
+  const parts = runs.map(run =>
+    run.length > 2 ? `${run[0]}-${run[run.length - 1]}` : run.join(', ')
+  );
   return `${sorted.length === 1 ? 'rank' : 'ranks'} ${parts.join(', ')}`;
 }
 
@@ -154,16 +204,33 @@ export function sideBySide(doc: RanksDocument): Array<[string, string[]]> {
   const leads = groupLeads(doc);
   const keys = [...new Set(leads.flatMap(e => Object.keys(e.summary)))];
   const rows: Array<[string, string[]]> = [
-    ['source', leads.map(e => `${e.source.kind ?? '?'}${e.source.path ? ` ${e.source.path}` : ''}`)],
+    [
+      'source',
+      leads.map(
+        e =>
+          `${e.source.kind ?? '?'}${e.source.path ? ` ${e.source.path}` : ''}`
+      )
+    ],
     ['backend', leads.map(e => String(e.distributed?.backend ?? '?'))],
     ['world size', leads.map(e => String(e.distributed?.world_size ?? '?'))],
     ['torch', leads.map(e => String(e.environment.torch ?? '?'))]
   ];
   for (const key of keys) {
-    rows.push([key.replace(/_/g, ' '), leads.map(e => String(e.summary[key] ?? '—'))]);
+    rows.push([
+      key.replace(/_/g, ' '),
+      leads.map(e => String(e.summary[key] ?? '—'))
+    ]);
   }
-  rows.push(['raised', leads.map(e => (e.error ? `${e.error.type ?? 'error'}: ${e.error.message ?? ''}` : ''))]);
-  rows.push(['not available', leads.map(e => (e.capture.unavailable ?? []).map(u => u.field).join(', '))]);
+  rows.push([
+    'raised',
+    leads.map(e =>
+      e.error ? `${e.error.type ?? 'error'}: ${e.error.message ?? ''}` : ''
+    )
+  ]);
+  rows.push([
+    'not available',
+    leads.map(e => (e.capture.unavailable ?? []).map(u => u.field).join(', '))
+  ]);
   rows.push(['partial', leads.map(e => e.capture.partial ?? '')]);
   return rows;
 }
@@ -175,7 +242,9 @@ export interface CompileCell {
 }
 
 /** Compile ids (in first-seen order) by group of alike ranks: what it compiled under that id, or null. */
-export function compileGrid(doc: RanksDocument): Array<{ id: string; cells: Array<CompileCell | null> }> {
+export function compileGrid(
+  doc: RanksDocument
+): Array<{ id: string; cells: Array<CompileCell | null> }> {
   const leads = groupLeads(doc);
   const ids = [...new Set(leads.flatMap(e => e.compiles.map(c => c.id)))];
   return ids.map(id => ({
@@ -185,8 +254,13 @@ export function compileGrid(doc: RanksDocument): Array<{ id: string; cells: Arra
       if (!c) {
         return null;
       }
-      const nodes = c.graph_nodes === null ? 'no graph' : plural(c.graph_nodes, 'node');
-      return { text: `${c.frame?.function ?? '?'} · ${nodes}`, status: c.status, recompiles: c.recompile_reasons };
+      const nodes =
+        c.graph_nodes === null ? 'no graph' : plural(c.graph_nodes, 'node');
+      return {
+        text: `${c.frame?.function ?? '?'} · ${nodes}`,
+        status: c.status,
+        recompiles: c.recompile_reasons
+      };
     })
   }));
 }

@@ -1,6 +1,7 @@
 import { Compile, SCHEMA, TcxDocument } from './types';
 
-export type Checked = { ok: true; doc: TcxDocument } | { ok: false; message: string };
+export type Checked =
+  { ok: true; doc: TcxDocument } | { ok: false; message: string };
 
 function list<T>(value: unknown): T[] {
   return Array.isArray(value) ? (value as T[]) : [];
@@ -34,12 +35,16 @@ function normalizeCompile(raw: unknown, index: number): Compile {
  */
 export function checkDocument(data: unknown): Checked {
   if (!data || typeof data !== 'object' || Array.isArray(data)) {
-    return { ok: false, message: 'This output is not a tcexplore document (not a JSON object).' };
+    return {
+      ok: false,
+      message: 'This output is not a tcexplore document (not a JSON object).'
+    };
   }
   const raw = data as Record<string, unknown>;
   const schema = raw.schema;
   if (schema !== SCHEMA) {
-    const match = typeof schema === 'string' ? /^tcexplore\/(\d+)$/.exec(schema) : null;
+    const match =
+      typeof schema === 'string' ? /^tcexplore\/(\d+)$/.exec(schema) : null;
     if (match && Number(match[1]) > 1) {
       return {
         ok: false,
@@ -62,7 +67,9 @@ export function checkDocument(data: unknown): Checked {
     compiles: list<unknown>(raw.compiles).map(normalizeCompile),
     graph_breaks: list(raw.graph_breaks),
     findings: Array.isArray(raw.findings)
-      ? raw.findings.filter(f => f && typeof f === 'object' && typeof f.title === 'string')
+      ? raw.findings.filter(
+          f => f && typeof f === 'object' && typeof f.title === 'string'
+        )
       : undefined
   } as TcxDocument;
   return { ok: true, doc };

@@ -14,8 +14,15 @@ export interface ShapeEntry extends ShapeInfo {
 
 export function shapeEntries(doc: TcxDocument): ShapeEntry[] {
   return (doc.findings ?? [])
-    .filter(f => f.kind === 'dynamic_shape' && f.shape && Array.isArray(f.shape.guards))
-    .map(f => ({ ...(f.shape as ShapeInfo), title: f.title, advice: f.advice ?? null }));
+    .filter(
+      f =>
+        f.kind === 'dynamic_shape' && f.shape && Array.isArray(f.shape.guards)
+    )
+    .map(f => ({
+      ...(f.shape as ShapeInfo),
+      title: f.title,
+      advice: f.advice ?? null
+    }));
 }
 
 export function shapeRows(doc: TcxDocument): ShapeInfo[] {
@@ -27,7 +34,9 @@ export function whyDynamic(s: ShapeInfo): string {
   if (s.changed) {
     return `changed from ${s.changed.from} to ${s.changed.to}`;
   }
-  return s.unbacked ? 'unbacked (a value read from a tensor)' : 'dynamic from the first compile';
+  return s.unbacked
+    ? 'unbacked (a value read from a tensor)'
+    : 'dynamic from the first compile';
 }
 
 type Guard = ShapeInfo['guards'][number];
@@ -38,7 +47,9 @@ export function guardRole(g: Guard): string {
     return 'specializes it';
   }
   if (g.kind === 'runtime_assert') {
-    return g.check ? `runtime assert: ${g.check.output ?? 'output'} code line ${g.check.line}` : 'runtime assert';
+    return g.check
+      ? `runtime assert: ${g.check.output ?? 'output'} code line ${g.check.line}`
+      : 'runtime assert';
   }
   return 'guards it';
 }

@@ -8,13 +8,32 @@
  */
 
 import { graphBreakAudit, libraryFiles } from './breaks';
-import { duration, formatBytes, microseconds, percent, plural, SourceLabels, sourceLabels } from './format';
+import {
+  duration,
+  formatBytes,
+  microseconds,
+  percent,
+  plural,
+  SourceLabels,
+  sourceLabels
+} from './format';
 import { tracedFunctions } from './tracing';
 import { savedActivations } from './memory';
 import { shapeRows } from './shapes';
 import { Location, Target, TcxDocument } from './types';
 
-export type MarkKind = 'break' | 'break-path' | 'recompile' | 'shape' | 'guard' | 'divergence' | 'tracing' | 'node' | 'kernel' | 'time' | 'memory';
+export type MarkKind =
+  | 'break'
+  | 'break-path'
+  | 'recompile'
+  | 'shape'
+  | 'guard'
+  | 'divergence'
+  | 'tracing'
+  | 'node'
+  | 'kernel'
+  | 'time'
+  | 'memory';
 
 export interface Mark {
   kind: MarkKind;
@@ -59,7 +78,14 @@ export interface LineChips {
   memory: Mark | null;
 }
 
-const FIRST: MarkKind[] = ['break', 'break-path', 'recompile', 'shape', 'divergence', 'tracing'];
+const FIRST: MarkKind[] = [
+  'break',
+  'break-path',
+  'recompile',
+  'shape',
+  'divergence',
+  'tracing'
+];
 
 class Collector {
   private files = new Map<string, Map<number, SourceLine>>();
@@ -68,14 +94,21 @@ class Collector {
   /** `sources`: the texts the document carries (notebook cells), for lines it names without code */
   constructor(private sources: Record<string, string>) {}
 
-  add(loc: Location | null | undefined, code: string | null | undefined, mark?: Mark): void {
+  add(
+    loc: Location | null | undefined,
+    code: string | null | undefined,
+    mark?: Mark
+  ): void {
     if (!loc || !loc.file || typeof loc.line !== 'number') {
       return;
     }
     const source = this.sources[loc.file];
-    const carried = typeof source === 'string' ? source.split('\n')[loc.line - 1] : undefined;
+    const carried =
+      typeof source === 'string' ? source.split('\n')[loc.line - 1] : undefined;
     // the carried text keeps the line's indentation; an empty string still says the file is the user's
-    const text = [carried, code, loc.code].find(t => typeof t === 'string' && t) ?? (typeof code === 'string' ? code : undefined);
+    const text =
+      [carried, code, loc.code].find(t => typeof t === 'string' && t) ??
+      (typeof code === 'string' ? code : undefined);
     let lines = this.files.get(loc.file);
     if (!lines) {
       if (typeof text !== 'string') {
@@ -86,7 +119,11 @@ class Collector {
     }
     let entry = lines.get(loc.line);
     if (!entry) {
-      entry = { line: loc.line, code: typeof text === 'string' ? text : '', marks: [] };
+      entry = {
+        line: loc.line,
+        code: typeof text === 'string' ? text : '',
+        marks: []
+      };
       lines.set(loc.line, entry);
     } else if (!entry.code && typeof text === 'string') {
       entry.code = text;
@@ -94,7 +131,15 @@ class Collector {
     if (mark && mark.kind !== 'guard') {
       this.beyondGuards.add(loc.file);
     }
-    if (mark && !entry.marks.some(m => m.kind === mark.kind && m.label === mark.label && m.title === mark.title)) {
+    if (
+      mark &&
+      !entry.marks.some(
+        m =>
+          m.kind === mark.kind &&
+          m.label === mark.label &&
+          m.title === mark.title
+      )
+    ) {
       entry.marks.push(mark);
     }
   }
@@ -105,10 +150,18 @@ class Collector {
       label: fileLabel(file, labels),
       library: library.has(file),
       guardsOnly: !this.beyondGuards.has(file),
-      lines: [...lines.values()].filter(l => l.code || l.marks.length).sort((a, b) => a.line - b.line)
+      lines: [...lines.values()]
+        .filter(l => l.code || l.marks.length)
+        .sort((a, b) => a.line - b.line)
     }));
-    return files.map((f, i) => [f, i] as const)
-      .sort(([a, i], [b, j]) => fileRank(a, labels) - fileRank(b, labels) || cellNumber(a, labels) - cellNumber(b, labels) || i - j)
+    return files
+      .map((f, i) => [f, i] as const)
+      .sort(
+        ([a, i], [b, j]) =>
+          fileRank(a, labels) - fileRank(b, labels) ||
+          cellNumber(a, labels) - cellNumber(b, labels) ||
+          i - j
+      )
       .map(([f]) => f);
   }
 }
@@ -139,7 +192,8 @@ export function fileLabel(file: string, labels: SourceLabels): string {
 
 /** The marks of a line, grouped and ordered for display (see LineChips). */
 export function lineChips(line: SourceLine): LineChips {
-  const first = line.marks.filter(m => FIRST.includes(m.kind))
+  const first = line.marks
+    .filter(m => FIRST.includes(m.kind))
     .sort((a, b) => FIRST.indexOf(a.kind) - FIRST.indexOf(b.kind));
   return {
     first,
@@ -153,7 +207,9 @@ export function lineChips(line: SourceLine): LineChips {
 
 export function sourceFiles(doc: TcxDocument): SourceFile[] {
   const sources = doc.explore?.sources;
-  const c = new Collector(sources && typeof sources === 'object' ? sources : {});
+  const c = new Collector(
+    sources && typeof sources === 'object' ? sources : {}
+  );
   doc.compiles.forEach((comp, ci) => {
     for (const node of comp.dynamo_graph?.nodes ?? []) {
       c.add(node.source, undefined, {
@@ -168,47 +224,93 @@ export function sourceFiles(doc: TcxDocument): SourceFile[] {
           continue;
         }
         for (const loc of k.user_lines ?? []) {
-          c.add(loc, undefined, { kind: 'kernel', label: k.name, target: { tab: 'fusion', compile: ci, output: oi, kernel: k.name } });
+          c.add(loc, undefined, {
+            kind: 'kernel',
+            label: k.name,
+            target: { tab: 'fusion', compile: ci, output: oi, kernel: k.name }
+          });
         }
       }
     });
     for (const g of comp.guards) {
       if (g.user_location) {
-        c.add(g.user_location, g.user_code, { kind: 'guard', label: g.expression, title: comp.id, target: { tab: 'guards', compile: ci } });
+        c.add(g.user_location, g.user_code, {
+          kind: 'guard',
+          label: g.expression,
+          title: comp.id,
+          target: { tab: 'guards', compile: ci }
+        });
       }
     }
     // one mark per compile and line, its failed guards in the tooltip
-    const failed = new Map<string, { loc: Location | null | undefined; code?: string | null; guards: string[] }>();
+    const failed = new Map<
+      string,
+      {
+        loc: Location | null | undefined;
+        code?: string | null;
+        guards: string[];
+      }
+    >();
     for (const r of comp.recompile_reasons.flat()) {
       const loc = r.user_location ?? comp.frame;
       const key = JSON.stringify([loc?.file, loc?.line]);
-      const entry = failed.get(key) ?? { loc, code: r.user_location ? r.user_code : undefined, guards: [] };
+      const entry = failed.get(key) ?? {
+        loc,
+        code: r.user_location ? r.user_code : undefined,
+        guards: []
+      };
       entry.guards.push(r.guard);
       failed.set(key, entry);
     }
     for (const { loc, code, guards } of failed.values()) {
-      c.add(loc, code, { kind: 'recompile', label: `recompiled (${comp.id})`, title: guards.join('\n'), target: { tab: 'guards', compile: ci } });
+      c.add(loc, code, {
+        kind: 'recompile',
+        label: `recompiled (${comp.id})`,
+        title: guards.join('\n'),
+        target: { tab: 'guards', compile: ci }
+      });
     }
   });
   for (const shape of shapeRows(doc)) {
     for (const g of shape.guards) {
-      c.add(g, undefined, { kind: 'shape', label: `${shape.name}: ${g.expr}`, title: `${g.kind === 'specialized' ? 'specializes' : 'guards'} ${shape.name} (${shape.symbol})`, target: { tab: 'shapes' } });
+      c.add(g, undefined, {
+        kind: 'shape',
+        label: `${shape.name}: ${g.expr}`,
+        title: `${g.kind === 'specialized' ? 'specializes' : 'guards'} ${shape.name} (${shape.symbol})`,
+        target: { tab: 'shapes' }
+      });
     }
   }
   graphBreakAudit(doc).forEach((site, i) => {
     const reason = site.reasons[0]?.message ?? '';
     const title = `#${i + 1}: ${reason}`;
-    c.add({ file: site.file, line: site.line }, site.code ?? '', { kind: 'break', label: `graph break ×${site.count}`, title, target: { tab: 'overview' } });
+    c.add({ file: site.file, line: site.line }, site.code ?? '', {
+      kind: 'break',
+      label: `graph break ×${site.count}`,
+      title,
+      target: { tab: 'overview' }
+    });
     for (const path of site.paths) {
       for (const f of path.stack) {
-        if (!f.library && !(f.file === site.file && f.line === site.line) && !(f.code ?? '').startsWith('%%')) {
-          c.add(f, f.code ?? '', { kind: 'break-path', label: `leads to graph break #${i + 1}`, title, target: { tab: 'overview' } });
+        if (
+          !f.library &&
+          !(f.file === site.file && f.line === site.line) &&
+          !(f.code ?? '').startsWith('%%')
+        ) {
+          c.add(f, f.code ?? '', {
+            kind: 'break-path',
+            label: `leads to graph break #${i + 1}`,
+            title,
+            target: { tab: 'overview' }
+          });
         }
       }
     }
   });
   for (const f of tracedFunctions(doc).functions) {
-    const frame = doc.compiles.map(comp => comp.frame).find(fr => fr?.file === f.loc.file && fr?.line === f.loc.line);
+    const frame = doc.compiles
+      .map(comp => comp.frame)
+      .find(fr => fr?.file === f.loc.file && fr?.line === f.loc.line);
     c.add(f.loc, frame?.code, {
       kind: 'tracing',
       label: `traced ${duration(f.cumMs)}`,
@@ -217,26 +319,43 @@ export function sourceFiles(doc: TcxDocument): SourceFile[] {
     });
   }
   for (const t of timedLines(doc)) {
-    c.add(t.loc, t.loc.code, { kind: 'time', label: t.label, title: t.title, heat: t.heat, target: { tab: 'profile' } });
+    c.add(t.loc, t.loc.code, {
+      kind: 'time',
+      label: t.label,
+      title: t.title,
+      heat: t.heat,
+      target: { tab: 'profile' }
+    });
   }
   const saved = savedActivations(doc).lines;
   const heaviest = Math.max(...saved.map(l => l.bytes), 1);
   for (const l of saved) {
     c.add({ file: l.file, line: l.line, function: l.function }, l.code, {
-      kind: 'memory', label: `saved ${formatBytes(l.bytes)}`, heat: l.bytes / heaviest, target: { tab: 'memory' },
+      kind: 'memory',
+      label: `saved ${formatBytes(l.bytes)}`,
+      heat: l.bytes / heaviest,
+      target: { tab: 'memory' },
       title: `activations saved for backward from this line: ${formatBytes(l.bytes)} (${l.nodes.join(', ')})`
     });
   }
   const d = doc.accuracy?.first_divergence;
   if (d?.source) {
-    c.add(d.source, undefined, { kind: 'divergence', label: `first divergence: ${d.node}`, target: { tab: 'accuracy' } });
+    c.add(d.source, undefined, {
+      kind: 'divergence',
+      label: `first divergence: ${d.node}`,
+      target: { tab: 'accuracy' }
+    });
   }
   return c.result(sourceLabels(doc), libraryFiles(doc));
 }
 
 /** The profile's lines: time, share and heat (relative to the heaviest line). */
-function timedLines(doc: TcxDocument): Array<{ loc: Location; label: string; title: string; heat: number }> {
-  const lines = (doc.profile?.lines ?? []).filter(l => l.file && typeof l.line === 'number');
+function timedLines(
+  doc: TcxDocument
+): Array<{ loc: Location; label: string; title: string; heat: number }> {
+  const lines = (doc.profile?.lines ?? []).filter(
+    l => l.file && typeof l.line === 'number'
+  );
   const heaviest = Math.max(...lines.map(l => l.time_us), 1e-9);
   const per = doc.profile?.scope === 'run' ? 'over the run' : 'per call';
   return lines.map(l => ({
@@ -250,12 +369,23 @@ function timedLines(doc: TcxDocument): Array<{ loc: Location; label: string; tit
 /** "3 library files (transformers, torch) · 2 files only guards point to": the folded section. */
 export function foldedSummary(files: SourceFile[]): string {
   const libraries = files.filter(f => f.library);
-  const packages = [...new Set(libraries.filter(f => f.label !== f.file).map(f => f.label.split(/[\\/]/)[0]))];
-  const named = packages.length && packages.length <= 4 ? ` (${packages.join(', ')})` : '';
-  const parts = libraries.length ? [`${plural(libraries.length, 'library file')}${named}`] : [];
+  const packages = [
+    ...new Set(
+      libraries
+        .filter(f => f.label !== f.file)
+        .map(f => f.label.split(/[\\/]/)[0])
+    )
+  ];
+  const named =
+    packages.length && packages.length <= 4 ? ` (${packages.join(', ')})` : '';
+  const parts = libraries.length
+    ? [`${plural(libraries.length, 'library file')}${named}`]
+    : [];
   const guarded = files.length - libraries.length;
   if (guarded) {
-    parts.push(`${plural(guarded, 'file')} only guards point to (torch shortens their paths)`);
+    parts.push(
+      `${plural(guarded, 'file')} only guards point to (torch shortens their paths)`
+    );
   }
   return parts.join(' · ');
 }

@@ -2,7 +2,13 @@
 
 import { Axis, fraction, timeAxis } from './axis';
 import { duration, num } from './format';
-import { Compile, Phase, TcxDocument, TimingStats, TimingVerdict } from './types';
+import {
+  Compile,
+  Phase,
+  TcxDocument,
+  TimingStats,
+  TimingVerdict
+} from './types';
 
 export interface RuntimeBar {
   label: 'eager' | 'compiled';
@@ -27,7 +33,9 @@ export interface RuntimeChart {
 }
 
 function quartiles(s: TimingStats): [number, number] | null {
-  return typeof s.q1_ms === 'number' && typeof s.q3_ms === 'number' ? [s.q1_ms, s.q3_ms] : null;
+  return typeof s.q1_ms === 'number' && typeof s.q3_ms === 'number'
+    ? [s.q1_ms, s.q3_ms]
+    : null;
 }
 
 /**
@@ -40,8 +48,15 @@ export function runtimeChart(doc: TcxDocument): RuntimeChart | null {
   if (!t) {
     return null;
   }
-  const sides: Array<['eager' | 'compiled', TimingStats]> = [['eager', t.eager], ['compiled', t.compiled]];
-  const extent = Math.max(...sides.map(([, s]) => Math.max(s.median_ms, quartiles(s)?.[1] ?? s.median_ms)));
+  const sides: Array<['eager' | 'compiled', TimingStats]> = [
+    ['eager', t.eager],
+    ['compiled', t.compiled]
+  ];
+  const extent = Math.max(
+    ...sides.map(([, s]) =>
+      Math.max(s.median_ms, quartiles(s)?.[1] ?? s.median_ms)
+    )
+  );
   const axis = timeAxis(extent * 1.05, 'time per call');
   const bars = sides.map(([label, s]): RuntimeBar => {
     const iqr = quartiles(s);
@@ -85,15 +100,34 @@ export function timingSummary(doc: TcxDocument): Array<[string, string]> {
     return [];
   }
   const interval = t.speedup_interval;
-  const speedup = t.speedup === null ? '—' : `${num(t.speedup)}× (eager median / compiled median)` + (Array.isArray(interval) ? `; 95% interval ${num(interval[0])}–${num(interval[1])}×` : '');
+  const speedup =
+    t.speedup === null
+      ? '—'
+      : `${num(t.speedup)}× (eager median / compiled median)` +
+        (Array.isArray(interval)
+          ? `; 95% interval ${num(interval[0])}–${num(interval[1])}×`
+          : '');
   return [
     ['device', t.device],
     ['speedup', speedup],
     [v.first_call ?? 'first call', duration(t.compile_s * 1000)],
-    ['break-even', t.break_even_calls === null ? 'never (compiled is not faster)' : `${Math.ceil(t.break_even_calls)} calls`],
-    ['samples', `eager ${t.eager.samples}, compiled ${t.compiled.samples}` + (typeof t.budget_s === 'number' ? ` (time budget ${t.budget_s} s per side)` : '')],
+    [
+      'break-even',
+      t.break_even_calls === null
+        ? 'never (compiled is not faster)'
+        : `${Math.ceil(t.break_even_calls)} calls`
+    ],
+    [
+      'samples',
+      `eager ${t.eager.samples}, compiled ${t.compiled.samples}` +
+        (typeof t.budget_s === 'number'
+          ? ` (time budget ${t.budget_s} s per side)`
+          : '')
+    ],
     ['measurement', v.measurement ?? ''],
-    ...(v.machine ? [['machine during the samples', v.machine] as [string, string]] : [])
+    ...(v.machine
+      ? [['machine during the samples', v.machine] as [string, string]]
+      : [])
   ];
 }
 
@@ -107,13 +141,21 @@ export interface PhaseBox {
 }
 
 /** The phase tree of one compile as icicle boxes; boxes under `minFraction` are left out. */
-export function phaseBoxes(phases: Phase[], maxDepth = 7, minFraction = 0.002): PhaseBox[] {
-  const top = phases.filter(p => typeof p.start_us === 'number' && typeof p.duration_ms === 'number');
+export function phaseBoxes(
+  phases: Phase[],
+  maxDepth = 7,
+  minFraction = 0.002
+): PhaseBox[] {
+  const top = phases.filter(
+    p => typeof p.start_us === 'number' && typeof p.duration_ms === 'number'
+  );
   if (!top.length) {
     return [];
   }
   const begin = Math.min(...top.map(p => p.start_us as number));
-  const end = Math.max(...top.map(p => (p.start_us as number) + (p.duration_ms as number) * 1000));
+  const end = Math.max(
+    ...top.map(p => (p.start_us as number) + (p.duration_ms as number) * 1000)
+  );
   const span = Math.max(end - begin, 1);
   const boxes: PhaseBox[] = [];
   const visit = (list: Phase[], depth: number) => {
@@ -125,7 +167,13 @@ export function phaseBoxes(phases: Phase[], maxDepth = 7, minFraction = 0.002): 
       if (width < minFraction) {
         continue;
       }
-      boxes.push({ name: p.name ?? '?', depth, start: (p.start_us - begin) / span, width, durationMs: p.duration_ms });
+      boxes.push({
+        name: p.name ?? '?',
+        depth,
+        start: (p.start_us - begin) / span,
+        width,
+        durationMs: p.duration_ms
+      });
       if (depth + 1 < maxDepth) {
         visit(p.children ?? [], depth + 1);
       }
@@ -136,7 +184,12 @@ export function phaseBoxes(phases: Phase[], maxDepth = 7, minFraction = 0.002): 
 }
 
 export function compileSeconds(phases: Phase[]): number {
-  return phases.reduce((s, p) => s + (typeof p.duration_ms === 'number' ? p.duration_ms : 0), 0) / 1000;
+  return (
+    phases.reduce(
+      (s, p) => s + (typeof p.duration_ms === 'number' ? p.duration_ms : 0),
+      0
+    ) / 1000
+  );
 }
 
 export interface CompilePick {
@@ -163,7 +216,11 @@ export function compilePicker(doc: TcxDocument): CompilePicker {
     .map((c, index) => ({ c, index, seconds: compileSeconds(c.phases) }))
     .filter(({ c }) => c.phases.length)
     .sort((a, b) => b.seconds - a.seconds || a.index - b.index)
-    .map(({ c, index, seconds }) => ({ index, seconds, label: pickLabel(c, seconds) }));
+    .map(({ c, index, seconds }) => ({
+      index,
+      seconds,
+      label: pickLabel(c, seconds)
+    }));
   const totalSeconds = picks.reduce((sum, p) => sum + p.seconds, 0);
   const slowest = picks[0];
   const total = !slowest

@@ -35,7 +35,13 @@ export function tracedFunctions(doc: TcxDocument): TracingSummary {
     sources.add(t.source);
     for (const f of t.functions) {
       const k = JSON.stringify([f.file, f.line, f.function]);
-      const row = rows.get(k) ?? { loc: { file: f.file, line: f.line, function: f.function, code: null }, function: f.function ?? '?', cumMs: 0, selfMs: null, compiles: [] };
+      const row = rows.get(k) ?? {
+        loc: { file: f.file, line: f.line, function: f.function, code: null },
+        function: f.function ?? '?',
+        cumMs: 0,
+        selfMs: null,
+        compiles: []
+      };
       row.cumMs += f.cumtime_ms;
       if (typeof f.tottime_ms === 'number') {
         row.selfMs = (row.selfMs ?? 0) + f.tottime_ms;
@@ -46,14 +52,21 @@ export function tracedFunctions(doc: TcxDocument): TracingSummary {
       rows.set(k, row);
     }
   }
-  return { functions: [...rows.values()].sort((a, b) => b.cumMs - a.cumMs), sources: [...sources].sort() };
+  return {
+    functions: [...rows.values()].sort((a, b) => b.cumMs - a.cumMs),
+    sources: [...sources].sort()
+  };
 }
 
 /** What the numbers mean, by their source. */
 export function tracingNote(summary: TracingSummary): string {
-  const profiler = 'torch\'s Dynamo profiler timed every traced function: the bar is its time with the calls it inlined, "self" without them';
-  const phases = 'the compile phases time Dynamo\'s bytecode tracing per compiled frame, with everything it inlined; functions it inlined are not timed on their own (torch 2.13\'s Dynamo profiler, TORCH_COMPILE_DYNAMO_PROFILER=1, splits it per function)';
-  const parts = summary.sources.map(s => (s === 'dynamo_profiler' ? profiler : phases));
+  const profiler =
+    'torch\'s Dynamo profiler timed every traced function: the bar is its time with the calls it inlined, "self" without them';
+  const phases =
+    "the compile phases time Dynamo's bytecode tracing per compiled frame, with everything it inlined; functions it inlined are not timed on their own (torch 2.13's Dynamo profiler, TORCH_COMPILE_DYNAMO_PROFILER=1, splits it per function)";
+  const parts = summary.sources.map(s =>
+    s === 'dynamo_profiler' ? profiler : phases
+  );
   return `Tracing time, all compiles added up: ${parts.join('; ')}.`;
 }
 
@@ -63,7 +76,10 @@ export interface TracingChart {
 }
 
 /** The heaviest functions as bars to scale on one time axis. */
-export function tracingChart(summary: TracingSummary, top = 12): TracingChart | null {
+export function tracingChart(
+  summary: TracingSummary,
+  top = 12
+): TracingChart | null {
   const shown = summary.functions.slice(0, top);
   if (!shown.length) {
     return null;
@@ -75,7 +91,10 @@ export function tracingChart(summary: TracingSummary, top = 12): TracingChart | 
       label: resumeLabel(f.function),
       sub: `${f.compiles.length} compile${f.compiles.length === 1 ? '' : 's'}`,
       length: fraction(axis, f.cumMs),
-      value: f.selfMs === null ? duration(f.cumMs) : `${duration(f.cumMs)} (self ${duration(f.selfMs)})`,
+      value:
+        f.selfMs === null
+          ? duration(f.cumMs)
+          : `${duration(f.cumMs)} (self ${duration(f.selfMs)})`,
       className: 'tcx-bar-tracing',
       title: `${f.function} (${f.loc.file ?? '?'}:${f.loc.line ?? '?'}): traced ${duration(f.cumMs)} in ${f.compiles.join(', ')}`
     }))

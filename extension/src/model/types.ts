@@ -6,7 +6,11 @@
  * before a view reads it. What is declared here belongs to the extension, not the document.
  */
 
-import type { Compile, GraphBreak, TcexploreDocumentVersionTcexplore1 } from './document.generated';
+import type {
+  Compile,
+  GraphBreak,
+  TcexploreDocumentVersionTcexplore1
+} from './document.generated';
 
 export * from './document.generated';
 
@@ -14,7 +18,10 @@ export const MIME_TYPE = 'application/vnd.tcexplore.v1+json';
 export const SCHEMA = 'tcexplore/1';
 
 /** A document as checkDocument() hands it to the views: the containers they iterate are there. */
-export type TcxDocument = Omit<TcexploreDocumentVersionTcexplore1, 'summary' | 'compiles' | 'graph_breaks'> & {
+export type TcxDocument = Omit<
+  TcexploreDocumentVersionTcexplore1,
+  'summary' | 'compiles' | 'graph_breaks'
+> & {
   summary: Record<string, number>;
   compiles: Compile[];
   graph_breaks: GraphBreak[];
@@ -26,7 +33,13 @@ export type Target =
   | { tab: 'source'; file: string; line: number }
   | { tab: 'graphs'; compile: number; graph: string; node?: string }
   | { tab: 'bytecode'; compile: number; instruction?: number }
-  | { tab: 'fusion'; compile: number; output: number; kernel?: string; index?: number }
+  | {
+      tab: 'fusion';
+      compile: number;
+      output: number;
+      kernel?: string;
+      index?: number;
+    }
   | { tab: 'code'; compile: number; output: number; kernel?: string }
   | { tab: 'guards'; compile: number }
   | { tab: 'cudagraphs' }

@@ -22,7 +22,14 @@ function hunkRange(start: number, length: number): string {
 type Op = [string, number, number]; // tag, position in a, position in b
 
 /** The diff, or '' when the keys are equal. */
-export function unified(aLines: string[], bLines: string[], aKeys: string[], bKeys: string[], aName: string, bName: string): string {
+export function unified(
+  aLines: string[],
+  bLines: string[],
+  aKeys: string[],
+  bKeys: string[],
+  aName: string,
+  bName: string
+): string {
   const { found } = matches(aKeys, bKeys);
   const ops: Op[] = [];
   let i = 0;
@@ -53,20 +60,31 @@ export function unified(aLines: string[], bLines: string[], aKeys: string[], bKe
   let n = 0;
   while (n < changed.length) {
     const first = changed[n];
-    while (n + 1 < changed.length && changed[n + 1] - changed[n] <= 2 * CONTEXT + 1) {
+    while (
+      n + 1 < changed.length &&
+      changed[n + 1] - changed[n] <= 2 * CONTEXT + 1
+    ) {
       n++;
     }
-    const hunk = ops.slice(Math.max(0, first - CONTEXT), Math.min(ops.length, changed[n] + CONTEXT + 1));
+    const hunk = ops.slice(
+      Math.max(0, first - CONTEXT),
+      Math.min(ops.length, changed[n] + CONTEXT + 1)
+    );
     const aCount = hunk.filter(op => op[0] !== '+').length;
     const bCount = hunk.filter(op => op[0] !== '-').length;
-    out.push(`@@ -${hunkRange(hunk[0][1], aCount)} +${hunkRange(hunk[0][2], bCount)} @@`);
+    out.push(
+      `@@ -${hunkRange(hunk[0][1], aCount)} +${hunkRange(hunk[0][2], bCount)} @@`
+    );
     for (const [tag, ai, bi] of hunk) {
       out.push(tag + (tag === '+' ? bLines[bi] : aLines[ai]));
     }
     n++;
   }
   if (out.length > MAX_LINES) {
-    out = [...out.slice(0, MAX_LINES), `… ${out.length - MAX_LINES} more lines (truncated)`];
+    out = [
+      ...out.slice(0, MAX_LINES),
+      `… ${out.length - MAX_LINES} more lines (truncated)`
+    ];
   }
   return out.join('\n');
 }

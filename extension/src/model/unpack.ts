@@ -20,7 +20,9 @@ export function inflateLimit(packedBytes: number): number {
 }
 
 function megabytes(bytes: number): string {
-  return bytes < 1024 * 1024 ? `${(bytes / 1024).toFixed(1)} KiB` : `${(bytes / (1024 * 1024)).toFixed(1)} MiB`;
+  return bytes < 1024 * 1024
+    ? `${(bytes / 1024).toFixed(1)} KiB`
+    : `${(bytes / (1024 * 1024)).toFixed(1)} MiB`;
 }
 
 export class PackedTooLarge extends Error {
@@ -35,7 +37,10 @@ export class PackedTooLarge extends Error {
 }
 
 /** A stream's bytes, read chunk by chunk; past `limit` the stream is cancelled and null returned. */
-export async function readBounded(stream: ReadableStream<Uint8Array>, limit: number): Promise<Uint8Array | null> {
+export async function readBounded(
+  stream: ReadableStream<Uint8Array>,
+  limit: number
+): Promise<Uint8Array | null> {
   const reader = stream.getReader();
   const chunks: Uint8Array[] = [];
   let total = 0;
@@ -97,7 +102,10 @@ function base64Bytes(text: string): Uint8Array {
   return bytes;
 }
 
-export async function unpack(data: unknown, inflate: Inflate = inflateGzip): Promise<unknown> {
+export async function unpack(
+  data: unknown,
+  inflate: Inflate = inflateGzip
+): Promise<unknown> {
   if (!data || typeof data !== 'object' || Array.isArray(data)) {
     return data;
   }
@@ -110,6 +118,8 @@ export async function unpack(data: unknown, inflate: Inflate = inflateGzip): Pro
     throw new Error(`unknown packing ${JSON.stringify(encoding)}`);
   }
   const bytes = base64Bytes(payload);
-  const sections = JSON.parse(await inflate(bytes, inflateLimit(bytes.byteLength)));
+  const sections = JSON.parse(
+    await inflate(bytes, inflateLimit(bytes.byteLength))
+  );
   return { ...rest, ...sections };
 }

@@ -5,7 +5,13 @@
  * with its outermost groups at a legible zoom, from the start, for the reader to pan.
  */
 
-import { COLLAPSE_OVER, GraphModel, Grouping, VGraph, visibleGraph } from './graph';
+import {
+  COLLAPSE_OVER,
+  GraphModel,
+  Grouping,
+  VGraph,
+  visibleGraph
+} from './graph';
 import { boxWidth, compoundLayout, CompoundLayout, titleWidth } from './layout';
 
 /** Below this zoom a node's text is under ~10 px on screen (names 12 px, ops 11 px at 1). */
@@ -29,12 +35,26 @@ export interface Fit {
 }
 
 /** The pane's height for a drawing at a zoom: all of it, within the pane's limits. */
-export function paneHeight(drawingHeight: number, zoom: number, pane: Pane): number {
-  return Math.max(MIN_PANE_HEIGHT, Math.min(pane.maxHeight, drawingHeight * zoom + 2 * MARGIN));
+export function paneHeight(
+  drawingHeight: number,
+  zoom: number,
+  pane: Pane
+): number {
+  return Math.max(
+    MIN_PANE_HEIGHT,
+    Math.min(pane.maxHeight, drawingHeight * zoom + 2 * MARGIN)
+  );
 }
 
-export function fitIn(size: { width: number; height: number }, pane: Pane): Fit {
-  const whole = Math.min(1, (pane.width - 2 * MARGIN) / Math.max(size.width, 1), (pane.maxHeight - 2 * MARGIN) / Math.max(size.height, 1));
+export function fitIn(
+  size: { width: number; height: number },
+  pane: Pane
+): Fit {
+  const whole = Math.min(
+    1,
+    (pane.width - 2 * MARGIN) / Math.max(size.width, 1),
+    (pane.maxHeight - 2 * MARGIN) / Math.max(size.height, 1)
+  );
   const legible = whole >= LEGIBLE_ZOOM;
   const zoom = legible ? whole : 1;
   return { whole, legible, zoom, height: paneHeight(size.height, zoom, pane) };
@@ -46,11 +66,19 @@ export interface Drawing {
   placed: CompoundLayout;
 }
 
-export function drawing(model: GraphModel, grouping: Grouping, expanded: (key: string) => boolean): Drawing {
+export function drawing(
+  model: GraphModel,
+  grouping: Grouping,
+  expanded: (key: string) => boolean
+): Drawing {
   const graph = visibleGraph(model, grouping, expanded);
   const widths = graph.nodes.map(v => boxWidth(v.label, v.sub));
   const placed = compoundLayout({
-    widths, edges: graph.edges, homes: graph.nodes.map(v => v.home), parents: graph.containers.map(c => c.parent), titleWidths: graph.containers.map(c => titleWidth(c.label))
+    widths,
+    edges: graph.edges,
+    homes: graph.nodes.map(v => v.home),
+    parents: graph.containers.map(c => c.parent),
+    titleWidths: graph.containers.map(c => titleWidth(c.label))
   });
   return { graph, widths, placed };
 }
@@ -77,7 +105,11 @@ export function parentGroup(grouping: Grouping, key: string): string | null {
  * at a time, outermost first and those holding groups before those holding only nodes,
  * each kept open only if the drawing stays legible; if even all closed it is not, that.
  */
-export function chooseOpening(model: GraphModel, grouping: Grouping, pane: Pane): Opening {
+export function chooseOpening(
+  model: GraphModel,
+  grouping: Grouping,
+  pane: Pane
+): Opening {
   const attempt = (expanded: Set<string>): Opening => {
     const drawn = drawing(model, grouping, key => expanded.has(key));
     return { expanded, drawing: drawn, fit: fitIn(drawn.placed, pane) };
@@ -92,10 +124,18 @@ export function chooseOpening(model: GraphModel, grouping: Grouping, pane: Pane)
   if (!best.fit.legible) {
     return best;
   }
-  const holdsGroups = new Set([...grouping.depth.keys()].map(key => parentGroup(grouping, key)).filter((p): p is string => p !== null));
+  const holdsGroups = new Set(
+    [...grouping.depth.keys()]
+      .map(key => parentGroup(grouping, key))
+      .filter((p): p is string => p !== null)
+  );
   const first = (key: string) => grouping.members.get(key)?.[0] ?? 0;
-  const order = [...grouping.depth.keys()].sort((a, b) =>
-    grouping.depth.get(a)! - grouping.depth.get(b)! || Number(holdsGroups.has(b)) - Number(holdsGroups.has(a)) || first(a) - first(b));
+  const order = [...grouping.depth.keys()].sort(
+    (a, b) =>
+      grouping.depth.get(a)! - grouping.depth.get(b)! ||
+      Number(holdsGroups.has(b)) - Number(holdsGroups.has(a)) ||
+      first(a) - first(b)
+  );
   let tries = 0;
   for (const key of order) {
     const parent = parentGroup(grouping, key);

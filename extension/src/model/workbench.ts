@@ -14,17 +14,37 @@ export const REPLY_MARK = 'tcexplore-reproducer:';
 export interface KernelRequest {
   [key: string]: unknown;
   compile_id: string;
-  output: { kind: string; text: string; truncated: boolean; kernels: unknown[]; custom_ops: unknown[] };
+  output: {
+    kind: string;
+    text: string;
+    truncated: boolean;
+    kernels: unknown[];
+    custom_ops: unknown[];
+  };
   kernel: number;
   environment: Record<string, unknown>;
 }
 
-export function kernelRequest(doc: TcxDocument, compile: number, output: number, kernel: number): KernelRequest {
+export function kernelRequest(
+  doc: TcxDocument,
+  compile: number,
+  output: number,
+  kernel: number
+): KernelRequest {
   const record = doc.compiles[compile];
-  const code = record.output_codes[output] as unknown as Record<string, unknown>;
+  const code = record.output_codes[output] as unknown as Record<
+    string,
+    unknown
+  >;
   return {
     compile_id: record.id,
-    output: { kind: String(code.kind ?? 'unknown'), text: String(code.text ?? ''), truncated: Boolean(code.truncated), kernels: record.output_codes[output].kernels, custom_ops: record.output_codes[output].custom_ops ?? [] },
+    output: {
+      kind: String(code.kind ?? 'unknown'),
+      text: String(code.text ?? ''),
+      truncated: Boolean(code.truncated),
+      kernels: record.output_codes[output].kernels,
+      custom_ops: record.output_codes[output].custom_ops ?? []
+    },
     kernel,
     environment: doc.environment ?? {}
   };
@@ -39,9 +59,14 @@ export function reproducerStatement(request: KernelRequest): string {
 export function parseReply(stdout: string): string {
   const line = stdout.split('\n').find(l => l.startsWith(REPLY_MARK));
   if (!line) {
-    throw new Error(`tcexplore gave no reproducer${stdout.trim() ? `: ${stdout.trim().slice(0, 300)}` : ''}`);
+    throw new Error(
+      `tcexplore gave no reproducer${stdout.trim() ? `: ${stdout.trim().slice(0, 300)}` : ''}`
+    );
   }
-  const reply = JSON.parse(line.slice(REPLY_MARK.length)) as { cell?: unknown; error?: unknown };
+  const reply = JSON.parse(line.slice(REPLY_MARK.length)) as {
+    cell?: unknown;
+    error?: unknown;
+  };
   if (typeof reply.cell === 'string') {
     return reply.cell;
   }

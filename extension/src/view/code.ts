@@ -23,27 +23,82 @@ export function codeTab(ctx: Context): TabView {
     const index = out.kernels.findIndex(k => k.name === name);
     const kernel = out.kernels[index];
     for (const item of list.querySelectorAll('.tcx-kernel-item')) {
-      item.classList.toggle('tcx-active', item.getAttribute('data-kernel') === name);
+      item.classList.toggle(
+        'tcx-active',
+        item.getAttribute('data-kernel') === name
+      );
     }
     if (kernel) {
-      pane.replaceChildren(el('h4', null, wrappable(kernel.name), ` (${kernel.kind}) `, openAsCell(ctx, ref, index)), codeBlock(kernel.source ?? '', languageOf(kernel.kind)));
+      pane.replaceChildren(
+        el(
+          'h4',
+          null,
+          wrappable(kernel.name),
+          ` (${kernel.kind}) `,
+          openAsCell(ctx, ref, index)
+        ),
+        codeBlock(kernel.source ?? '', languageOf(kernel.kind))
+      );
     } else {
-      pane.replaceChildren(el('h4', null, `Wrapper: ${out.path ?? out.kind}`), codeBlock(out.text ?? '', 'python'));
+      pane.replaceChildren(
+        el('h4', null, `Wrapper: ${out.path ?? out.kind}`),
+        codeBlock(out.text ?? '', 'python')
+      );
     }
   };
   const open = (next: OutputRef, kernel?: string) => {
     ref = next;
     picker.value = refKey(ref);
     const out = ctx.doc.compiles[ref.compile].output_codes[ref.output];
-    const names = [WRAPPER, ...out.kernels.filter(k => k.kind !== 'extern' && k.source).map(k => k.name)];
+    const names = [
+      WRAPPER,
+      ...out.kernels
+        .filter(k => k.kind !== 'extern' && k.source)
+        .map(k => k.name)
+    ];
     const times = kernelTimes(ctx.doc, ref.compile, ref.output);
-    list.replaceChildren(...names.map(name => el('li', { class: 'tcx-kernel-item', attrs: { 'data-kernel': name } },
-      el('button', { class: 'tcx-kernel-button', attrs: { type: 'button' }, onclick: () => show(name) }, wrappable(name),
-        times.has(out.kernels.findIndex(k => k.name === name)) ? el('span', { class: 'tcx-kernel-time', title: 'measured time per step and share of the step (Profile tab)' }, timeLabel(times.get(out.kernels.findIndex(k => k.name === name)))) : null))));
-    show(kernel ?? (names[1] ?? WRAPPER));
+    list.replaceChildren(
+      ...names.map(name =>
+        el(
+          'li',
+          { class: 'tcx-kernel-item', attrs: { 'data-kernel': name } },
+          el(
+            'button',
+            {
+              class: 'tcx-kernel-button',
+              attrs: { type: 'button' },
+              onclick: () => show(name)
+            },
+            wrappable(name),
+            times.has(out.kernels.findIndex(k => k.name === name))
+              ? el(
+                  'span',
+                  {
+                    class: 'tcx-kernel-time',
+                    title:
+                      'measured time per step and share of the step (Profile tab)'
+                  },
+                  timeLabel(
+                    times.get(out.kernels.findIndex(k => k.name === name))
+                  )
+                )
+              : null
+          )
+        )
+      )
+    );
+    show(kernel ?? names[1] ?? WRAPPER);
   };
   const picker = outputPicker(ctx.doc, refs, r => open(r));
-  element.append(el('div', { class: 'tcx-toolbar' }, picker), el('div', { class: 'tcx-split' }, el('div', { class: 'tcx-kernels' }, list), pane));
+  element.append(
+    el('div', { class: 'tcx-toolbar' }, picker),
+    el(
+      'div',
+      { class: 'tcx-split' },
+      el('div', { class: 'tcx-kernels' }, list),
+      pane
+    )
+  );
   open(ref);
   return {
     element,

@@ -7,7 +7,19 @@
  */
 
 import { firstLine } from '../model/format';
-import { cell, comparisonGrid, compileChart, COLUMNS, documentGrid, Grid, GridChart, gridHeadline, rowLabel, speedupChart, winningRow } from '../model/compare';
+import {
+  cell,
+  comparisonGrid,
+  compileChart,
+  COLUMNS,
+  documentGrid,
+  Grid,
+  GridChart,
+  gridHeadline,
+  rowLabel,
+  speedupChart,
+  winningRow
+} from '../model/compare';
 import { computeDiff } from '../model/docdiff';
 import { checkDocument } from '../model/schema';
 import { ComparisonRow } from '../model/types';
@@ -35,28 +47,54 @@ function errorCell(error: string | null | undefined): HTMLElement | string {
   if (!error) {
     return '';
   }
-  const first = error.trim().split(/\n\s*\n/)[0].replace(/\s*\n\s*/g, ' ');
+  const first = error
+    .trim()
+    .split(/\n\s*\n/)[0]
+    .replace(/\s*\n\s*/g, ' ');
   return first === error
     ? el('span', { class: 'tcx-error' }, error)
-    : el('details', { class: 'tcx-row-error' }, el('summary', { class: 'tcx-error' }, first), el('pre', null, error));
+    : el(
+        'details',
+        { class: 'tcx-row-error' },
+        el('summary', { class: 'tcx-error' }, first),
+        el('pre', null, error)
+      );
 }
 
 /** ok green, mismatch and error red; another status (random: a cause, not a verdict) plain. */
 function statusCell(status: string): HTMLElement {
-  const look = status === 'ok' ? ' tcx-status-ok' : status === 'mismatch' || status === 'error' ? ' tcx-status-failed' : '';
+  const look =
+    status === 'ok'
+      ? ' tcx-status-ok'
+      : status === 'mismatch' || status === 'error'
+        ? ' tcx-status-failed'
+        : '';
   return el('span', { class: `tcx-status${look}` }, status);
 }
 
 /** A row torch ran exactly as this one, folded into it: its label and torch's reason. */
 function sameRun(same: { label: string; reason: string }): HTMLElement {
-  return el('div', { class: 'tcx-muted tcx-same-run', attrs: { title: `torch: ${same.reason}` } },
-    `= ${same.label}: the same run (torch: “${same.reason}”)`);
+  return el(
+    'div',
+    {
+      class: 'tcx-muted tcx-same-run',
+      attrs: { title: `torch: ${same.reason}` }
+    },
+    `= ${same.label}: the same run (torch: “${same.reason}”)`
+  );
 }
 
 /** A row's document as an explorer below the grid reads it: without a `comparison`
  * section, so that the explorer does not draw the grid a second time inside itself. */
-async function rowDocument(grid: Grid, index: number, inflate: Inflate): Promise<unknown> {
-  const doc = (await unpack(grid.rows[index].document, inflate)) as Record<string, unknown>;
+async function rowDocument(
+  grid: Grid,
+  index: number,
+  inflate: Inflate
+): Promise<unknown> {
+  const doc = (await unpack(grid.rows[index].document, inflate)) as Record<
+    string,
+    unknown
+  >;
   return { ...doc, comparison: undefined };
 }
 
@@ -68,19 +106,44 @@ function whyNot(r: ComparisonRow): string {
 }
 
 /** The diff of two rows' documents, its links opening that row's explorer below it. */
-async function rowDiff(grid: Grid, a: number, b: number, { host, inflate = inflateGzip }: GridOptions): Promise<HTMLElement> {
-  const [docA, docB] = (await Promise.all([rowDocument(grid, a, inflate), rowDocument(grid, b, inflate)])).map(checkDocument);
+async function rowDiff(
+  grid: Grid,
+  a: number,
+  b: number,
+  { host, inflate = inflateGzip }: GridOptions
+): Promise<HTMLElement> {
+  const [docA, docB] = (
+    await Promise.all([
+      rowDocument(grid, a, inflate),
+      rowDocument(grid, b, inflate)
+    ])
+  ).map(checkDocument);
   if (!docA.ok || !docB.ok) {
-    return note(`These rows cannot be compared: ${!docA.ok ? docA.message : ''} ${!docB.ok ? docB.message : ''}`, 'tcx-error');
+    return note(
+      `These rows cannot be compared: ${!docA.ok ? docA.message : ''} ${!docB.ok ? docB.message : ''}`,
+      'tcx-error'
+    );
   }
   const linked = el('div', { class: 'tcx-compare-linked' });
   const [labelA, labelB] = [rowLabel(grid.rows[a]), rowLabel(grid.rows[b])];
-  const view = createDiffView(computeDiff(docA.doc, docB.doc, labelA, labelB), (side, target) => {
-    const explorer = createExplorer(side === 'a' ? docA.doc : docB.doc, { host });
-    linked.replaceChildren(el('h4', null, `${side.toUpperCase()}: ${side === 'a' ? labelA : labelB}`), explorer);
-    go(explorer, target);
-    return true;
-  });
+  const view = createDiffView(
+    computeDiff(docA.doc, docB.doc, labelA, labelB),
+    (side, target) => {
+      const explorer = createExplorer(side === 'a' ? docA.doc : docB.doc, {
+        host
+      });
+      linked.replaceChildren(
+        el(
+          'h4',
+          null,
+          `${side.toUpperCase()}: ${side === 'a' ? labelA : labelB}`
+        ),
+        explorer
+      );
+      go(explorer, target);
+      return true;
+    }
+  );
   return el('div', null, view, linked);
 }
 
@@ -90,16 +153,32 @@ export function gridView(grid: Grid, options: GridOptions = {}): HTMLElement {
   const { host, inflate = inflateGzip } = options;
   const element = el('div', { class: 'tcx-compare' });
   if (!rows.length) {
-    element.appendChild(note('No comparison grid in this document: tcexplore.compare() makes one.'));
+    element.appendChild(
+      note(
+        'No comparison grid in this document: tcexplore.compare() makes one.'
+      )
+    );
     return element;
   }
   const winning = winningRow(rows);
   const detail = el('div', { class: 'tcx-compare-detail' });
-  const show = (heading: string, content: Promise<unknown>, build: (value: unknown) => HTMLElement) => {
+  const show = (
+    heading: string,
+    content: Promise<unknown>,
+    build: (value: unknown) => HTMLElement
+  ) => {
     detail.replaceChildren(note(`Opening ${heading}…`, 'tcx-muted'));
     content.then(
       value => detail.replaceChildren(el('h4', null, heading), build(value)),
-      error => detail.replaceChildren(el('p', { class: 'tcx-error' }, `${heading} could not be opened: ${String(error)}`)));
+      error =>
+        detail.replaceChildren(
+          el(
+            'p',
+            { class: 'tcx-error' },
+            `${heading} could not be opened: ${String(error)}`
+          )
+        )
+    );
   };
   const open = (i: number) => {
     const r = rows[i];
@@ -110,55 +189,144 @@ export function gridView(grid: Grid, options: GridOptions = {}): HTMLElement {
       detail.replaceChildren(note(whyNot(r)));
       return;
     }
-    show(rowLabel(r), rowDocument(grid, i, inflate), doc => createExplorer(doc, { host }));
+    show(rowLabel(r), rowDocument(grid, i, inflate), doc =>
+      createExplorer(doc, { host })
+    );
   };
   const picked: number[] = [];
-  const diffButton = el('button', { class: 'tcx-button', attrs: { type: 'button', disabled: '' } }, 'Diff the two picked rows');
+  const diffButton = el(
+    'button',
+    { class: 'tcx-button', attrs: { type: 'button', disabled: '' } },
+    'Diff the two picked rows'
+  );
   diffButton.addEventListener('click', () => {
     if (picked.length === 2) {
       const [a, b] = [...picked].sort((x, y) => x - y);
-      show(`Diff: ${rowLabel(rows[a])} → ${rowLabel(rows[b])}`, rowDiff(grid, a, b, options), view => view as HTMLElement);
+      show(
+        `Diff: ${rowLabel(rows[a])} → ${rowLabel(rows[b])}`,
+        rowDiff(grid, a, b, options),
+        view => view as HTMLElement
+      );
     }
   });
-  const body = el('tbody', null, ...rows.map((r, i) => {
-    const pick = el('input', { class: 'tcx-pick', attrs: { type: 'checkbox', 'aria-label': `pick ${rowLabel(r)} for a diff` } });
-    pick.disabled = !r.document;
-    pick.addEventListener('click', event => event.stopPropagation());
-    pick.addEventListener('change', () => {
-      const at = picked.indexOf(i);
-      if (pick.checked && at < 0) {
-        picked.push(i);
-      } else if (!pick.checked && at >= 0) {
-        picked.splice(at, 1);
+  const body = el(
+    'tbody',
+    null,
+    ...rows.map((r, i) => {
+      const pick = el('input', {
+        class: 'tcx-pick',
+        attrs: {
+          type: 'checkbox',
+          'aria-label': `pick ${rowLabel(r)} for a diff`
+        }
+      });
+      pick.disabled = !r.document;
+      pick.addEventListener('click', event => event.stopPropagation());
+      pick.addEventListener('change', () => {
+        const at = picked.indexOf(i);
+        if (pick.checked && at < 0) {
+          picked.push(i);
+        } else if (!pick.checked && at >= 0) {
+          picked.splice(at, 1);
+        }
+        diffButton.disabled = picked.length !== 2;
+      });
+      const classes = [
+        i === winning ? 'tcx-best' : '',
+        i === current ? 'tcx-current' : ''
+      ];
+      const name =
+        i === current
+          ? el(
+              'span',
+              null,
+              el('strong', null, rowLabel(r)),
+              el('span', { class: 'tcx-muted' }, ' (this explorer)')
+            )
+          : rowLabel(r);
+      const label = r.same_runs?.length
+        ? el('span', null, name, ...r.same_runs.map(sameRun))
+        : name;
+      const tr = el(
+        'tr',
+        {
+          class: classes.filter(Boolean).join(' '),
+          attrs: { 'data-row': String(i), 'data-status': cell(r, 'status') }
+        },
+        el('td', null, pick),
+        el('td', null, label),
+        ...COLUMNS.map(([key]) =>
+          el(
+            'td',
+            null,
+            key === 'error'
+              ? errorCell(r.error)
+              : key === 'status'
+                ? statusCell(cell(r, key))
+                : cell(r, key)
+          )
+        )
+      );
+      if (i !== current) {
+        tr.classList.add('tcx-clickable');
+        tr.title = r.document
+          ? "open this configuration's explorer"
+          : whyNot(r);
+        tr.addEventListener('click', () => open(i));
       }
-      diffButton.disabled = picked.length !== 2;
-    });
-    const classes = [i === winning ? 'tcx-best' : '', i === current ? 'tcx-current' : ''];
-    const name = i === current ? el('span', null, el('strong', null, rowLabel(r)), el('span', { class: 'tcx-muted' }, ' (this explorer)')) : rowLabel(r);
-    const label = r.same_runs?.length ? el('span', null, name, ...r.same_runs.map(sameRun)) : name;
-    const tr = el('tr', { class: classes.filter(Boolean).join(' '), attrs: { 'data-row': String(i), 'data-status': cell(r, 'status') } },
-      el('td', null, pick), el('td', null, label),
-      ...COLUMNS.map(([key]) => el('td', null, key === 'error' ? errorCell(r.error) : key === 'status' ? statusCell(cell(r, key)) : cell(r, key))));
-    if (i !== current) {
-      tr.classList.add('tcx-clickable');
-      tr.title = r.document ? 'open this configuration\'s explorer' : whyNot(r);
-      tr.addEventListener('click', () => open(i));
-    }
-    return tr;
-  }));
+      return tr;
+    })
+  );
   element.append(
     el('p', { class: 'tcx-compare-headline' }, gridHeadline(rows)),
-    ...(grid.notes ?? []).map(text => el('p', { class: 'tcx-muted tcx-grid-note' }, text)),
-    ...(grid.advice ? [el('p', { class: grid.advice.held ? 'tcx-ok tcx-advice-check' : 'tcx-note tcx-advice-check' }, grid.advice.text)] : []),
+    ...(grid.notes ?? []).map(text =>
+      el('p', { class: 'tcx-muted tcx-grid-note' }, text)
+    ),
+    ...(grid.advice
+      ? [
+          el(
+            'p',
+            {
+              class: grid.advice.held
+                ? 'tcx-ok tcx-advice-check'
+                : 'tcx-note tcx-advice-check'
+            },
+            grid.advice.text
+          )
+        ]
+      : []),
     chart(speedupChart(grid), 'speedup per configuration'),
     chart(compileChart(grid), 'compile time per configuration'),
-    el('table', { class: 'tcx-table tcx-compare-table' },
-      el('thead', null, el('tr', null, el('th', null, 'diff'), el('th', null, 'configuration'), ...COLUMNS.map(([, label]) => el('th', null, label)))),
-      body),
-    el('div', { class: 'tcx-toolbar' },
-      el('span', { class: 'tcx-muted' }, current === null ? 'Click a row to open its explorer, or pick two to diff them.' : 'Click another row to open its explorer, or pick two to diff them.'),
-      diffButton),
-    detail);
+    el(
+      'table',
+      { class: 'tcx-table tcx-compare-table' },
+      el(
+        'thead',
+        null,
+        el(
+          'tr',
+          null,
+          el('th', null, 'diff'),
+          el('th', null, 'configuration'),
+          ...COLUMNS.map(([, label]) => el('th', null, label))
+        )
+      ),
+      body
+    ),
+    el(
+      'div',
+      { class: 'tcx-toolbar' },
+      el(
+        'span',
+        { class: 'tcx-muted' },
+        current === null
+          ? 'Click a row to open its explorer, or pick two to diff them.'
+          : 'Click another row to open its explorer, or pick two to diff them.'
+      ),
+      diffButton
+    ),
+    detail
+  );
   return element;
 }
 
@@ -167,8 +335,25 @@ export function compareTab(ctx: Context): TabView {
 }
 
 /** A comparison output on its own (mime.ts picks it for "kind": "comparison"). */
-export function createComparisonView(data: unknown, host?: Host, inflate: Inflate = inflateGzip): HTMLElement {
+export function createComparisonView(
+  data: unknown,
+  host?: Host,
+  inflate: Inflate = inflateGzip
+): HTMLElement {
   const grid = comparisonGrid(data);
-  return el('div', { class: 'tcx-explorer tcx-comparison-view', attrs: { 'aria-label': `tcexplore: ${grid.rows.length} torch.compile configurations compared` } },
-    el('div', { class: 'tcx-comparison-body' }, el('h3', null, 'torch.compile configurations compared'), gridView(grid, { host, inflate })));
+  return el(
+    'div',
+    {
+      class: 'tcx-explorer tcx-comparison-view',
+      attrs: {
+        'aria-label': `tcexplore: ${grid.rows.length} torch.compile configurations compared`
+      }
+    },
+    el(
+      'div',
+      { class: 'tcx-comparison-body' },
+      el('h3', null, 'torch.compile configurations compared'),
+      gridView(grid, { host, inflate })
+    )
+  );
 }

@@ -13,7 +13,11 @@ export interface Props {
   onclick?: (event: MouseEvent) => void;
 }
 
-export function el<K extends keyof HTMLElementTagNameMap>(tag: K, props: Props | null = null, ...children: Child[]): HTMLElementTagNameMap[K] {
+export function el<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  props: Props | null = null,
+  ...children: Child[]
+): HTMLElementTagNameMap[K] {
   const node = document.createElement(tag);
   if (props) {
     if (props.class) {
@@ -42,13 +46,21 @@ export function append(parent: Node, ...children: Child[]): void {
     if (child === null || child === undefined || child === false) {
       continue;
     }
-    parent.appendChild(typeof child === 'string' || typeof child === 'number' ? document.createTextNode(String(child)) : child);
+    parent.appendChild(
+      typeof child === 'string' || typeof child === 'number'
+        ? document.createTextNode(String(child))
+        : child
+    );
   }
 }
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
 
-export function svg<K extends keyof SVGElementTagNameMap>(tag: K, attrs: Record<string, string | number> = {}, ...children: Child[]): SVGElementTagNameMap[K] {
+export function svg<K extends keyof SVGElementTagNameMap>(
+  tag: K,
+  attrs: Record<string, string | number> = {},
+  ...children: Child[]
+): SVGElementTagNameMap[K] {
   const node = document.createElementNS(SVG_NS, tag);
   for (const [name, value] of Object.entries(attrs)) {
     node.setAttribute(name, String(value));
@@ -58,20 +70,47 @@ export function svg<K extends keyof SVGElementTagNameMap>(tag: K, attrs: Record<
 }
 
 /** A button that looks like a link and goes somewhere in the explorer. */
-export function link(text: string, go: () => void, title?: string): HTMLButtonElement {
-  return el('button', { class: 'tcx-link', title, attrs: { type: 'button' }, onclick: event => { event.stopPropagation(); go(); } }, text);
+export function link(
+  text: string,
+  go: () => void,
+  title?: string
+): HTMLButtonElement {
+  return el(
+    'button',
+    {
+      class: 'tcx-link',
+      title,
+      attrs: { type: 'button' },
+      onclick: event => {
+        event.stopPropagation();
+        go();
+      }
+    },
+    text
+  );
 }
 
-export function table(headers: string[], rows: Child[][], className = ''): HTMLTableElement {
+export function table(
+  headers: string[],
+  rows: Child[][],
+  className = ''
+): HTMLTableElement {
   return el(
     'table',
     { class: `tcx-table ${className}`.trim() },
     el('thead', null, el('tr', null, ...headers.map(h => el('th', null, h)))),
-    el('tbody', null, ...rows.map(r => el('tr', null, ...r.map(c => el('td', null, c)))))
+    el(
+      'tbody',
+      null,
+      ...rows.map(r => el('tr', null, ...r.map(c => el('td', null, c))))
+    )
   );
 }
 
-export function note(text: string, className = 'tcx-note'): HTMLParagraphElement {
+export function note(
+  text: string,
+  className = 'tcx-note'
+): HTMLParagraphElement {
   return el('p', { class: className }, text);
 }
 
@@ -80,13 +119,22 @@ export function code(text: string): HTMLElement {
 }
 
 /** A select whose options are (value, label) pairs. */
-export function select(options: Array<[string, string]>, chosen: string, onChange: (value: string) => void, label: string): HTMLSelectElement {
-  const node = el('select', { class: 'tcx-select', attrs: { 'aria-label': label } }, ...options.map(([value, text]) => {
-    const option = el('option', null, text);
-    option.value = value;
-    option.selected = value === chosen;
-    return option;
-  }));
+export function select(
+  options: Array<[string, string]>,
+  chosen: string,
+  onChange: (value: string) => void,
+  label: string
+): HTMLSelectElement {
+  const node = el(
+    'select',
+    { class: 'tcx-select', attrs: { 'aria-label': label } },
+    ...options.map(([value, text]) => {
+      const option = el('option', null, text);
+      option.value = value;
+      option.selected = value === chosen;
+      return option;
+    })
+  );
   node.addEventListener('change', () => onChange(node.value));
   return node;
 }
@@ -94,6 +142,8 @@ export function select(options: Array<[string, string]>, chosen: string, onChang
 /** A long name (a kernel's) that may wrap after each "_" or ".", whole in its tooltip. */
 export function wrappable(text: string): HTMLSpanElement {
   const span = el('span', { class: 'tcx-wrappable', title: text });
-  text.split(/(?<=[_.])/).forEach((part, i) => append(span, i ? el('wbr') : null, part));
+  text
+    .split(/(?<=[_.])/)
+    .forEach((part, i) => append(span, i ? el('wbr') : null, part));
   return span;
 }

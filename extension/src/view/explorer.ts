@@ -48,10 +48,17 @@ export interface ExplorerOptions {
 }
 
 /** The explorer of one document. */
-export function createExplorer(data: unknown, { start = { tab: 'overview' }, host }: ExplorerOptions = {}): HTMLElement {
+export function createExplorer(
+  data: unknown,
+  { start = { tab: 'overview' }, host }: ExplorerOptions = {}
+): HTMLElement {
   const checked = checkDocument(data);
   if (!checked.ok) {
-    return el('div', { class: 'tcx-explorer tcx-unreadable' }, el('p', { class: 'tcx-error', attrs: { role: 'alert' } }, checked.message));
+    return el(
+      'div',
+      { class: 'tcx-explorer tcx-unreadable' },
+      el('p', { class: 'tcx-error', attrs: { role: 'alert' } }, checked.message)
+    );
   }
   const views = new Map<string, TabView>();
   const ctx: Context = {
@@ -80,14 +87,23 @@ export function createExplorer(data: unknown, { start = { tab: 'overview' }, hos
     // scrolling needs the element in the page, which it joins after this returns
     setTimeout(() => views.get(start.tab)?.reveal?.(start), 0);
   }
-  const element = el('div', { class: 'tcx-explorer', attrs: { [DOC_ATTRIBUTE]: documentKey(checked.doc) } }, tabs.element);
+  const element = el(
+    'div',
+    {
+      class: 'tcx-explorer',
+      attrs: { [DOC_ATTRIBUTE]: documentKey(checked.doc) }
+    },
+    tabs.element
+  );
   // A diff view's link: go there and bring it into sight.
   element.addEventListener(GO_EVENT, event => {
     if (event.target !== element) {
       return; // meant for an explorer nested in this one (a Compare row)
     }
     ctx.go((event as CustomEvent<Target>).detail);
-    window.requestAnimationFrame(() => element.scrollIntoView({ block: 'start' }));
+    window.requestAnimationFrame(() =>
+      element.scrollIntoView({ block: 'start' })
+    );
   });
   return element;
 }

@@ -1,5 +1,17 @@
-import { fusionModel, FusionKernel, FusionModel, kernelColour } from '../model/fusion';
-import { microseconds, percent, plural, sourceLabels, where, whereTitle } from '../model/format';
+import {
+  fusionModel,
+  FusionKernel,
+  FusionModel,
+  kernelColour
+} from '../model/fusion';
+import {
+  microseconds,
+  percent,
+  plural,
+  sourceLabels,
+  where,
+  whereTitle
+} from '../model/format';
 import { kernelTimes, launchTimes, timeLabel } from '../model/profile';
 import { ProfiledKernel } from '../model/types';
 import { Context, TabView } from './context';
@@ -16,27 +28,113 @@ interface Pane {
   selectKernel(index: number): void;
 }
 
-function kernelPanel(ctx: Context, ref: OutputRef, fk: FusionKernel, measured: ProfiledKernel | undefined): HTMLElement {
+function kernelPanel(
+  ctx: Context,
+  ref: OutputRef,
+  fk: FusionKernel,
+  measured: ProfiledKernel | undefined
+): HTMLElement {
   const k = fk.kernel;
   const launches = launchTimes(k, measured);
-  return el('div', { class: 'tcx-kernelinfo' },
-    el('h4', null, el('span', { class: 'tcx-swatch', attrs: { style: `background:${fk.colour}` } }), ' ', code(fk.label)),
-    el('div', null, `${k.kind}${k.triton_kind ? ` (${k.triton_kind})` : ''} · ${fk.nodes.length} post-grad nodes · mapping: ${k.mapping}`),
-    measured ? el('div', { class: 'tcx-kernel-measured' }, `measured: ${microseconds(measured.time_us)} per step (${percent(measured.share)} of it)`) : null,
-    launches.length ? el('div', { class: 'tcx-launches' }, el('div', null, `launched from ${launches.length} lines of the output code, each computing its own nodes:`),
-      ...launches.map(l => el('div', { class: 'tcx-launch' }, `${l.label}: `, code(l.nodes.join(', ') || '—'), l.time ? ` · ${l.time}` : ''))) : null,
-    k.aten_ops?.length ? el('div', null, 'ATen ops: ', code(k.aten_ops.join(', '))) : null,
-    el('div', null, link('show code', () => ctx.go({ tab: 'code', compile: ref.compile, output: ref.output, kernel: k.name })), ' ',
-      openAsCell(ctx, ref, fk.index)),
-    k.user_lines?.length ? el('div', { class: 'tcx-userlines' }, el('div', null, 'user lines:'),
-      ...k.user_lines.map(loc => el('div', { class: 'tcx-userline' },
-        loc.file && typeof loc.line === 'number' ? link(where(loc, sourceLabels(ctx.doc)), () => ctx.go({ tab: 'source', file: loc.file as string, line: loc.line as number }), whereTitle(loc)) : where(loc, sourceLabels(ctx.doc)),
-        ' ', code(loc.code ?? '')))) : note('no user lines recorded', 'tcx-muted'));
+  return el(
+    'div',
+    { class: 'tcx-kernelinfo' },
+    el(
+      'h4',
+      null,
+      el('span', {
+        class: 'tcx-swatch',
+        attrs: { style: `background:${fk.colour}` }
+      }),
+      ' ',
+      code(fk.label)
+    ),
+    el(
+      'div',
+      null,
+      `${k.kind}${k.triton_kind ? ` (${k.triton_kind})` : ''} · ${fk.nodes.length} post-grad nodes · mapping: ${k.mapping}`
+    ),
+    measured
+      ? el(
+          'div',
+          { class: 'tcx-kernel-measured' },
+          `measured: ${microseconds(measured.time_us)} per step (${percent(measured.share)} of it)`
+        )
+      : null,
+    launches.length
+      ? el(
+          'div',
+          { class: 'tcx-launches' },
+          el(
+            'div',
+            null,
+            `launched from ${launches.length} lines of the output code, each computing its own nodes:`
+          ),
+          ...launches.map(l =>
+            el(
+              'div',
+              { class: 'tcx-launch' },
+              `${l.label}: `,
+              code(l.nodes.join(', ') || '—'),
+              l.time ? ` · ${l.time}` : ''
+            )
+          )
+        )
+      : null,
+    k.aten_ops?.length
+      ? el('div', null, 'ATen ops: ', code(k.aten_ops.join(', ')))
+      : null,
+    el(
+      'div',
+      null,
+      link('show code', () =>
+        ctx.go({
+          tab: 'code',
+          compile: ref.compile,
+          output: ref.output,
+          kernel: k.name
+        })
+      ),
+      ' ',
+      openAsCell(ctx, ref, fk.index)
+    ),
+    k.user_lines?.length
+      ? el(
+          'div',
+          { class: 'tcx-userlines' },
+          el('div', null, 'user lines:'),
+          ...k.user_lines.map(loc =>
+            el(
+              'div',
+              { class: 'tcx-userline' },
+              loc.file && typeof loc.line === 'number'
+                ? link(
+                    where(loc, sourceLabels(ctx.doc)),
+                    () =>
+                      ctx.go({
+                        tab: 'source',
+                        file: loc.file as string,
+                        line: loc.line as number
+                      }),
+                    whereTitle(loc)
+                  )
+                : where(loc, sourceLabels(ctx.doc)),
+              ' ',
+              code(loc.code ?? '')
+            )
+          )
+        )
+      : note('no user lines recorded', 'tcx-muted')
+  );
 }
 
 function pane(ctx: Context, ref: OutputRef): Pane {
   const model = fusionModel(ctx.doc.compiles[ref.compile], ref.output);
-  const side = el('aside', { class: 'tcx-side' }, note('Click a kernel or a node.', 'tcx-muted'));
+  const side = el(
+    'aside',
+    { class: 'tcx-side' },
+    note('Click a kernel or a node.', 'tcx-muted')
+  );
   const list = el('ul', { class: 'tcx-kernel-list' });
   const items = new Map<number, HTMLElement>();
   const times = kernelTimes(ctx.doc, ref.compile, ref.output);
@@ -50,17 +148,54 @@ function pane(ctx: Context, ref: OutputRef): Pane {
       item.classList.toggle('tcx-active', other === index);
     }
     if (view) {
-      view.show(fk.nodes.map(n => view!.model.byName.get(n)).filter((i): i is number => i !== undefined), 'tcx-hl');
+      view.show(
+        fk.nodes
+          .map(n => view!.model.byName.get(n))
+          .filter((i): i is number => i !== undefined),
+        'tcx-hl'
+      );
     }
     side.replaceChildren(kernelPanel(ctx, ref, fk, times.get(index)));
   };
   for (const fk of model.kernels) {
     const measured = times.get(fk.index);
-    const item = el('li', { class: 'tcx-kernel-item', attrs: { 'data-kernel': fk.kernel.name, 'data-index': String(fk.index) } },
-      el('button', { class: 'tcx-kernel-button', attrs: { type: 'button' }, onclick: () => selectKernel(fk.index) },
-        el('span', { class: 'tcx-swatch', attrs: { style: `background:${fk.colour}` } }), ' ', wrappable(fk.label),
-        el('span', { class: 'tcx-muted' }, ` ${fk.kernel.kind} · ${fk.nodes.length}`),
-        measured ? el('span', { class: 'tcx-kernel-time', title: 'measured time per step and share of the step (Profile tab)' }, timeLabel(measured)) : null));
+    const item = el(
+      'li',
+      {
+        class: 'tcx-kernel-item',
+        attrs: { 'data-kernel': fk.kernel.name, 'data-index': String(fk.index) }
+      },
+      el(
+        'button',
+        {
+          class: 'tcx-kernel-button',
+          attrs: { type: 'button' },
+          onclick: () => selectKernel(fk.index)
+        },
+        el('span', {
+          class: 'tcx-swatch',
+          attrs: { style: `background:${fk.colour}` }
+        }),
+        ' ',
+        wrappable(fk.label),
+        el(
+          'span',
+          { class: 'tcx-muted' },
+          ` ${fk.kernel.kind} · ${fk.nodes.length}`
+        ),
+        measured
+          ? el(
+              'span',
+              {
+                class: 'tcx-kernel-time',
+                title:
+                  'measured time per step and share of the step (Profile tab)'
+              },
+              timeLabel(measured)
+            )
+          : null
+      )
+    );
     items.set(fk.index, item);
     list.appendChild(item);
   }
@@ -80,20 +215,63 @@ function pane(ctx: Context, ref: OutputRef): Pane {
           side.replaceChildren();
         }
         view!.show([i], 'tcx-selected', false);
-        side.prepend(nodeInfo(ctx, node, indices.map(index => ({ name: model.kernels[index].label, target: { tab: 'fusion', compile: ref.compile, output: ref.output, kernel: model.kernels[index].kernel.name, index } }))),
-          model.unmapped.has(node.name) ? note(`Not mapped to any kernel${reason ? `: ${reason}` : ''}.`, 'tcx-warning') : '',
-          model.dead.has(node.name) ? note('Not computed: nothing uses its value, so Inductor drops it.') : '');
+        side.prepend(
+          nodeInfo(
+            ctx,
+            node,
+            indices.map(index => ({
+              name: model.kernels[index].label,
+              target: {
+                tab: 'fusion',
+                compile: ref.compile,
+                output: ref.output,
+                kernel: model.kernels[index].kernel.name,
+                index
+              }
+            }))
+          ),
+          model.unmapped.has(node.name)
+            ? note(
+                `Not mapped to any kernel${reason ? `: ${reason}` : ''}.`,
+                'tcx-warning'
+              )
+            : '',
+          model.dead.has(node.name)
+            ? note(
+                'Not computed: nothing uses its value, so Inductor drops it.'
+              )
+            : ''
+        );
       }
     });
     canvas = view.element;
   } else {
-    canvas = note('The post-grad graph of this output code is not in the document.');
+    canvas = note(
+      'The post-grad graph of this output code is not in the document.'
+    );
   }
   // The details go under the kernel list: beside the list a reader clicks, leaving the graph its width.
-  const split = el('div', { class: 'tcx-split tcx-fusion-pane' },
-    el('div', { class: 'tcx-kernel-column' }, el('div', { class: 'tcx-kernels' }, list), side), el('div', { class: 'tcx-main' }, canvas));
+  const split = el(
+    'div',
+    { class: 'tcx-split tcx-fusion-pane' },
+    el(
+      'div',
+      { class: 'tcx-kernel-column' },
+      el('div', { class: 'tcx-kernels' }, list),
+      side
+    ),
+    el('div', { class: 'tcx-main' }, canvas)
+  );
   const element = reason
-    ? el('div', null, note(`${plural(model.unmapped.size, 'post-grad node')} mapped to no kernel: ${reason}.`, 'tcx-warning tcx-unmapped-reason'), split)
+    ? el(
+        'div',
+        null,
+        note(
+          `${plural(model.unmapped.size, 'post-grad node')} mapped to no kernel: ${reason}.`,
+          'tcx-warning tcx-unmapped-reason'
+        ),
+        split
+      )
     : split;
   return { model, element, selectKernel };
 }
@@ -118,14 +296,29 @@ export function fusionTab(ctx: Context): TabView {
     return p;
   };
   const picker = outputPicker(ctx.doc, refs, open);
-  element.append(el('div', { class: 'tcx-toolbar' }, picker, el('span', { class: 'tcx-muted' }, 'post-grad nodes coloured by the kernel they were fused into')), holder);
+  element.append(
+    el(
+      'div',
+      { class: 'tcx-toolbar' },
+      picker,
+      el(
+        'span',
+        { class: 'tcx-muted' },
+        'post-grad nodes coloured by the kernel they were fused into'
+      )
+    ),
+    holder
+  );
   open(refs[0]);
   return {
     element,
     reveal(target) {
       if (target.tab === 'fusion') {
         const p = open({ compile: target.compile, output: target.output });
-        const index = typeof target.index === 'number' ? target.index : p.model.kernels.findIndex(k => k.kernel.name === target.kernel);
+        const index =
+          typeof target.index === 'number'
+            ? target.index
+            : p.model.kernels.findIndex(k => k.kernel.name === target.kernel);
         if (index >= 0) {
           p.selectKernel(index);
         }

@@ -40,18 +40,40 @@ export class GraphCanvas {
 
   constructor(private options: CanvasOptions = {}) {
     this.viewport = svg('g', { class: 'tcx-viewport' });
-    this.root = svg('svg', { class: 'tcx-graph-svg', role: 'img', 'aria-label': 'graph', width: 1, height: 1 }, this.viewport);
+    this.root = svg(
+      'svg',
+      {
+        class: 'tcx-graph-svg',
+        role: 'img',
+        'aria-label': 'graph',
+        width: 1,
+        height: 1
+      },
+      this.viewport
+    );
     this.stage = el('div', { class: 'tcx-canvas' }, this.root);
     this.overviewFrame = svg('rect', { class: 'tcx-minimap-view' });
-    this.minimap = svg('svg', { class: 'tcx-minimap', role: 'img', 'aria-label': 'overview of the whole graph; click to go there' });
-    this.element = el('div', { class: 'tcx-canvas-row' }, this.stage, this.minimap);
+    this.minimap = svg('svg', {
+      class: 'tcx-minimap',
+      role: 'img',
+      'aria-label': 'overview of the whole graph; click to go there'
+    });
+    this.element = el(
+      'div',
+      { class: 'tcx-canvas-row' },
+      this.stage,
+      this.minimap
+    );
     this.bindPanZoom();
     this.bindMinimap();
   }
 
   /** The drawing area's size (a default before it is in the page). */
   size(): { w: number; h: number } {
-    return { w: this.stage.clientWidth || 800, h: this.stage.clientHeight || 560 };
+    return {
+      w: this.stage.clientWidth || 800,
+      h: this.stage.clientHeight || 560
+    };
   }
 
   get zoom(): number {
@@ -76,16 +98,42 @@ export class GraphCanvas {
     const heads = svg('g', { class: 'tcx-container-heads' });
     graph.containers.forEach((c, i) => {
       const box = placed.boxes[i];
-      const head = svg('g', { class: 'tcx-container-head', 'data-group': c.group },
-        svg('title', {}, `${c.label}${c.detail ? `\n${c.detail}` : ''}\nclick to close this group`),
+      const head = svg(
+        'g',
+        { class: 'tcx-container-head', 'data-group': c.group },
+        svg(
+          'title',
+          {},
+          `${c.label}${c.detail ? `\n${c.detail}` : ''}\nclick to close this group`
+        ),
         svg('rect', { x: box.x, y: box.y, width: box.w, height: 22, rx: 6 }),
-        svg('text', { x: box.x + 8, y: box.y + 15, class: 'tcx-container-label' }, `▾ ${clip(c.label, 48)}`,
-          c.detail && detailChars(box.w, c.label) > 4 ? svg('tspan', { class: 'tcx-container-detail', dx: 8 }, clip(c.detail, detailChars(box.w, c.label))) : null));
+        svg(
+          'text',
+          { x: box.x + 8, y: box.y + 15, class: 'tcx-container-label' },
+          `▾ ${clip(c.label, 48)}`,
+          c.detail && detailChars(box.w, c.label) > 4
+            ? svg(
+                'tspan',
+                { class: 'tcx-container-detail', dx: 8 },
+                clip(c.detail, detailChars(box.w, c.label))
+              )
+            : null
+        )
+      );
       head.addEventListener('click', event => {
         event.stopPropagation();
         this.options.onContainer?.(c.group);
       });
-      frames.append(svg('rect', { class: 'tcx-container', x: box.x, y: box.y, width: box.w, height: box.h, rx: 6 }));
+      frames.append(
+        svg('rect', {
+          class: 'tcx-container',
+          x: box.x,
+          y: box.y,
+          width: box.w,
+          height: box.h,
+          rx: 6
+        })
+      );
       heads.append(head);
     });
     const edges = svg('g', { class: 'tcx-edges' });
@@ -95,20 +143,40 @@ export class GraphCanvas {
       const x2 = x[b] + widths[b] / 2;
       const y2 = y[b];
       const bend = Math.min(60, Math.abs(y2 - y1) / 2 + 10);
-      edges.appendChild(svg('path', { d: `M${x1},${y1}C${x1},${y1 + bend} ${x2},${y2 - bend} ${x2},${y2}` }));
+      edges.appendChild(
+        svg('path', {
+          d: `M${x1},${y1}C${x1},${y1 + bend} ${x2},${y2 - bend} ${x2},${y2}`
+        })
+      );
     }
     const nodes = svg('g', { class: 'tcx-nodes' });
     this.boxes = graph.nodes.map((v, i) => {
       const fill = this.options.colour?.(i);
-      const rect = svg('rect', { width: widths[i], height: NODE_HEIGHT, rx: v.node < 0 ? 10 : 4 });
+      const rect = svg('rect', {
+        width: widths[i],
+        height: NODE_HEIGHT,
+        rx: v.node < 0 ? 10 : 4
+      });
       if (fill) {
         rect.setAttribute('style', `fill:${fill}`);
       }
-      const g = svg('g', { class: `tcx-node${v.node < 0 ? ' tcx-group' : ''}${fill ? ' tcx-coloured' : ''}`, transform: `translate(${x[i]},${y[i]})`, 'data-index': i, 'data-name': v.label },
-        svg('title', {}, `${v.label}\n${v.sub}${v.node < 0 ? '\nclick to open this group' : ''}`),
+      const g = svg(
+        'g',
+        {
+          class: `tcx-node${v.node < 0 ? ' tcx-group' : ''}${fill ? ' tcx-coloured' : ''}`,
+          transform: `translate(${x[i]},${y[i]})`,
+          'data-index': i,
+          'data-name': v.label
+        },
+        svg(
+          'title',
+          {},
+          `${v.label}\n${v.sub}${v.node < 0 ? '\nclick to open this group' : ''}`
+        ),
         rect,
         svg('text', { x: 8, y: 16, class: 'tcx-node-label' }, clip(v.label)),
-        svg('text', { x: 8, y: 32, class: 'tcx-node-sub' }, clip(v.sub)));
+        svg('text', { x: 8, y: 32, class: 'tcx-node-sub' }, clip(v.sub))
+      );
       g.addEventListener('click', event => {
         event.stopPropagation();
         this.options.onNode?.(i);
@@ -124,7 +192,10 @@ export class GraphCanvas {
       this.k = fit.zoom;
       const { w } = this.size();
       this.ty = MARGIN;
-      this.tx = fit.legible || !graph.nodes.length ? MARGIN : w / 2 - (x[0] + widths[0] / 2) * this.k;
+      this.tx =
+        fit.legible || !graph.nodes.length
+          ? MARGIN
+          : w / 2 - (x[0] + widths[0] / 2) * this.k;
     }
     this.apply();
   }
@@ -145,7 +216,12 @@ export class GraphCanvas {
       return;
     }
     const { placed, widths } = this.drawn;
-    this.reveal({ x: placed.x[index], y: placed.y[index], w: widths[index], h: NODE_HEIGHT });
+    this.reveal({
+      x: placed.x[index],
+      y: placed.y[index],
+      w: widths[index],
+      h: NODE_HEIGHT
+    });
   }
 
   /** Brings an area into view at a legible zoom: centred if it fits, else its top-left first. */
@@ -156,14 +232,19 @@ export class GraphCanvas {
     }
     const fitsW = area.w * this.k <= w - 2 * MARGIN;
     const fitsH = area.h * this.k <= h - 2 * MARGIN;
-    this.tx = fitsW ? w / 2 - (area.x + area.w / 2) * this.k : MARGIN - area.x * this.k;
-    this.ty = fitsH ? h / 2 - (area.y + area.h / 2) * this.k : MARGIN - area.y * this.k;
+    this.tx = fitsW
+      ? w / 2 - (area.x + area.w / 2) * this.k
+      : MARGIN - area.x * this.k;
+    this.ty = fitsH
+      ? h / 2 - (area.y + area.h / 2) * this.k
+      : MARGIN - area.y * this.k;
     this.apply();
   }
 
   /** Where a drawn container is, by its group. */
   containerArea(group: string): Rect | null {
-    const at = this.drawn?.graph.containers.findIndex(c => c.group === group) ?? -1;
+    const at =
+      this.drawn?.graph.containers.findIndex(c => c.group === group) ?? -1;
     return at >= 0 ? this.drawn!.placed.boxes[at] : null;
   }
 
@@ -174,7 +255,11 @@ export class GraphCanvas {
     }
     const { w, h } = this.size();
     const { width, height } = this.drawn.placed;
-    this.k = Math.min(1, (w - 2 * MARGIN) / Math.max(width, 1), (h - 2 * MARGIN) / Math.max(height, 1));
+    this.k = Math.min(
+      1,
+      (w - 2 * MARGIN) / Math.max(width, 1),
+      (h - 2 * MARGIN) / Math.max(height, 1)
+    );
     this.tx = (w - width * this.k) / 2;
     this.ty = MARGIN;
     this.apply();
@@ -220,13 +305,32 @@ export class GraphCanvas {
     const { placed } = this.drawn!;
     this.mapScale = Math.min(MINIMAP_WIDTH / Math.max(placed.width, 1), 1);
     const s = this.mapScale;
-    const boxes = this.drawn!.widths.map((wd, i) => `M${(placed.x[i] * s).toFixed(1)},${(placed.y[i] * s).toFixed(1)}h${Math.max(1, wd * s).toFixed(1)}v${Math.max(1, NODE_HEIGHT * s).toFixed(1)}h${(-Math.max(1, wd * s)).toFixed(1)}z`).join('');
+    const boxes = this.drawn!.widths.map(
+      (wd, i) =>
+        `M${(placed.x[i] * s).toFixed(1)},${(placed.y[i] * s).toFixed(1)}h${Math.max(1, wd * s).toFixed(1)}v${Math.max(1, NODE_HEIGHT * s).toFixed(1)}h${(-Math.max(1, wd * s)).toFixed(1)}z`
+    ).join('');
     this.minimap.replaceChildren(
-      svg('title', {}, 'The whole graph; the frame is what the view shows. Click or drag to move the view.'),
-      svg('g', { class: 'tcx-minimap-content' },
-        ...placed.boxes.map(b => svg('rect', { class: 'tcx-minimap-container', x: b.x * s, y: b.y * s, width: b.w * s, height: b.h * s })),
-        svg('path', { class: 'tcx-minimap-nodes', d: boxes })),
-      this.overviewFrame);
+      svg(
+        'title',
+        {},
+        'The whole graph; the frame is what the view shows. Click or drag to move the view.'
+      ),
+      svg(
+        'g',
+        { class: 'tcx-minimap-content' },
+        ...placed.boxes.map(b =>
+          svg('rect', {
+            class: 'tcx-minimap-container',
+            x: b.x * s,
+            y: b.y * s,
+            width: b.w * s,
+            height: b.h * s
+          })
+        ),
+        svg('path', { class: 'tcx-minimap-nodes', d: boxes })
+      ),
+      this.overviewFrame
+    );
   }
 
   /** The overview: shown only while part of the drawing is out of view; its frame is the view. */
@@ -236,7 +340,11 @@ export class GraphCanvas {
     }
     const { w, h } = this.size();
     const { width, height } = this.drawn.placed;
-    const outside = this.tx < 0 || this.ty < 0 || this.tx + width * this.k > w || this.ty + height * this.k > h;
+    const outside =
+      this.tx < 0 ||
+      this.ty < 0 ||
+      this.tx + width * this.k > w ||
+      this.ty + height * this.k > h;
     this.minimap.style.display = outside ? '' : 'none';
     this.minimap.setAttribute('aria-hidden', String(!outside));
     if (!outside) {
@@ -247,7 +355,9 @@ export class GraphCanvas {
     // Scroll the overview itself when the drawing is taller than it, keeping the frame inside.
     const top = -this.ty / this.k;
     const shift = Math.max(0, Math.min(height * s - mapH, top * s - mapH / 3));
-    this.minimap.querySelector('.tcx-minimap-content')?.setAttribute('transform', `translate(0,${-shift})`);
+    this.minimap
+      .querySelector('.tcx-minimap-content')
+      ?.setAttribute('transform', `translate(0,${-shift})`);
     this.overviewFrame.setAttribute('x', String((-this.tx / this.k) * s));
     this.overviewFrame.setAttribute('y', String(top * s - shift));
     this.overviewFrame.setAttribute('width', String((w / this.k) * s));
@@ -272,31 +382,44 @@ export class GraphCanvas {
       this.minimap.setPointerCapture?.(event.pointerId);
       go(event);
     });
-    this.minimap.addEventListener('pointermove', event => dragging && go(event));
+    this.minimap.addEventListener(
+      'pointermove',
+      event => dragging && go(event)
+    );
     this.minimap.addEventListener('pointerup', () => (dragging = false));
     this.minimap.addEventListener('pointercancel', () => (dragging = false));
   }
 
   private bindPanZoom(): void {
-    this.stage.addEventListener('wheel', event => {
-      const box = this.stage.getBoundingClientRect();
-      if (event.ctrlKey || event.metaKey) {
-        event.preventDefault();
-        this.zoomAt(Math.exp(-event.deltaY * 0.002), event.clientX - box.left, event.clientY - box.top);
-        return;
-      }
-      // A plain wheel pans the drawing while it can; at its edge the page scrolls on.
-      const before = [this.tx, this.ty];
-      this.tx -= event.shiftKey ? event.deltaY : event.deltaX;
-      this.ty -= event.shiftKey ? 0 : event.deltaY;
-      this.apply();
-      if (this.tx !== before[0] || this.ty !== before[1]) {
-        event.preventDefault();
-      }
-    }, { passive: false });
+    this.stage.addEventListener(
+      'wheel',
+      event => {
+        const box = this.stage.getBoundingClientRect();
+        if (event.ctrlKey || event.metaKey) {
+          event.preventDefault();
+          this.zoomAt(
+            Math.exp(-event.deltaY * 0.002),
+            event.clientX - box.left,
+            event.clientY - box.top
+          );
+          return;
+        }
+        // A plain wheel pans the drawing while it can; at its edge the page scrolls on.
+        const before = [this.tx, this.ty];
+        this.tx -= event.shiftKey ? event.deltaY : event.deltaX;
+        this.ty -= event.shiftKey ? 0 : event.deltaY;
+        this.apply();
+        if (this.tx !== before[0] || this.ty !== before[1]) {
+          event.preventDefault();
+        }
+      },
+      { passive: false }
+    );
     let drag: { x: number; y: number; tx: number; ty: number } | null = null;
     this.stage.addEventListener('pointerdown', event => {
-      if ((event.target as Element).closest?.('.tcx-node, .tcx-container-head')) {
+      if (
+        (event.target as Element).closest?.('.tcx-node, .tcx-container-head')
+      ) {
         return;
       }
       drag = { x: event.clientX, y: event.clientY, tx: this.tx, ty: this.ty };

@@ -5,9 +5,23 @@
  */
 
 import { boundedGraph } from '../model/bounds';
-import { buildGraph, GraphModel, groupNodes, Grouping, search, VGraph } from '../model/graph';
+import {
+  buildGraph,
+  GraphModel,
+  groupNodes,
+  Grouping,
+  search,
+  VGraph
+} from '../model/graph';
 import { Graph } from '../model/types';
-import { chooseOpening, Drawing, drawing, Fit, Pane, paneHeight } from '../model/viewport';
+import {
+  chooseOpening,
+  Drawing,
+  drawing,
+  Fit,
+  Pane,
+  paneHeight
+} from '../model/viewport';
 import { el, note } from './dom';
 import { GraphCanvas } from './graphcanvas';
 
@@ -22,7 +36,10 @@ export interface GraphViewOptions {
 
 /** The tallest a graph's pane grows before it pans: most of the window, never a second page. */
 function maxPaneHeight(): number {
-  return Math.max(320, Math.min(680, Math.round((window.innerHeight || 800) * 0.75)));
+  return Math.max(
+    320,
+    Math.min(680, Math.round((window.innerHeight || 800) * 0.75))
+  );
 }
 
 export class GraphView {
@@ -40,22 +57,40 @@ export class GraphView {
   private openedAt = 0;
   private touched = false;
 
-  constructor(graph: Graph, private options: GraphViewOptions = {}) {
+  constructor(
+    graph: Graph,
+    private options: GraphViewOptions = {}
+  ) {
     const bounded = boundedGraph(graph);
     this.model = buildGraph(bounded.value);
     this.grouping = groupNodes(this.model, options.fileLabel);
     this.canvas = new GraphCanvas({
       colour: i => {
         const v = this.shown.nodes[i];
-        return v.node >= 0 ? this.options.colourOf?.(String(this.model.nodes[v.node].node.name)) ?? null : null;
+        return v.node >= 0
+          ? (this.options.colourOf?.(
+              String(this.model.nodes[v.node].node.name)
+            ) ?? null)
+          : null;
       },
       onNode: i => this.clicked(i),
       onContainer: group => this.close(group),
       onZoom: k => (this.zoomText.textContent = `${Math.round(k * 100)}%`)
     });
     this.status = el('span', { class: 'tcx-muted tcx-graph-status' });
-    this.zoomText = el('span', { class: 'tcx-zoom-level', attrs: { 'aria-live': 'polite' } }, '100%');
-    const query = el('input', { class: 'tcx-search', attrs: { type: 'search', placeholder: 'search nodes', 'aria-label': 'search nodes' } });
+    this.zoomText = el(
+      'span',
+      { class: 'tcx-zoom-level', attrs: { 'aria-live': 'polite' } },
+      '100%'
+    );
+    const query = el('input', {
+      class: 'tcx-search',
+      attrs: {
+        type: 'search',
+        placeholder: 'search nodes',
+        'aria-label': 'search nodes'
+      }
+    });
     query.addEventListener('input', () => this.search(query.value));
     query.addEventListener('keydown', event => {
       if (event.key === 'Enter') {
@@ -63,25 +98,71 @@ export class GraphView {
       }
     });
     const button = (text: string, label: string, action: () => void) =>
-      el('button', { attrs: { type: 'button', 'aria-label': label, title: label }, onclick: () => { this.touched = true; action(); } }, text);
+      el(
+        'button',
+        {
+          attrs: { type: 'button', 'aria-label': label, title: label },
+          onclick: () => {
+            this.touched = true;
+            action();
+          }
+        },
+        text
+      );
     const grouped = this.grouping.depth.size > 0;
-    const tools = el('div', { class: 'tcx-toolbar tcx-graph-tools' },
-      grouped ? el('span', { class: 'tcx-tool-group' },
-        button('open all', 'open every group', () => this.setAll(true)),
-        button('close all', 'close every group', () => this.setAll(false))) : null,
-      el('span', { class: 'tcx-tool-group' }, query,
+    const tools = el(
+      'div',
+      { class: 'tcx-toolbar tcx-graph-tools' },
+      grouped
+        ? el(
+            'span',
+            { class: 'tcx-tool-group' },
+            button('open all', 'open every group', () => this.setAll(true)),
+            button('close all', 'close every group', () => this.setAll(false))
+          )
+        : null,
+      el(
+        'span',
+        { class: 'tcx-tool-group' },
+        query,
         button('↑', 'previous match', () => this.step(-1)),
-        button('↓', 'next match', () => this.step(1))),
-      el('span', { class: 'tcx-tool-group tcx-zoom-tools' },
+        button('↓', 'next match', () => this.step(1))
+      ),
+      el(
+        'span',
+        { class: 'tcx-tool-group tcx-zoom-tools' },
         button('−', 'zoom out', () => this.canvas.zoomBy(0.8)),
         this.zoomText,
         button('+', 'zoom in', () => this.canvas.zoomBy(1.25)),
         button('fit', 'fit the whole graph in view', () => this.canvas.fit()),
-        button('1:1', 'zoom to 100%', () => this.canvas.zoomBy(1 / this.canvas.zoom))));
-    const by = { module: 'module', source: 'user code (function, then line)', runs: 'runs of nodes' }[this.model.groupBy];
-    const help = el('div', { class: 'tcx-muted tcx-graph-help' }, this.status, el('br'),
-      grouped ? `Grouped by ${by}: click a group to open it, its title to close it. ` : '', 'Drag or wheel to pan, Ctrl+wheel to zoom.');
-    this.element = el('div', { class: 'tcx-graphview' }, tools, bounded.note ? note(bounded.note) : null, help, this.canvas.element);
+        button('1:1', 'zoom to 100%', () =>
+          this.canvas.zoomBy(1 / this.canvas.zoom)
+        )
+      )
+    );
+    const by = {
+      module: 'module',
+      source: 'user code (function, then line)',
+      runs: 'runs of nodes'
+    }[this.model.groupBy];
+    const help = el(
+      'div',
+      { class: 'tcx-muted tcx-graph-help' },
+      this.status,
+      el('br'),
+      grouped
+        ? `Grouped by ${by}: click a group to open it, its title to close it. `
+        : '',
+      'Drag or wheel to pan, Ctrl+wheel to zoom.'
+    );
+    this.element = el(
+      'div',
+      { class: 'tcx-graphview' },
+      tools,
+      bounded.note ? note(bounded.note) : null,
+      help,
+      this.canvas.element
+    );
     this.open();
     if (typeof ResizeObserver !== 'undefined') {
       // The pane's real width is known once it is in the page: open again for it, unless the reader has moved.
@@ -109,8 +190,12 @@ export class GraphView {
   }
 
   private redraw(): void {
-    const drawn = drawing(this.model, this.grouping, key => this.expanded.has(key));
-    this.canvas.setHeight(paneHeight(drawn.placed.height, this.canvas.zoom, this.pane()));
+    const drawn = drawing(this.model, this.grouping, key =>
+      this.expanded.has(key)
+    );
+    this.canvas.setHeight(
+      paneHeight(drawn.placed.height, this.canvas.zoom, this.pane())
+    );
     this.render(drawn);
   }
 
@@ -121,7 +206,10 @@ export class GraphView {
       this.canvas.mark(this.slots(nodes), cls);
     }
     const boxes = this.shown.nodes.length;
-    const whole = fit && !fit.legible ? ' Too big to read whole: this is its start at 100%; the overview on the right shows where; "fit" shows it all.' : '';
+    const whole =
+      fit && !fit.legible
+        ? ' Too big to read whole: this is its start at 100%; the overview on the right shows where; "fit" shows it all.'
+        : '';
     this.status.textContent = `${boxes} ${boxes === 1 ? 'box' : 'boxes'} for ${this.model.nodes.length} nodes.${whole}`;
   }
 
@@ -147,7 +235,11 @@ export class GraphView {
       if (area) {
         this.canvas.reveal(area);
       } else {
-        this.canvas.centre(this.shown.nodes.findIndex(s => this.grouping.chains[s.node]?.includes(v.group)));
+        this.canvas.centre(
+          this.shown.nodes.findIndex(s =>
+            this.grouping.chains[s.node]?.includes(v.group)
+          )
+        );
       }
       return;
     }
@@ -160,12 +252,20 @@ export class GraphView {
     const inside = new Set(this.grouping.members.get(group) ?? []);
     for (const key of [...this.expanded]) {
       const first = this.grouping.members.get(key)?.[0];
-      if (key === group || (first !== undefined && inside.has(first) && this.grouping.chains[first].indexOf(key) > this.grouping.chains[first].indexOf(group))) {
+      if (
+        key === group ||
+        (first !== undefined &&
+          inside.has(first) &&
+          this.grouping.chains[first].indexOf(key) >
+            this.grouping.chains[first].indexOf(group))
+      ) {
         this.expanded.delete(key);
       }
     }
     this.redraw();
-    this.canvas.centre(this.shown.nodes.findIndex(v => v.node < 0 && v.group === group));
+    this.canvas.centre(
+      this.shown.nodes.findIndex(v => v.node < 0 && v.group === group)
+    );
   }
 
   private setAll(on: boolean): void {
@@ -175,7 +275,9 @@ export class GraphView {
 
   /** Opens the groups holding these nodes. */
   private openFor(nodes: number[]): boolean {
-    const closed = nodes.flatMap(n => this.grouping.chains[n]).filter(k => !this.expanded.has(k));
+    const closed = nodes
+      .flatMap(n => this.grouping.chains[n])
+      .filter(k => !this.expanded.has(k));
     closed.forEach(k => this.expanded.add(k));
     return closed.length > 0;
   }

@@ -7,14 +7,40 @@ import { code, el, link, note, table } from './dom';
 const GUARD_ROWS = 300;
 
 function guardTable(c: Compile, labels: SourceLabels): HTMLElement {
-  const rows = (limit: number) => c.guards.slice(0, limit).map(g => [
-    g.type, code(g.source ?? ''), code(g.expression),
-    el('span', null, g.user_code ? code(g.user_code) : '', g.user_location ? ` ${where(g.user_location, labels)}` : '')
-  ]);
+  const rows = (limit: number) =>
+    c.guards
+      .slice(0, limit)
+      .map(g => [
+        g.type,
+        code(g.source ?? ''),
+        code(g.expression),
+        el(
+          'span',
+          null,
+          g.user_code ? code(g.user_code) : '',
+          g.user_location ? ` ${where(g.user_location, labels)}` : ''
+        )
+      ]);
   const headers = ['type', 'source', 'expression', 'user code'];
-  const holder = el('div', null, table(headers, rows(GUARD_ROWS), 'tcx-guard-table'));
+  const holder = el(
+    'div',
+    null,
+    table(headers, rows(GUARD_ROWS), 'tcx-guard-table')
+  );
   if (c.guards.length > GUARD_ROWS) {
-    holder.appendChild(el('button', { attrs: { type: 'button' }, onclick: () => holder.replaceChildren(table(headers, rows(c.guards.length), 'tcx-guard-table')) }, `show all ${c.guards.length} guards`));
+    holder.appendChild(
+      el(
+        'button',
+        {
+          attrs: { type: 'button' },
+          onclick: () =>
+            holder.replaceChildren(
+              table(headers, rows(c.guards.length), 'tcx-guard-table')
+            )
+        },
+        `show all ${c.guards.length} guards`
+      )
+    );
   }
   return holder;
 }
@@ -32,7 +58,11 @@ export function guardsTab(ctx: Context): TabView {
   /** A compile's guard table (hundreds of rows) is built when first unfolded. */
   const fill = (i: number) => {
     const fold = folds[i];
-    if (fold && compiles[i].guards.length && !fold.querySelector('.tcx-guard-table')) {
+    if (
+      fold &&
+      compiles[i].guards.length &&
+      !fold.querySelector('.tcx-guard-table')
+    ) {
       fold.appendChild(guardTable(compiles[i], labels));
     }
   };
@@ -47,35 +77,94 @@ export function guardsTab(ctx: Context): TabView {
   const found = recompiles(compiles);
   element.appendChild(el('h3', null, `Recompiles (${found.length})`));
   if (!found.length) {
-    element.appendChild(note('No recompiles: every compile was the first of its frame.', 'tcx-muted'));
+    element.appendChild(
+      note(
+        'No recompiles: every compile was the first of its frame.',
+        'tcx-muted'
+      )
+    );
   }
   for (const r of found) {
-    const block = el('section', { class: 'tcx-recompile', attrs: { 'data-compile': compiles[r.compile].id } },
+    const block = el(
+      'section',
+      {
+        class: 'tcx-recompile',
+        attrs: { 'data-compile': compiles[r.compile].id }
+      },
       el('h4', { class: 'tcx-recompile-title' }, r.title),
-      el('p', { class: 'tcx-muted' }, `Compile ${compiles[r.compile].id} was made because no cached compile of this frame passed its guards:`),
-      table(['cached compile', 'its guard that failed', 'expected', 'actual', 'user code'], r.rows.map(row => [
-        row.cachedIndex >= 0 ? link(row.cached, () => openGuards(row.cachedIndex), `the guards of compile ${row.cached}`) : code(row.cached),
-        code(row.guard),
-        el('span', { class: 'tcx-expected' }, row.expected),
-        el('span', { class: 'tcx-actual' }, row.actual),
-        el('span', null, row.userCode ? code(row.userCode) : '', row.userLocation ? ` ${where(row.userLocation, labels)}` : '')
-      ]), 'tcx-recompile-table'),
-      link(`its own ${plural(compiles[r.compile].guards.length, 'guard')}`, () => openGuards(r.compile)));
+      el(
+        'p',
+        { class: 'tcx-muted' },
+        `Compile ${compiles[r.compile].id} was made because no cached compile of this frame passed its guards:`
+      ),
+      table(
+        [
+          'cached compile',
+          'its guard that failed',
+          'expected',
+          'actual',
+          'user code'
+        ],
+        r.rows.map(row => [
+          row.cachedIndex >= 0
+            ? link(
+                row.cached,
+                () => openGuards(row.cachedIndex),
+                `the guards of compile ${row.cached}`
+              )
+            : code(row.cached),
+          code(row.guard),
+          el('span', { class: 'tcx-expected' }, row.expected),
+          el('span', { class: 'tcx-actual' }, row.actual),
+          el(
+            'span',
+            null,
+            row.userCode ? code(row.userCode) : '',
+            row.userLocation ? ` ${where(row.userLocation, labels)}` : ''
+          )
+        ]),
+        'tcx-recompile-table'
+      ),
+      link(
+        `its own ${plural(compiles[r.compile].guards.length, 'guard')}`,
+        () => openGuards(r.compile)
+      )
+    );
     blocks.set(r.compile, block);
     element.appendChild(block);
   }
   const total = compiles.reduce((n, c) => n + c.guards.length, 0);
-  element.appendChild(el('h3', null, `Guards (${total} in ${plural(compiles.length, 'compile')})`));
+  element.appendChild(
+    el('h3', null, `Guards (${total} in ${plural(compiles.length, 'compile')})`)
+  );
   compiles.forEach((c, i) => {
-    const fold = el('details', { class: 'tcx-compile-guards', attrs: { 'data-guards-of': c.id } },
-      el('summary', null,
-        el('strong', { title: c.frame?.file ?? '' }, `Compile ${c.id} · ${c.frame?.function ?? '?'} (${where(c.frame, labels)}) `),
+    const fold = el(
+      'details',
+      { class: 'tcx-compile-guards', attrs: { 'data-guards-of': c.id } },
+      el(
+        'summary',
+        null,
+        el(
+          'strong',
+          { title: c.frame?.file ?? '' },
+          `Compile ${c.id} · ${c.frame?.function ?? '?'} (${where(c.frame, labels)}) `
+        ),
         el('span', { class: `tcx-status tcx-status-${c.status}` }, c.status),
-        blocks.has(i) ? el('span', { class: 'tcx-chip tcx-mark-recompile' }, 'recompile') : null,
-        el('span', { class: 'tcx-muted' }, ` ${guardSummary(c)}`)));
+        blocks.has(i)
+          ? el('span', { class: 'tcx-chip tcx-mark-recompile' }, 'recompile')
+          : null,
+        el('span', { class: 'tcx-muted' }, ` ${guardSummary(c)}`)
+      )
+    );
     if (c.error) {
       fold.open = true;
-      fold.appendChild(el('p', { class: 'tcx-error' }, `${c.error.type ?? 'error'}: ${c.error.message ?? ''}`));
+      fold.appendChild(
+        el(
+          'p',
+          { class: 'tcx-error' },
+          `${c.error.type ?? 'error'}: ${c.error.message ?? ''}`
+        )
+      );
     }
     folds.push(fold);
     fold.addEventListener('toggle', () => fill(i));

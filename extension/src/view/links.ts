@@ -13,12 +13,19 @@ export const DOC_ATTRIBUTE = 'data-tcx-doc';
 export type OpenSide = (side: 'a' | 'b', target: Target) => boolean;
 
 export function go(explorer: HTMLElement, target: Target): void {
-  explorer.dispatchEvent(new CustomEvent<Target>(GO_EVENT, { detail: target, bubbles: true }));
+  explorer.dispatchEvent(
+    new CustomEvent<Target>(GO_EVENT, { detail: target, bubbles: true })
+  );
 }
 
 /** The first explorer on the page showing the document with this key. */
-export function explorerFor(key: string, root: ParentNode = document): HTMLElement | null {
-  for (const node of root.querySelectorAll<HTMLElement>(`.tcx-explorer[${DOC_ATTRIBUTE}]`)) {
+export function explorerFor(
+  key: string,
+  root: ParentNode = document
+): HTMLElement | null {
+  for (const node of root.querySelectorAll<HTMLElement>(
+    `.tcx-explorer[${DOC_ATTRIBUTE}]`
+  )) {
     if (node.getAttribute(DOC_ATTRIBUTE) === key) {
       return node;
     }

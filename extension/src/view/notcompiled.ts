@@ -1,4 +1,8 @@
-import { notCompiled, nothingCompiled, reasonGroups } from '../model/notcompiled';
+import {
+  notCompiled,
+  nothingCompiled,
+  reasonGroups
+} from '../model/notcompiled';
 import { sourceLabels, where } from '../model/format';
 import { Context } from './context';
 import { code, el, table } from './dom';
@@ -22,13 +26,41 @@ export function notCompiledView(ctx: Context): HTMLElement | null {
     const names = others.slice(0, MAX_NAMES).map(e => e.function);
     const more = others.length - names.length;
     return [
-      el('span', null, code(first.function), ' ', el('span', { class: 'tcx-muted', title: first.file }, where({ file: first.file, line: first.line }, labels)),
-        others.length ? el('div', { class: 'tcx-muted' }, `and ${others.length} more frame${others.length === 1 ? '' : 's'}: ${names.join(', ')}${more > 0 ? `, … ${more} more` : ''}`) : null),
-      first.category, first.reason, first.advice];
+      el(
+        'span',
+        null,
+        code(first.function),
+        ' ',
+        el(
+          'span',
+          { class: 'tcx-muted', title: first.file },
+          where({ file: first.file, line: first.line }, labels)
+        ),
+        others.length
+          ? el(
+              'div',
+              { class: 'tcx-muted' },
+              `and ${others.length} more frame${others.length === 1 ? '' : 's'}: ${names.join(', ')}${more > 0 ? `, … ${more} more` : ''}`
+            )
+          : null
+      ),
+      first.category,
+      first.reason,
+      first.advice
+    ];
   });
   const more = groups.length - MAX_ROWS;
-  return el('details', { class: 'tcx-not-compiled', attrs: none ? { open: '' } : {} },
-    el('summary', null, `Not compiled: ${entries.length} frame${entries.length === 1 ? '' : 's'} ran without compiled code${none ? ' (nothing was compiled)' : ''}`),
+  return el(
+    'details',
+    { class: 'tcx-not-compiled', attrs: none ? { open: '' } : {} },
+    el(
+      'summary',
+      null,
+      `Not compiled: ${entries.length} frame${entries.length === 1 ? '' : 's'} ran without compiled code${none ? ' (nothing was compiled)' : ''}`
+    ),
     table(['frame', 'category', "torch's reason", 'what to do'], rows),
-    more > 0 ? el('p', { class: 'tcx-muted' }, `… ${more} more reasons not shown`) : null);
+    more > 0
+      ? el('p', { class: 'tcx-muted' }, `… ${more} more reasons not shown`)
+      : null
+  );
 }

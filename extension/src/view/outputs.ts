@@ -11,18 +11,27 @@ export interface OutputRef {
 
 export function outputRefs(doc: TcxDocument): OutputRef[] {
   const refs: OutputRef[] = [];
-  doc.compiles.forEach((c, compile) => c.output_codes.forEach((_, output) => refs.push({ compile, output })));
+  doc.compiles.forEach((c, compile) =>
+    c.output_codes.forEach((_, output) => refs.push({ compile, output }))
+  );
   return refs;
 }
 
 export const refKey = (r: OutputRef) => `${r.compile}|${r.output}`;
 
-export function outputPicker(doc: TcxDocument, refs: OutputRef[], onPick: (ref: OutputRef) => void): HTMLSelectElement {
+export function outputPicker(
+  doc: TcxDocument,
+  refs: OutputRef[],
+  onPick: (ref: OutputRef) => void
+): HTMLSelectElement {
   return select(
     refs.map(r => {
       const c = doc.compiles[r.compile];
       const o = c.output_codes[r.output];
-      return [refKey(r), `${outputLabel(c, o, r.output)} (${o.kernels.length} kernels)`];
+      return [
+        refKey(r),
+        `${outputLabel(c, o, r.output)} (${o.kernels.length} kernels)`
+      ];
     }),
     refs.length ? refKey(refs[0]) : '',
     key => onPick(refs.find(r => refKey(r) === key)!),

@@ -1,84 +1,202 @@
 import { plural, whereTitle } from '../model/format';
-import { folded, foldedSummary, lineChips, Mark, SourceFile, sourceFiles } from '../model/source';
+import {
+  folded,
+  foldedSummary,
+  lineChips,
+  Mark,
+  SourceFile,
+  sourceFiles
+} from '../model/source';
 import { Target } from '../model/types';
 import { Context, TabView } from './context';
 import { code, el, link, note } from './dom';
 
 const SHOWN_KERNELS = 4;
 
-function chip(ctx: Context, kind: string, text: string, title: string, target?: Target): HTMLElement {
-  return el('button', { class: `tcx-chip tcx-mark-${kind}`, title, attrs: { type: 'button' }, onclick: () => target && ctx.go(target) }, text);
+function chip(
+  ctx: Context,
+  kind: string,
+  text: string,
+  title: string,
+  target?: Target
+): HTMLElement {
+  return el(
+    'button',
+    {
+      class: `tcx-chip tcx-mark-${kind}`,
+      title,
+      attrs: { type: 'button' },
+      onclick: () => target && ctx.go(target)
+    },
+    text
+  );
 }
 
 /** The guards of a line: one count chip; clicking it lists them below the line. */
-function guardChip(ctx: Context, guards: Mark[], list: HTMLElement): HTMLElement {
-  return el('button', {
-    class: 'tcx-chip tcx-mark-guard',
-    title: 'show the guards of this line',
-    attrs: { type: 'button', 'aria-expanded': 'false' },
-    onclick: event => {
-      const button = event.currentTarget as HTMLElement;
-      const open = list.hidden;
-      if (open && !list.childElementCount) {
-        list.append(...guards.map(g => el('li', null, link(g.title ?? '', () => g.target && ctx.go(g.target), 'this compile in Guards & recompiles'), ' ', code(g.label))));
+function guardChip(
+  ctx: Context,
+  guards: Mark[],
+  list: HTMLElement
+): HTMLElement {
+  return el(
+    'button',
+    {
+      class: 'tcx-chip tcx-mark-guard',
+      title: 'show the guards of this line',
+      attrs: { type: 'button', 'aria-expanded': 'false' },
+      onclick: event => {
+        const button = event.currentTarget as HTMLElement;
+        const open = list.hidden;
+        if (open && !list.childElementCount) {
+          list.append(
+            ...guards.map(g =>
+              el(
+                'li',
+                null,
+                link(
+                  g.title ?? '',
+                  () => g.target && ctx.go(g.target),
+                  'this compile in Guards & recompiles'
+                ),
+                ' ',
+                code(g.label)
+              )
+            )
+          );
+        }
+        list.hidden = !open;
+        button.setAttribute('aria-expanded', String(open));
       }
-      list.hidden = !open;
-      button.setAttribute('aria-expanded', String(open));
-    }
-  }, plural(guards.length, 'guard'));
+    },
+    plural(guards.length, 'guard')
+  );
 }
 
-function lineRow(ctx: Context, file: SourceFile, line: SourceFile['lines'][number]): HTMLElement[] {
+function lineRow(
+  ctx: Context,
+  file: SourceFile,
+  line: SourceFile['lines'][number]
+): HTMLElement[] {
   const chips = lineChips(line);
   const box = el('span', { class: 'tcx-marks' });
   for (const m of chips.first) {
     box.appendChild(chip(ctx, m.kind, m.label, m.title ?? m.label, m.target));
   }
   if (chips.time) {
-    box.appendChild(chip(ctx, 'time', chips.time.label, chips.time.title ?? chips.time.label, chips.time.target));
+    box.appendChild(
+      chip(
+        ctx,
+        'time',
+        chips.time.label,
+        chips.time.title ?? chips.time.label,
+        chips.time.target
+      )
+    );
   }
   for (const m of chips.others.slice(0, SHOWN_KERNELS)) {
     box.appendChild(chip(ctx, m.kind, m.label, m.title ?? m.label, m.target));
   }
   if (chips.others.length > SHOWN_KERNELS) {
-    box.appendChild(el('span', { class: 'tcx-muted' }, ` +${chips.others.length - SHOWN_KERNELS} more kernels`));
+    box.appendChild(
+      el(
+        'span',
+        { class: 'tcx-muted' },
+        ` +${chips.others.length - SHOWN_KERNELS} more kernels`
+      )
+    );
   }
-  const guardList = el('ul', { class: 'tcx-guard-list', attrs: { hidden: '' } });
+  const guardList = el('ul', {
+    class: 'tcx-guard-list',
+    attrs: { hidden: '' }
+  });
   if (chips.guards.length) {
     box.appendChild(guardChip(ctx, chips.guards, guardList));
   }
   const nodes = chips.nodes;
   if (nodes.length) {
-    box.appendChild(chip(ctx, 'node', nodes.length === 1 ? nodes[0].label : `${nodes.length} graph nodes`, nodes.map(n => n.label).slice(0, 30).join(', '), nodes[0].target));
+    box.appendChild(
+      chip(
+        ctx,
+        'node',
+        nodes.length === 1 ? nodes[0].label : `${nodes.length} graph nodes`,
+        nodes
+          .map(n => n.label)
+          .slice(0, 30)
+          .join(', '),
+        nodes[0].target
+      )
+    );
   }
   const flagged = chips.first.some(m => m.kind !== 'break-path');
   const time = chips.time;
   const memory = chips.memory;
   if (memory) {
-    box.appendChild(chip(ctx, memory.kind, memory.label, memory.title ?? memory.label, memory.target));
+    box.appendChild(
+      chip(
+        ctx,
+        memory.kind,
+        memory.label,
+        memory.title ?? memory.label,
+        memory.target
+      )
+    );
   }
-  const row = el('div', { class: `tcx-line${flagged ? ' tcx-line-flagged' : ''}${time || memory ? ' tcx-line-timed' : ''}`, title: whereTitle({ file: file.file, line: line.line, code: line.code }), attrs: { 'data-line': String(line.line) } },
-    time ? el('span', { class: 'tcx-heat', attrs: { style: `width: ${((time.heat ?? 0) * 100).toFixed(1)}%`, 'aria-hidden': 'true' } }) : null,
-    memory && !time ? el('span', { class: 'tcx-heat tcx-heat-memory', attrs: { style: `width: ${((memory.heat ?? 0) * 100).toFixed(1)}%`, 'aria-hidden': 'true' } }) : null,
+  const row = el(
+    'div',
+    {
+      class: `tcx-line${flagged ? ' tcx-line-flagged' : ''}${time || memory ? ' tcx-line-timed' : ''}`,
+      title: whereTitle({ file: file.file, line: line.line, code: line.code }),
+      attrs: { 'data-line': String(line.line) }
+    },
+    time
+      ? el('span', {
+          class: 'tcx-heat',
+          attrs: {
+            style: `width: ${((time.heat ?? 0) * 100).toFixed(1)}%`,
+            'aria-hidden': 'true'
+          }
+        })
+      : null,
+    memory && !time
+      ? el('span', {
+          class: 'tcx-heat tcx-heat-memory',
+          attrs: {
+            style: `width: ${((memory.heat ?? 0) * 100).toFixed(1)}%`,
+            'aria-hidden': 'true'
+          }
+        })
+      : null,
     el('span', { class: 'tcx-lineno' }, String(line.line)),
     el('code', { class: 'tcx-line-code' }, line.code),
-    box);
+    box
+  );
   return [row, guardList];
 }
 
-function fileSection(ctx: Context, f: SourceFile, rows: Map<string, HTMLElement>): HTMLElement {
+function fileSection(
+  ctx: Context,
+  f: SourceFile,
+  rows: Map<string, HTMLElement>
+): HTMLElement {
   const body = el('div', { class: 'tcx-source-lines' });
   let previous: number | null = null;
   for (const line of f.lines) {
     if (previous !== null && line.line > previous + 1) {
-      body.appendChild(el('div', { class: 'tcx-gap', attrs: { 'aria-hidden': 'true' } }, '⋯'));
+      body.appendChild(
+        el('div', { class: 'tcx-gap', attrs: { 'aria-hidden': 'true' } }, '⋯')
+      );
     }
     previous = line.line;
     const [row, guardList] = lineRow(ctx, f, line);
     rows.set(`${f.file}:${line.line}`, row);
     body.append(row, guardList);
   }
-  return el('section', { class: 'tcx-source-file' }, el('h4', { class: 'tcx-file', title: f.file }, f.label), body);
+  return el(
+    'section',
+    { class: 'tcx-source-file' },
+    el('h4', { class: 'tcx-file', title: f.file }, f.label),
+    body
+  );
 }
 
 export function sourceTab(ctx: Context): TabView {
@@ -94,9 +212,12 @@ export function sourceTab(ctx: Context): TabView {
     element.appendChild(fileSection(ctx, f, rows));
   }
   const fold = others.length
-    ? el('details', { class: 'tcx-library-files', attrs: own.length ? {} : { open: '' } },
-      el('summary', null, foldedSummary(others)),
-      ...others.map(f => fileSection(ctx, f, rows)))
+    ? el(
+        'details',
+        { class: 'tcx-library-files', attrs: own.length ? {} : { open: '' } },
+        el('summary', null, foldedSummary(others)),
+        ...others.map(f => fileSection(ctx, f, rows))
+      )
     : null;
   if (fold) {
     element.appendChild(fold);

@@ -23,24 +23,48 @@ export class Tabs {
   private built = new Set<string>();
   private current = '';
 
-  constructor(private specs: TabSpec[], onSelect: (id: string) => void = () => undefined) {
+  constructor(
+    private specs: TabSpec[],
+    onSelect: (id: string) => void = () => undefined
+  ) {
     const prefix = `tcx-${++instances}`;
-    const strip = el('div', { class: 'tcx-tabs', attrs: { role: 'tablist', 'aria-label': 'tcexplore views' } });
+    const strip = el('div', {
+      class: 'tcx-tabs',
+      attrs: { role: 'tablist', 'aria-label': 'tcexplore views' }
+    });
     const panes = el('div', { class: 'tcx-panes' });
     for (const spec of specs) {
-      const button = el('button', {
-        class: 'tcx-tab',
-        attrs: { role: 'tab', type: 'button', id: `${prefix}-tab-${spec.id}`, 'aria-controls': `${prefix}-panel-${spec.id}`, 'aria-selected': 'false', tabindex: '-1', 'data-tab': spec.id },
-        onclick: () => {
-          this.select(spec.id);
-          onSelect(spec.id);
-        }
-      }, spec.label);
+      const button = el(
+        'button',
+        {
+          class: 'tcx-tab',
+          attrs: {
+            role: 'tab',
+            type: 'button',
+            id: `${prefix}-tab-${spec.id}`,
+            'aria-controls': `${prefix}-panel-${spec.id}`,
+            'aria-selected': 'false',
+            tabindex: '-1',
+            'data-tab': spec.id
+          },
+          onclick: () => {
+            this.select(spec.id);
+            onSelect(spec.id);
+          }
+        },
+        spec.label
+      );
       button.addEventListener('keydown', event => this.onKey(event, spec.id));
       button.hidden = spec.hidden ?? false;
       const panel = el('div', {
         class: 'tcx-panel',
-        attrs: { role: 'tabpanel', id: `${prefix}-panel-${spec.id}`, 'aria-labelledby': button.id, 'data-tab': spec.id, tabindex: '0' }
+        attrs: {
+          role: 'tabpanel',
+          id: `${prefix}-panel-${spec.id}`,
+          'aria-labelledby': button.id,
+          'data-tab': spec.id,
+          tabindex: '0'
+        }
       });
       panel.hidden = true;
       this.buttons.set(spec.id, button);
@@ -74,15 +98,32 @@ export class Tabs {
       try {
         panel.appendChild(spec.build());
       } catch (error) {
-        panel.appendChild(el('p', { class: 'tcx-error' }, `This view could not be drawn: ${String(error)}`));
+        panel.appendChild(
+          el(
+            'p',
+            { class: 'tcx-error' },
+            `This view could not be drawn: ${String(error)}`
+          )
+        );
       }
     }
   }
 
   private onKey(event: KeyboardEvent, id: string): void {
-    const ids = this.specs.map(s => s.id).filter(other => !this.buttons.get(other)!.hidden);
+    const ids = this.specs
+      .map(s => s.id)
+      .filter(other => !this.buttons.get(other)!.hidden);
     const at = ids.indexOf(id);
-    const next = event.key === 'ArrowRight' ? at + 1 : event.key === 'ArrowLeft' ? at - 1 : event.key === 'Home' ? 0 : event.key === 'End' ? ids.length - 1 : null;
+    const next =
+      event.key === 'ArrowRight'
+        ? at + 1
+        : event.key === 'ArrowLeft'
+          ? at - 1
+          : event.key === 'Home'
+            ? 0
+            : event.key === 'End'
+              ? ids.length - 1
+              : null;
     if (next === null) {
       return;
     }

@@ -9,7 +9,14 @@ from __future__ import annotations
 
 # Each section module registers its handlers as it is imported.
 from . import (  # noqa: F401
-    compiled_autograd, frames, graph_breaks, graphs, guards, metrics, runtime_logs, timing,
+    compiled_autograd,
+    frames,
+    graph_breaks,
+    graphs,
+    guards,
+    metrics,
+    runtime_logs,
+    timing,
 )
 from .bytecode import bytecode_artifact_handler
 from .registry import HANDLERS, IGNORED, Handler

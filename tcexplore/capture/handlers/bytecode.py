@@ -21,8 +21,11 @@ def _bytecode_hook(assembler: Assembler, event: Event, record: dict[str, Any] | 
         return
     data = event.data
     assembler.bytecode_texts[record["id"]] = {
-        "source": "bytecode_hook", "original": bounded_text(data["original"]),
-        "modified": bounded_text(data["modified"]), "side_effects": data.get("side_effects")}
+        "source": "bytecode_hook",
+        "original": bounded_text(data["original"]),
+        "modified": bounded_text(data["modified"]),
+        "side_effects": data.get("side_effects"),
+    }
 
 
 _BYTECODE_ARTIFACTS = {"_ORIGINAL_BYTECODE": "original", "_MODIFIED_BYTECODE": "modified"}
@@ -41,4 +44,5 @@ def bytecode_artifact_handler(kind: str) -> Handler | None:
         heard = assembler.bytecode_texts.setdefault(record["id"], {"source": "trace_artifact"})
         if heard["source"] == "trace_artifact":  # the hook, where there is one, holds both
             heard[part] = bounded_text(event.payload)
+
     return handle

@@ -22,32 +22,34 @@ def _dynamo_graph(assembler: Assembler, event: Event, record: dict[str, Any]) ->
 
 @handles("aot_forward_graph", "aot_backward_graph", "aot_inference_graph", "aot_joint_graph")
 def _aot_graph(assembler: Assembler, event: Event, record: dict[str, Any]) -> None:
-    part = event.kind[len("aot_"):-len("_graph")]
-    record["aot_graphs"][part] = {**bounded_text(event.payload),
-                                  **parse_graph(event.payload or "")}
+    part = event.kind[len("aot_") : -len("_graph")]
+    record["aot_graphs"][part] = {**bounded_text(event.payload), **parse_graph(event.payload or "")}
 
 
 @handles("inductor_post_grad_graph")
 def _post_grad_graph(assembler: Assembler, event: Event, record: dict[str, Any]) -> None:
-    record["post_grad_graphs"].append({**bounded_text(event.payload),
-                                       **parse_graph(event.payload or "")})
+    record["post_grad_graphs"].append(
+        {**bounded_text(event.payload), **parse_graph(event.payload or "")}
+    )
 
 
 @handles("inductor_output_code")
 def _output_code(assembler: Assembler, event: Event, record: dict[str, Any]) -> None:
     parsed = parse_output_code(event.payload or "")
     data = event.data or {}
-    record["output_codes"].append({
-        **bounded_text(event.payload),
-        "aot_id": parsed["aot_id"],
-        "kind": parsed["kind"],
-        "path": data.get("filename"),
-        "post_grad_graph": len(record["post_grad_graphs"]) - 1,
-        "kernels": parsed["kernels"],
-        "subgraph_calls": parsed["subgraph_calls"],
-        "checks": parsed["checks"],
-        "provenance": None,
-    })
+    record["output_codes"].append(
+        {
+            **bounded_text(event.payload),
+            "aot_id": parsed["aot_id"],
+            "kind": parsed["kind"],
+            "path": data.get("filename"),
+            "post_grad_graph": len(record["post_grad_graphs"]) - 1,
+            "kernels": parsed["kernels"],
+            "subgraph_calls": parsed["subgraph_calls"],
+            "checks": parsed["checks"],
+            "provenance": None,
+        }
+    )
 
 
 @handles("inductor_provenance_tracking_node_mappings")

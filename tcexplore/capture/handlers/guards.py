@@ -33,11 +33,15 @@ def _symbol(assembler: Assembler, event: Event, record: dict[str, Any] | None) -
     if owner is None:
         return
     data = event.data or {}
-    owner["symbols"].append({
-        "symbol": data.get("symbol"), "value": data.get("val"), "range": data.get("vr"),
-        "source": data.get("source"),
-        "user_location": assembler.frame_from_stack(data.get("user_stack")),
-    })
+    owner["symbols"].append(
+        {
+            "symbol": data.get("symbol"),
+            "value": data.get("val"),
+            "range": data.get("vr"),
+            "source": data.get("source"),
+            "user_location": assembler.frame_from_stack(data.get("user_stack")),
+        }
+    )
 
 
 @handles("create_unbacked_symbol")
@@ -47,10 +51,16 @@ def _unbacked_symbol(assembler: Assembler, event: Event, record: dict[str, Any] 
     if record is None:
         return
     data = event.data or {}
-    record["symbols"].append({
-        "symbol": data.get("symbol"), "value": None, "range": data.get("vr"), "source": None,
-        "unbacked": True, "user_location": assembler.frame_from_stack(data.get("user_stack")),
-    })
+    record["symbols"].append(
+        {
+            "symbol": data.get("symbol"),
+            "value": None,
+            "range": data.get("vr"),
+            "source": None,
+            "unbacked": True,
+            "user_location": assembler.frame_from_stack(data.get("user_stack")),
+        }
+    )
 
 
 @handles("guard_added_fast", "guard_added", "symbolic_shape_specialization")
@@ -59,8 +69,10 @@ def _symbolic_guard(assembler: Assembler, event: Event, record: dict[str, Any] |
     if owner is None:
         return
     data = event.data or {}
-    owner["symbolic_guards"].append({
-        "kind": event.kind,
-        "expr": data.get("expr") or data.get("symbol"),
-        "user_location": assembler.frame_from_stack(data.get("user_stack")),
-    })
+    owner["symbolic_guards"].append(
+        {
+            "kind": event.kind,
+            "expr": data.get("expr") or data.get("symbol"),
+            "user_location": assembler.frame_from_stack(data.get("user_stack")),
+        }
+    )

@@ -16,30 +16,45 @@ if TYPE_CHECKING:
 
 @handles("compilation_metrics", "bwd_compilation_metrics")
 def _metrics(assembler: Assembler, event: Event, record: dict[str, Any]) -> None:
-    data = {k: v for k, v in (event.data or {}).items()
-            if not (isinstance(v, str) and k.endswith("_config"))}
+    data = {
+        k: v
+        for k, v in (event.data or {}).items()
+        if not (isinstance(v, str) and k.endswith("_config"))
+    }
     if event.kind == "compilation_metrics":
         record["metrics"] = data
         record["restart_reasons"] = list(data.get("restart_reasons") or [])
         if record["frame"] is None and data.get("co_name"):
-            record["frame"] = {"function": data["co_name"], "file": data.get("co_filename"),
-                               "line": data.get("co_firstlineno"), "code": None}
+            record["frame"] = {
+                "function": data["co_name"],
+                "file": data.get("co_filename"),
+                "line": data.get("co_firstlineno"),
+                "code": None,
+            }
     else:
         record["backward_metrics"] = data
 
 
-@handles("fx_graph_cache_hit", "fx_graph_cache_miss", "fx_graph_cache_bypass",
-         "aotautograd_cache_hit", "aotautograd_cache_miss", "aotautograd_cache_bypass")
+@handles(
+    "fx_graph_cache_hit",
+    "fx_graph_cache_miss",
+    "fx_graph_cache_bypass",
+    "aotautograd_cache_hit",
+    "aotautograd_cache_miss",
+    "aotautograd_cache_bypass",
+)
 def _cache(assembler: Assembler, event: Event, record: dict[str, Any]) -> None:
     cache, _, result = event.kind.rpartition("_cache_")
     info = json_or_none(event.payload) or {}
-    record["cache"].append({
-        "cache": "fx_graph" if cache == "fx_graph" else "aotautograd",
-        "result": result,
-        "key": info.get("key"),
-        "reason": info.get("cache_bypass_reason") or info.get("reason"),
-        **cache_details(info),
-    })
+    record["cache"].append(
+        {
+            "cache": "fx_graph" if cache == "fx_graph" else "aotautograd",
+            "result": result,
+            "key": info.get("key"),
+            "reason": info.get("cache_bypass_reason") or info.get("reason"),
+            **cache_details(info),
+        }
+    )
 
 
 @handles("torch._functorch.config")

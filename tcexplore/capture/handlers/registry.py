@@ -24,12 +24,24 @@ def handles(*kinds: str) -> Callable[[Handler], Handler]:
         for kind in kinds:
             HANDLERS[kind] = fn
         return fn
+
     return register
 
 
-for _kind in ("describe_storage", "describe_tensor", "describe_source", "dynamo_guards",
-              "torch_version", "aot_forward_graph_fw_metadata",
-              "inductor_provenance_tracking_kernel_stack_traces", "fx_graph_runnable",
-              "runtime_wrapper_orchestration", "before_pre_grad_graph", "after_pre_grad_graph",
-              "before_joint_graph", "after_joint_graph", "before_post_grad_graph"):
+for _kind in (
+    "describe_storage",
+    "describe_tensor",
+    "describe_source",
+    "dynamo_guards",
+    "torch_version",
+    "aot_forward_graph_fw_metadata",
+    "inductor_provenance_tracking_kernel_stack_traces",
+    "fx_graph_runnable",
+    "runtime_wrapper_orchestration",
+    "before_pre_grad_graph",
+    "after_pre_grad_graph",
+    "before_joint_graph",
+    "after_joint_graph",
+    "before_post_grad_graph",
+):
     HANDLERS[_kind] = IGNORED

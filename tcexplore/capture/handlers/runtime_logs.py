@@ -19,8 +19,9 @@ def _cudagraphs_log(assembler: Assembler, event: Event, record: dict[str, Any] |
     message = event.data["message"]
     if record is None and (m := re.match(r"^\[(?P<cid>!?[\d/]+)\] ", message)):
         record = assembler.compiles.get(m["cid"])  # run-time messages name their compile
-    apply_cudagraph_message(record["cudagraphs"] if record else assembler.session_cudagraphs,
-                            message)
+    apply_cudagraph_message(
+        record["cudagraphs"] if record else assembler.session_cudagraphs, message
+    )
 
 
 @handles("log_perf_hints")
@@ -38,9 +39,9 @@ def _python_warning(assembler: Assembler, event: Event, record: dict[str, Any] |
         target["fast_path_missed"] = {
             "message": warning["message"],
             "explanation": "The CUDA graph cannot be replayed while outputs of an earlier "
-                           "call still wait for their backward: torch falls back to a slow "
-                           "path, which can make reduce-overhead slower than eager.",
+            "call still wait for their backward: torch falls back to a slow "
+            "path, which can make reduce-overhead slower than eager.",
             "fix": "Call backward() before the next step; for inference run under "
-                   "torch.no_grad(); or call torch.compiler.cudagraph_mark_step_begin() "
-                   "before each model invocation.",
+            "torch.no_grad(); or call torch.compiler.cudagraph_mark_step_begin() "
+            "before each model invocation.",
         }

@@ -13,14 +13,31 @@ import re
 from typing import Any
 
 _DEF = re.compile(r"^(?P<indent>\s*)def (?P<name>call|partition_\d+)\(")
-_ALLOC = re.compile(r"^(?P<name>buf\w+) = empty_strided(?:_(?P<device>\w+))?\(\((?P<size>[^)]*)\), "
-                    r"\((?P<stride>[^)]*)\), torch\.(?P<dtype>\w+)")
+_ALLOC = re.compile(
+    r"^(?P<name>buf\w+) = empty_strided(?:_(?P<device>\w+))?\(\((?P<size>[^)]*)\), "
+    r"\((?P<stride>[^)]*)\), torch\.(?P<dtype>\w+)"
+)
 _REUSE = re.compile(r"^(?P<name>buf\w+) = (?P<old>buf\w+); del (?P=old)\s+# reuse")
 _DEL = re.compile(r"^del (?P<names>[\w, ]+)$")
 
-ITEMSIZE = {"float16": 2, "bfloat16": 2, "float32": 4, "float64": 8, "int8": 1, "int16": 2,
-            "int32": 4, "int64": 8, "uint8": 1, "bool": 1, "complex64": 8, "complex128": 16,
-            "float8_e4m3fn": 1, "float8_e5m2": 1, "float8_e4m3fnuz": 1, "float8_e5m2fnuz": 1}
+ITEMSIZE = {
+    "float16": 2,
+    "bfloat16": 2,
+    "float32": 4,
+    "float64": 8,
+    "int8": 1,
+    "int16": 2,
+    "int32": 4,
+    "int64": 8,
+    "uint8": 1,
+    "bool": 1,
+    "complex64": 8,
+    "complex128": 16,
+    "float8_e4m3fn": 1,
+    "float8_e5m2": 1,
+    "float8_e4m3fnuz": 1,
+    "float8_e5m2fnuz": 1,
+}
 
 
 def _ints(text: str) -> list[int] | None:
@@ -49,8 +66,15 @@ def parse_buffers(code: str) -> dict[str, Any]:
     for number, raw in enumerate(code.splitlines(), 1):
         match = _DEF.match(raw)
         if match:
-            current = {"name": match["name"], "line": number, "buffers": [], "reuses": [],
-                       "_live": {}, "_now": 0, "planned_peak_bytes": 0}
+            current = {
+                "name": match["name"],
+                "line": number,
+                "buffers": [],
+                "reuses": [],
+                "_live": {},
+                "_now": 0,
+                "planned_peak_bytes": 0,
+            }
             def_indent = len(match["indent"])
             functions.append(current)
             continue
@@ -66,7 +90,9 @@ def parse_buffers(code: str) -> dict[str, Any]:
         sized = [b["bytes"] for b in fn["buffers"] if b["bytes"] is not None]
         fn["allocated_bytes"] = sum(sized)
         fn["unsized"] = len(fn["buffers"]) - len(sized)
-        fn["without_reuse_bytes"] = fn["allocated_bytes"] + sum(r["bytes"] or 0 for r in fn["reuses"])
+        fn["without_reuse_bytes"] = fn["allocated_bytes"] + sum(
+            r["bytes"] or 0 for r in fn["reuses"]
+        )
         del fn["_live"], fn["_now"]
     return {
         "functions": functions,
@@ -80,24 +106,34 @@ def parse_buffers(code: str) -> dict[str, Any]:
 
 def _walk(fn: dict[str, Any], statement: str, number: int) -> None:
     live: dict[str, dict[str, Any]] = fn["_live"]
-    if (match := _ALLOC.match(statement)):
+    if match := _ALLOC.match(statement):
         size, stride = _ints(match["size"]), _ints(match["stride"])
-        buffer = {"name": match["name"], "shape": [p.strip() for p in match["size"].split(",")
-                                                   if p.strip()],
-                  "dtype": match["dtype"], "device": match["device"] or "cpu",
-                  "bytes": storage_bytes(size, stride, match["dtype"]), "line": number,
-                  "freed_line": None}
+        buffer = {
+            "name": match["name"],
+            "shape": [p.strip() for p in match["size"].split(",") if p.strip()],
+            "dtype": match["dtype"],
+            "device": match["device"] or "cpu",
+            "bytes": storage_bytes(size, stride, match["dtype"]),
+            "line": number,
+            "freed_line": None,
+        }
         fn["buffers"].append(buffer)
         live[buffer["name"]] = buffer
         fn["_now"] += buffer["bytes"] or 0
         fn["planned_peak_bytes"] = max(fn["planned_peak_bytes"], fn["_now"])
-    elif (match := _REUSE.match(statement)):
+    elif match := _REUSE.match(statement):
         buffer = live.pop(match["old"], None)
         if buffer is not None:
             live[match["name"]] = buffer
-            fn["reuses"].append({"name": match["name"], "reuses": match["old"],
-                                 "bytes": buffer["bytes"], "line": number})
-    elif (match := _DEL.match(statement)):
+            fn["reuses"].append(
+                {
+                    "name": match["name"],
+                    "reuses": match["old"],
+                    "bytes": buffer["bytes"],
+                    "line": number,
+                }
+            )
+    elif match := _DEL.match(statement):
         for name in (n.strip() for n in match["names"].split(",")):
             buffer = live.pop(name, None)
             if buffer is not None:

@@ -19,8 +19,13 @@ def key_components(lines: list[Any]) -> tuple[list[dict[str, str]], int]:
     for line in lines[:MAX_COMPONENTS]:
         match = _LINE.match(str(line))
         if match:
-            parsed.append({"name": match["name"], "hash": match["hash"],
-                           "value": match["value"][:MAX_VALUE_CHARS]})
+            parsed.append(
+                {
+                    "name": match["name"],
+                    "hash": match["hash"],
+                    "value": match["value"][:MAX_VALUE_CHARS],
+                }
+            )
         else:
             unread += 1
     return parsed, unread

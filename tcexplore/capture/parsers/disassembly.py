@@ -37,7 +37,7 @@ def parse_bytecode(text: str) -> list[dict[str, Any]]:
         found = _OPNAME.search(raw)
         if not found or not raw.strip():
             continue
-        head, tail = raw[:found.start()], raw[found.end():]
+        head, tail = raw[: found.start()], raw[found.end() :]
         lead = _LEAD.match(head)
         starts = lead["line"] is not None
         if starts:
@@ -54,12 +54,18 @@ def parse_bytecode(text: str) -> list[dict[str, Any]]:
             continue
         argrepr = arg["argrepr"]
         target = _TARGET.match(argrepr or "")
-        instructions.append({
-            "offset": offset, "line": line, "starts_line": starts, "opname": found[1],
-            "arg": int(arg["arg"]) if arg["arg"] is not None else None,
-            "argrepr": argrepr, "label": label,
-            "target": target["target"] if target else None,
-        })
+        instructions.append(
+            {
+                "offset": offset,
+                "line": line,
+                "starts_line": starts,
+                "opname": found[1],
+                "arg": int(arg["arg"]) if arg["arg"] is not None else None,
+                "argrepr": argrepr,
+                "label": label,
+                "target": target["target"] if target else None,
+            }
+        )
     return instructions
 
 

@@ -20,25 +20,54 @@ MAX_NODES = 20_000
 INVOKE_SUBGRAPH = "torch.ops.higher_order.invoke_subgraph"
 
 # Under activation checkpointing torch prefixes the region: "# ac_graph_id: 2 - PREFER_RECOMPUTE File: ...".
-_FILE_COMMENT = re.compile(r"^#(?: ac_graph_id: \S+ - \w+)? File: (?P<file>.+?):(?P<line>\d+) in (?P<fn>[^,]+), code: (?P<code>.*)$")
+_FILE_COMMENT = re.compile(
+    r"^#(?: ac_graph_id: \S+ - \w+)? File: (?P<file>.+?):(?P<line>\d+) in (?P<fn>[^,]+), code: (?P<code>.*)$"
+)
 _PARAM = re.compile(r'(?P<name>\w+)(?:: "(?P<ann>[^"]*)")?')
 _ASSIGN = re.compile(r'^(?P<name>\w+)(?:: "(?P<ann>[^"]*)")? = (?P<rhs>.+)$')
-_TENSOR_ANN = re.compile(r"^(?P<dtype>[a-z]+\d*)\[(?P<shape>[^\]]*)\](?:\[(?P<stride>[^\]]*)\])?(?P<device>[a-z]+(?::\d+)?)?$")
+_TENSOR_ANN = re.compile(
+    r"^(?P<dtype>[a-z]+\d*)\[(?P<shape>[^\]]*)\](?:\[(?P<stride>[^\]]*)\])?(?P<device>[a-z]+(?::\d+)?)?$"
+)
 _IDENT = re.compile(r"[A-Za-z_]\w*")
 # What in a call's argument text is not a value: quoted strings and keyword names.
 _NOT_A_VALUE = re.compile(r"'[^']*'|\"[^\"]*\"|\b\w+ = ")
 _CALL = re.compile(r"^(?P<target>[\w.]+)\(")
 _BINARY = re.compile(r"^[\w.]+ (?P<op>\*\*|//|<<|>>|==|!=|<=|>=|[-+*/@%&|^<>]) [\w.\-]+$")
 _OPERATORS = {
-    "+": "add", "-": "sub", "*": "mul", "/": "truediv", "//": "floordiv", "%": "mod",
-    "**": "pow", "@": "matmul", "&": "and_", "|": "or_", "^": "xor", "<<": "lshift",
-    ">>": "rshift", "==": "eq", "!=": "ne", "<": "lt", "<=": "le", ">": "gt", ">=": "ge",
+    "+": "add",
+    "-": "sub",
+    "*": "mul",
+    "/": "truediv",
+    "//": "floordiv",
+    "%": "mod",
+    "**": "pow",
+    "@": "matmul",
+    "&": "and_",
+    "|": "or_",
+    "^": "xor",
+    "<<": "lshift",
+    ">>": "rshift",
+    "==": "eq",
+    "!=": "ne",
+    "<": "lt",
+    "<=": "le",
+    ">": "gt",
+    ">=": "ge",
 }
 
 DTYPE_NAMES = {
-    "f16": "float16", "bf16": "bfloat16", "f32": "float32", "f64": "float64",
-    "i8": "int8", "i16": "int16", "i32": "int32", "i64": "int64", "u8": "uint8",
-    "b8": "bool", "c64": "complex64", "c128": "complex128",
+    "f16": "float16",
+    "bf16": "bfloat16",
+    "f32": "float32",
+    "f64": "float64",
+    "i8": "int8",
+    "i16": "int16",
+    "i32": "int32",
+    "i64": "int64",
+    "u8": "uint8",
+    "b8": "bool",
+    "c64": "complex64",
+    "c128": "complex128",
 }
 
 
@@ -106,8 +135,9 @@ def parse_graph(text: str, max_nodes: int = MAX_NODES) -> dict[str, Any]:
     return graph
 
 
-def _invoked_subgraphs(lines: list[str], nodes: list[dict[str, Any]],
-                       max_nodes: int) -> list[dict[str, Any]]:
+def _invoked_subgraphs(
+    lines: list[str], nodes: list[dict[str, Any]], max_nodes: int
+) -> list[dict[str, Any]]:
     """Each subgraph an ``invoke_subgraph`` node calls, once (torch prints it once as a
     nested class of the graph module), with the nodes that invoke it, in order."""
     by_name = {n["name"]: n for n in nodes}
@@ -119,8 +149,14 @@ def _invoked_subgraphs(lines: list[str], nodes: list[dict[str, Any]],
                 invoked.setdefault(held["target"].removeprefix("self."), []).append(node["name"])
     subgraphs = []
     for name, invokers in invoked.items():
-        start = next((i for i, line in enumerate(lines)
-                      if line.strip() == f"class {name}(torch.nn.Module):"), None)
+        start = next(
+            (
+                i
+                for i, line in enumerate(lines)
+                if line.strip() == f"class {name}(torch.nn.Module):"
+            ),
+            None,
+        )
         if start is None:
             continue
         graph = _parse_forward(lines, start + 1, max_nodes)
@@ -152,8 +188,15 @@ def _parse_forward(lines: list[str], i: int, max_nodes: int) -> dict[str, Any]:
         m = _PARAM.match(part)
         if not m or m["name"] == "self":
             continue
-        node = {"name": m["name"], "op": "placeholder", "target": m["name"], "args": [],
-                "users": [], "meta": parse_annotation(m["ann"]), "source": None}
+        node = {
+            "name": m["name"],
+            "op": "placeholder",
+            "target": m["name"],
+            "args": [],
+            "users": [],
+            "meta": parse_annotation(m["ann"]),
+            "source": None,
+        }
         nodes.append(node)
         by_name[node["name"]] = node
     i += 1
@@ -174,19 +217,29 @@ def _parse_forward(lines: list[str], i: int, max_nodes: int) -> dict[str, Any]:
         if stripped.startswith("#"):
             fm = _FILE_COMMENT.match(stripped)
             if fm:
-                source = {"file": fm["file"], "line": int(fm["line"]), "function": fm["fn"],
-                          "code": fm["code"]}
+                source = {
+                    "file": fm["file"],
+                    "line": int(fm["line"]),
+                    "function": fm["fn"],
+                    "code": fm["code"],
+                }
             elif stripped.startswith("# No stacktrace found"):
                 source = None
             continue
         if stripped.startswith("return"):
-            ret = stripped[len("return"):]
+            ret = stripped[len("return") :]
             while i < len(lines) and ret.count("(") > ret.count(")"):
                 ret += " " + lines[i].split("#", 1)[0].strip()
                 i += 1
-            output = {"name": "output", "op": "output", "target": "output",
-                      "args": [n for n in _IDENT.findall(ret) if n in by_name],
-                      "users": [], "meta": None, "source": None}
+            output = {
+                "name": "output",
+                "op": "output",
+                "target": "output",
+                "args": [n for n in _IDENT.findall(ret) if n in by_name],
+                "users": [],
+                "meta": None,
+                "source": None,
+            }
             _link(output, by_name)
             nodes.append(output)
             break
@@ -204,11 +257,20 @@ def _parse_forward(lines: list[str], i: int, max_nodes: int) -> dict[str, Any]:
             node["name"] = m["name"]
             by_name[m["name"]] = node
             continue
-        node = {"name": m["name"], "op": op, "target": sys.intern(target),
-                "args": [by_name[n]["name"] for n in dict.fromkeys(
-                    _IDENT.findall(_argument_text(rhs))) if n in by_name],
-                "users": [], "meta": parse_annotation(m["ann"]), "source": source,
-                "code": rhs}
+        node = {
+            "name": m["name"],
+            "op": op,
+            "target": sys.intern(target),
+            "args": [
+                by_name[n]["name"]
+                for n in dict.fromkeys(_IDENT.findall(_argument_text(rhs)))
+                if n in by_name
+            ],
+            "users": [],
+            "meta": parse_annotation(m["ann"]),
+            "source": source,
+            "code": rhs,
+        }
         _link(node, by_name)
         nodes.append(node)
         by_name[node["name"]] = node
@@ -223,7 +285,7 @@ def _argument_text(rhs: str) -> str:
         return rhs
     owner = call["target"].rpartition(".")[0]
     receiver = owner if owner.isidentifier() else ""  # ``x.view(...)``: a method of node x
-    return receiver + " " + _NOT_A_VALUE.sub(" ", rhs[call.end():])
+    return receiver + " " + _NOT_A_VALUE.sub(" ", rhs[call.end() :])
 
 
 def _link(node: dict[str, Any], by_name: dict[str, dict[str, Any]]) -> None:

@@ -35,9 +35,16 @@ def split_reason(reason: Any) -> dict[str, Any]:
 
 def parse_graph_break(text: str) -> dict[str, Any]:
     lines = text.splitlines()
-    record: dict[str, Any] = {"file": None, "line": None, "reason": "", "explanation": None,
-                              "hints": [], "link": None, "developer_context": None,
-                              "user_stack": []}
+    record: dict[str, Any] = {
+        "file": None,
+        "line": None,
+        "reason": "",
+        "explanation": None,
+        "hints": [],
+        "link": None,
+        "developer_context": None,
+        "user_stack": [],
+    }
     reason_lines: list[str] = []
     section = "head"
     for i, line in enumerate(lines):
@@ -46,26 +53,31 @@ def parse_graph_break(text: str) -> dict[str, Any]:
             record["file"], record["line"] = m["file"], int(m["line"])
         elif stripped.startswith("Graph Break Reason:"):
             section = "reason"
-            reason_lines.append(stripped[len("Graph Break Reason:"):].strip())
+            reason_lines.append(stripped[len("Graph Break Reason:") :].strip())
         elif stripped == "User code traceback:":
             section = "stack"
         elif stripped.startswith("Traceback (most recent call last)"):
             break
         elif section == "reason":
             if stripped.startswith("Explanation:"):
-                record["explanation"] = stripped[len("Explanation:"):].strip()
+                record["explanation"] = stripped[len("Explanation:") :].strip()
             elif stripped.startswith("Hint:"):
-                record["hints"].append(stripped[len("Hint:"):].strip())
+                record["hints"].append(stripped[len("Hint:") :].strip())
             elif stripped.startswith("Developer debug context:"):
-                record["developer_context"] = stripped[len("Developer debug context:"):].strip()
+                record["developer_context"] = stripped[len("Developer debug context:") :].strip()
             elif link := _LINK.search(stripped):
                 record["link"] = link.group(0)
             elif stripped:
                 reason_lines.append(stripped)
         elif section == "stack" and (m := _FRAME.match(line)):
-            code = lines[i + 1].strip() if i + 1 < len(lines) and not _FRAME.match(lines[i + 1]) else None
-            record["user_stack"].append({"file": m["file"], "line": int(m["line"]),
-                                         "function": m["fn"], "code": code})
+            code = (
+                lines[i + 1].strip()
+                if i + 1 < len(lines) and not _FRAME.match(lines[i + 1])
+                else None
+            )
+            record["user_stack"].append(
+                {"file": m["file"], "line": int(m["line"]), "function": m["fn"], "code": code}
+            )
     record["reason"] = "\n".join(r for r in reason_lines if r)
     record.update(split_reason(record["reason"]))
     if record["user_stack"] and record["file"] is None:

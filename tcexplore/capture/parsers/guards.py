@@ -9,7 +9,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
-_MANAGER = re.compile(r"^(?P<indent>[| ]*)\+- (?:\w*GuardManager): source=(?P<source>.*?)(?:, accessed_by=|, type=|$)")
+_MANAGER = re.compile(
+    r"^(?P<indent>[| ]*)\+- (?:\w*GuardManager): source=(?P<source>.*?)(?:, accessed_by=|, type=|$)"
+)
 _LEAF = re.compile(r"^(?P<indent>[| ]*)\+- (?P<type>[A-Z][A-Z0-9_]+): (?P<rest>.*)$")
 _LOCATION = re.compile(r"^(?P<file>.*?):(?P<line>\d+)(?: in (?P<fn>.+))?$")
 
@@ -54,11 +56,13 @@ def parse_guards(text: str) -> list[dict[str, Any]]:
         depth = _depth(m["indent"])
         expr, code, location = split_guard_comments(m["rest"])
         owner = max((d for d in sources if d < depth), default=None)
-        guards.append({
-            "type": m["type"],
-            "source": sources[owner] if owner is not None else None,
-            "expression": expr,
-            "user_code": code,
-            "user_location": location,
-        })
+        guards.append(
+            {
+                "type": m["type"],
+                "source": sources[owner] if owner is not None else None,
+                "expression": expr,
+                "user_code": code,
+                "user_location": location,
+            }
+        )
     return guards

@@ -22,7 +22,9 @@ _KERNEL_DEF = re.compile(
     r"^(?P<name>\w+) = async_compile\.(?P<flavour>cpp_pybinding|cpp|triton|cuda|halide|rocm)\(",
     re.M,
 )
-_SOURCE_NODES = re.compile(r"Source Nodes: \[(?P<nodes>[^\]]*)\], Original ATen: \[(?P<aten>[^\]]*)\]")
+_SOURCE_NODES = re.compile(
+    r"Source Nodes: \[(?P<nodes>[^\]]*)\], Original ATen: \[(?P<aten>[^\]]*)\]"
+)
 _HANDLE = re.compile(r"\[Provenance debug handles\] (?P<key>[\w.]+:\d+)")
 _FRAGMENT_NODE = re.compile(r"^#\s+%(?P<name>\w+) : .*= (?P<what>\w+)\[")
 _TRITON_KIND = re.compile(r"@triton_heuristics\.(?P<kind>\w+)\(")
@@ -37,13 +39,19 @@ _CHECK = re.compile(r"^if not \((?P<cond>.+)\):$")
 _CHECK_RAISE = re.compile(r"^raise RuntimeError\((?P<msg>'[^']*'|\"[^\"]*\")\)$")
 _TOP_DEF = re.compile(r"^(?:def (?P<def>\w+)\(|class \w+)")
 _EXTERN_CALL = re.compile(
-    r"^(?:\w+ = )?(?P<target>extern_kernels\.\w+|torch\.ops\.\w+\.\w+\.\w+|aten\.\w+\.\w+)\(")
+    r"^(?:\w+ = )?(?P<target>extern_kernels\.\w+|torch\.ops\.\w+\.\w+\.\w+|aten\.\w+\.\w+)\("
+)
 
 TRITON_KINDS = {
-    "pointwise": "pointwise", "reduction": "reduction",
-    "persistent_reduction": "persistent_reduction", "template": "template",
-    "foreach": "foreach", "user_autotune": "user", "split_scan": "scan",
-    "cooperative_reduction": "reduction", "mix_order_reduction": "reduction",
+    "pointwise": "pointwise",
+    "reduction": "reduction",
+    "persistent_reduction": "persistent_reduction",
+    "template": "template",
+    "foreach": "foreach",
+    "user_autotune": "user",
+    "split_scan": "scan",
+    "cooperative_reduction": "reduction",
+    "mix_order_reduction": "reduction",
 }
 
 
@@ -86,8 +94,7 @@ def _names(text: str) -> list[str]:
 
 
 def _describe_comments(comments: list[str]) -> dict[str, Any]:
-    info: dict[str, Any] = {"source_nodes": [], "aten_ops": [], "fragment_nodes": [],
-                            "handles": []}
+    info: dict[str, Any] = {"source_nodes": [], "aten_ops": [], "fragment_nodes": [], "handles": []}
     for line in comments:
         if m := _SOURCE_NODES.search(line):
             info["source_nodes"] = _names(m["nodes"])
@@ -139,16 +146,27 @@ def parse_output_code(code: str) -> dict[str, Any]:
         flavour = m["flavour"]
         if flavour == "triton":
             kind_match = _TRITON_KIND.search(source)
-            triton_kind = TRITON_KINDS.get(kind_match["kind"], kind_match["kind"]) if kind_match else None
+            triton_kind = (
+                TRITON_KINDS.get(kind_match["kind"], kind_match["kind"]) if kind_match else None
+            )
             kind = "triton"
         else:
             kind, triton_kind = ("cpp" if flavour.startswith("cpp") else flavour), None
         comments = _describe_comments(_comment_block(lines, line_no))
         kernel = {
-            "name": m["name"], "kind": kind, "triton_kind": triton_kind, "source": source,
-            "line": line_no + 1, "handles": [], "launches": 0, "calls": [], "launch_sites": [],
-            "source_nodes": comments["source_nodes"], "aten_ops": comments["aten_ops"],
-            "fragment_nodes": comments["fragment_nodes"], "size_hints": _size_hints(source),
+            "name": m["name"],
+            "kind": kind,
+            "triton_kind": triton_kind,
+            "source": source,
+            "line": line_no + 1,
+            "handles": [],
+            "launches": 0,
+            "calls": [],
+            "launch_sites": [],
+            "source_nodes": comments["source_nodes"],
+            "aten_ops": comments["aten_ops"],
+            "fragment_nodes": comments["fragment_nodes"],
+            "size_hints": _size_hints(source),
             "subgraphs": [],
         }
         kernels.append(kernel)
@@ -165,8 +183,10 @@ def parse_output_code(code: str) -> dict[str, Any]:
     externs: list[dict[str, Any]] = []
     subgraph_calls: list[dict[str, Any]] = []
     checks: list[dict[str, Any]] = []
-    subgraphs = (set(re.findall(r"^def (\w+)\(args\):$", code, re.M))  # not partition_N():
-                 & set(re.findall(r"^ +\w+ = (\w+)\(\1_args\)$", code, re.M)))  # call() calls them so
+    subgraphs = (
+        set(re.findall(r"^def (\w+)\(args\):$", code, re.M))  # not partition_N():
+        & set(re.findall(r"^ +\w+ = (\w+)\(\1_args\)$", code, re.M))
+    )  # call() calls them so
     scope: str | None = None
     scopes: dict[str, set[str | None]] = {}  # kernel -> the functions launching it
     pending: list[str] = []  # handles naming an extern call not reached yet
@@ -178,14 +198,23 @@ def parse_output_code(code: str) -> dict[str, Any]:
             if top := _TOP_DEF.match(line):
                 scope = top["def"] if top["def"] in subgraphs else None
             continue
-        if ((check := _CHECK.match(stripped)) and index + 1 < len(lines)
-                and (raised := _CHECK_RAISE.match(lines[index + 1].strip()))):
-            checks.append({"expr": ast.literal_eval(raised["msg"]), "line": index + 1,
-                           "condition": check["cond"]})
+        if (
+            (check := _CHECK.match(stripped))
+            and index + 1 < len(lines)
+            and (raised := _CHECK_RAISE.match(lines[index + 1].strip()))
+        ):
+            checks.append(
+                {
+                    "expr": ast.literal_eval(raised["msg"]),
+                    "line": index + 1,
+                    "condition": check["cond"],
+                }
+            )
             continue
         if (called := _SUBGRAPH_CALL.match(stripped)) and called["name"] in subgraphs:
-            subgraph_calls.append({"subgraph": called["name"], "line": index + 1,
-                                   "call": stripped, "node": None})
+            subgraph_calls.append(
+                {"subgraph": called["name"], "line": index + 1, "call": stripped, "node": None}
+            )
             continue
         if stripped.startswith("#"):
             if m := _HANDLE.search(stripped):
@@ -202,38 +231,61 @@ def parse_output_code(code: str) -> dict[str, Any]:
             kernel["launches"] += 1
             scopes.setdefault(kernel["name"], set()).add(scope)
             kernel["calls"].append(stripped)  # with its numel / grid arguments, as emitted
-            kernel["launch_sites"].append({
-                "line": index + 1, "source_nodes": comments["source_nodes"],
-                "handles": [h for h in comments["handles"]
-                            if h.rpartition(":")[0] == launched["name"]]})
+            kernel["launch_sites"].append(
+                {
+                    "line": index + 1,
+                    "source_nodes": comments["source_nodes"],
+                    "handles": [
+                        h for h in comments["handles"] if h.rpartition(":")[0] == launched["name"]
+                    ],
+                }
+            )
             kernel["source_nodes"] = kernel["source_nodes"] or comments["source_nodes"]
             kernel["aten_ops"] = kernel["aten_ops"] or comments["aten_ops"]
             continue
         extern = _EXTERN_CALL.match(stripped)
         target = extern["target"] if extern else None
-        handles = [key for key in pending
-                   if key.rpartition(":")[0] + "(" in stripped
-                   and (target is None or key.rpartition(":")[0] == target)]
+        handles = [
+            key
+            for key in pending
+            if key.rpartition(":")[0] + "(" in stripped
+            and (target is None or key.rpartition(":")[0] == target)
+        ]
         if target is None and handles:
             target = handles[0].rpartition(":")[0]
         if target is None:
             continue
         pending = [key for key in pending if key not in handles]
         comments = _describe_comments(_comment_block(lines, index))
-        externs.append({
-            "name": target, "kind": "extern", "triton_kind": None,
-            "source": stripped, "line": index + 1, "handles": handles,
-            "launches": 1, "calls": [stripped],
-            "launch_sites": [{"line": index + 1, "handles": handles,
-                              "source_nodes": comments["source_nodes"]}],
-            "source_nodes": comments["source_nodes"],
-            "aten_ops": comments["aten_ops"], "fragment_nodes": [], "size_hints": None,
-            "subgraphs": [scope] if scope else [],
-        })
+        externs.append(
+            {
+                "name": target,
+                "kind": "extern",
+                "triton_kind": None,
+                "source": stripped,
+                "line": index + 1,
+                "handles": handles,
+                "launches": 1,
+                "calls": [stripped],
+                "launch_sites": [
+                    {
+                        "line": index + 1,
+                        "handles": handles,
+                        "source_nodes": comments["source_nodes"],
+                    }
+                ],
+                "source_nodes": comments["source_nodes"],
+                "aten_ops": comments["aten_ops"],
+                "fragment_nodes": [],
+                "size_hints": None,
+                "subgraphs": [scope] if scope else [],
+            }
+        )
     for kernel in kernels:
         launched_in = scopes.get(kernel["name"], {None})
-        kernel["subgraphs"] = ([] if launched_in == {None}
-                               else sorted(launched_in, key=lambda name: name or ""))
+        kernel["subgraphs"] = (
+            [] if launched_in == {None} else sorted(launched_in, key=lambda name: name or "")
+        )
     every = kernels + externs
     for kernel, label in zip(every, kernel_labels([k["name"] for k in every])):
         kernel["label"] = label

@@ -34,13 +34,17 @@ def parse_recompile_reasons(payload: str | None) -> list[dict[str, Any]]:
                 cid, text = (m["cid"], m["reason"]) if m else (None, line.strip())
                 guard, code, location = split_guard_comments(text)
                 found = _EXPECTED.search(guard)
-                reasons.append({
-                    "failed_compile_id": cid, "guard": guard, "user_code": code,
-                    "user_location": location,
-                    "expected": found["expected"] if found else None,
-                    "actual": found["actual"] if found else None,
-                    "details": [],
-                })
+                reasons.append(
+                    {
+                        "failed_compile_id": cid,
+                        "guard": guard,
+                        "user_code": code,
+                        "user_location": location,
+                        "expected": found["expected"] if found else None,
+                        "actual": found["actual"] if found else None,
+                        "details": [],
+                    }
+                )
             elif line.strip():
                 reasons[-1]["details"].append(line.rstrip())
     return reasons

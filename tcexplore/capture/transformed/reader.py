@@ -19,12 +19,28 @@ _UUID = re.compile(r"_[0-9a-f]{8}(?:_[0-9a-f]{4}){3}_[0-9a-f]{12}$")
 _TMP = re.compile(r"^tmp_\d+$")
 _MODULE_ALIAS = "__import_"
 _TEMPORARY = re.compile(r"^(?:tmp_\d+|graph_out_\d+|___stack\d+|__.*)$")
-_NO_EFFECT = {"NOP", "RESUME", "CACHE", "EXTENDED_ARG", "PRECALL", "COPY_FREE_VARS",
-              "MAKE_CELL", "NOT_TAKEN", "TO_BOOL"}
+_NO_EFFECT = {
+    "NOP",
+    "RESUME",
+    "CACHE",
+    "EXTENDED_ARG",
+    "PRECALL",
+    "COPY_FREE_VARS",
+    "MAKE_CELL",
+    "NOT_TAKEN",
+    "TO_BOOL",
+}
 _CONDITIONAL = re.compile(
-    r"^POP_JUMP_(?:FORWARD_|BACKWARD_)?IF_(?P<when>FALSE|TRUE|NONE|NOT_NONE)$")
-_UNCONDITIONAL = {"JUMP_FORWARD", "JUMP_ABSOLUTE", "JUMP_BACKWARD", "JUMP",
-                  "JUMP_BACKWARD_NO_INTERRUPT", "JUMP_NO_INTERRUPT"}
+    r"^POP_JUMP_(?:FORWARD_|BACKWARD_)?IF_(?P<when>FALSE|TRUE|NONE|NOT_NONE)$"
+)
+_UNCONDITIONAL = {
+    "JUMP_FORWARD",
+    "JUMP_ABSOLUTE",
+    "JUMP_BACKWARD",
+    "JUMP",
+    "JUMP_BACKWARD_NO_INTERRUPT",
+    "JUMP_NO_INTERRUPT",
+}
 
 
 def short_graph_name(name: str) -> str:
@@ -63,16 +79,25 @@ class Reader:
 
     def stop(self, index: int, instruction: dict[str, Any], why: str) -> None:
         self.complete = False
-        where = f"offset {instruction['offset']}" if instruction["offset"] is not None \
+        where = (
+            f"offset {instruction['offset']}"
+            if instruction["offset"] is not None
             else f"instruction {index}"
+        )
         why = why or "the reading stops at an instruction it does not know"
-        self.step("unread", f"not read further: {instruction['opname']} at {where} ({why})",
-                  [index])
+        self.step(
+            "unread", f"not read further: {instruction['opname']} at {where} ({why})", [index]
+        )
 
     def step(self, kind: str, text: str, indexes: list[int], **extra: Any) -> dict[str, Any]:
         first = self.instructions[indexes[-1]]
-        entry = {"kind": kind, "text": text, "line": first["line"],
-                 "instructions": sorted(set(indexes)), **extra}
+        entry = {
+            "kind": kind,
+            "text": text,
+            "line": first["line"],
+            "instructions": sorted(set(indexes)),
+            **extra,
+        }
         self.steps.append(entry)
         return entry
 
@@ -84,8 +109,15 @@ class Reader:
             return stack
         if op == "KW_NAMES":
             self.kwnames = list(ast.literal_eval(argrepr))
-        elif op in ("LOAD_FAST", "LOAD_FAST_CHECK", "LOAD_FAST_BORROW", "LOAD_FAST_AND_CLEAR",
-                    "LOAD_DEREF", "LOAD_CLOSURE", "LOAD_NAME"):
+        elif op in (
+            "LOAD_FAST",
+            "LOAD_FAST_CHECK",
+            "LOAD_FAST_BORROW",
+            "LOAD_FAST_AND_CLEAR",
+            "LOAD_DEREF",
+            "LOAD_CLOSURE",
+            "LOAD_NAME",
+        ):
             stack.append(self.temporaries.get(argrepr) or Value(argrepr, made_by=[i]))
         elif op in ("LOAD_FAST_LOAD_FAST", "LOAD_FAST_BORROW_LOAD_FAST_BORROW"):
             stack.extend(Value(n.strip(), made_by=[i]) for n in argrepr.split(","))
@@ -145,11 +177,12 @@ class Reader:
 
     def load_global(self, i: int, ins: dict[str, Any], stack: list[Value]) -> None:
         name = plain_name(ins["argrepr"])
-        kind = "graph" if COMPILED_FN.match(name) else "resume" if RESUME_AT.match(name) \
-            else "value"
+        kind = (
+            "graph" if COMPILED_FN.match(name) else "resume" if RESUME_AT.match(name) else "value"
+        )
         shown = short_graph_name(name) if kind == "graph" else name
         if name.startswith(_MODULE_ALIAS):  # Dynamo's global for a module it imports
-            shown = name[len(_MODULE_ALIAS):].replace("_dot_", ".")
+            shown = name[len(_MODULE_ALIAS) :].replace("_dot_", ".")
             if shown == "torch._dynamo" or shown.startswith("torch._dynamo."):
                 kind = "dynamo"  # Dynamo's own functions: its bookkeeping around the graph
         null = pushes_null(ins)
@@ -167,8 +200,9 @@ class Reader:
         elif _TMP.match(name):
             # A temporary stored again (each way of a branch may store its own) is read by
             # its name from then on; one stored once, as what it holds.
-            self.temporaries[name] = value if name not in self.temporaries \
-                else Value(name, kind=value.kind, made_by=[i])
+            self.temporaries[name] = (
+                value if name not in self.temporaries else Value(name, kind=value.kind, made_by=[i])
+            )
         elif not _TEMPORARY.match(name) and value.shown() != name:
             self.step("local", f"{name} = {value.shown()}", [i])
 
@@ -214,8 +248,8 @@ class Reader:
                 function = below
             else:  # [method, self]
                 function, args = below, [above, *args]
-        positional = args[:len(args) - len(names)]
-        keywords = list(zip(names, args[len(args) - len(names):]))
+        positional = args[: len(args) - len(names)]
+        keywords = list(zip(names, args[len(args) - len(names) :]))
         stack.append(self.called(i, function, positional, keywords))
 
     def call_ex(self, i: int, flags: int, stack: list[Value]) -> None:
@@ -230,22 +264,34 @@ class Reader:
         extra = [("**", keywords)] if keywords is not None else []
         stack.append(self.called(i, function, positional, extra))
 
-    def called(self, i: int, function: Value, args: list[Value],
-               keywords: list[tuple[str, Value]]) -> Value:
+    def called(
+        self, i: int, function: Value, args: list[Value], keywords: list[tuple[str, Value]]
+    ) -> Value:
         shown = [a.shown() for a in args] + [
-            f"**{v.shown()}" if k == "**" else f"{k}={v.shown()}" for k, v in keywords]
+            f"**{v.shown()}" if k == "**" else f"{k}={v.shown()}" for k, v in keywords
+        ]
         call = f"{function.shown()}({', '.join(shown)})"
         indexes = function.made_by + [i]
         if function.kind == "graph":
-            entry = self.step("graph", call, indexes, graph=function.step["global"],
-                              args=[a.shown() for a in args])
+            entry = self.step(
+                "graph",
+                call,
+                indexes,
+                graph=function.step["global"],
+                args=[a.shown() for a in args],
+            )
         elif function.kind == "resume":
             name = function.step["global"]
-            entry = self.step("resume", call, indexes, resume=name,
-                              offset=int(RESUME_AT.match(name)["offset"]))
+            entry = self.step(
+                "resume", call, indexes, resume=name, offset=int(RESUME_AT.match(name)["offset"])
+            )
         elif function.kind == "dynamo" and "setattr" in function.text and len(args) >= 3:
-            entry = self.step("side_effect", f"{args[0].shown()}.{attribute_name(args[1])} = "
-                              f"{args[2].shown()}  (through {function.shown()})", indexes)
+            entry = self.step(
+                "side_effect",
+                f"{args[0].shown()}.{attribute_name(args[1])} = "
+                f"{args[2].shown()}  (through {function.shown()})",
+                indexes,
+            )
         elif function.kind == "dynamo":
             entry = self.step("helper", call, indexes)
             return Value(call, kind="dynamo", made_by=[i], step=entry)
@@ -253,22 +299,29 @@ class Reader:
             entry = self.step("eager", call, indexes)
         return Value(call, made_by=[i], step=entry)
 
-    def branch(self, i: int, ins: dict[str, Any], when: str,
-               stack: list[Value]) -> list[Value]:
+    def branch(self, i: int, ins: dict[str, Any], when: str, stack: list[Value]) -> list[Value]:
         tested = stack.pop()
         condition = tested.shown()
-        test = {"FALSE": f"not {condition}", "TRUE": condition,
-                "NONE": f"{condition} is None", "NOT_NONE": f"{condition} is not None"}[when]
-        target = self.instructions[self.labels[ins["target"]]] if ins["target"] in \
-            self.labels else None
+        test = {
+            "FALSE": f"not {condition}",
+            "TRUE": condition,
+            "NONE": f"{condition} is None",
+            "NOT_NONE": f"{condition} is not None",
+        }[when]
+        target = (
+            self.instructions[self.labels[ins["target"]]] if ins["target"] in self.labels else None
+        )
         if target is None or self.labels[ins["target"]] <= i:
             raise Unread
-        place = f"offset {target['offset']}" if target["offset"] is not None \
-            else ins["target"]
+        place = f"offset {target['offset']}" if target["offset"] is not None else ins["target"]
         # A test of Dynamo's own values (is a profiler on?) is its bookkeeping, not the user's
         kind = "helper" if tested.kind == "dynamo" else "branch"
-        self.step(kind, f"if {test}: jump to {place} (its steps follow the other way's)",
-                  [i], target=ins["target"])
+        self.step(
+            kind,
+            f"if {test}: jump to {place} (its steps follow the other way's)",
+            [i],
+            target=ins["target"],
+        )
         self.pending[ins["target"]] = copy.deepcopy(stack)
         return stack
 

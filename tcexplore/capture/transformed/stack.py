@@ -10,10 +10,21 @@ from typing import Any
 from ..parsers.disassembly import plain_name
 from .values import NULL, Unread, Value, pick, slice_of
 
-_BINARY = {"BINARY_ADD": "+", "BINARY_SUBTRACT": "-", "BINARY_MULTIPLY": "*",
-           "BINARY_TRUE_DIVIDE": "/", "BINARY_FLOOR_DIVIDE": "//", "BINARY_MODULO": "%",
-           "BINARY_POWER": "**", "BINARY_MATRIX_MULTIPLY": "@", "BINARY_AND": "&",
-           "BINARY_OR": "|", "BINARY_XOR": "^", "BINARY_LSHIFT": "<<", "BINARY_RSHIFT": ">>"}
+_BINARY = {
+    "BINARY_ADD": "+",
+    "BINARY_SUBTRACT": "-",
+    "BINARY_MULTIPLY": "*",
+    "BINARY_TRUE_DIVIDE": "/",
+    "BINARY_FLOOR_DIVIDE": "//",
+    "BINARY_MODULO": "%",
+    "BINARY_POWER": "**",
+    "BINARY_MATRIX_MULTIPLY": "@",
+    "BINARY_AND": "&",
+    "BINARY_OR": "|",
+    "BINARY_XOR": "^",
+    "BINARY_LSHIFT": "<<",
+    "BINARY_RSHIFT": ">>",
+}
 _UNARY = {"UNARY_NEGATIVE": "-", "UNARY_POSITIVE": "+", "UNARY_NOT": "not ", "UNARY_INVERT": "~"}
 # torch's flag Dynamo tests before timing its own code around the graph call (torch 2.15:
 # record_pregraph_bytecode_enter/exit run only while a profiler is on)
@@ -31,8 +42,11 @@ def evaluate(i: int, ins: dict[str, Any], stack: list[Value]) -> bool:
     elif op in ("LOAD_ATTR", "LOAD_METHOD"):
         owner, name = stack.pop(), plain_name(argrepr)
         dynamo = owner.kind == "dynamo" or (owner.shown(), name) == _PROFILER_FLAG
-        value = Value(f"{owner.shown()}.{name}", kind="dynamo" if dynamo else "value",
-                      made_by=owner.made_by + [i])
+        value = Value(
+            f"{owner.shown()}.{name}",
+            kind="dynamo" if dynamo else "value",
+            made_by=owner.made_by + [i],
+        )
         stack.append(value)
         if op == "LOAD_METHOD" or "NULL" in argrepr:
             stack.append(NULL)  # method or not, CALL reads [callable, NULL] alike
@@ -47,8 +61,9 @@ def evaluate(i: int, ins: dict[str, Any], stack: list[Value]) -> bool:
         stack.append(slice_of(parts))
     elif op in ("BUILD_TUPLE", "BUILD_LIST"):
         items = [stack.pop() for _ in range(arg)][::-1] if arg else []
-        stack.append(Value("", items=items, kind="tuple" if op == "BUILD_TUPLE" else "list",
-                           made_by=[i]))
+        stack.append(
+            Value("", items=items, kind="tuple" if op == "BUILD_TUPLE" else "list", made_by=[i])
+        )
     elif op == "LIST_TO_TUPLE":
         value = stack.pop()
         stack.append(Value(value.text, items=value.items, kind="tuple", made_by=[i]))
@@ -64,8 +79,15 @@ def evaluate(i: int, ins: dict[str, Any], stack: list[Value]) -> bool:
             target.items.append(Value(f"*{value.shown()}"))
     elif op == "BUILD_MAP":
         pairs = [stack.pop() for _ in range(2 * arg)][::-1]
-        stack.append(Value("{" + ", ".join(f"{pairs[k].shown()}: {pairs[k + 1].shown()}"
-                                           for k in range(0, len(pairs), 2)) + "}"))
+        stack.append(
+            Value(
+                "{"
+                + ", ".join(
+                    f"{pairs[k].shown()}: {pairs[k + 1].shown()}" for k in range(0, len(pairs), 2)
+                )
+                + "}"
+            )
+        )
     elif op == "BINARY_OP" or op in _BINARY:
         right, left = stack.pop(), stack.pop()
         symbol = argrepr if op == "BINARY_OP" else _BINARY[op]
@@ -77,8 +99,9 @@ def evaluate(i: int, ins: dict[str, Any], stack: list[Value]) -> bool:
         symbol = {"IS_OP": ("is", "is not"), "CONTAINS_OP": ("in", "not in")}.get(op)
         text = symbol[arg] if symbol else argrepr.removeprefix("bool(").removesuffix(")")
         dynamo = "dynamo" in (left.kind, right.kind)  # a test of Dynamo's own values
-        stack.append(Value(f"({left.shown()} {text} {right.shown()})",
-                           kind="dynamo" if dynamo else "value"))
+        stack.append(
+            Value(f"({left.shown()} {text} {right.shown()})", kind="dynamo" if dynamo else "value")
+        )
     elif op in ("COPY", "DUP_TOP"):
         stack.append(stack[-(arg if op == "COPY" else 1)])
     elif op in ("SWAP", "ROT_TWO"):

@@ -21,11 +21,14 @@ class Value:
     def shown(self) -> str:
         if self.items is not None:
             inner = ", ".join(v.shown() for v in self.items)
-            text = f"({inner}{',' if len(self.items) == 1 else ''})" \
-                if self.kind == "tuple" else f"[{inner}]"
+            text = (
+                f"({inner}{',' if len(self.items) == 1 else ''})"
+                if self.kind == "tuple"
+                else f"[{inner}]"
+            )
         else:
             text = self.text
-        return text if len(text) <= MAX_EXPR else text[:MAX_EXPR - 1] + "…"
+        return text if len(text) <= MAX_EXPR else text[: MAX_EXPR - 1] + "…"
 
 
 NULL = Value("NULL", kind="null")
