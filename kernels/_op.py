@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import inspect
-from typing import Callable
+from collections.abc import Callable
 
 import torch
 
@@ -27,6 +27,7 @@ def define_op(name: str, reference: Callable, triton_launch: Callable | None) ->
     """
     qualname = f"{NAMESPACE}::{name}"
     if triton_launch is not None:
+
         def dispatch(*args):
             return triton_launch(*args) if args[0].is_cuda else reference(*args)
 

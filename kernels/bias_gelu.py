@@ -33,7 +33,8 @@ if HAS_TRITON:
         out = torch.empty_like(x)
         block = 1024
         wrap_triton(bias_gelu_kernel)[(triton.cdiv(x.numel(), block),)](
-            out, x, bias, x.numel(), x.shape[-1], BLOCK=block)
+            out, x, bias, x.numel(), x.shape[-1], BLOCK=block
+        )
         return out
 
 

@@ -10,8 +10,9 @@ EPS = 1e-5
 
 
 def reference(x: torch.Tensor, weight: torch.Tensor, bias: torch.Tensor) -> torch.Tensor:
-    return torch.nn.functional.layer_norm(x.float(), x.shape[-1:], weight.float(), bias.float(),
-                                          EPS).to(x.dtype)
+    return torch.nn.functional.layer_norm(
+        x.float(), x.shape[-1:], weight.float(), bias.float(), EPS
+    ).to(x.dtype)
 
 
 launch = None
@@ -39,7 +40,8 @@ if HAS_TRITON:
         out = torch.empty_like(x)
         n_cols = x.shape[-1]
         wrap_triton(layer_norm_kernel)[(x.numel() // n_cols,)](
-            out, x, weight, bias, n_cols, EPS, BLOCK=triton.next_power_of_2(n_cols))
+            out, x, weight, bias, n_cols, EPS, BLOCK=triton.next_power_of_2(n_cols)
+        )
         return out
 
 

@@ -33,7 +33,8 @@ if HAS_TRITON:
         out = torch.empty_like(x)
         n_cols = x.shape[-1]
         wrap_triton(softmax_kernel)[(x.numel() // n_cols,)](
-            out, x, n_cols, BLOCK=triton.next_power_of_2(n_cols))
+            out, x, n_cols, BLOCK=triton.next_power_of_2(n_cols)
+        )
         return out
 
 
