@@ -223,7 +223,7 @@ class TcompileMagics(Magics):
         cell_fn: CellFunction,
         sections: Callable[[dict[str, Any]], dict[str, Any]],
     ) -> Any:
-        from .notebook.panel import GridDisplay, run_grid  # noqa: PLC0415
+        from .panel import GridDisplay, run_grid  # noqa: PLC0415
 
         __tracebackhide__ = True  # noqa: F841
         grid = opts.parse_compare(
