@@ -12,8 +12,6 @@ import contextlib
 from collections.abc import Callable, Iterator
 from typing import Any
 
-import torch
-
 from .. import _torch_compat
 from ..common.contained import Unread, error_text
 from ..document import Document, build_document, error_record
@@ -35,6 +33,8 @@ class CaptureSession:
     """The events recorded inside one ``capture()`` block; ``.document`` assembles them."""
 
     def __init__(self, bypass_caches: bool, on_event: Callable[[Event], None] | None):
+        import torch  # noqa: PLC0415 - when a capture opens: `import tcexplore` loads no torch
+
         self.bypass_caches = bypass_caches
         # A hook (the notebook's live progress: IPython's display, ipykernel, zmq) can run
         # while Dynamo watches frames (a backward compiled lazily inside the user's step):
