@@ -358,9 +358,13 @@ class RunProfile:
         finally:
             self._instrument.restore()
 
+    def events(self) -> list[Any]:
+        """The profiler's events of the run (after :meth:`recording`)."""
+        return self._profiler.events()
+
     def section(self, document: dict[str, Any]) -> dict[str, Any]:
         cost_s = time.perf_counter() - self._started
-        events = self._profiler.events()
+        events = self.events()
         run = attribute(events, self._instrument.sites, document, 1, self.cuda)
         wall = (
             run["region_us"] or sum(r["time_us"] for r in run["kernels"]),
