@@ -95,7 +95,7 @@ def test_the_eager_gap_is_put_down_to_the_breaks_line(run):
     assert gap["file"].endswith("train_loop.py") and gap["count"] == view["steps"]["steady"]
     assert f"train_loop.py:{BREAK_LINE}" in gap["label"]
     assert f"graph break at train_loop.py:{BREAK_LINE} costs" in view["headline"]
-    (finding,) = [f for f in document["findings"] if f["kind"] == "run_gap"]
+    (finding,) = [f for f in document["findings"] if f["kind"] == "run_view"]
     assert f"train_loop.py:{BREAK_LINE}" in finding["title"]
     # the rest of a step is outside any compiled frame (the loss, autograd, the optimizer)
     assert {g["kind"] for g in view["gaps"]} == {"graph_break", "between_steps"}
@@ -138,11 +138,14 @@ def broken(x):
 def explored(tmp_path_factory):
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("TCEXPLORE_CACHE_DIR", str(tmp_path_factory.mktemp("cache")))
-        return tcexplore.explore(broken, torch.randn(64), profile=True, time_budget_s=0.1)
+        return [
+            tcexplore.explore(broken, torch.randn(64), profile=True, time_budget_s=0.1)
+            for _ in range(2)  # a session explores again: the second compiles anew
+        ]
 
 
 def test_explore_tells_a_step_per_call_and_the_figures_add_up(explored):
-    data = explored.document.data
+    data = explored[0].document.data
     validate(data)
     view = data["profile"]["run"]
     steps = view["steps"]
@@ -161,3 +164,15 @@ def test_explore_tells_a_step_per_call_and_the_figures_add_up(explored):
     assert kinds["graph_break"]["count"] == steps["count"]  # once per call, its tail included
     assert "before_first" in kinds  # Dynamo's entry and the guards, before the first region
     assert "between_steps" not in kinds  # a call ends with its last compiled code
+
+
+def test_exploring_again_links_each_row_to_its_own_documents_compiles_and_break(explored):
+    for exploration in explored:
+        data = exploration.document.data
+        view = data["profile"]["run"]
+        for row in view["frames"]:
+            assert data["compiles"][row["compile"]]["id"] == row["compile_id"]
+        (gap,) = [g for g in view["gaps"] if g["kind"] == "graph_break"]
+        assert data["graph_breaks"][gap["break"]]["compile_id"] in {
+            row["compile_id"] for row in view["frames"]
+        }

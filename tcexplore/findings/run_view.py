@@ -107,7 +107,7 @@ def find(data: Data) -> list[Data]:
     links.append(tab_link("profile", "Where the time goes"))
     return [
         finding(
-            "run_gap",
+            "run_view",
             "info",
             f"The graph break at {at} costs {time_us(gap['per_step_us'])} per step "
             f"({share(gap['per_step_us'] / run['per_step_us'])} of it, run eagerly)",

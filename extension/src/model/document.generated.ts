@@ -823,7 +823,7 @@ export interface NotCompiled {
  */
 export interface Finding {
   /**
-   * graph_break, recompile, dynamic_shape, cache, nothing_compiled, cudagraph_skip, compile_time, accuracy, timing, profile, error, failed_compile, unmapped, capture_settings, unread, all_clear, ...
+   * graph_break, recompile, dynamic_shape, cache, nothing_compiled, cudagraph_skip, compile_time, accuracy, timing, profile, run_view, error, failed_compile, unmapped, capture_settings, unread, all_clear, ...
    */
   kind: string;
   severity: "error" | "warning" | "info" | "ok";
