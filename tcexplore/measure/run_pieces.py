@@ -182,11 +182,12 @@ def step_bounds(
     return list(zip(starts, [*starts[1:], last_end])), compile_id(regions[0])
 
 
-def step_pieces(pieces: list[Piece], start: float, end: float) -> list[Piece]:
-    """The step's stretches, its eager time between compiled code filled in."""
+def step_pieces(pieces: list[Piece], ends: list[float], start: float, end: float) -> list[Piece]:
+    """The step's stretches, its eager time between compiled code filled in; ``ends``: the
+    pieces' ends, in order."""
     out, at = [], start
-    lo = bisect.bisect_left([p.end for p in pieces], start)
-    for p in pieces[lo:]:
+    for index in range(bisect.bisect_left(ends, start), len(pieces)):
+        p = pieces[index]
         if p.start >= end:
             break
         p_start, p_end = max(p.start, at), min(p.end, end)

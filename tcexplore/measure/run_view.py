@@ -67,7 +67,8 @@ def run_section(
     steady = [
         i for i in range(len(bounds)) if i not in compiling and (by_calls or i < len(bounds) - 1)
     ]
-    steps = {i: step_pieces(pieces, *bounds[i]) for i in steady}
+    ends = [p.end for p in pieces]
+    steps = {i: step_pieces(pieces, ends, *bounds[i]) for i in steady}
     frames, gaps = _frames(cpu, entries, steps, starts, cuda, document), _gaps(steps)
     duration = {i: bounds[i][1] - bounds[i][0] for i in steady}
     per_step = sum(duration.values()) / len(steady) if steady else 0.0

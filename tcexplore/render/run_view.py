@@ -81,6 +81,7 @@ def timeline_svg(run: Data, breaks: dict[int, str]) -> str:
         f'<text x="{LEFT + plot / 2}" y="{LANE + 40}" text-anchor="middle" '
         f'font-weight="600">{_e(axis.title)}</text></svg>'
     )
+    drawn = {_span_colour(run, span) for span in timeline["spans"]}
     legend = " · ".join(
         f'<span style="color:{colour}">■</span> {_e(what)}'
         for what, colour in (
@@ -89,6 +90,7 @@ def timeline_svg(run: Data, breaks: dict[int, str]) -> str:
             ("a graph break's eager code", COLOURS["graph_break"]),
             ("other eager code", COLOURS["eager"]),
         )
+        if colour in drawn
     )
     left_out = timeline.get("spans_left_out") or 0
     more = f" · {left_out} more stretches not drawn (truncated)" if left_out else ""
