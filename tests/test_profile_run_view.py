@@ -5,6 +5,7 @@ a step is a call."""
 
 from __future__ import annotations
 
+import copy
 import html
 import json
 import os
@@ -17,6 +18,7 @@ import torch
 
 import tcexplore
 from tcexplore.document import validate
+from tcexplore.render.html import render_html
 
 LOOP = Path(__file__).parent / "fixtures" / "run_view" / "train_loop.py"
 BREAK_LINE = next(
@@ -176,3 +178,17 @@ def test_exploring_again_links_each_row_to_its_own_documents_compiles_and_break(
         assert data["graph_breaks"][gap["break"]]["compile_id"] in {
             row["compile_id"] for row in view["frames"]
         }
+
+
+def test_the_run_view_escapes_what_it_draws(run):
+    document, *_ = run
+    hostile = "<script>alert(1)</script>"
+    data = copy.deepcopy(document)
+    view = data["profile"]["run"]
+    view["headline"] = view["steps"]["basis"] = hostile
+    view["frames"][0]["frame"] = view["frames"][0]["compile_id"] = hostile
+    view["gaps"][0]["label"] = hostile
+    for span in view["timeline"]["spans"]:
+        span["label"] = hostile
+    page = render_html(data)
+    assert hostile not in page and html.escape(hostile) in page
