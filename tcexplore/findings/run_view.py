@@ -65,7 +65,7 @@ def headline(run: Data, data: Data) -> str:
         brk = _break(data, costliest["break"])
         at = short_where(brk.get("file"), brk.get("line"), source_labels(data)) if brk else "?"
         return f"{said}; the graph break at {at} costs {time_us(costliest['per_step_us'])} per step"
-    return f"{said}; {time_us(run['eager_us'])} per step runs eagerly, {OUTSIDE}"
+    return f"{said}; no graph break splits it ({time_us(run['eager_us'])} per step runs eagerly)"
 
 
 def label_run(run: Data, data: Data, first: str | None) -> Data:
