@@ -22,7 +22,7 @@ pytestmark = pytest.mark.gpu
 LOOP = Path(__file__).parent / "fixtures" / "run_view" / "train_loop.py"
 STEPS = 30
 REGION = "Torch-Compiled Region: "
-TOLERANCE = 0.15  # medians of the same trace's ranges against the figures' means
+TOLERANCE = 0.20  # the medians of the same trace's ranges against the figures' means (steady steps)
 
 
 @pytest.fixture(scope="module")
