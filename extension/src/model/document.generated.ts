@@ -1299,6 +1299,7 @@ export interface Profile {
   }[];
   peaks: Peaks;
   step: ProfileStep;
+  run?: Run;
 }
 export interface ProfiledKernel {
   name: string;
@@ -1505,6 +1506,168 @@ export interface ProfileStep {
      */
     line?: string;
   };
+}
+/**
+ * the profiled run step by step (measure/, from torch.profiler's outermost "Torch-Compiled Region: <compile id>" ranges, the "## Call CompiledFxGraph" ranges a compiled backward runs in, and the kernel ranges inside them): time per compiled frame, the eager gaps between compiled regions by what caused them, one steady step drawn; every text decided in Python; times in microseconds; absent in documents written before it
+ */
+export interface Run {
+  /**
+   * how the figures were measured and how steps were told apart
+   */
+  how: string;
+  steps: RunSteps;
+  /**
+   * the whole profiled window (all steps)
+   */
+  wall_us: number;
+  /**
+   * mean over steady steps (those that did not compile)
+   */
+  per_step_us: number;
+  /**
+   * per steady step, time inside compiled code (regions and compiled backward calls)
+   */
+  compiled_us: number;
+  /**
+   * per step: wall minus compiled (the eager gaps)
+   */
+  eager_us: number;
+  /**
+   * compiled_us / per_step_us, 0..1
+   */
+  compiled_share: number;
+  /**
+   * the decided headline, e.g. "62% of each step runs compiled code; the graph break at model.py:51 costs 0.40 ms per step"
+   */
+  headline: string;
+  /**
+   * one per compile (cache entry) that ran, heaviest first
+   */
+  frames: RunFrame[];
+  /**
+   * eager time between compiled regions, by what caused it, heaviest first
+   */
+  gaps: RunGap[];
+  timeline: RunTimeline;
+}
+export interface RunSteps {
+  /**
+   * steps in the profiled window
+   */
+  count: number;
+  /**
+   * what starts a step, e.g. "each call of the explored function"
+   */
+  basis: string;
+  /**
+   * 0-based steps during which torch compiled (their time is mostly compile)
+   */
+  compiled: number[];
+}
+export interface RunFrame {
+  /**
+   * torch's id, e.g. "1/0" (a compiled backward is the same id with backward true)
+   */
+  compile_id: string;
+  /**
+   * index into compiles (null when not captured)
+   */
+  compile: number | null;
+  /**
+   * the compiled frame
+   */
+  frame: string;
+  /**
+   * where the frame starts
+   */
+  file: string | null;
+  line: number | null;
+  /**
+   * the compiled backward of that compile (its CompiledFxGraph calls)
+   */
+  backward: boolean;
+  /**
+   * times entered over steady steps
+   */
+  entered: number;
+  /**
+   * entries per steady step
+   */
+  per_step: number;
+  /**
+   * over steady steps
+   */
+  total_us: number;
+  /**
+   * per entry
+   */
+  mean_us: number;
+  /**
+   * its kernels' time (device time on CUDA)
+   */
+  kernel_us: number;
+  /**
+   * total_us - kernel_us: guards, wrapper, launch overhead
+   */
+  outside_us: number;
+  /**
+   * for a frame with more than one cache entry: true on its entry with most time
+   */
+  hot: boolean | null;
+}
+export interface RunGap {
+  /**
+   * a break's gap, or time outside any compiled frame
+   */
+  kind: "graph_break" | "between_steps" | "before_first";
+  /**
+   * index into graph_breaks (kind graph_break)
+   */
+  break: number | null;
+  /**
+   * the break's source line
+   */
+  file: string | null;
+  line: number | null;
+  /**
+   * decided text: "graph break at model.py:51 (Tensor.item())"
+   */
+  label: string;
+  /**
+   * gaps of this kind over steady steps
+   */
+  count: number;
+  total_us: number;
+  per_step_us: number;
+}
+/**
+ * one steady step drawn (the median one), times from its start
+ */
+export interface RunTimeline {
+  step: number;
+  duration_us: number;
+  spans: RunSpan[];
+  /**
+   * spans beyond the drawing limit
+   */
+  spans_left_out: number;
+}
+export interface RunSpan {
+  kind: "compiled" | "eager";
+  start_us: number;
+  end_us: number;
+  /**
+   * index into frames (compiled spans)
+   */
+  frame: number | null;
+  /**
+   * index into gaps (eager spans)
+   */
+  gap: number | null;
+  /**
+   * decided text drawn on the bar: "1/0 forward" / "break at model.py:51"
+   */
+  label: string;
 }
 export interface Distributed {
   rank: number | null;
