@@ -423,7 +423,7 @@ export function profileTab(ctx: Context): TabView {
             () => ctx.go({ tab: 'run' })
           )
         )
-      : note(RUN_BEFORE_NOTE),
+      : note(RUN_BEFORE_NOTE, 'tcx-muted'),
     el(
       'table',
       { class: 'tcx-table tcx-facts' },

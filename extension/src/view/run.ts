@@ -24,7 +24,7 @@ import {
 } from '../model/run';
 import { Run, RunTimeline, Target } from '../model/types';
 import { Context, TabView } from './context';
-import { append, Child, code, el, link, note, svg, table } from './dom';
+import { append, Child, el, link, note, svg, table, wrappable } from './dom';
 
 const WIDTH = 760;
 const BAR = { top: 4, height: 26 };
@@ -57,6 +57,9 @@ function timeline(t: RunTimeline, pick: (row: Row) => void): SVGSVGElement {
     role: 'img',
     'aria-label': `step ${t.step} drawn to scale: compiled regions and the eager gaps between them`
   });
+  // leaders first, so that every label's halo is drawn over them
+  const leaders = svg('g', { class: 'tcx-span-leaders' });
+  chart.append(leaders);
   for (const p of placed) {
     const { span } = p;
     const row = spanRow(span);
@@ -90,14 +93,16 @@ function timeline(t: RunTimeline, pick: (row: Row) => void): SVGSVGElement {
       );
     } else if (p.label) {
       const baseline = barBottom + p.label.lane * LANE;
-      group.append(
+      leaders.append(
         svg('line', {
           x1: p.x + p.width / 2,
           x2: p.x + p.width / 2,
           y1: barBottom,
           y2: baseline - 10,
           class: 'tcx-span-leader'
-        }),
+        })
+      );
+      group.append(
         svg(
           'text',
           { x: p.label.x, y: baseline, class: 'tcx-chart-value' },
@@ -125,9 +130,13 @@ function timeline(t: RunTimeline, pick: (row: Row) => void): SVGSVGElement {
       class: 'tcx-axis-line'
     })
   );
-  const ticks = axis.ticks.filter(tk => tk.value * 1e3 <= extent * 1.0001);
+  const place = (ms: number) => (extent > 0 ? (ms * 1e3 * WIDTH) / extent : 0);
+  // the round ticks within the step, and its end where no tick is near it
+  const ticks = axis.ticks.filter(tk => place(tk.value) <= WIDTH - 40);
+  const end = axis.ticks.find(tk => Math.abs(place(tk.value) - WIDTH) < 1);
+  ticks.push(end ?? { value: extent / 1e3, label: axis.format(extent / 1e3) });
   ticks.forEach((tk, i) => {
-    const at = extent > 0 ? (tk.value * 1e3 * WIDTH) / extent : 0;
+    const at = place(tk.value);
     chart.append(
       svg('line', {
         x1: at,
@@ -248,7 +257,7 @@ function framesTable(ctx: Context, run: Run): HTMLTableElement {
         ),
         f.backward ? el('span', { class: 'tcx-run-mark' }, 'backward') : null
       ),
-      code(f.frame),
+      el('code', null, wrappable(f.frame)),
       placeLink(ctx, f),
       count(f.entered),
       num(f.per_step),
