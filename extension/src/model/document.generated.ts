@@ -1299,7 +1299,7 @@ export interface Profile {
   }[];
   peaks: Peaks;
   step: ProfileStep;
-  run?: ProfileRun;
+  run?: Run;
 }
 export interface ProfiledKernel {
   name: string;
@@ -1510,12 +1510,12 @@ export interface ProfileStep {
 /**
  * The run view (explore(profile=True), tcexplore run --profile): the profiled window told into steps, each compile (cache entry) that ran with its measured time, and the eager gaps between compiled regions attributed to the graph break that made each (measure/run_view.py, from the profiler's "Torch-Compiled Region: <compile id>" ranges and the compiled backward's CompiledFunctionBackward calls). Times in microseconds; the figures are over the steady steps (those that did not compile). Absent in documents written before it or where no step ran compiled code.
  */
-export interface ProfileRun {
+export interface Run {
   /**
    * how the figures were measured and how steps were told apart
    */
   how: string;
-  steps: ProfileRunSteps;
+  steps: RunSteps;
   /**
    * the profiled window's steps, from the first one's start to the last one's end
    */
@@ -1543,14 +1543,14 @@ export interface ProfileRun {
   /**
    * one row per compile (cache entry) that ran in the steady steps, and one per compiled backward, heaviest first
    */
-  frames: ProfileRunFrame[];
+  frames: RunFrame[];
   /**
    * eager time in the steady steps between compiled code, by what caused it, heaviest first; frames' total_us and gaps' total_us add up to the steady steps' wall time
    */
-  gaps: ProfileRunGap[];
-  timeline: ProfileRunTimeline;
+  gaps: RunGap[];
+  timeline: RunTimeline;
 }
-export interface ProfileRunSteps {
+export interface RunSteps {
   /**
    * steps in the profiled window
    */
@@ -1568,7 +1568,7 @@ export interface ProfileRunSteps {
    */
   steady: number;
 }
-export interface ProfileRunFrame {
+export interface RunFrame {
   /**
    * torch's compile id ("1/0"); a backward row holds its forward's
    */
@@ -1616,7 +1616,7 @@ export interface ProfileRunFrame {
    */
   hot: boolean | null;
 }
-export interface ProfileRunGap {
+export interface RunGap {
   /**
    * graph_break: the eager code of a break, from its graph's end to the resume function's region; between_steps: outside any compiled frame; before_first: in a step, before its first compiled code (Dynamo's entry and guards)
    */
@@ -1638,16 +1638,16 @@ export interface ProfileRunGap {
 /**
  * one steady step drawn (the median one by wall time), times from its start
  */
-export interface ProfileRunTimeline {
+export interface RunTimeline {
   step: number;
   duration_us: number;
-  spans: ProfileRunSpan[];
+  spans: RunSpan[];
   /**
    * spans past the drawing limit, not listed
    */
   spans_left_out: number;
 }
-export interface ProfileRunSpan {
+export interface RunSpan {
   kind: "compiled" | "eager";
   start_us: number;
   end_us: number;
