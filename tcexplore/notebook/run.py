@@ -116,7 +116,7 @@ def run_cell(
     if measured.get("accuracy") is not None and not measured["accuracy"]["ok"]:
         on_stage("outputs differ: searching for the first diverging graph node")
         _first_divergence(
-            cell, before, compile_kwargs, document.data, measured["accuracy"], start_state
+            cell, before, args, compile_kwargs, document.data, measured["accuracy"], start_state
         )
         explain_mismatch(
             measured["accuracy"],
@@ -159,13 +159,15 @@ def _measure(
     measured: dict[str, Any] = {}
     try:
         real_grads = start_state.changed_gradients()
+        # the inputs as the real run left them, before they are put back to where it started
+        real_inputs = clone_tensors(cell.inputs_of(real_args))
         start_state.restore()
         e_args = clone_tensors(before)
         rewind_to_start()
         eager_out = cell.fn(*e_args)
         accuracy = {
             "outputs": diff_named(_compared(cell, eager_out), _compared(cell, real)),
-            "inputs_after_call": diff_named(cell.inputs_of(e_args), cell.inputs_of(real_args)),
+            "inputs_after_call": diff_named(cell.inputs_of(e_args), real_inputs),
             **gradient_rows(start_state.changed_gradients(), real_grads),
             "first_divergence": None,
         }
@@ -191,13 +193,14 @@ def _measure(
 def _first_divergence(
     cell: CellFunction,
     before: tuple[Any, ...],
+    args: tuple[Any, ...],
     compile_kwargs: dict[str, Any],
     document: dict[str, Any],
     accuracy: dict[str, Any],
     start_state: Snapshot,
 ) -> None:
-    try:
-        with quiet(), untouched(cell.fn, ()):
+    try:  # the cell's arguments too are put back as the real run left them
+        with quiet(), untouched(cell.fn, args):
             start_state.restore()  # searched from where the real run started
             accuracy["first_divergence"] = find_first_divergence(
                 cell.fn,
