@@ -13,7 +13,11 @@ from .make import compile_link, finding, short_where, source_link, tab_link
 
 Data = dict[str, Any]
 
-STEP_BY_CALL = "each call of the explored function (one profiler step) is a step"
+# What a profiler step is, where the profile calls a thunk (measure/profile.py's profile_calls).
+STEP_BY = {
+    "call": "each call of the explored function (one profiler step) is a step",
+    "cell": "each run of the cell's body (one profiler step) is a step",
+}
 OUTSIDE = "outside any compiled frame"
 BEFORE = "before the step's first compiled code (Dynamo's entry, guards)"
 MESSAGE_CHARS = 60
@@ -29,9 +33,9 @@ def _message(brk: Data) -> str:
     return text if len(text) <= MESSAGE_CHARS else text[: MESSAGE_CHARS - 1] + "…"
 
 
-def _basis(data: Data, first: str | None) -> str:
+def _basis(data: Data, first: str | None, step: str) -> str:
     if first is None:
-        return STEP_BY_CALL
+        return STEP_BY[step]
     record = next((c for c in data.get("compiles") or [] if c.get("id") == first), {})
     frame = record.get("frame") or {}
     at = short_where(frame.get("file"), frame.get("line"), source_labels(data))
@@ -68,10 +72,10 @@ def headline(run: Data, data: Data) -> str:
     return f"{said}; no graph break splits it ({time_us(run['eager_us'])} per step runs eagerly)"
 
 
-def label_run(run: Data, data: Data, first: str | None) -> Data:
+def label_run(run: Data, data: Data, first: str | None, step: str = "call") -> Data:
     """``run`` with its words: ``first`` is the compile whose frame's entries start the
-    steps (None: a step is a call)."""
-    run["steps"]["basis"] = _basis(data, first)
+    steps (None: a step is a profiler step, one ``step`` of :data:`STEP_BY`)."""
+    run["steps"]["basis"] = _basis(data, first, step)
     short = []
     for gap in run["gaps"]:
         brk = _break(data, gap["break"]) if gap["kind"] == "graph_break" else {}

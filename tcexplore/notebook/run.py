@@ -8,7 +8,9 @@ the cell had run once. The eager run and the timing loops start from the state t
 run started from (modules, optimizers, tensors the cell reaches: :mod:`..measure.snapshot`)
 and leave the state the real run made, so the cell's effects are one run's. Everything
 runs inside one ``capture()``, so compiles triggered
-by already-compiled models called in the cell are recorded too.
+by already-compiled models called in the cell are recorded too. ``--profile`` profiles runs
+of the compiled cell after that capture closed (as explore() profiles calls), on copies and
+from the state the real run made, which is put back afterwards.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from ..measure.exploration import Exploration
 from ..measure.first_divergence import find_first_divergence
 from ..measure.gradients import gradient_rows, gradients_ok
 from ..measure.output_diff import diff_named
+from ..measure.profile import profile_calls
 from ..measure.random_ops import explain_mismatch
 from ..measure.snapshot import Snapshot, untouched
 from ..measure.timing import first_call_seconds, measure, summarize, uses_cuda
@@ -68,10 +71,11 @@ def run_cell(
     time_budget_s: float = 1.0,
     on_event: Callable[[Event], None] | None = None,
     on_stage: Callable[[str], None] = lambda stage: None,
+    profile: bool = False,
 ) -> CellRun:
     """``sections(document data)`` gives fields for the document's ``explore`` section
     (the cells' source labels and sources); ``on_event`` sees every trace event and
-    ``on_stage`` hears of the steps after the compile (measuring, searching)."""
+    ``on_stage`` hears of the steps after the compile (measuring, searching, profiling)."""
     args = cell.arguments(namespace)
     cuda = cell_uses_cuda(args)
     before = clone_tensors(args) if eager else None
@@ -113,6 +117,13 @@ def run_cell(
     except Exception as exc:  # noqa: BLE001 - the user's exception: shown, then raised again
         error = exc
     document = session.document
+    cells = sections(document.data)
+    profiled = None
+    if profile and measured.get("timing") and document.data["summary"]["graphs"]:
+        on_stage("profiling the compiled cell")
+        # the run view's words name the cell's lines as the rest of the document does
+        labelled = {**document.data, "explore": cells}
+        profiled = _profile(cell, compiled, before, args, cuda, labelled, measured, time_budget_s)
     if measured.get("accuracy") is not None and not measured["accuracy"]["ok"]:
         on_stage("outputs differ: searching for the first diverging graph node")
         _first_divergence(
@@ -129,11 +140,12 @@ def run_cell(
                 "compile_kwargs": _jsonable(compile_kwargs),
                 "device": "cuda" if cuda else "cpu",
                 "error": measured.get("error"),
-                **sections(document.data),
+                **cells,
             },
             timing=measured.get("timing"),
             accuracy=measured.get("accuracy"),
             isolation=isolation,
+            profile=profiled,
         )
     )
     if box:
@@ -188,6 +200,38 @@ def _measure(
     except Exception as exc:  # noqa: BLE001
         measured["error"] = error_record(exc)
     return measured
+
+
+def _profile(
+    cell: CellFunction,
+    compiled: Callable[..., Any],
+    before: tuple[Any, ...],
+    args: tuple[Any, ...],
+    cuda: bool,
+    document: dict[str, Any],
+    measured: dict[str, Any],
+    budget_s: float,
+) -> dict[str, Any] | None:
+    """Runs of the compiled cell body profiled, each a step (measure/profile.py), outside
+    the cell's capture: nothing they run is the user's compile. They start from the state
+    the real run made, which is put back, RNG included; their output is not shown. One that
+    fails is the measurement's error."""
+    c_args = clone_tensors(before)
+    with rng_state(cuda) as rewind, quiet(), untouched(cell.fn, args):
+        try:
+            return profile_calls(
+                lambda: compiled(*c_args),
+                document,
+                cuda,
+                measured["timing"]["compiled"]["median_ms"],
+                budget_s=budget_s / 2,
+                step="cell",
+            )
+        except Exception as exc:  # noqa: BLE001 - the measurement's failure, kept with the rest
+            measured["error"] = measured.get("error") or error_record(exc)
+            return None
+        finally:
+            rewind()
 
 
 def _first_divergence(
