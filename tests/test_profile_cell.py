@@ -146,3 +146,14 @@ def test_a_capture_without_profile_has_none_and_a_failing_profile_costs_only_its
     assert "profile" not in data and data["summary"]["graphs"] == 1
     (entry,) = [e for e in data["capture"]["unread"]["items"] if e["kind"] == "profile"]
     assert "no profile" in entry["error"]
+
+
+def test_profile_with_no_eager_is_refused_before_anything_runs(session):
+    from IPython.core.error import UsageError
+    from IPython.core.interactiveshell import InteractiveShell
+
+    shell = InteractiveShell.instance()  # the session's
+    ran = shell.run_cell(f"%%tcompile --profile --no-eager\n{CELL}")
+    assert isinstance(ran.error_in_exec, UsageError)
+    assert "--no-eager" in str(ran.error_in_exec)
+    assert shell.user_ns["calls"].item() == session["calls"][1]  # the refused cell did not run
