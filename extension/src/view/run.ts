@@ -369,7 +369,7 @@ export function runTab(ctx: Context): TabView {
         note(
           ctx.doc.profile
             ? RUN_BEFORE_NOTE
-            : 'No profile in this document: explore(..., profile=True) or tcexplore run --profile measures each compiled frame and the eager gaps.'
+            : 'No profile in this document: explore(..., profile=True), %%tcompile --profile, tcexplore.capture(profile=True) or tcexplore run --profile measures each compiled frame and the eager gaps.'
         )
       )
     };
