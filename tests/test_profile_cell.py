@@ -2,7 +2,8 @@
 runs of the compiled cell (each run of its body a step) and leaves the user's objects as
 one run left them; ``tcexplore.capture(profile=True)`` profiles the block as ``tcexplore
 run --profile`` profiles a script. One session in an InteractiveShell: a cell that breaks
-once, compiled with --profile and then without; then a loop under a profiled capture."""
+once, compiled with --profile and then without; then a loop under a profiled capture, and
+profiled again once it is compiled."""
 
 from __future__ import annotations
 
@@ -10,8 +11,9 @@ import pytest
 import torch
 
 import tcexplore
+from tcexplore.common.formatting import time_us
 from tcexplore.document import validate
-from tcexplore.findings.run_view import STEP_BY
+from tcexplore.findings.run_view import BEFORE_CAPTURE, STEP_BY, UNRECORDED
 
 pytest.importorskip("IPython", reason="IPython is in the `notebook` extra")
 
@@ -56,6 +58,9 @@ def session(tmp_path_factory):
         with tcexplore.capture(profile=True) as captured:
             for _ in range(LOOP_STEPS):
                 compiled(torch.randn(64))
+        with tcexplore.capture(profile=True) as warm:  # the loop profiled again, compiled
+            for _ in range(LOOP_STEPS):
+                compiled(torch.randn(64))
         return {
             "profiled": shell.user_ns["profiled"].document.data,
             "plain": shell.user_ns["plain"].document.data,
@@ -63,6 +68,7 @@ def session(tmp_path_factory):
             "z": shell.user_ns["z"],
             "x": shell.user_ns["x"],
             "captured": captured.document.data,
+            "warm": warm.document.data,
         }
 
 
@@ -131,6 +137,29 @@ def test_a_profiled_capture_tells_steps_as_a_run_does(session):
     assert frames + gaps == pytest.approx(view["per_step_us"] * steps["steady"])
     (gap,) = [g for g in view["gaps"] if g["kind"] == "graph_break"]
     assert data["graph_breaks"][gap["break"]]["line"] == gap["line"] == STEPPED_BREAK_LINE
+
+
+def test_profiling_a_warm_loop_again_says_what_the_capture_did_not_see_compile(session):
+    """The second capture records no compile: the profile still measures every frame that
+    ran and the break's gap, and says that their compiles are not in this document."""
+    data = session["warm"]
+    validate(data)
+    view = data["profile"]["run"]
+    assert data["compiles"] == [] and view["steps"]["compiled"] == []
+    assert view["steps"]["steady"] == LOOP_STEPS - 1  # all but the last, whose end is not told
+    assert [f["compile"] for f in view["frames"]] == [None, None]
+    assert all(f["entered"] == view["steps"]["steady"] for f in view["frames"])
+    frames, gaps = _sums(view)
+    assert frames + gaps == pytest.approx(view["per_step_us"] * view["steps"]["steady"])
+    (gap,) = [g for g in view["gaps"] if g["kind"] == "graph_break"]
+    assert gap["line"] is None and gap["label"] == f"eager code of {UNRECORDED}"
+    assert view["headline"].endswith(
+        f"{UNRECORDED} costs {time_us(gap['per_step_us'])} per step "
+        f"(2 of the compiled frames that ran were {BEFORE_CAPTURE})")
+    assert BEFORE_CAPTURE in view["steps"]["basis"]
+    (finding,) = [f for f in data["findings"] if f["kind"] == "run_view"]
+    assert finding["title"].startswith(UNRECORDED.capitalize())
+    assert "before the compiled code's first call" in finding["advice"]
 
 
 def test_a_capture_without_profile_has_none_and_a_failing_profile_costs_only_itself():
