@@ -18,10 +18,20 @@ from tcexplore.findings.run_view import BEFORE_CAPTURE, STEP_BY, UNRECORDED
 pytest.importorskip("IPython", reason="IPython is in the `notebook` extra")
 
 SETUP = """\
+import copy
 import torch
 %load_ext tcexplore
 x = torch.randn(64)
-calls = torch.zeros(1)"""
+calls = torch.zeros(1)
+torch.manual_seed(0)
+model = torch.nn.Sequential(torch.nn.Linear(8, 16), torch.nn.BatchNorm1d(16), torch.nn.ReLU())
+batch = torch.randn(32, 8)
+expected = copy.deepcopy(model)
+expected(batch).pow(2).mean().backward()"""
+TRAIN = """\
+%%tcompile --profile --time-budget 0.1 --out trained
+loss = model(batch).pow(2).mean()
+loss.backward()"""
 
 # The magic's line is the cell file's line 1, so the body's lines start at 2.
 CELL = """\
@@ -54,6 +64,8 @@ def session(tmp_path_factory):
         calls_after_profiled = shell.user_ns["calls"].item()
         plain = shell.run_cell(f"%%tcompile --time-budget 0.1 --out plain\n{CELL}")
         assert profiled.success and plain.success, (profiled.error_in_exec, plain.error_in_exec)
+        trained = shell.run_cell(TRAIN)
+        assert trained.success, trained.error_in_exec
         compiled = torch.compile(stepped)
         with tcexplore.capture(profile=True) as captured:
             for _ in range(LOOP_STEPS):
@@ -68,6 +80,8 @@ def session(tmp_path_factory):
             "z": shell.user_ns["z"],
             "x": shell.user_ns["x"],
             "captured": captured.document.data,
+            "trained": shell.user_ns["trained"].document.data,
+            "model": (shell.user_ns["model"], shell.user_ns["expected"]),
             "warm": warm.document.data,
         }
 
@@ -118,6 +132,32 @@ def test_profiling_a_cell_leaves_no_trace(session):
     assert len(profiled["compiles"]) == len(plain["compiles"])
     assert profiled["summary"]["graph_breaks"] == plain["summary"]["graph_breaks"]
     assert "profile" not in plain and profiled["explore"]["error"] is None
+
+
+def test_a_profiled_training_cell_leaves_one_steps_effects_and_times_its_backward(session):
+    model, expected = session["model"]
+    assert int(model[1].num_batches_tracked) == 1  # the real run's step, no profiled one
+    torch.testing.assert_close(model[1].running_mean, expected[1].running_mean)
+    for p, q in zip(model.parameters(), expected.parameters()):
+        torch.testing.assert_close(p.grad, q.grad, rtol=1e-5, atol=1e-6)
+    data = session["trained"]
+    view = data["profile"]["run"]
+    steps = view["steps"]["count"]
+    assert view["steps"]["basis"] == STEP_BY["cell"]
+    # loss.backward() breaks the cell's frame: the compiled backward runs inside the
+    # frame's compiled region, in the break's eager code, and is a row of its own
+    rows = {(f["compile_id"], f["backward"]): f for f in view["frames"]}
+    forward = data["compiles"][0]["id"]
+    assert set(rows) == {(forward, False), (forward, True)}
+    assert all(f["entered"] == steps for f in view["frames"])
+    frames, gaps = _sums(view)
+    assert frames + gaps == pytest.approx(view["per_step_us"] * steps)
+    (gap,) = [g for g in view["gaps"] if g["kind"] == "graph_break"]
+    assert gap["line"] == data["graph_breaks"][gap["break"]]["line"] == 3  # loss.backward()
+    spans = view["timeline"]["spans"]
+    backward = next(i for i, s in enumerate(spans) if s["frame"] is not None
+                    and view["frames"][s["frame"]]["backward"])
+    assert spans[backward - 1]["gap"] is not None  # the break's code runs up to the backward
 
 
 def test_a_profiled_capture_tells_steps_as_a_run_does(session):
