@@ -160,6 +160,19 @@ def test_the_report_shows_each_break_site_with_the_labels_the_extension_shows(tm
     assert "saved before tcexplore stored its graph breaks" not in page
 
 
+def test_a_document_saved_before_the_sites_and_saved_lines_gets_them_alone_when_loaded(tmp_path):
+    stored = _document()
+    old = copy.deepcopy(stored)
+    del old["graph_break_sites"], old["saved_activations"]
+    old["findings"][0]["title"] = "kept as saved"
+    (tmp_path / "old.json").write_text(json.dumps(old))
+    loaded = tcexplore.load(tmp_path / "old.json").data
+    for name in ("graph_break_sites", "saved_activations"):
+        assert loaded[name] == stored[name]
+    assert loaded["saved_activations"]["lines"] and loaded["graph_break_sites"]
+    assert loaded["findings"][0]["title"] == "kept as saved"  # nothing else decided again
+
+
 def test_a_document_without_its_sites_says_so_in_the_report():
     data = json.loads((BREAKS / "document.json").read_text())
     page = render_html(tcexplore.Document(data))  # not loaded: nothing computed for it
