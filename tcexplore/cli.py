@@ -187,7 +187,7 @@ def memory_lines(data: dict) -> list[str]:
 
 
 def profile_lines(profile: dict | None, shown: int = 3) -> list[str]:
-    """``run --profile``'s verdict, its first advice and the heaviest source lines."""
+    """``run --profile``'s verdict, its first advice, the steps' headline and the heaviest lines."""
     if not profile:
         return []
     step = profile["step"]
@@ -198,6 +198,9 @@ def profile_lines(profile: dict | None, shown: int = 3) -> list[str]:
     calls = profile.get("calls") or {}
     if calls.get("compiling") and calls.get("line"):
         lines.append(f"tcexplore: profile: calls of compiled code: {calls['line']}")
+    run = profile.get("run")
+    if run:
+        lines.append(f"tcexplore: profile: steps: {run['headline']} ({run['steps']['basis']})")
     for line in profile["lines"][:shown]:
         where = f"{line['file']}:{line['line']}" if line["file"] else "no source line"
         lines.append(

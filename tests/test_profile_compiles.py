@@ -89,3 +89,23 @@ def test_only_the_native_noise_is_dropped_and_fd_2_is_restored(capfd):
     assert (before.st_dev, before.st_ino) == (after.st_dev, after.st_ino)
     err = capfd.readouterr().err
     assert "a real error" in err and "USDT" not in err
+
+
+def test_a_recompiled_frame_names_its_hot_entry_and_the_steps_that_compiled(profiled):
+    """The run view of the same loop: each entry of `step` starts a step; the steps where
+    the break's resume function and the new size compiled are named and left out."""
+    document, _, _ = profiled
+    view = document["profile"]["run"]
+    steps = view["steps"]
+    assert steps["count"] == 30 and {0, 15} <= set(steps["compiled"])
+    forward = [f for f in view["frames"] if not f["backward"]]
+    by_frame = {}
+    for row in forward:
+        by_frame.setdefault(row["compile_id"].split("/")[0], []).append(row)
+    assert len(by_frame) == 2  # `step` and its resume function
+    for entries in by_frame.values():
+        assert len(entries) == 2  # recompiled for the new size
+        assert sorted(r["hot"] for r in entries) == [False, True]
+        hot = next(r for r in entries if r["hot"])
+        assert hot["total_us"] == max(r["total_us"] for r in entries)
+        assert sum(r["entered"] for r in entries) == steps["steady"]

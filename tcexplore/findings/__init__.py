@@ -30,6 +30,7 @@ from . import (
     profile,
     raised,
     recompile,
+    run_view,
     timing,
     unmapped,
     unread,
@@ -56,6 +57,7 @@ KINDS = (
     compile_time,
     timing,
     profile,
+    run_view,
     memory,
 )
 

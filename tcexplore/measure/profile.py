@@ -36,6 +36,7 @@ from .lines import roll_up
 from .loop import back_to_back, batch_calls
 from .native_stderr import quietly_entered, without_native_noise
 from .peaks import measured_peaks
+from .run_view import with_run
 
 CUDA_GRAPH_REPLAY = "CUDA graph replay: "
 # The profiler range around a compiled graph's call. A kernel launched straight from it, with
@@ -296,7 +297,8 @@ def profile_calls(
                 walls.append(time.perf_counter() - began)
                 with without_native_noise():  # the schedule starts and stops it in a step
                     prof.step()
-    run = attribute(prof.events(), sites, document, calls, cuda)
+    events = prof.events()
+    run = attribute(events, sites, document, calls, cuda)
     wall_us = sum(walls[WARMUP_CALLS:]) / calls * 1e6
     wall = (wall_us, "the profiled calls, each timed to completion")
     figures = None
@@ -323,7 +325,7 @@ def profile_calls(
         loop=figures,
     )
     section["step"]["timing_wall_us"] = wall_ms * 1e3 if wall_ms else None
-    return section
+    return with_run(section, events, document, by_calls=True, cuda=cuda)
 
 
 class RunProfile:
@@ -356,14 +358,20 @@ class RunProfile:
         finally:
             self._instrument.restore()
 
+    def events(self) -> list[Any]:
+        """The profiler's events of the run (after :meth:`recording`)."""
+        return self._profiler.events()
+
     def section(self, document: dict[str, Any]) -> dict[str, Any]:
         cost_s = time.perf_counter() - self._started
-        run = attribute(self._profiler.events(), self._instrument.sites, document, 1, self.cuda)
+        events = self.events()
+        run = attribute(events, self._instrument.sites, document, 1, self.cuda)
         wall = (
             run["region_us"] or sum(r["time_us"] for r in run["kernels"]),
             "the run's compiled regions and compiled graph calls (the backward's included)",
         )
-        return finish(document, run, wall, scope="run", profiled_calls=1, cost_s=cost_s)
+        section = finish(document, run, wall, scope="run", profiled_calls=1, cost_s=cost_s)
+        return with_run(section, events, document, by_calls=False, cuda=self.cuda)
 
 
 def finish(

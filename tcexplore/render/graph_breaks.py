@@ -47,6 +47,15 @@ def site_anchor(index: int) -> str:
     return f"tcx-graph-break-{index}"
 
 
+def event_anchors(data: Data) -> dict[int, str]:
+    """Each break event (its index in ``graph_breaks``) -> the element id of its site."""
+    return {
+        event: site_anchor(index)
+        for index, site in enumerate(graph_break_audit(data))
+        for event in site["events"]
+    }
+
+
 def _hints(hints: list[Any]) -> str:
     if not hints:
         return ""

@@ -8,6 +8,7 @@ import math
 
 from ..common.formatting import count, fmt_num, format_bytes, rate, share, tick, time_us
 from .markup import Data, _c, _compile_anchor, _details, _e, _location_with_code, _note, _table
+from .run_view import run_view
 
 TOP_LINES = 15
 PROFILE_ANCHOR = "tcx-profile"
@@ -274,9 +275,11 @@ def profile_section(data: Data) -> str:
     profile = data.get("profile")
     if not isinstance(profile, dict) or "step" not in profile:
         return ""
+    run = profile.get("run")
     body = "\n".join(
         [
             _verdict(profile),
+            run_view(data, run) if isinstance(run, dict) else "",
             _details("Source lines by time", _lines(data, profile), open_=True),
             _details(
                 "Kernels against the roofline",

@@ -5,6 +5,7 @@
 
 import { comparisonRows } from './compare';
 import { cudaGraphSections } from './cudagraphs';
+import { runOf } from './run';
 import { shapeEntries } from './shapes';
 import { TabId, TcxDocument } from './types';
 
@@ -41,6 +42,14 @@ export function absentTabs(doc: TcxDocument): AbsentTab[] {
     out.push({
       tab: 'profile',
       what: 'a profile (explore(..., profile=True) or tcexplore run --profile times every kernel)'
+    });
+  }
+  if (!runOf(doc)) {
+    out.push({
+      tab: 'run',
+      what: doc.profile
+        ? 'a run view (this document was made before tcexplore measured runs)'
+        : 'a run view (a profile also times each compiled frame and the eager gaps between them)'
     });
   }
   if (!doc.memory && !doc.compiles.some(c => c.memory)) {

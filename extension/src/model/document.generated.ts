@@ -915,7 +915,7 @@ export interface NotCompiled {
  */
 export interface Finding {
   /**
-   * graph_break, recompile, dynamic_shape, cache, nothing_compiled, cudagraph_skip, compile_time, accuracy, timing, profile, error, failed_compile, unmapped, capture_settings, unread, all_clear, ...
+   * graph_break, recompile, dynamic_shape, cache, nothing_compiled, cudagraph_skip, compile_time, accuracy, timing, profile, run_view, error, failed_compile, unmapped, capture_settings, unread, all_clear, ...
    */
   kind: string;
   severity: "error" | "warning" | "info" | "ok";
@@ -1391,6 +1391,7 @@ export interface Profile {
   }[];
   peaks: Peaks;
   step: ProfileStep;
+  run?: Run;
 }
 export interface ProfiledKernel {
   name: string;
@@ -1597,6 +1598,160 @@ export interface ProfileStep {
      */
     line?: string;
   };
+}
+/**
+ * The run view (explore(profile=True), tcexplore run --profile): the profiled window told into steps, each compile (cache entry) that ran with its measured time, and the eager gaps between compiled regions attributed to the graph break that made each (measure/run_view.py, from the profiler's "Torch-Compiled Region: <compile id>" ranges and the compiled backward's CompiledFunctionBackward calls). Times in microseconds; the figures are over the steady steps (those that did not compile). Absent in documents written before it or where no step ran compiled code.
+ */
+export interface Run {
+  /**
+   * how the figures were measured and how steps were told apart
+   */
+  how: string;
+  steps: RunSteps;
+  /**
+   * the profiled window's steps, from the first one's start to the last one's end
+   */
+  wall_us: number;
+  /**
+   * mean wall time of a steady step
+   */
+  per_step_us: number;
+  /**
+   * per steady step, time in compiled code (compiled regions and the compiled backward's calls)
+   */
+  compiled_us: number;
+  /**
+   * per steady step, per_step_us - compiled_us: the eager gaps
+   */
+  eager_us: number;
+  /**
+   * compiled_us / per_step_us
+   */
+  compiled_share: number;
+  /**
+   * the share of a step in compiled code and the costliest graph break, in one line (findings/run_view.py)
+   */
+  headline: string;
+  /**
+   * one row per compile (cache entry) that ran in the steady steps, and one per compiled backward, heaviest first
+   */
+  frames: RunFrame[];
+  /**
+   * eager time in the steady steps between compiled code, by what caused it, heaviest first; frames' total_us and gaps' total_us add up to the steady steps' wall time
+   */
+  gaps: RunGap[];
+  timeline: RunTimeline;
+}
+export interface RunSteps {
+  /**
+   * steps in the profiled window
+   */
+  count: number;
+  /**
+   * what started a step (a call of the explored function; each entry of the run's first compiled frame)
+   */
+  basis: string;
+  /**
+   * 0-based steps during which torch compiled (their time is mostly compile): left out of the figures
+   */
+  compiled: number[];
+  /**
+   * the steps the figures are over: those that did not compile (and, in a run, not the last, whose end nothing that ran tells)
+   */
+  steady: number;
+}
+export interface RunFrame {
+  /**
+   * torch's compile id ("1/0"); a backward row holds its forward's
+   */
+  compile_id: string;
+  /**
+   * index into compiles (null: not captured)
+   */
+  compile: number | null;
+  /**
+   * the compiled frame's function
+   */
+  frame: string;
+  file: string | null;
+  line: number | null;
+  /**
+   * the compiled backward of that compile (its CompiledFunctionBackward calls)
+   */
+  backward: boolean;
+  /**
+   * entries over the steady steps
+   */
+  entered: number;
+  /**
+   * entries per steady step
+   */
+  per_step: number;
+  /**
+   * over the steady steps; a region's own time: nested regions and the eager code of its graph break are not in it
+   */
+  total_us: number;
+  /**
+   * per entry
+   */
+  mean_us: number;
+  /**
+   * its kernels' time over the steady steps (device time on CUDA)
+   */
+  kernel_us: number;
+  /**
+   * host time outside its kernels: guards of nested calls, Dynamo's wrapper, AOTAutograd's, the launches (on CPU total_us - kernel_us; on CUDA the host time outside its kernel launch ranges)
+   */
+  outside_us: number;
+  /**
+   * for a frame with more than one cache entry that ran: true on the one with the most time (null: one entry ran)
+   */
+  hot: boolean | null;
+}
+export interface RunGap {
+  /**
+   * graph_break: the eager code of a break, from its graph's end to the resume function's region; between_steps: outside any compiled frame; before_first: in a step, before its first compiled code (Dynamo's entry and guards)
+   */
+  kind: "graph_break" | "between_steps" | "before_first";
+  /**
+   * index into graph_breaks (kind graph_break)
+   */
+  break: number | null;
+  file: string | null;
+  line: number | null;
+  label: string;
+  /**
+   * gaps of this cause over the steady steps
+   */
+  count: number;
+  total_us: number;
+  per_step_us: number;
+}
+/**
+ * one steady step drawn (the median one by wall time), times from its start
+ */
+export interface RunTimeline {
+  step: number;
+  duration_us: number;
+  spans: RunSpan[];
+  /**
+   * spans past the drawing limit, not listed
+   */
+  spans_left_out: number;
+}
+export interface RunSpan {
+  kind: "compiled" | "eager";
+  start_us: number;
+  end_us: number;
+  /**
+   * index into frames (compiled spans)
+   */
+  frame: number | null;
+  /**
+   * index into gaps (eager spans)
+   */
+  gap: number | null;
+  label: string;
 }
 export interface Distributed {
   rank: number | null;

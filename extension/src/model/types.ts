@@ -29,7 +29,7 @@ export type TcxDocument = Omit<
 
 /** Where a click can take the reader: a tab and the thing to show in it. */
 export type Target =
-  | { tab: 'overview' }
+  | { tab: 'overview'; file?: string; line?: number } // a graph-break site's finding
   | { tab: 'source'; file: string; line: number }
   | { tab: 'graphs'; compile: number; graph: string; node?: string }
   | { tab: 'bytecode'; compile: number; instruction?: number }
@@ -46,6 +46,7 @@ export type Target =
   | { tab: 'shapes' }
   | { tab: 'timing' }
   | { tab: 'profile'; kernel?: number }
+  | { tab: 'run'; frame?: number; gap?: number }
   | { tab: 'memory' }
   | { tab: 'accuracy' }
   | { tab: 'compare' };

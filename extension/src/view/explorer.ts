@@ -18,6 +18,7 @@ import { memoryTab } from './memory';
 import { DOC_ATTRIBUTE, GO_EVENT } from './links';
 import { overviewTab } from './overview';
 import { profileTab } from './profile';
+import { runTab } from './run';
 import { shapesTab } from './shapes';
 import { sourceTab } from './source';
 import { Tabs } from './tabs';
@@ -35,6 +36,7 @@ const TABS: Array<[TabId, string, TabFactory]> = [
   ['cudagraphs', 'CUDA graphs', cudaGraphsTab],
   ['timing', 'Timing', timingTab],
   ['profile', 'Profile', profileTab],
+  ['run', 'Run', runTab],
   ['memory', 'Memory', memoryTab],
   ['accuracy', 'Accuracy', accuracyTab],
   ['compare', 'Compare', compareTab]

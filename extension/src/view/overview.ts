@@ -296,7 +296,15 @@ function findingItem(ctx: Context, f: Finding): HTMLElement {
     'li',
     {
       class: `tcx-finding tcx-${f.severity}${f.site ? ' tcx-finding-break' : ''}`,
-      attrs: { 'data-kind': f.kind ?? '' }
+      attrs: {
+        'data-kind': f.kind ?? '',
+        ...(f.site
+          ? {
+              'data-file': f.site.file ?? '',
+              'data-line': String(f.site.line ?? '')
+            }
+          : {})
+      }
     },
     el('span', { class: 'tcx-badge' }, f.severity),
     el(
@@ -604,6 +612,33 @@ export function overviewTab(ctx: Context): TabView {
       compiles,
       absentLine(doc),
       el('p', { class: 'tcx-muted tcx-origin' }, from.line)
-    )
+    ),
+    reveal(target) {
+      if (target.tab === 'overview' && target.file !== undefined) {
+        revealSite(list, target.file, target.line);
+      }
+    }
   };
+}
+
+/** A graph-break site's finding: opened, brought into sight and marked for a moment. */
+function revealSite(
+  list: HTMLElement,
+  file: string,
+  line: number | undefined
+): void {
+  const item = [
+    ...list.querySelectorAll<HTMLElement>('.tcx-finding-break')
+  ].find(
+    li =>
+      li.getAttribute('data-file') === file &&
+      li.getAttribute('data-line') === String(line ?? '')
+  );
+  if (!item) {
+    return;
+  }
+  item.querySelector('details')?.setAttribute('open', '');
+  item.scrollIntoView?.({ block: 'start' });
+  item.classList.add('tcx-focus');
+  window.setTimeout(() => item.classList.remove('tcx-focus'), 1500);
 }

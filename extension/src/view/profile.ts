@@ -17,6 +17,7 @@ import {
   topLines,
   verdictLine
 } from '../model/profile';
+import { RUN_BEFORE_NOTE, runOf } from '../model/run';
 import { Profile, ProfiledKernel, Target } from '../model/types';
 import { Context, TabView } from './context';
 import { code, el, link, note, svg, table } from './dom';
@@ -413,6 +414,16 @@ export function profileTab(ctx: Context): TabView {
       verdictLine(profile)
     ),
     stepBar(profile),
+    runOf(ctx.doc)
+      ? el(
+          'p',
+          null,
+          link(
+            'Each compiled frame and the eager gaps between them, one step drawn →',
+            () => ctx.go({ tab: 'run' })
+          )
+        )
+      : note(RUN_BEFORE_NOTE, 'tcx-muted'),
     el(
       'table',
       { class: 'tcx-table tcx-facts' },

@@ -1,0 +1,118 @@
+"""The run view's words: what started a step, each eager gap's and each timeline bar's
+label, the headline (the share of a step in compiled code and the costliest graph break),
+and the finding that names that break with its measured cost. The figures are
+measure/run_view.py's; both views draw these stored texts."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..common.formatting import share, time_us
+from .graph_break_audit import source_labels
+from .make import compile_link, finding, short_where, source_link, tab_link
+
+Data = dict[str, Any]
+
+STEP_BY_CALL = "each call of the explored function (one profiler step) is a step"
+OUTSIDE = "outside any compiled frame"
+BEFORE = "before the step's first compiled code (Dynamo's entry, guards)"
+MESSAGE_CHARS = 60
+
+
+def _break(data: Data, index: Any) -> Data:
+    breaks = data.get("graph_breaks") or []
+    return breaks[index] if isinstance(index, int) and 0 <= index < len(breaks) else {}
+
+
+def _message(brk: Data) -> str:
+    text = " ".join(str(brk.get("message") or "").split())
+    return text if len(text) <= MESSAGE_CHARS else text[: MESSAGE_CHARS - 1] + "…"
+
+
+def _basis(data: Data, first: str | None) -> str:
+    if first is None:
+        return STEP_BY_CALL
+    record = next((c for c in data.get("compiles") or [] if c.get("id") == first), {})
+    frame = record.get("frame") or {}
+    at = short_where(frame.get("file"), frame.get("line"), source_labels(data))
+    return (
+        f"each entry of the run's first compiled frame ({frame.get('function') or first} at "
+        f"{at}) starts a step; the last step ends with its last compiled code, so it is "
+        "left out of the figures"
+    )
+
+
+def gap_words(gap: Data, data: Data) -> tuple[str, str]:
+    """A gap's label (its table row) and its short label (a timeline bar)."""
+    if gap["kind"] == "between_steps":
+        return OUTSIDE, "eager"
+    if gap["kind"] == "before_first":
+        return BEFORE, "entry"
+    brk = _break(data, gap["break"])
+    if not brk:
+        return "eager code of a graph break torch did not record", "break"
+    at = short_where(brk.get("file"), brk.get("line"), source_labels(data))
+    message = _message(brk)
+    return f"graph break at {at}" + (f" ({message})" if message else ""), f"break at {at}"
+
+
+def headline(run: Data, data: Data) -> str:
+    if not run["steps"]["steady"]:
+        return "every step compiled: no steady step to measure"
+    said = f"{share(run['compiled_share'])} of each step runs compiled code"
+    costliest = next((g for g in run["gaps"] if g["kind"] == "graph_break"), None)
+    if costliest is not None:
+        brk = _break(data, costliest["break"])
+        at = short_where(brk.get("file"), brk.get("line"), source_labels(data)) if brk else "?"
+        return f"{said}; the graph break at {at} costs {time_us(costliest['per_step_us'])} per step"
+    return f"{said}; no graph break splits it ({time_us(run['eager_us'])} per step runs eagerly)"
+
+
+def label_run(run: Data, data: Data, first: str | None) -> Data:
+    """``run`` with its words: ``first`` is the compile whose frame's entries start the
+    steps (None: a step is a call)."""
+    run["steps"]["basis"] = _basis(data, first)
+    short = []
+    for gap in run["gaps"]:
+        brk = _break(data, gap["break"]) if gap["kind"] == "graph_break" else {}
+        gap["file"] = brk.get("file")
+        gap["line"] = brk.get("line") if isinstance(brk.get("line"), int) else None
+        gap["label"], bar = gap_words(gap, data)
+        short.append(bar)
+    for span in run["timeline"]["spans"]:
+        if span["frame"] is not None:
+            row = run["frames"][span["frame"]]
+            span["label"] = f"{row['compile_id']} {row['frame']}" + (
+                " (backward)" if row["backward"] else ""
+            )
+        else:
+            span["label"] = short[span["gap"]] if span["gap"] is not None else "eager"
+    run["headline"] = headline(run, data)
+    return run
+
+
+def find(data: Data) -> list[Data]:
+    """The costliest graph break of a profiled run, with what it costs each step."""
+    profile = data.get("profile")
+    run = profile.get("run") if isinstance(profile, dict) else None
+    if not isinstance(run, dict) or not run.get("per_step_us"):
+        return []
+    gap = next((g for g in run.get("gaps") or [] if g.get("kind") == "graph_break"), None)
+    if gap is None:
+        return []
+    brk = _break(data, gap.get("break"))
+    at = short_where(brk.get("file"), brk.get("line"), source_labels(data)) if brk else "?"
+    links = [link for link in [source_link(brk, at)] if link] if brk else []
+    links += [compile_link(brk["compile_id"])] if brk.get("compile_id") else []
+    links.append(tab_link("profile", "Where the time goes"))
+    return [
+        finding(
+            "run_view",
+            "info",
+            f"The graph break at {at} costs {time_us(gap['per_step_us'])} per step "
+            f"({share(gap['per_step_us'] / run['per_step_us'])} of it, run eagerly)",
+            advice="Remove the break (its finding says how) to run this code compiled.",
+            details=[run["headline"]],
+            evidence=links,
+        )
+    ]

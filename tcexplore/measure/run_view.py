@@ -1,0 +1,225 @@
+"""The run view (``profile.run``): each compile (cache entry) that ran, with its measured
+time, and the eager gaps between compiled code, each put down to what made it, over the
+steady steps of a profiled window (measure/run_pieces.py tells the stretches and steps).
+
+A step that holds a range torch opens while compiling (``_torch_compat.is_compile_range``)
+compiled, and is left out of the figures, as is a run's last step (its end is not told by
+anything that ran). Time in a step that no compiled code covers is eager: before its first
+compiled code, or outside any compiled frame. So in every steady step the frames' time and
+the gaps' time add up to the step's. The words (labels, the headline) are
+findings/run_view.py's.
+"""
+
+from __future__ import annotations
+
+import bisect
+import statistics
+from collections import defaultdict
+from typing import Any
+
+from torch.autograd import DeviceType
+
+from .. import _torch_compat
+from ..common.contained import Unread, error_text
+from ..findings.run_view import label_run
+from .run_pieces import (
+    Key,
+    Piece,
+    breaks,
+    kernel_time,
+    pieces_of,
+    step_bounds,
+    step_pieces,
+)
+
+TIMELINE_SPANS = 200
+HOW = (
+    "torch.profiler's ranges: each compile's own time is its 'Torch-Compiled Region' range "
+    "less the regions nested in it and, where it broke, less the break's eager code after "
+    "its graph's call; a compiled backward's is its CompiledFunctionBackward calls; time in a "
+    "step that no compiled code covers is eager; kernels' time is {kernels}"
+)
+KERNEL_TIME = {
+    "cpu": "their profiler ranges' wall time",
+    "cuda": "the device time of the GPU kernels launched inside the compile's code",
+}
+
+
+def run_section(
+    events: list[Any], document: dict[str, Any], *, by_calls: bool, cuda: bool
+) -> dict[str, Any] | None:
+    """``profile.run`` from the profiler's events; ``by_calls``: a ``ProfilerStep`` is a
+    step (explore), else each entry of the run's first compiled frame starts one. None when
+    no step ran compiled code."""
+    cpu = [e for e in events if e.device_type == DeviceType.CPU]
+    own_break, resumed = breaks(document)
+    pieces, entries = pieces_of(cpu, own_break, resumed)
+    bounds, first = step_bounds(cpu, pieces, by_calls) if pieces else ([], None)
+    if not bounds:
+        return None
+    starts = [s for s, _ in bounds]
+    compiling = {
+        bisect.bisect_right(starts, e.time_range.start) - 1
+        for e in cpu
+        if _torch_compat.is_compile_range(e.name)
+    }
+    compiled_steps = sorted(i for i in compiling if 0 <= i < len(bounds))
+    steady = [
+        i for i in range(len(bounds)) if i not in compiling and (by_calls or i < len(bounds) - 1)
+    ]
+    ends = [p.end for p in pieces]
+    steps = {i: step_pieces(pieces, ends, *bounds[i]) for i in steady}
+    frames, gaps = _frames(cpu, entries, steps, starts, cuda, document), _gaps(steps)
+    duration = {i: bounds[i][1] - bounds[i][0] for i in steady}
+    per_step = sum(duration.values()) / len(steady) if steady else 0.0
+    compiled = sum(f["total_us"] for f in frames) / len(steady) if steady else 0.0
+    run = {
+        "how": HOW.format(kernels=KERNEL_TIME["cuda" if cuda else "cpu"]),
+        "steps": {"count": len(bounds), "compiled": compiled_steps, "steady": len(steady)},
+        "wall_us": bounds[-1][1] - bounds[0][0],
+        "per_step_us": per_step,
+        "compiled_us": compiled,
+        "eager_us": per_step - compiled,
+        "compiled_share": min(1.0, compiled / per_step) if per_step else 0.0,
+        "frames": frames,
+        "gaps": gaps,
+        "timeline": _timeline(steps, duration, bounds, frames, gaps),
+    }
+    return label_run(run, document, first)
+
+
+def _frames(
+    cpu: list[Any],
+    entries: list[tuple[Any, Key]],
+    steps: dict[int, list[Piece]],
+    starts: list[float],
+    cuda: bool,
+    document: dict[str, Any],
+) -> list[dict[str, Any]]:
+    total: dict[Key, float] = defaultdict(float)
+    for pieces in steps.values():
+        for p in pieces:
+            if p.frame is not None:
+                total[p.frame] += p.end - p.start
+    kernels_of = kernel_time(cpu, cuda)
+    entered: dict[Key, int] = defaultdict(int)
+    kernel_us: dict[Key, float] = defaultdict(float)
+    launch_us: dict[Key, float] = defaultdict(float)
+    for event, key in entries:
+        if bisect.bisect_right(starts, event.time_range.start) - 1 not in steps:
+            continue
+        entered[key] += 1
+        kernels, launches = kernels_of.get(id(event), (0.0, 0.0))
+        kernel_us[key] += kernels
+        launch_us[key] += launches
+    index = {c["id"]: i for i, c in enumerate(document.get("compiles") or [])}
+    compiles = document.get("compiles") or []
+    rows = []
+    for key, time in total.items():
+        cid, backward = key
+        ci = index.get(cid)
+        frame = (compiles[ci].get("frame") or {}) if ci is not None else {}
+        count = max(entered[key], 1)
+        outside = time - (launch_us[key] if cuda else kernel_us[key])
+        rows.append(
+            {
+                "compile_id": cid,
+                "compile": ci,
+                "frame": frame.get("function") or "?",
+                "file": frame.get("file"),
+                "line": frame.get("line") if isinstance(frame.get("line"), int) else None,
+                "backward": backward,
+                "entered": entered[key],
+                "per_step": entered[key] / len(steps),
+                "total_us": time,
+                "mean_us": time / count,
+                "kernel_us": kernel_us[key],
+                "outside_us": max(0.0, outside),
+                "hot": None,
+            }
+        )
+    by_frame: dict[tuple[str, bool], list[dict[str, Any]]] = defaultdict(list)
+    for row in rows:
+        by_frame[(row["compile_id"].rsplit("/", 1)[0], row["backward"])].append(row)
+    for entries in by_frame.values():
+        if len(entries) > 1:
+            hottest = max(entries, key=lambda r: r["total_us"])
+            for row in entries:
+                row["hot"] = row is hottest
+    return sorted(rows, key=lambda r: -r["total_us"])
+
+
+def _gaps(steps: dict[int, list[Piece]]) -> list[dict[str, Any]]:
+    count: dict[tuple[str, int | None], int] = defaultdict(int)
+    total: dict[tuple[str, int | None], float] = defaultdict(float)
+    for pieces in steps.values():
+        for p in pieces:
+            if p.gap is not None:
+                count[p.gap] += p.counted
+                total[p.gap] += p.end - p.start
+    return sorted(
+        (
+            {
+                "kind": kind,
+                "break": brk,
+                "count": count[(kind, brk)],
+                "total_us": time,
+                "per_step_us": time / len(steps),
+            }
+            for (kind, brk), time in total.items()
+        ),
+        key=lambda g: -g["total_us"],
+    )
+
+
+def _timeline(
+    steps: dict[int, list[Piece]],
+    duration: dict[int, float],
+    bounds: list[tuple[float, float]],
+    frames: list[dict[str, Any]],
+    gaps: list[dict[str, Any]],
+) -> dict[str, Any]:
+    if not steps:
+        return {"step": 0, "duration_us": 0.0, "spans": [], "spans_left_out": 0}
+    median = statistics.median_low(duration.values())
+    step = min(i for i in steps if duration[i] == median)
+    frame_of = {(f["compile_id"], f["backward"]): i for i, f in enumerate(frames)}
+    gap_of = {(g["kind"], g["break"]): i for i, g in enumerate(gaps)}
+    origin = bounds[step][0]
+    spans = [
+        {
+            "kind": "compiled" if p.frame else "eager",
+            "start_us": p.start - origin,
+            "end_us": p.end - origin,
+            "frame": frame_of.get(p.frame) if p.frame else None,
+            "gap": gap_of.get(p.gap) if p.gap else None,
+        }
+        for p in steps[step]
+    ]
+    return {
+        "step": step,
+        "duration_us": duration[step],
+        "spans": spans[:TIMELINE_SPANS],
+        "spans_left_out": max(0, len(spans) - TIMELINE_SPANS),
+    }
+
+
+def with_run(
+    section: dict[str, Any], events: list[Any], document: dict[str, Any], **how: bool
+) -> dict[str, Any]:
+    """The profile with its run view (measure/run_view.py) where a step ran compiled code;
+    a run view that fails costs only itself: an entry of ``capture.unread``."""
+    try:
+        run = run_section(events, document, **how)
+    except Exception as exc:  # noqa: BLE001 - the profile is kept without it
+        capture = document.get("capture")
+        if isinstance(capture, dict):
+            kept, unread = capture.get("unread") or {}, Unread()
+            unread.items = list(kept.get("items") or [])
+            unread.counts.update(
+                {k: v for k, v in (kept.get("counts") or {}).items() if k in unread.counts}
+            )
+            unread.add("section", "profile.run", error=error_text(exc))
+            capture["unread"] = unread.section()
+        return section
+    return {**section, "run": run} if run is not None else section

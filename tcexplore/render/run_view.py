@@ -1,0 +1,191 @@
+"""The run view in the report: the headline, one steady step drawn as a timeline (compiled
+code as bars labelled by compile id and frame, eager gaps by the break that made them), the
+compiled frames by time and the eager gaps, each linked to its compile, its break and its
+line. Draws ``profile.run`` as stored (measure/run_view.py, findings/run_view.py)."""
+
+from __future__ import annotations
+
+from ..common.formatting import count, share, time_us
+from .bars import CHAR, time_axis
+from .graph_breaks import event_anchors
+from .markup import Data, _c, _compile_anchor, _compile_link, _details, _e, _location, _table
+
+WIDTH, LEFT, RIGHT, LANE = 760, 8, 16, 30
+COLOURS = {
+    "compiled": "#0969da",
+    "backward": "#54aeff",
+    "graph_break": "#bc4c00",
+    "eager": "#8c959f",
+}
+STEPS_ANCHOR = "tcx-steps"
+
+
+def _span_colour(run: Data, span: Data) -> str:
+    if span.get("frame") is not None:
+        return COLOURS["backward" if run["frames"][span["frame"]]["backward"] else "compiled"]
+    gap = run["gaps"][span["gap"]] if span.get("gap") is not None else {}
+    return COLOURS["graph_break"] if gap.get("kind") == "graph_break" else COLOURS["eager"]
+
+
+def _span_href(run: Data, span: Data, breaks: dict[int, str]) -> str | None:
+    if span.get("frame") is not None:
+        return _compile_anchor(run["frames"][span["frame"]]["compile_id"])
+    gap = run["gaps"][span["gap"]] if span.get("gap") is not None else {}
+    return breaks.get(gap.get("break")) if gap.get("kind") == "graph_break" else None
+
+
+def timeline_svg(run: Data, breaks: dict[int, str]) -> str:
+    """One steady step to scale: a bar per stretch of compiled or eager code, its label
+    inside where it fits (always in its tooltip), an axis in the step's time below."""
+    timeline = run["timeline"]
+    duration = timeline["duration_us"] or 1.0
+    axis = time_axis(duration / 1e3, "time from the step's start")
+    plot = WIDTH - LEFT - RIGHT
+
+    def x(us: float) -> float:
+        return round(LEFT + min(max(us / 1e3 / axis.max, 0.0), 1.0) * plot, 2)
+
+    aria = f"step {timeline['step']}, drawn to scale"
+    parts = [
+        f'<svg class="tcx-run-timeline" role="img" width="{WIDTH}" height="{LANE + 46}" '
+        f'viewBox="0 0 {WIDTH} {LANE + 46}" font-family="system-ui, sans-serif" '
+        f'font-size="11" aria-label="{_e(aria)}">'
+    ]
+    for span in timeline["spans"]:
+        left, right = x(span["start_us"]), x(span["end_us"])
+        width = max(right - left, 1.0)
+        title = f"{span['label']}: {time_us(span['end_us'] - span['start_us'])}"
+        rect = (
+            f'<rect x="{left}" y="4" width="{width:.2f}" height="{LANE}" '
+            f'fill="{_span_colour(run, span)}" stroke="#fff" stroke-width="0.5">'
+            f"<title>{_e(title)}</title></rect>"
+        )
+        room = int((width - 8) / CHAR)
+        if room >= 3:  # the label, cut to the bar where it is longer
+            label = span["label"]
+            label = label if len(label) <= room else label[: room - 1] + "…"
+            rect += (
+                f'<text x="{left + 4}" y="{LANE / 2 + 8}" fill="#fff" '
+                f'pointer-events="none">{_e(label)}</text>'
+            )
+        href = _span_href(run, span, breaks)
+        parts.append(f'<a href="#{_e(href)}">{rect}</a>' if href else rect)
+    for value, text in axis.ticks:
+        at = x(value * 1e3)
+        parts.append(
+            f'<line x1="{at}" x2="{at}" y1="{LANE + 6}" y2="{LANE + 10}" stroke="#656d76"/>'
+            f'<text x="{at}" y="{LANE + 22}" text-anchor="middle" font-size="10" '
+            f'fill="#656d76">{_e(text)}</text>'
+        )
+    parts.append(
+        f'<text x="{LEFT + plot / 2}" y="{LANE + 40}" text-anchor="middle" '
+        f'font-weight="600">{_e(axis.title)}</text></svg>'
+    )
+    drawn = {_span_colour(run, span) for span in timeline["spans"]}
+    legend = " · ".join(
+        f'<span style="color:{colour}">■</span> {_e(what)}'
+        for what, colour in (
+            ("compiled code", COLOURS["compiled"]),
+            ("compiled backward", COLOURS["backward"]),
+            ("a graph break's eager code", COLOURS["graph_break"]),
+            ("other eager code", COLOURS["eager"]),
+        )
+        if colour in drawn
+    )
+    left_out = timeline.get("spans_left_out") or 0
+    more = f" · {left_out} more stretches not drawn (truncated)" if left_out else ""
+    return "".join(parts) + f'<p class="tcx-muted">{legend}{_e(more)}</p>'
+
+
+def _frames(run: Data) -> str:
+    rows = []
+    for row in run["frames"]:
+        hot = {True: "hot", False: "cold", None: "—"}[row.get("hot")]
+        rows.append(
+            [
+                _compile_link(row["compile_id"]),
+                _location({"file": row["file"], "line": row["line"], "function": row["frame"]}),
+                "backward" if row["backward"] else "forward",
+                _e(count(row["entered"])),
+                _e(count(row["per_step"])),
+                _e(time_us(row["total_us"])),
+                _e(time_us(row["mean_us"])),
+                _e(time_us(row["kernel_us"])),
+                _e(time_us(row["outside_us"])),
+                _e(hot),
+            ]
+        )
+    return _table(
+        [
+            "compile",
+            "frame",
+            "pass",
+            "entered",
+            "per step",
+            "time",
+            "per entry",
+            "in kernels",
+            "outside kernels",
+            "entry",
+        ],
+        rows,
+        "tcx-run-frames",
+    )
+
+
+def _gaps(run: Data, breaks: dict[int, str]) -> str:
+    rows = []
+    for gap in run["gaps"]:
+        anchor = breaks.get(gap["break"]) if gap["kind"] == "graph_break" else None
+        label = _e(gap["label"])
+        rows.append(
+            [
+                f'<a href="#{_e(anchor)}">{label}</a>' if anchor else label,
+                _location({"file": gap["file"], "line": gap["line"]}) if gap["file"] else "—",
+                _e(count(gap["count"])),
+                _e(time_us(gap["per_step_us"])),
+                _e(share(gap["per_step_us"] / run["per_step_us"]) if run["per_step_us"] else "—"),
+                _e(time_us(gap["total_us"])),
+            ]
+        )
+    return _table(
+        ["eager code", "line", "gaps", "per step", "of the step", "in all"], rows, "tcx-run-gaps"
+    )
+
+
+def _figures(run: Data) -> str:
+    steps = run["steps"]
+    compiled = steps["compiled"]
+    said = (
+        f"{count(steps['count'])} steps ({steps['basis']}); figures over "
+        f"{count(steps['steady'])} steady steps"
+    )
+    if compiled:
+        shown = ", ".join(str(i) for i in compiled[:10]) + (" …" if len(compiled) > 10 else "")
+        noun = "step" if len(compiled) == 1 else "steps"
+        said += f"; left out, as torch compiled during them: {noun} {shown}"
+    rows = [
+        ["steps", _e(said)],
+        ["a step (mean)", _e(time_us(run["per_step_us"]))],
+        ["in compiled code", _e(f"{time_us(run['compiled_us'])} ({share(run['compiled_share'])})")],
+        ["eager", _e(time_us(run["eager_us"]))],
+    ]
+    return _table(["", ""], rows, "tcx-step")
+
+
+def run_view(data: Data, run: Data) -> str:
+    """The run view's block of the profile section."""
+    breaks = event_anchors(data)
+    body = "\n".join(
+        [
+            f'<p class="tcx-findings">{_e(run["headline"])}</p>',
+            _figures(run),
+            f"<p>Step {_c(run['timeline']['step'])} "
+            f"({_e(time_us(run['timeline']['duration_us']))}), the median steady one:</p>",
+            timeline_svg(run, breaks),
+            _details("Compiled frames by time", _frames(run), open_=True),
+            _details("Eager gaps by cause", _gaps(run, breaks), open_=True),
+            f'<p class="tcx-muted">{_e(run["how"])}.</p>',
+        ]
+    )
+    return _details("Steps: compiled code and eager gaps", body, open_=True, id_=STEPS_ANCHOR)
