@@ -51,7 +51,7 @@ def event_anchors(data: Data) -> dict[int, str]:
     """Each break event (its index in ``graph_breaks``) -> the element id of its site."""
     return {
         event: site_anchor(index)
-        for index, site in enumerate(graph_break_audit(data))
+        for index, site in enumerate(stored_sites(data) or [])
         for event in site["events"]
     }
 
