@@ -20,7 +20,10 @@ WORTH_ADVICE_BYTES = 16 * 2**20
 
 
 def saved_activations(document: dict[str, Any]) -> dict[str, Any]:
-    """Saved activation bytes over every compile, and their user lines, most bytes first."""
+    """Saved activation bytes over every compile, and their user lines (each with its bytes
+    and saved nodes over every compile), most bytes first; the forward nodes recomputed in
+    backward and the activation memory budgets in force. Stored in the document as
+    ``saved_activations`` when it is built (findings.decide); the views draw that."""
     total, lines, recomputed, budgets = 0, {}, 0, set()
     for record in document.get("compiles") or []:
         memory = record.get("memory") or {}
@@ -41,9 +44,11 @@ def saved_activations(document: dict[str, Any]) -> dict[str, Any]:
                     "function": line["function"],
                     "code": line.get("code"),
                     "bytes": 0,
+                    "nodes": [],
                 },
             )
             entry["bytes"] += line["bytes"]
+            entry["nodes"] += line.get("nodes") or []
     ordered = sorted(lines.values(), key=lambda e: -e["bytes"])
     return {"bytes": total, "lines": ordered, "recomputed": recomputed, "budgets": sorted(budgets)}
 

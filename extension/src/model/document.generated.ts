@@ -43,6 +43,10 @@ export interface TcexploreDocumentVersionTcexplore1 {
   compiles?: Compile[];
   graph_breaks?: GraphBreak[];
   /**
+   * the graph-break audit: graph_breaks grouped by the line that broke, most events first, their counts adding up to summary.graph_breaks; decided once in Python (findings/graph_break_audit.py) and drawn by every view; absent in documents written before it (tcexplore.load() computes it)
+   */
+  graph_break_sites?: BreakSite[];
+  /**
    * Compiled autograd's passes (torch._dynamo.config.compiled_autograd): each traced backward, its graph, the Dynamo compiles of that graph (ids !N/F/C) and the step that ran it. Absent where none ran.
    */
   compiled_autograd?: AutogradPass[];
@@ -117,6 +121,7 @@ export interface TcexploreDocumentVersionTcexplore1 {
    * explore(..., memory=True): measured peaks (eager, compiled, how), the static sections summed, CUDA-graph pools
    */
   memory?: null | MeasuredMemory;
+  saved_activations?: SavedActivations;
   /**
    * a comparison's notes, shown under its headline: how its compile times were taken; what its notebook output leaves out
    */
@@ -780,6 +785,93 @@ export interface GraphBreak {
   user_stack: Location[];
   compile_id: string | null;
   attempt?: number;
+}
+/**
+ * one line where graph breaks happened, with every break event that reached it (findings/graph_break_audit.py)
+ */
+export interface BreakSite {
+  file: string | null;
+  line: number | null;
+  /**
+   * 'cell [5], line 3' for a labelled cell, else 'path:line'
+   */
+  where: string;
+  function: string | null;
+  code: string | null;
+  library: boolean;
+  /**
+   * break events at this line (torch reports one per compile that reaches it)
+   */
+  count: number;
+  /**
+   * indices of its events in graph_breaks
+   */
+  events: number[];
+  /**
+   * each event's compile id, in event order
+   */
+  compiles: (string | null)[];
+  /**
+   * the frames Dynamo compiled that reached the line, by function
+   */
+  frames: BreakFrame[];
+  /**
+   * torch's reasons, most events first
+   */
+  reasons: BreakReason[];
+  /**
+   * the distinct user call paths that reached it, most events first
+   */
+  paths: CallPath[];
+  /**
+   * the resume functions Dynamo made to go on after the break, with their compiles
+   */
+  resume_functions: {
+    name: string;
+    compiles: string[];
+  }[];
+  /**
+   * why the site counts what it counts, as the views show it
+   */
+  count_note: string;
+}
+export interface BreakFrame {
+  function: string | null;
+  file: string | null;
+  line: number | null;
+  count: number;
+  compiles: (string | null)[];
+}
+export interface BreakReason {
+  message: string;
+  count: number;
+  explanation: string | null;
+  hints: string[];
+  link: string | null;
+  generic: string | null;
+  details: string | null;
+  developer_context: string | null;
+}
+export interface CallPath {
+  count: number;
+  /**
+   * outermost frame first
+   */
+  stack: StackFrame[];
+}
+export interface StackFrame {
+  file: string | null;
+  line: number | null;
+  function: string | null;
+  code: string | null;
+  /**
+   * 'cell [5], line 3' for a labelled cell, else 'path:line'
+   */
+  where: string;
+  /**
+   * a library file (the document's library_files): views fold it
+   */
+  library: boolean;
 }
 /**
  * One pass of compiled autograd (tlparse's !N/-/-): the backward graph it captured before Dynamo traced it, the sizes it made symbols of, and where it ran.
@@ -1783,4 +1875,13 @@ export interface CudaGraphPool {
   reserved_bytes: number;
   allocated_bytes: number;
   share_of_compiled_peak?: number;
+}
+/**
+ * the activations saved for backward over every compile, by user line (most bytes first), with the nodes recomputed instead and the activation memory budgets in force; decided once in Python (findings/memory.py) and drawn by every view; absent in documents written before it (tcexplore.load() computes it)
+ */
+export interface SavedActivations {
+  bytes: number;
+  lines: SavedLine[];
+  recomputed: number;
+  budgets: number[];
 }

@@ -1,9 +1,10 @@
 /** The Overview tab: the stage pipeline and the findings that lead it. */
 
-import { BreakSite, graphBreakAudit } from './breaks';
+import { breakSites } from './breaks';
 import { duration } from './format';
 import { recompileRows } from './guards';
 import {
+  BreakSite,
   CaptureInfo,
   FindingEvidence,
   Location,
@@ -114,7 +115,7 @@ export function findings(doc: TcxDocument): Finding[] {
   if (!Array.isArray(doc.findings)) {
     return [];
   }
-  const sites = graphBreakAudit(doc);
+  const sites = breakSites(doc) ?? [];
   const recompiled = recompiledFunctions(doc);
   return doc.findings.map(f => {
     const evidence = (f.evidence ?? []).map(e => ({

@@ -1,12 +1,10 @@
 import { absentTabs } from '../model/absent';
 import {
-  BreakSite,
-  CallPath,
-  countNote,
+  breakSites,
   foldStack,
+  OLD_SITES_NOTE,
   RESUME_NAME,
-  resumeLabel,
-  StackFrame
+  resumeLabel
 } from '../model/breaks';
 import {
   compilesPerFrame,
@@ -34,6 +32,7 @@ import {
   whereTitle
 } from '../model/format';
 import { topLines } from '../model/profile';
+import { BreakSite, CallPath, StackFrame } from '../model/types';
 import { Context, TabView } from './context';
 import { notCompiledView } from './notcompiled';
 import { code, el, link, table } from './dom';
@@ -207,7 +206,7 @@ function siteDetail(ctx: Context, site: BreakSite): HTMLElement {
     el(
       'p',
       { class: 'tcx-muted' },
-      countNote(site),
+      site.count_note,
       ' Compiles: ',
       compileLinks(ctx, site.compiles)
     ),
@@ -591,6 +590,9 @@ export function overviewTab(ctx: Context): TabView {
         : null,
       el('h3', null, 'Findings'),
       list,
+      breakSites(doc)
+        ? null
+        : el('p', { class: 'tcx-muted tcx-sites-absent' }, OLD_SITES_NOTE),
       notCompiledView(ctx),
       timeLines(ctx),
       missing,
