@@ -36,6 +36,7 @@ from . import (
 )
 from .make import SEVERITIES, finding
 from .pipeline import pipeline
+from .tried import attach
 
 Data = dict[str, Any]
 
@@ -78,6 +79,7 @@ def compute_findings(data: Data, failed: Unread | None = None) -> list[Data]:
     compiled = any(f["kind"] == "nothing_compiled" and f["severity"] == "warning" for f in found)
     if not worrying and not compiled:
         found.append(finding("all_clear", "ok", ALL_CLEAR))
+    attach(data, found)
     return sorted(found, key=lambda f: SEVERITIES.index(f["severity"]))
 
 
