@@ -3,12 +3,13 @@ the same way), whether it helped, and the sentence the views show. Decided here,
 the measuring (measure/try_fixes.py) only hands over the two documents.
 
 Helped is read from the evidence: fewer graphs, graph breaks or recompiles; faster per
-call where the interval of the speedup (timing's own ~95% interval, the two sides timed in
-alternation) lies above 1; and what the setting is for: compile time (caches on) or peak
-memory (a memory budget) lower by more than timing's noise threshold
-(:data:`NOISY_IQR_FRACTION` of the figure: each is one measurement), outputs that now
-match eager (fallback_random). Outputs that matched and now differ make it not help,
-whatever else improved. No torch import."""
+call where the interval of the speedup (timing's own ~95% interval, the two sides timed
+in alternation) lies above 1 and the speedup is beyond timing's noise threshold
+(:data:`NOISY_IQR_FRACTION`: two builds of the same code can differ by a sure 2%); and
+what the setting is for: compile time (caches on) or peak memory (a memory budget) lower
+by more than that threshold (each is one measurement), outputs that now match eager
+(fallback_random). Outputs that matched and now differ make it not help, whatever else
+improved. No torch import."""
 
 from __future__ import annotations
 
@@ -84,11 +85,12 @@ def _speed(
         return None, None
     if not isinstance(interval, list):
         return None, b / a
-    if interval[0] > 1:
-        return "faster", b / a
-    if interval[1] < 1:
-        return "slower", b / a
-    return "same", b / a
+    ratio = b / a
+    if interval[0] > 1 and ratio >= 1 + NOISY_IQR_FRACTION:
+        return "faster", ratio
+    if interval[1] < 1 and 1 / ratio >= 1 + NOISY_IQR_FRACTION:
+        return "slower", ratio
+    return "same", ratio
 
 
 # What a setting is for, where that is not the graphs or the speed: a figure measured
@@ -142,7 +144,7 @@ def _parts(before: Data, after: Data, speed: str | None, ratio: float | None) ->
         times = ratio if speed == "faster" else 1 / ratio
         parts.append(f"{sig3(times)}× {speed}")
     elif speed == "same":
-        parts.append(f"as fast within the noise ({sig3(ratio)}×)")
+        parts.append(f"as fast within the noise ({sig3(ratio)}× as fast)")
     if before["compile_s"] and after["compile_s"]:
         parts.append(
             f"compile {fmt_duration(after['compile_s'] * 1e3)} "

@@ -7,6 +7,7 @@ from typing import Any
 
 from .markup import Data, _c, _compile_anchor, _details, _e, _location, _note, _table
 from .profile import PROFILE_ANCHOR
+from .tried import fix_block
 
 SHAPES_ANCHOR = "tcx-shapes"
 OLD_DOCUMENT = (
@@ -68,6 +69,7 @@ def _finding(f: Data) -> str:
         body.append("<ul>" + "".join(f"<li>{_e(d)}</li>" for d in f["details"][:20]) + "</ul>")
     if f.get("advice"):
         body.append(f"<div><strong>What to do:</strong> {_e(f['advice'])}</div>")
+    body.append(fix_block(f))
     body.append(_evidence(f.get("evidence") or []))
     return (
         f'<li class="tcx-finding tcx-finding-{_e(severity)}" data-kind="{_e(f.get("kind"))}">'
