@@ -118,3 +118,55 @@ def test_a_setting_that_does_not_help_is_said_so(size_one):
     assert tried["helped"] is False
     assert tried["sentence"].startswith("Tried dynamic=True: did not help (")
     assert f"{tried['after']['recompiles']} recompile" in tried["sentence"]
+
+
+CELL_SETUP = """\
+import torch
+%load_ext tcexplore
+
+def scale(t):
+    return t * t.sum().item()
+
+def part(t):
+    torch._dynamo.graph_break()
+    return t.sin() * 2
+
+x = torch.randn(16)"""
+CELL = "y = scale(x) + part(x).sum() + part(x[:5]).sum()"
+
+
+@pytest.fixture(scope="module")
+def cells():
+    """A %%tcompile --try-fixes cell, then the same cell plainly."""
+    pytest.importorskip("IPython", reason="IPython is in the `notebook` extra")
+    from IPython.core.interactiveshell import InteractiveShell
+
+    shell = InteractiveShell.instance()
+    assert shell.run_cell(CELL_SETUP).success
+    first = shell.run_cell(f"%%tcompile --try-fixes --time-budget 0.05 --out first\n{CELL}")
+    second = shell.run_cell(f"%%tcompile --time-budget 0.05 --out second\n{CELL}")
+    assert first.success and second.success, (first.error_in_exec, second.error_in_exec)
+    return shell.user_ns["first"].document.data, shell.user_ns["second"].document.data
+
+
+def test_a_cell_tries_its_fixes(cells):
+    first, _ = cells
+    labels = {f["fix"]["label"]: f.get("tried") for f in first["findings"] if f.get("fix")}
+    assert labels["capture_scalar_outputs=True"]["after"]["graph_breaks"] < labels[
+        "capture_scalar_outputs=True"]["before"]["graph_breaks"]
+    assert labels["dynamic=True"]["after"]["recompiles"] < labels["dynamic=True"]["before"][
+        "recompiles"]
+
+
+def test_nothing_tried_shows_as_the_users_in_the_next_cell(cells):
+    """The next cell meets the user's entries only: its recompiles fail against the user's
+    compiles, the break capture_scalar_outputs removed in a try is still there, and no size
+    the dynamic=True try made symbolic is dynamic from the start."""
+    first, second = cells
+    users = {c["id"] for c in first["compiles"]} | {c["id"] for c in second["compiles"]}
+    reasons = [r for c in second["compiles"] for group in c["recompile_reasons"] for r in group]
+    assert {r["failed_compile_id"] for r in reasons} <= users, reasons
+    assert second["summary"]["recompiles"] <= first["summary"]["recompiles"]
+    assert any("Tensor.item()" in (b.get("reason") or "") for b in second["graph_breaks"])
+    assert torch._dynamo.config.capture_scalar_outputs is False
+    assert "tries" not in second
