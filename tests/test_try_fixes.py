@@ -170,3 +170,23 @@ def test_nothing_tried_shows_as_the_users_in_the_next_cell(cells):
     assert any("Tensor.item()" in (b.get("reason") or "") for b in second["graph_breaks"])
     assert torch._dynamo.config.capture_scalar_outputs is False
     assert "tries" not in second
+
+
+def test_try_it_in_the_kernel_tries_one_fix_of_a_kept_exploration(item, capsys):
+    """The extension's "Try it": the exploration is found by its document id, the fix by
+    its label; an unknown id is a clear message, not a traceback."""
+    import json
+
+    from tcexplore.notebook.try_it import REPLY_MARK, print_tried
+
+    print_tried(json.dumps({"document": "no-such-document", "label": "dynamic=True"}))
+    print_tried(json.dumps({"document": item["id"], "label": "mode=\"max-autotune\""}))
+    print_tried(json.dumps({"document": item["id"], "label": "capture_scalar_outputs=True"}))
+    replies = [json.loads(line[len(REPLY_MARK):]) for line in capsys.readouterr().out.splitlines()
+               if line.startswith(REPLY_MARK)]
+    assert "not in this kernel" in replies[0]["error"] and "run its cell again" in replies[0][
+        "error"]
+    assert "not a setting this exploration's findings name" in replies[1]["error"]
+    tried = replies[2]["tried"]
+    assert tried["label"] == "capture_scalar_outputs=True" and tried["helped"] is True
+    assert tried["after"]["graphs"] < tried["before"]["graphs"]
