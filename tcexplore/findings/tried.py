@@ -144,7 +144,7 @@ def _parts(before: Data, after: Data, speed: str | None, ratio: float | None) ->
         times = ratio if speed == "faster" else 1 / ratio
         parts.append(f"{sig3(times)}× {speed}")
     elif speed == "same":
-        parts.append(f"as fast within the noise ({sig3(ratio)}× as fast)")
+        parts.append(f"as fast within the noise ({sig3(ratio)}×)")
     if before["compile_s"] and after["compile_s"]:
         parts.append(
             f"compile {fmt_duration(after['compile_s'] * 1e3)} "

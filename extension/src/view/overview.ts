@@ -37,6 +37,7 @@ import { topLines } from '../model/profile';
 import { Context, TabView } from './context';
 import { notCompiledView } from './notcompiled';
 import { code, el, link, table } from './dom';
+import { fixBlock } from './tried';
 
 function compileLinks(ctx: Context, ids: Array<string | null>): HTMLElement {
   const box = el('span', { class: 'tcx-compile-links' });
@@ -316,6 +317,7 @@ function findingItem(ctx: Context, f: Finding): HTMLElement {
       f.advice && !f.site
         ? el('div', { class: 'tcx-hint' }, 'What to do: ', f.advice)
         : null,
+      fixBlock(ctx, f),
       evidenceLinks(ctx, f)
     )
   );
