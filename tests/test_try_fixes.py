@@ -73,6 +73,7 @@ def test_an_item_break_tried_with_capture_scalar_outputs_has_fewer_graphs(item):
     assert tried["sentence"].startswith("Tried: capture_scalar_outputs=True — 1 graph (was 2)")
     assert "no breaks (was 1)" in tried["sentence"] and "outputs match" in tried["sentence"]
     assert tried in item["tries"]
+    assert tcexplore.Exploration(Document(item)).tries == item["tries"]
 
 
 def test_a_try_leaves_the_setting_and_the_document_as_they_were(item):

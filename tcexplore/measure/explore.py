@@ -131,7 +131,8 @@ def explore(
         "find_divergence": False,
         "memory": memory,
     }
-    remember(explore, document.data, fn, args, kwargs, options)
+    if _keep_call is None:  # a try's own explorations are not the user's to try again
+        remember(explore, document.data, fn, args, kwargs, options)
     if try_fixes:
         tries = run_tries(explore, fn, args, kwargs, options, setting_fixes(document.data))
         document = document.with_sections(tries=tries or None)
