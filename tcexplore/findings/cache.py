@@ -7,7 +7,6 @@ from __future__ import annotations
 from typing import Any
 
 from ..common.formatting import fmt_duration
-from . import fixes
 from .make import compile_link, finding
 
 NAMES = {"fx_graph": "FX graph", "aotautograd": "AOTAutograd"}
@@ -54,7 +53,6 @@ def find(data: dict[str, Any]) -> list[dict[str, Any]]:
                     "Caches off: " + BYPASSED_BY_CAPTURE,
                     count=0,
                     advice=USE_CACHES,
-                    fix=fixes.CACHES_ON,
                 )
             ]
             if compiles
