@@ -75,6 +75,7 @@ describe('advice tried', () => {
     expect(tried.length).toBeGreaterThan(0);
     const blocks = Array.from(root.querySelectorAll('.tcx-tried'));
     expect(blocks.length).toBe(tried.length);
+    const seen = new Set<string>();
     blocks.forEach((block, i) => {
       expect(block.querySelector('.tcx-tried-sentence')?.textContent).toBe(
         tried[i].sentence
@@ -82,9 +83,15 @@ describe('advice tried', () => {
       expect(block.classList.contains('tcx-tried-helped')).toBe(
         tried[i].helped
       );
+      // one try held by several findings: its table once, then the sentence alone
       const graphs = Array.from(block.querySelectorAll('tr')).find(
         tr => tr.querySelector('th')?.textContent === 'graphs'
       );
+      if (seen.has(tried[i].label)) {
+        expect(graphs).toBeUndefined();
+        return;
+      }
+      seen.add(tried[i].label);
       expect(
         Array.from(graphs!.querySelectorAll('td')).map(td => td.textContent)
       ).toEqual([
@@ -92,6 +99,7 @@ describe('advice tried', () => {
         String(tried[i].after!.graphs)
       ]);
     });
+    expect(seen.size).toBeLessThan(tried.length); // dynamic=True: three findings
     const scalar = item(root, 'capture_scalar_outputs=True');
     expect(scalar.textContent).toContain('Tried: capture_scalar_outputs=True');
     expect(root.querySelector('.tcx-try-fix')).toBeNull(); // all tried already

@@ -32,8 +32,11 @@ function value(
   return v === null || v === undefined ? '—' : write(v as never);
 }
 
-/** The try: its sentence, then before → after for each figure either side has. */
-export function triedBlock(tried: TriedFix): HTMLElement {
+/**
+ * The try: its sentence, then before → after for each figure either side has; ``brief``
+ * (a later finding holding a try drawn above): the sentence only.
+ */
+export function triedBlock(tried: TriedFix, brief = false): HTMLElement {
   const rows = ROWS.filter(
     ([, key]) =>
       (tried.before?.[key] ?? null) !== null ||
@@ -69,7 +72,7 @@ export function triedBlock(tried: TriedFix): HTMLElement {
       attrs: { 'data-label': tried.label }
     },
     el('div', { class: 'tcx-tried-sentence' }, tried.sentence),
-    rows.length
+    rows.length && !brief
       ? el(
           'table',
           { class: 'tcx-tried-table' },
@@ -90,10 +93,19 @@ export function triedBlock(tried: TriedFix): HTMLElement {
   );
 }
 
-/** What the finding's fix came to, or can come to; null for a finding without one. */
-export function fixBlock(ctx: Context, f: Finding): HTMLElement | null {
+/**
+ * What the finding's fix came to, or can come to; null for a finding without one. ``drawn``:
+ * the labels whose try a finding above drew in full (one try, held by several findings).
+ */
+export function fixBlock(
+  ctx: Context,
+  f: Finding,
+  drawn: Set<string> = new Set()
+): HTMLElement | null {
   if (f.tried) {
-    return triedBlock(f.tried);
+    const brief = drawn.has(f.tried.label);
+    drawn.add(f.tried.label);
+    return triedBlock(f.tried, brief);
   }
   const fix = f.fix;
   if (!fix) {
