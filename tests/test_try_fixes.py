@@ -15,6 +15,19 @@ import tcexplore
 from tcexplore.document import Document
 
 
+class ItemBreak(torch.nn.Module):
+    """An `.item()` break, and a buffer each call adds to: the user's state a try must
+    leave as it was."""
+
+    def __init__(self):
+        super().__init__()
+        self.register_buffer("calls", torch.zeros(()))
+
+    def forward(self, x):
+        self.calls.add_(1)
+        return x * x.sum().item()
+
+
 def item_break(x):
     return x * x.sum().item()
 
@@ -37,8 +50,13 @@ def _explored(fn):
 
 
 @pytest.fixture(scope="module")
-def item():
-    return _explored(item_break).document.data
+def item_module():
+    return ItemBreak()
+
+
+@pytest.fixture(scope="module")
+def item(item_module):
+    return _explored(item_module).document.data
 
 
 @pytest.fixture(scope="module")
@@ -76,8 +94,9 @@ def test_an_item_break_tried_with_capture_scalar_outputs_has_fewer_graphs(item):
     assert tcexplore.Exploration(Document(item)).tries == item["tries"]
 
 
-def test_a_try_leaves_the_setting_and_the_document_as_they_were(item):
+def test_a_try_leaves_the_setting_and_the_users_objects_as_they_were(item, item_module):
     assert torch._dynamo.config.capture_scalar_outputs is False
+    assert item_module.calls.item() == 0  # every run of every side was put back
     Document(item)  # the tried records validate against the schema
 
 
@@ -102,6 +121,12 @@ def test_a_size_recompile_tried_with_dynamic_has_fewer_recompiles(sizes):
     shapes = [f for f in sizes["findings"] if f["kind"] == "dynamic_shape"]
     assert shapes and all(f["tried"] == tried for f in shapes)
     assert [t["label"] for t in sizes["tries"]].count("dynamic=True") == 1
+    # the report draws that try in full once, then its sentence under each other finding
+    from tcexplore.render.findings import findings_list
+
+    page = findings_list(sizes)
+    assert page.count(html.escape(tried["sentence"])) == 1 + len(shapes)
+    assert page.count("<th>before</th>") == len(sizes["tries"])
 
 
 def test_a_graph_break_call_is_not_tried_and_says_why(sizes):
@@ -191,3 +216,16 @@ def test_try_it_in_the_kernel_tries_one_fix_of_a_kept_exploration(item, capsys):
     tried = replies[2]["tried"]
     assert tried["label"] == "capture_scalar_outputs=True" and tried["helped"] is True
     assert tried["after"]["graphs"] < tried["before"]["graphs"]
+
+
+def test_a_variant_that_raises_costs_only_itself():
+    from tcexplore.findings import fixes
+    from tcexplore.measure.explore import explore
+    from tcexplore.measure.try_fixes import run_tries
+
+    gone = fixes.config("dynamo", "no_such_setting", True)
+    broken, scalar = run_tries(explore, item_break, (torch.randn(16),), {},
+                               {"time_budget_s": 0.05}, [gone, fixes.CAPTURE_SCALARS])
+    assert broken["error"]["type"] == "TorchCompatError" and broken["helped"] is False
+    assert broken["sentence"].startswith("Tried no_such_setting=True: it failed (")
+    assert scalar["error"] is None and scalar["after"]["graphs"] < scalar["before"]["graphs"]

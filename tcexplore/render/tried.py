@@ -53,15 +53,19 @@ def tried_table(tried: Data) -> str:
     return _table(["", "before", "after"], rows) if rows else ""
 
 
-def fix_block(f: Data) -> str:
-    """What the finding's fix came to: the try, or what can be tried, or why not."""
+def fix_block(f: Data, drawn: set[str]) -> str:
+    """What the finding's fix came to, or can come to, or why not. ``drawn``: the labels
+    whose try a finding above drew in full (a later one shows the sentence only)."""
     fix = f.get("fix")
     tried = f.get("tried")
     if isinstance(tried, dict):
         look = "tcx-tried-helped" if tried.get("helped") else "tcx-tried-not"
+        label = str(tried.get("label"))
+        table = "" if label in drawn else tried_table(tried)
+        drawn.add(label)
         return (
             f'<div class="tcx-tried {look}"><div>{_e(tried.get("sentence"))}</div>'
-            + tried_table(tried)
+            + table
             + "</div>"
         )
     if not isinstance(fix, dict):
