@@ -38,6 +38,7 @@ from . import (
 from .graph_break_audit import graph_break_audit
 from .make import SEVERITIES, finding
 from .pipeline import pipeline
+from .tried import attach
 
 Data = dict[str, Any]
 
@@ -88,6 +89,7 @@ def compute_findings(data: Data, failed: Unread | None = None) -> list[Data]:
     compiled = any(f["kind"] == "nothing_compiled" and f["severity"] == "warning" for f in found)
     if not worrying and not compiled:
         found.append(finding("all_clear", "ok", ALL_CLEAR))
+    attach(data, found)
     return sorted(found, key=lambda f: SEVERITIES.index(f["severity"]))
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..common.formatting import format_bytes
+from . import fixes
 from .make import finding, source_link, tab_link
 
 WORTH_A_WARNING = 0.10  # compiled peak this much over eager's
@@ -117,6 +118,7 @@ def memory_finding(document: dict[str, Any]) -> dict[str, Any] | None:
         ],
         "evidence": "; ".join(evidence),
         "advice": advice,
+        "fix": fixes.MEMORY_BUDGET if advice else None,
     }
 
 
@@ -165,6 +167,7 @@ def find(data: dict[str, Any]) -> list[dict[str, Any]]:
             count=found["count"],
             locations=found["locations"],
             advice=found["advice"],
+            fix=found["fix"],
             evidence=[tab_link("memory", "Where the memory goes"), *lines],
             details=[found["evidence"]] if found["evidence"] else [],
         )

@@ -44,6 +44,7 @@ class CellRun:
     result: Any  # the value of the cell's last expression (None when it has none)
     values: dict[str, Any]  # names the cell bound
     error: BaseException | None  # the user's exception, to be raised again
+    inputs: tuple[Any, ...]  # the cell's arguments as the real run started (copies, if eager)
 
 
 def cell_uses_cuda(args: tuple[Any, ...]) -> bool:
@@ -136,9 +137,10 @@ def run_cell(
             isolation=isolation,
         )
     )
+    inputs = before if before is not None else args
     if box:
-        return CellRun(exploration, box[0][0], cell.named_values(box[0]), None)
-    return CellRun(exploration, None, cell.locals_at_error(error) if error else {}, error)
+        return CellRun(exploration, box[0][0], cell.named_values(box[0]), None, inputs)
+    return CellRun(exploration, None, cell.locals_at_error(error) if error else {}, error, inputs)
 
 
 def _measure(

@@ -126,6 +126,10 @@ export interface TcexploreDocumentVersionTcexplore1 {
    * a comparison's notes, shown under its headline: how its compile times were taken; what its notebook output leaves out
    */
   notes?: string[];
+  /**
+   * the fixes tried on this call (findings/tried.py); each finding whose fix's label matches holds its record as tried
+   */
+  tries?: TriedFix[];
 }
 export interface CaptureInfo {
   /**
@@ -933,6 +937,8 @@ export interface Finding {
   advice: string | null;
   details?: string[];
   shape?: ShapeInfo;
+  fix?: null | Fix;
+  tried?: TriedFix;
 }
 export interface FindingEvidence {
   tab: string;
@@ -978,6 +984,86 @@ export interface ShapeInfo {
    * an unbacked symbol: the user line that made it
    */
   made_at?: Location | null;
+}
+/**
+ * a finding's fix, decided with its advice (tcexplore/findings/fixes.py): the setting the advice names, which try_fixes can run and measure, or why the advice cannot be tried (a change to the code)
+ */
+export interface Fix {
+  setting: null | FixSetting;
+  /**
+   * the setting as the views and sentences name it: capture_scalar_outputs=True, dynamic=True, caches on
+   */
+  label: string | null;
+  /**
+   * why the advice is not tried (it needs a code change, or nothing avoids it)
+   */
+  not_tried: string | null;
+}
+export interface FixSetting {
+  /**
+   * a torch.compile argument, a config value of torch._<module>.config, or a capture()/explore() option (bypass_caches: caches on)
+   */
+  kind: "compile_kwarg" | "config" | "capture";
+  /**
+   * dynamo, inductor or functorch for a config value
+   */
+  module: string | null;
+  name: string;
+  /**
+   * the value to set
+   */
+  value: boolean | number | string;
+}
+/**
+ * a fix tried on the user's call (explore(try_fixes=True), %%tcompile --try-fixes, the extension's Try it): before and after, explored alike in isolation (measure/try_fixes.py), and what it showed (findings/tried.py)
+ */
+export interface TriedFix {
+  label: string;
+  setting: null | FixSetting;
+  before: null | TrySide;
+  after: null | TrySide;
+  /**
+   * about 95% interval of the speedup (before's time per call over after's), timing's bootstrap over the paired samples
+   */
+  interval: number[] | null;
+  /**
+   * faster or slower where the interval excludes 1, same where it holds it
+   */
+  speed: "faster" | "slower" | "same" | null;
+  ratio: number | null;
+  /**
+   * fewer graphs, breaks or recompiles, faster beyond the interval, or (for the setting made for it) compile time, peak memory or accuracy better; false when outputs that matched now differ
+   */
+  helped: boolean;
+  error: null | ErrorInfo;
+  /**
+   * what the views show: Tried: capture_scalar_outputs=True — 1 graph (was 3), ... or Tried dynamic=True: did not help (...)
+   */
+  sentence: string;
+}
+/**
+ * one side of a try (the call as the user compiled it, or with the fix): its exploration's counts and figures
+ */
+export interface TrySide {
+  graphs: number | null;
+  graph_breaks: number | null;
+  recompiles: number | null;
+  /**
+   * torch's compile time, all compiles of the side (their phases)
+   */
+  compile_s: number | null;
+  /**
+   * time per call, the two sides timed in alternation
+   */
+  median_ms: number | null;
+  /**
+   * the compiled call's peak above what was allocated before it (when memory was measured)
+   */
+  peak_bytes: number | null;
+  /**
+   * the side's outputs (and gradients) match eager
+   */
+  outputs_match: boolean | null;
 }
 export interface PipelineStage {
   name: string;

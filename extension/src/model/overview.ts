@@ -7,10 +7,12 @@ import {
   BreakSite,
   CaptureInfo,
   FindingEvidence,
+  Fix,
   Location,
   ShapeInfo,
   Target,
   TcxDocument,
+  TriedFix,
   UnreadItem
 } from './types';
 
@@ -29,6 +31,10 @@ export interface Finding {
   site?: BreakSite;
   /** a recompile finding: the function and the guards that failed */
   recompiled?: RecompiledFunction;
+  /** the setting its advice names (or why it is not tried), as Python decided it */
+  fix?: Fix | null;
+  /** that setting tried on the user's call: before → after */
+  tried?: TriedFix;
 }
 
 /** One frame (function) compiled again, with every guard that failed and how often. */
@@ -143,7 +149,9 @@ export function findings(doc: TcxDocument): Finding[] {
       evidence,
       site,
       recompiled: recompile,
-      shape: f.shape
+      shape: f.shape,
+      fix: f.fix ?? null,
+      tried: f.tried
     };
   });
 }
