@@ -169,20 +169,22 @@ def _explore(
     with _torch_compat.fresh_dynamic_state(), capture(bypass_caches=bypass_caches) as session:
         try:
             with rng_state(cuda) as rewind:
-                first_args, first_kwargs = clone_tensors(args), clone_tensors(kwargs)
-                compile_s = first_call_seconds(
-                    lambda: compiled_fn(*first_args, **first_kwargs), cuda=cuda
-                )
                 c_args, c_kwargs = clone_tensors(args), clone_tensors(kwargs)
                 e_args, e_kwargs = clone_tensors(args), clone_tensors(kwargs)
-                state.restore()  # each side runs one step from the same state
-                rewind()
-                compiled_out = compiled_fn(*c_args, **c_kwargs)
+                # The compiling call is the compiled side's step: run again from the saved
+                # state, a step would find none of the optimizer state its first run made
+                # (and that its code guards on), and be compiled again.
+                returned: list[Any] = []
+                compile_s = first_call_seconds(
+                    lambda: returned.append(compiled_fn(*c_args, **c_kwargs)), cuda=cuda
+                )
+                compiled_out = returned[0]
                 compiled_grads = state.changed_gradients()
-                state.restore()
+                state.restore()  # the eager step runs from the same state
                 rewind()
                 eager_out = fn(*e_args, **e_kwargs)
                 eager_grads = state.changed_gradients()
+                state.restore(keep_made=True)  # what follows runs as a loop's next steps
             if keep_call is not None:
                 keep_call(lambda: compiled_fn(*c_args, **c_kwargs))
             accuracy = {
@@ -211,7 +213,7 @@ def _explore(
             if memory:  # inside the capture: the warm-up call compiles the backward
                 try:
                     memory_section = measure_memory(
-                        fn, compiled_fn, args, kwargs, cuda, state.restore
+                        fn, compiled_fn, args, kwargs, cuda, lambda: state.restore(keep_made=True)
                     )
                 except Exception as exc:  # noqa: BLE001 - kept in the section, with why
                     memory_section = {
