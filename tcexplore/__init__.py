@@ -89,12 +89,11 @@ def _kernels(data: dict[str, Any]) -> list[Any]:
 
 
 def _ranks(data: dict[str, Any]) -> Any:
-    from .capture.upgrade import parse_older  # noqa: PLC0415
     from .ranks import Ranks  # noqa: PLC0415
 
     for entry in data.get("ranks") or []:
         if isinstance(entry.get("document"), dict):
-            parse_older(entry["document"])
+            _upgrade(entry["document"])  # each rank's report draws what it lacks
     return Ranks(data, check=False)
 
 

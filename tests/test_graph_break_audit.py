@@ -151,8 +151,7 @@ def test_python_and_typescript_audits_are_pinned_to_one_result():
 
 
 def test_fixture_cell_report_shows_cells_and_no_temporary_file_names():
-    document = json.loads((FIXTURE / "document.json").read_text())
-    page = render_html(document)
+    page = render_html(tcexplore.load(FIXTURE / "document.json"))  # its sites computed on load
     breaks = page[page.index('id="tcx-graph-breaks"'):page.index('class="tcx-compiles"')]
     assert "cell [2], line 2" in breaks and "cell [3], line 4" in breaks
     assert "ipykernel_" not in breaks.replace("ipykernel_launcher", "")

@@ -136,6 +136,51 @@ def test_an_older_document_gets_every_decision_when_loaded(tmp_path):
     validate(loaded)
 
 
+BREAKS = Path(__file__).parent / "fixtures" / "graph_break_audit"
+
+
+def _break_labels() -> list[tuple[str, str]]:
+    """(finding title, count note) per break site, as Python decided them for the
+    %%tcompile fixture; labels.spec.ts finds the same in the extension's views."""
+    sites = json.loads((BREAKS / "expected.json").read_text())
+    found = json.loads((BREAKS / "findings.json").read_text())
+    titles = [f["title"] for f in found if f["kind"] == "graph_break"]
+    return list(zip(titles, [site["count_note"] for site in sites], strict=True))
+
+
+def test_the_report_shows_each_break_site_with_the_labels_the_extension_shows(tmp_path):
+    (tmp_path / "old.json").write_text((BREAKS / "document.json").read_text())
+    document = tcexplore.load(tmp_path / "old.json")  # saved before the sites were stored
+    assert document.data["graph_break_sites"] == json.loads((BREAKS / "expected.json").read_text())
+    page = render_html(document)
+    labels = _break_labels()
+    assert len(labels) == 2
+    for title, note in labels:
+        assert html.escape(title) in page and html.escape(note) in page
+    assert "saved before tcexplore stored its graph breaks" not in page
+
+
+def test_a_document_saved_before_the_sites_and_saved_lines_gets_them_alone_when_loaded(tmp_path):
+    stored = _document()
+    old = copy.deepcopy(stored)
+    del old["graph_break_sites"], old["saved_activations"]
+    old["findings"][0]["title"] = "kept as saved"
+    (tmp_path / "old.json").write_text(json.dumps(old))
+    loaded = tcexplore.load(tmp_path / "old.json").data
+    for name in ("graph_break_sites", "saved_activations"):
+        assert loaded[name] == stored[name]
+    assert loaded["saved_activations"]["lines"] and loaded["graph_break_sites"]
+    assert loaded["findings"][0]["title"] == "kept as saved"  # nothing else decided again
+
+
+def test_a_document_without_its_sites_says_so_in_the_report():
+    data = json.loads((BREAKS / "document.json").read_text())
+    page = render_html(tcexplore.Document(data))  # not loaded: nothing computed for it
+    breaks = page.split('id="tcx-graph-breaks"', 1)[1]
+    assert "saved before tcexplore stored its graph breaks grouped by site" in breaks
+    assert 'class="tcx-mark tcx-mark-break"' not in page
+
+
 def _timing(**overrides) -> dict:
     """7 samples, compiled 1.58× faster by the medians, one compiled call of 581 ms."""
     return {"eager": {"median_ms": 16.1, "iqr_ms": 1.2, "q1_ms": 15.6, "q3_ms": 16.8,

@@ -54,8 +54,10 @@ def test_user_files_under_library_named_directories_are_the_users():
 
 def test_the_interpreters_libraries_and_torch_and_tcexplore_are_library():
     roots = library_roots()
+    # the console script `tcexplore run` starts from (bin/tcexplore) is no frame of the user's
+    console_script = os.path.join(sysconfig.get_paths()["scripts"], "tcexplore")
     for theirs in (torch.__file__, tcexplore.__file__, os.__file__, pytest.__file__,
-                   "<frozen runpy>"):
+                   "<frozen runpy>", console_script):
         assert is_library(theirs, roots), theirs
     assert os.path.normpath(sysconfig.get_paths()["stdlib"]) in roots
     assert os.path.dirname(os.path.realpath(torch.__file__)) in {os.path.realpath(r) for r in roots}

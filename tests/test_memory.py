@@ -217,12 +217,16 @@ def test_html_report_has_the_memory_section_with_lines_and_links(explored):
 
 
 def test_finding_fixture_is_what_python_gives():
-    """tests/fixtures/memory pins the finding for both implementations (jest: memory.spec.ts)."""
+    """tests/fixtures/memory pins the finding and the saved activations by line the extension
+    draws (jest: memory.spec.ts) to what Python decides."""
     import json
+
+    from tcexplore.findings.memory import saved_activations
 
     folder = Path(__file__).parent / "fixtures" / "memory"
     document = json.loads((folder / "document.json").read_text())
     assert memory_finding(document) == json.loads((folder / "expected_finding.json").read_text())
+    assert document["saved_activations"] == saved_activations(document)
 
 
 def test_compare_grid_has_a_peak_memory_column():

@@ -4,10 +4,12 @@ the first-divergence search runs) is compiled, then compiled again with other op
 recompile names tcexplore's own compiles, no warning of tcexplore's is printed or recorded,
 the step's own values are not inputs, and no frame of the code capture runs is listed as
 not compiled. And explore()'s fp64 reference keeps torch's words on its float64 copy to
-itself."""
+itself. An AdamW step, whose compiled code guards on the identity of the optimizer state its
+first run made, is measured without being compiled again, in a cell and under explore()."""
 
 from __future__ import annotations
 
+import copy
 import json
 import warnings
 
@@ -170,3 +172,100 @@ def test_no_frame_a_capture_hook_runs_is_listed_as_not_compiled():
     hooks = {"_shown", "_stage_of", "<lambda>"}
     assert [e for e in session.document.data["not_compiled"]
             if e["function"] in hooks and e["file"] == __file__] == []
+
+
+ADAMW_SETUP = """\
+import torch
+%load_ext tcexplore
+torch.manual_seed(0)
+net = torch.nn.Linear(4, 2)
+adamw = torch.optim.AdamW(net.parameters(), lr=0.1)
+data = torch.randn(3, 4)"""
+
+ADAMW_STEP = """\
+loss = net(data).pow(2).mean()
+loss.backward()
+adamw.step()"""
+
+
+def _state_tensors(optimizer):
+    return [(i, key, value) for i, state in enumerate(optimizer.state.values())
+            for key, value in state.items()]
+
+
+@pytest.fixture(scope="module")
+def adamw_session():
+    """Two cells of an AdamW step (the second with another backend), with what the user's
+    own eager steps give: the reference values, after one step and after two."""
+    from IPython.core.interactiveshell import InteractiveShell
+
+    shell = InteractiveShell.instance()
+    # The optimizer's step is one code object for every optimizer of its class: the other
+    # session's cells (a session of their own) leave their entries of it out of this one.
+    torch.compiler.reset()
+    try:
+        assert shell.run_cell(ADAMW_SETUP).success
+        ns = shell.user_ns
+        users = dict(zip(("net", "adamw", "data"),
+                         copy.deepcopy((ns["net"], ns["adamw"], ns["data"]))))
+        states, references = [], []  # after each cell: (its state, the user's own steps')
+        for cell in ("--backend eager --out adamw_first", "--backend aot_eager --out adamw_second"):
+            assert shell.run_cell(f"%%tcompile --time-budget 0.05 {cell}\n{ADAMW_STEP}").success
+            exec(ADAMW_STEP, dict(users))
+            states.append([(i, key, v, v.clone()) for i, key, v in _state_tensors(ns["adamw"])])
+            references.append([(i, key, v.clone()) for i, key, v in _state_tensors(users["adamw"])])
+    finally:
+        torch.compiler.reset()
+    documents = ns["adamw_first"].document.data, ns["adamw_second"].document.data
+    return documents, states, references
+
+
+def test_an_adamw_cell_is_measured_without_compiling_its_step_again(adamw_session):
+    """The timing runs find the optimizer state the real run made, as a loop's next step
+    does: no recompile on its identity (`___check_obj_id(self.state[...][...])`)."""
+    (first, second), _, _ = adamw_session
+    assert first["summary"]["recompiles"] == 0, [c["recompile_reasons"] for c in first["compiles"]]
+    reasons = [r for c in second["compiles"] for group in c["recompile_reasons"] for r in group]
+    assert reasons and all(r["guard"].startswith("BACKEND_MATCH") for r in reasons), reasons
+    assert {r["failed_compile_id"] for r in reasons} <= {c["id"] for c in first["compiles"]}
+    for data in (first, second):
+        assert "self.state" not in json.dumps(data["findings"])
+
+
+def test_an_adamw_cells_optimizer_state_is_the_users_steps_in_the_objects_it_made(adamw_session):
+    """After each cell the state holds what the user's own eager steps give (step, exp_avg,
+    exp_avg_sq of weight and bias); the second cell keeps the objects the first one's real
+    step made."""
+    _, (after_first, after_second), references = adamw_session
+    for state, reference in zip((after_first, after_second), references):
+        assert [(i, key) for i, key, *_ in state] == [(i, key) for i, key, _ in reference]
+        assert len(state) == 6
+        torch.testing.assert_close([v for *_, v in state], [v for *_, v in reference])
+    assert all(now is made for (_, _, now, _), (_, _, made, _) in zip(after_second, after_first))
+
+
+def test_explore_of_an_adam_step_compiles_it_once_and_leaves_its_state_as_it_was():
+    """From an empty state (it ends empty: the user's first step makes it) and from a
+    warm one (the same objects, the same values)."""
+    import tcexplore
+
+    torch.manual_seed(0)
+    net = torch.nn.Linear(4, 2)
+    adam = torch.optim.Adam(net.parameters(), lr=0.1)
+
+    def step(x):
+        net(x).pow(2).mean().backward()
+        adam.step()
+
+    x = torch.randn(3, 4)
+    for warm in (False, True):
+        if warm:
+            step(x)
+        before = [(value, value.clone()) for _, _, value in _state_tensors(adam)]
+        exploration = tcexplore.explore(step, x, backend="eager", time_budget_s=0.02)
+        assert exploration.error is None and exploration.accuracy["ok"]
+        assert exploration.document.data["summary"]["recompiles"] == 0, [
+            c["recompile_reasons"] for c in exploration.document.data["compiles"]]
+        now = [value for _, _, value in _state_tensors(adam)]
+        assert len(now) == len(before) == (6 if warm else 0)
+        assert all(v is was and torch.equal(v, values) for v, (was, values) in zip(now, before))

@@ -8,6 +8,8 @@ import { DIFF_MIME_TYPE } from './model/difftypes';
 import { isRanksDocument } from './model/ranks';
 import { MIME_TYPE } from './model/types';
 import { PackedTooLarge, unpack } from './model/unpack';
+import { TriedFix } from './model/types';
+import { TRY_FIX, TRY_FIX_UNAVAILABLE } from './model/tryfix';
 import { OPEN_AS_CELL } from './model/workbench';
 import { createComparisonView } from './view/compare';
 import { Host } from './view/context';
@@ -32,13 +34,23 @@ class ExplorerRenderer extends Widget implements IRenderMime.IRenderer {
       return {};
     }
     const anchor = this.node.dataset.tcxAnchor as string;
+    type Args = Parameters<typeof registry.execute>[1];
     return {
       openAsCell: async request => {
         await registry.execute(OPEN_AS_CELL, {
           anchor,
           request
-        } as unknown as Parameters<typeof registry.execute>[1]);
-      }
+        } as unknown as Args);
+      },
+      tryFix: async request =>
+        (await registry.execute(TRY_FIX, {
+          anchor,
+          request
+        } as unknown as Args)) as TriedFix,
+      tryFixUnavailable: async () =>
+        (await registry.execute(TRY_FIX_UNAVAILABLE, {
+          anchor
+        } as unknown as Args)) as string | null
     };
   }
 

@@ -1,7 +1,9 @@
 /**
- * The `tcexplore:workbench` plugin: the "Open as cell" command. Given a kernel request and
- * the output it came from, it asks the notebook's kernel for the reproducer (tcexplore
- * writes it, in Python) and inserts it as a new code cell below the output's cell.
+ * The `tcexplore:workbench` plugin: the commands that ask the notebook's kernel. "Open as
+ * cell": given a kernel request and the output it came from, it asks for the reproducer
+ * (tcexplore writes it, in Python) and inserts it as a new code cell below the output's
+ * cell. "Try it": it asks the kernel to try a finding's setting on the call the output came
+ * from and returns the tried record; a second command says why it cannot (no kernel).
  */
 
 import {
@@ -14,6 +16,15 @@ import {
   NotebookPanel
 } from '@jupyterlab/notebook';
 import { setCommands } from './commandbridge';
+import {
+  NO_KERNEL,
+  TRY_FIX,
+  TRY_FIX_UNAVAILABLE,
+  TryRequest,
+  parseTried,
+  tryStatement
+} from './model/tryfix';
+import { TriedFix } from './model/types';
 import {
   KernelRequest,
   OPEN_AS_CELL,
@@ -41,18 +52,19 @@ function outputCell(
   return found;
 }
 
-async function askKernel(
+/** Run one statement in the panel's kernel; its stdout, or an Error saying what failed. */
+async function runInKernel(
   panel: NotebookPanel,
-  request: KernelRequest
+  statement: string,
+  noKernel: string,
+  failed: string
 ): Promise<string> {
   const kernel = panel.sessionContext.session?.kernel;
   if (!kernel) {
-    throw new Error(
-      'This notebook has no kernel: start one (tcexplore writes the reproducer in it).'
-    );
+    throw new Error(noKernel);
   }
   const future = kernel.requestExecute({
-    code: reproducerStatement(request),
+    code: statement,
     silent: false,
     store_history: false,
     stop_on_error: false
@@ -74,11 +86,37 @@ async function askKernel(
   };
   const reply = await future.done;
   if (reply.content.status !== 'ok') {
-    throw new Error(
-      `The kernel could not write the reproducer (is tcexplore installed there?): ${failure}`
-    );
+    throw new Error(`${failed}: ${failure}`);
   }
-  return parseReply(stdout);
+  return stdout;
+}
+
+async function askKernel(
+  panel: NotebookPanel,
+  request: KernelRequest
+): Promise<string> {
+  return parseReply(
+    await runInKernel(
+      panel,
+      reproducerStatement(request),
+      'This notebook has no kernel: start one (tcexplore writes the reproducer in it).',
+      'The kernel could not write the reproducer (is tcexplore installed there?)'
+    )
+  );
+}
+
+async function tryInKernel(
+  panel: NotebookPanel,
+  request: TryRequest
+): Promise<TriedFix> {
+  return parseTried(
+    await runInKernel(
+      panel,
+      tryStatement(request),
+      NO_KERNEL,
+      'The kernel could not try it (is tcexplore installed there?)'
+    )
+  );
 }
 
 const plugin: JupyterFrontEndPlugin<void> = {
@@ -105,6 +143,28 @@ const plugin: JupyterFrontEndPlugin<void> = {
         notebook.activeCellIndex = at.index;
         NotebookActions.insertBelow(notebook);
         notebook.activeCell?.model.sharedModel.setSource(text);
+      }
+    });
+    app.commands.addCommand(TRY_FIX, {
+      label: 'Try this setting',
+      caption:
+        "Try a finding's setting on the call this tcexplore output came from, in the notebook's kernel",
+      execute: async args => {
+        const at = outputCell(tracker, String(args.anchor));
+        if (!at) {
+          throw new Error('This output is not in an open notebook.');
+        }
+        return tryInKernel(at.panel, args.request as unknown as TryRequest);
+      }
+    });
+    app.commands.addCommand(TRY_FIX_UNAVAILABLE, {
+      label: 'Why a setting cannot be tried here',
+      execute: args => {
+        // While an output renders it may not be in its notebook yet: the current one is.
+        const panel =
+          outputCell(tracker, String(args.anchor))?.panel ??
+          tracker.currentWidget;
+        return panel?.sessionContext.session?.kernel ? null : NO_KERNEL;
       }
     });
     setCommands(app.commands);

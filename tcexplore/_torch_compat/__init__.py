@@ -50,6 +50,7 @@ from .settings import (
     backward_provenance,
     capture_settings,
     fused_node_provenance,
+    patched_config,
     settings_in_effect,
     settings_snapshot,
 )
@@ -90,6 +91,7 @@ __all__ = [
     "loaded_output_module",
     "op_overload",
     "own_entry_ids",
+    "patched_config",
     "profiler_memory_events",
     "pytree_children",
     "registered_ops",

@@ -178,6 +178,22 @@ def settings_snapshot() -> dict[str, Any]:
     return snapshot
 
 
+_CONFIG_MODULES = {
+    "dynamo": "torch._dynamo.config",
+    "inductor": "torch._inductor.config",
+    "functorch": "torch._functorch.config",
+}
+
+
+def patched_config(module: str, name: str, value: Any) -> contextlib.AbstractContextManager[Any]:
+    """``torch._<module>.config.<name> = value`` inside the block, put back after it (the
+    config module's own ``patch``); a name this torch lacks raises TorchCompatError."""
+    config = torch_module(_CONFIG_MODULES[module])
+    if not hasattr(config, name):
+        raise TorchCompatError(f"{_CONFIG_MODULES[module]}.{name} is gone")
+    return config.patch(**{name: value})
+
+
 def probes() -> tuple[Callable[[], Any], ...]:
     """What check() resolves for the settings capture switches."""
     return (
@@ -186,4 +202,5 @@ def probes() -> tuple[Callable[[], Any], ...]:
         lambda: _functorch_config().enable_autograd_cache,
         settings_in_effect,
         lambda: getattr(_inductor_debug(), _PROVENANCE_RECORDER),
+        *(lambda path=path: torch_module(path).patch for path in _CONFIG_MODULES.values()),
     )

@@ -3,9 +3,11 @@ recorded, from where this interpreter really keeps its libraries.
 
 A file is library code when it lies under the standard library or an installed-packages
 directory (sysconfig's stdlib/platstdlib/purelib/platlib, ``site.getsitepackages()``, the
-user site), under torch's or tcexplore's own package directory as imported, or is a frozen
-standard-library module (``<frozen runpy>``). Nothing is decided from names inside a path:
-the user's ``~/src/tcexplore/train.py`` or ``~/torch/model.py`` stay theirs.
+user site), the interpreter's scripts directory (the console scripts of installed packages:
+``bin/tcexplore`` starts ``tcexplore run``), under torch's or tcexplore's own package
+directory as imported, or is a frozen standard-library module (``<frozen runpy>``).
+Nothing is decided from names inside a path: the user's ``~/src/tcexplore/train.py`` or
+``~/torch/model.py`` stay theirs.
 
 The document keeps the result as ``library_files`` (the files it names that are library
 code); views read that mark instead of deciding again. A document assembled from a
@@ -33,7 +35,7 @@ def own_package() -> str:
 def library_roots() -> list[str]:
     """The directories whose files are library code, each as given and resolved."""
     paths = sysconfig.get_paths()
-    roots = [paths.get(key) for key in ("stdlib", "platstdlib", "purelib", "platlib")]
+    roots = [paths.get(key) for key in ("stdlib", "platstdlib", "purelib", "platlib", "scripts")]
     roots += getattr(site, "getsitepackages", list)()
     if site.ENABLE_USER_SITE:
         roots.append(site.getusersitepackages())

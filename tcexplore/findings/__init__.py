@@ -35,8 +35,10 @@ from . import (
     unmapped,
     unread,
 )
+from .graph_break_audit import graph_break_audit
 from .make import SEVERITIES, finding
 from .pipeline import pipeline
+from .tried import attach
 
 Data = dict[str, Any]
 
@@ -62,6 +64,13 @@ KINDS = (
 
 ALL_CLEAR = "No graph breaks, recompiles or failed compiles."
 
+# Whole computations the views draw, stored under these names: the graph-break audit's
+# sites and the saved activations summed over the compiles, by line.
+STORED = {
+    "graph_break_sites": graph_break_audit,
+    "saved_activations": memory.saved_activations,
+}
+
 
 def compute_findings(data: Data, failed: Unread | None = None) -> list[Data]:
     """The document's findings, errors first, then warnings, info, and the good news. Each
@@ -80,6 +89,7 @@ def compute_findings(data: Data, failed: Unread | None = None) -> list[Data]:
     compiled = any(f["kind"] == "nothing_compiled" and f["severity"] == "warning" for f in found)
     if not worrying and not compiled:
         found.append(finding("all_clear", "ok", ALL_CLEAR))
+    attach(data, found)
     return sorted(found, key=lambda f: SEVERITIES.index(f["severity"]))
 
 
@@ -92,6 +102,7 @@ def decide(data: Data) -> Data:
     for kind in (accuracy, timing, profile, unmapped):
         with failed.contain("finding", kind.__name__.rsplit(".", 1)[-1] + " labels"):
             kind.decide(data)
+    _store(data, STORED, failed)
     data["pipeline"] = []
     with failed.contain("finding", "pipeline"):
         data["pipeline"] = pipeline(data)
@@ -108,12 +119,24 @@ def _note(data: Data, failed: Unread) -> None:
     data["capture"] = {**capture, "unread": refresh(capture.get("unread"), "finding", failed)}
 
 
+def _store(data: Data, which: dict[str, Any], failed: Unread) -> None:
+    """Each of ``which``'s computations stored under its name, contained: one that raises
+    leaves its field absent (the views say it is missing) and is counted in ``failed``."""
+    for name, compute in which.items():
+        data.pop(name, None)
+        with failed.contain("finding", name):
+            data[name] = compute(data)
+
+
 def upgrade(data: Data) -> Data:
     """A document read back: one saved before these decisions were stored (it has no
     ``pipeline``) gets them all, computed now as :func:`decide` does; one saved with them
-    keeps its own. Returns ``data``."""
+    keeps its own, and gets those stored since (``graph_break_sites``,
+    ``saved_activations``) that it lacks. Returns ``data``."""
     if data.get("kind") is None and "pipeline" not in data:
         return decide(data)
+    if data.get("kind") is None:  # one that raises stays absent: the views say so
+        _store(data, {name: f for name, f in STORED.items() if name not in data}, Unread())
     if "findings" not in data:
         data["findings"] = compute_findings(data)
     return data

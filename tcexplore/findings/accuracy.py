@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..common.formatting import plural
+from . import fixes
 from .graph_break_audit import source_labels
 from .make import finding, location, short_where, source_link, tab_link
 
@@ -152,6 +153,15 @@ def decide(data: Data) -> None:
         data["accuracy"] = labelled(data["accuracy"], source_labels(data))
 
 
+def _fix(accuracy: Data, verdict: Data) -> Data | None:
+    """Inductor's fallback_random where the advice names it; other advice is the code's."""
+    if not verdict.get("advice"):
+        return None
+    if accuracy.get("fallback_random_option") and accuracy.get("cause") in RANDOM_CAUSES:
+        return fixes.FALLBACK_RANDOM
+    return fixes.code_change("random tensors made outside the compiled code: a code change")
+
+
 def find(data: Data) -> list[Data]:
     accuracy = data.get("accuracy")
     if not isinstance(accuracy, dict):
@@ -171,6 +181,7 @@ def find(data: Data) -> list[Data]:
             locations=[loc] if loc and verdict["severity"] != "ok" else [],
             evidence=evidence,
             advice=verdict.get("advice"),
+            fix=_fix(accuracy, verdict),
             details=[verdict["why"]] if verdict.get("why") else [],
         )
     ]

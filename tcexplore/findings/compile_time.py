@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..common.formatting import fmt_duration
+from . import fixes
 from .make import compile_link, finding, tab_link
 
 TOP = 3
@@ -25,7 +26,7 @@ WARM = (
 )
 
 
-def _compile_ms(c: dict[str, Any]) -> float:
+def compile_ms(c: dict[str, Any]) -> float:
     return sum(p.get("duration_ms") or 0 for p in c.get("phases") or [])
 
 
@@ -79,15 +80,15 @@ def _top(totals: dict[str, float]) -> str:
 
 
 def _slowest(compiles: list[dict[str, Any]]) -> str:
-    return ", ".join(f"{c.get('id')} {fmt_duration(_compile_ms(c))}" for c in compiles)
+    return ", ".join(f"{c.get('id')} {fmt_duration(compile_ms(c))}" for c in compiles)
 
 
 def find(data: dict[str, Any]) -> list[dict[str, Any]]:
     compiles = data.get("compiles") or []
-    total_ms = sum(_compile_ms(c) for c in compiles)
+    total_ms = sum(compile_ms(c) for c in compiles)
     if not total_ms:
         return []
-    slowest = sorted(compiles, key=_compile_ms, reverse=True)[:TOP]
+    slowest = sorted(compiles, key=compile_ms, reverse=True)[:TOP]
     details = [f"top phases: {_top(_phase_totals(compiles))}"]
     functions = _function_totals(compiles)
     if functions:
@@ -105,8 +106,16 @@ def find(data: dict[str, Any]) -> list[dict[str, Any]]:
         else:
             advice.append(f"{listed} made the same graph: {REGIONAL}")
     hit = any(e.get("result") == "hit" for c in compiles for e in c.get("cache") or [])
-    if total_ms / 1000 >= WARM_START_S and not hit:
+    warm = total_ms / 1000 >= WARM_START_S and not hit
+    if warm:
         advice.append(f"compiling took {fmt_duration(total_ms)} with no cache hit: {WARM}")
+    fix = (
+        fixes.CACHES_ON
+        if warm
+        else fixes.code_change("regional compilation: a change to the code")
+        if advice
+        else None
+    )
     return [
         finding(
             "compile_time",
@@ -117,5 +126,6 @@ def find(data: dict[str, Any]) -> list[dict[str, Any]]:
             details=details,
             evidence=[compile_link(c.get("id")) for c in slowest] + [tab_link("timing", "Timing")],
             advice="; ".join(advice) or None,
+            fix=fix,
         )
     ]

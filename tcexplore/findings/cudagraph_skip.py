@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from . import fixes
 from .make import compile_link, finding, locations, tab_link
 
 FAST_PATH = "CUDA-graph fast path missed (pending backward)"
@@ -81,6 +82,7 @@ def find(data: dict[str, Any]) -> list[dict[str, Any]]:
                     "the compiled region, or keep it on the GPU"
                 ),
                 reason=reason,
+                fix=fixes.code_change("what stops CUDA graphs is in the code: a code change"),
             )
         )
     return out

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from . import fixes
 from .graph_break_audit import library_marks
 from .make import compile_link, finding, locations, source_link
 from .user_terms import expression, scalar_guard, source_name, symbol_names, value_range
@@ -201,6 +202,11 @@ def find(data: dict[str, Any]) -> list[dict[str, Any]]:
                     else ADVICE
                     if "." in shape["name"]
                     else SCALAR_ADVICE
+                ),
+                fix=(
+                    fixes.code_change("torch._check on the unbacked size: a code change")
+                    if shape["unbacked"]
+                    else fixes.DYNAMIC
                 ),
                 details=[f"line {g['line']}: {g['expr']}" + _how(g) for g in guard_lines],
                 shape=shape,

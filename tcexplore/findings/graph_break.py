@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from . import fixes
 from .graph_break_audit import graph_break_audit, source_labels
 from .make import compile_link, finding, location, short_where, source_link
 
@@ -30,6 +31,17 @@ def find(data: dict[str, Any]) -> list[dict[str, Any]]:
                 advice=hints[0] if hints else None,
                 details=[reason["explanation"]] if reason.get("explanation") else [],
                 events=site["events"],
+                fix=_fix(reason, hints),
             )
         )
     return out
+
+
+def _fix(reason: dict[str, Any], hints: list[str]) -> dict[str, Any] | None:
+    """The setting torch's own words for this break name, else a change to the line."""
+    said = " ".join([str(reason.get("message") or ""), *map(str, hints)])
+    if "capture_scalar_outputs" in said:
+        return fixes.CAPTURE_SCALARS
+    if "capture_dynamic_output_shape_ops" in said:
+        return fixes.DYNAMIC_OUTPUT_SHAPES
+    return fixes.code_change(fixes.LINE_CHANGE) if hints else None

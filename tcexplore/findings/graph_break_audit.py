@@ -148,7 +148,7 @@ def _site(
                 and c["frame"].get("function") == name
                 and c["frame"].get("file") == frame.get("file")
             ]
-    return {
+    site = {
         "file": file,
         "line": line,
         "where": where(file, line, labels),
@@ -163,11 +163,15 @@ def _site(
         "paths": _paths(breaks, labels, library),
         "resume_functions": [{"name": n, "compiles": ids} for n, ids in resumes.items() if ids],
     }
+    site["count_note"] = count_note(site)
+    return site
 
 
 def graph_break_audit(data: Data) -> list[Data]:
     """The document's graph breaks grouped by site (file and line), ranked by what to act on
-    first: the most break events, then the earliest. See the module docstring."""
+    first: the most break events, then the earliest. See the module docstring. Stored in
+    the document as ``graph_break_sites`` when it is built (findings.decide); the views
+    draw that."""
     labels = source_labels(data)
     library = library_marks(data)
     groups: dict[tuple, list[tuple[int, Data]]] = {}
@@ -179,7 +183,8 @@ def graph_break_audit(data: Data) -> list[Data]:
 
 
 def count_note(site: Data) -> str:
-    """Why a site counts what it counts, in the words the views show."""
+    """Why a site counts what it counts, in the words the views show (the site's
+    ``count_note``)."""
     frames = site["frames"]
     if site["count"] == 1:
         return "1 break event."

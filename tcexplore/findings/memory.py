@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..common.formatting import format_bytes
+from . import fixes
 from .make import finding, source_link, tab_link
 
 WORTH_A_WARNING = 0.10  # compiled peak this much over eager's
@@ -20,7 +21,10 @@ WORTH_ADVICE_BYTES = 16 * 2**20
 
 
 def saved_activations(document: dict[str, Any]) -> dict[str, Any]:
-    """Saved activation bytes over every compile, and their user lines, most bytes first."""
+    """Saved activation bytes over every compile, and their user lines (each with its bytes
+    and saved nodes over every compile), most bytes first; the forward nodes recomputed in
+    backward and the activation memory budgets in force. Stored in the document as
+    ``saved_activations`` when it is built (findings.decide); the views draw that."""
     total, lines, recomputed, budgets = 0, {}, 0, set()
     for record in document.get("compiles") or []:
         memory = record.get("memory") or {}
@@ -41,9 +45,11 @@ def saved_activations(document: dict[str, Any]) -> dict[str, Any]:
                     "function": line["function"],
                     "code": line.get("code"),
                     "bytes": 0,
+                    "nodes": [],
                 },
             )
             entry["bytes"] += line["bytes"]
+            entry["nodes"] += line.get("nodes") or []
     ordered = sorted(lines.values(), key=lambda e: -e["bytes"])
     return {"bytes": total, "lines": ordered, "recomputed": recomputed, "budgets": sorted(budgets)}
 
@@ -112,6 +118,7 @@ def memory_finding(document: dict[str, Any]) -> dict[str, Any] | None:
         ],
         "evidence": "; ".join(evidence),
         "advice": advice,
+        "fix": fixes.MEMORY_BUDGET if advice else None,
     }
 
 
@@ -160,6 +167,7 @@ def find(data: dict[str, Any]) -> list[dict[str, Any]]:
             count=found["count"],
             locations=found["locations"],
             advice=found["advice"],
+            fix=found["fix"],
             evidence=[tab_link("memory", "Where the memory goes"), *lines],
             details=[found["evidence"]] if found["evidence"] else [],
         )

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..common.formatting import share, time_us
+from . import fixes
 from .make import finding, tab_link
 
 Data = dict[str, Any]
@@ -117,6 +118,7 @@ def find(data: Data) -> list[Data]:
             "info",
             f"Where the time goes: {step['verdict']}",
             advice=advice[0] if advice else None,
+            fix=fixes.mode(step["advised_modes"][0]) if step.get("advised_modes") else None,
             details=details,
             evidence=[tab_link("profile", "Where the time goes")],
         )

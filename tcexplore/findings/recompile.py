@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..capture.resume_links import RESUME_NAME
+from . import fixes
 from .graph_break_audit import source_labels
 from .guarded_value import described, guarded
 from .make import compile_link, finding, location, short_where
@@ -70,6 +71,18 @@ def _advice(values: list[dict[str, Any] | None], causes: list[str]) -> str:
     )
 
 
+def _fix(values: list[dict[str, Any] | None], causes: list[str]) -> dict[str, Any]:
+    """dynamic=True where a cause is a size (a guard on no value, not a backend's); else
+    the values' own advice, which is a change to the code (or nothing to change)."""
+    if any(v is None and not c.startswith(BACKEND_GUARD) for v, c in zip(values, causes)):
+        return fixes.DYNAMIC
+    if all(v is None for v in values):
+        return fixes.code_change("a backend switch: a call (torch.compiler.reset()), not a setting")
+    if all(v and v["expected"] for v in values):
+        return fixes.code_change("expected: one compile per value, and no setting avoids it")
+    return fixes.code_change("a change to the code: how the value reaches the compiled code")
+
+
 def find(data: dict[str, Any]) -> list[dict[str, Any]]:
     by_id = {str(c.get("id")): c for c in data.get("compiles") or []}
     out = []
@@ -115,6 +128,7 @@ def find(data: dict[str, Any]) -> list[dict[str, Any]]:
                 advice=_advice(values or [None], list(group["causes"]) or [top]),
                 details=[f"{guard} (×{n})" for guard, n in guards],
                 scalar=first["name"] if first else None,
+                fix=_fix(values or [None], list(group["causes"]) or [top]),
             )
         )
     return out

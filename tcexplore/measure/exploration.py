@@ -44,6 +44,12 @@ class Exploration:
         return memory_summary(self.document.data)
 
     @property
+    def tries(self) -> list[dict[str, Any]]:
+        """The fixes tried (``explore(..., try_fixes=True)``): each ``label``, ``before`` →
+        ``after``, ``helped`` and the ``sentence`` its findings show."""
+        return self.document.data.get("tries") or []
+
+    @property
     def error(self) -> dict[str, Any] | None:
         return (self.document.data.get("explore") or {}).get("error")
 

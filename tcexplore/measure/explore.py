@@ -23,6 +23,7 @@ from .profile import profile_calls
 from .random_ops import explain_mismatch
 from .snapshot import Snapshot, untouched
 from .timing import first_call_seconds, measure, summarize, uses_cuda
+from .try_fixes import remember, run_tries, setting_fixes
 from .unheard import no_warnings
 
 
@@ -78,6 +79,9 @@ def explore(
     profile: bool = False,
     profile_gpu: bool = False,
     memory: bool = False,
+    bypass_caches: bool = True,
+    try_fixes: bool = False,
+    _keep_call: Callable[[Callable[[], Any]], None] | None = None,
     **kwargs: Any,
 ) -> Exploration:
     """Compile ``fn`` with these torch.compile arguments, capture it and compare with eager.
@@ -89,7 +93,11 @@ def explore(
     compiled (backward included when the output needs grad). A compile or run that raises
     is kept in the result. Everything ``fn`` can reach is as it was afterwards (the
     ``isolation`` section says what was put back and what cannot be); a step computing
-    gradients has them compared.
+    gradients has them compared. ``bypass_caches=False`` keeps Inductor's FX-graph and
+    AOTAutograd caches on (capture()'s). ``try_fixes`` tries each setting the findings
+    advise (measure/try_fixes.py: a baseline and each variant explored cold, in isolation)
+    and stores before and after in the finding (``tried``). ``_keep_call`` is a try's own:
+    it is handed the compiled call (on copies of the arguments) to time against another.
     """
     with untouched(fn, args, kwargs) as state:
         exploration = _explore(
@@ -109,8 +117,26 @@ def explore(
             profile,
             profile_gpu,
             memory,
+            bypass_caches,
+            _keep_call,
         )
-    return Exploration(exploration.document.with_sections(isolation=state.report()))
+    document = exploration.document.with_sections(isolation=state.report())
+    options = {
+        "mode": mode,
+        "backend": backend,
+        "dynamic": dynamic,
+        "fullgraph": fullgraph,
+        "options": options,
+        "time_budget_s": time_budget_s,
+        "find_divergence": False,
+        "memory": memory,
+    }
+    if _keep_call is None:  # a try's own explorations are not the user's to try again
+        remember(explore, document.data, fn, args, kwargs, options)
+    if try_fixes:
+        tries = run_tries(explore, fn, args, kwargs, options, setting_fixes(document.data))
+        document = document.with_sections(tries=tries or None)
+    return Exploration(document)
 
 
 def _explore(
@@ -130,6 +156,8 @@ def _explore(
     profile: bool,
     profile_gpu: bool,
     memory: bool,
+    bypass_caches: bool,
+    keep_call: Callable[[Callable[[], Any]], None] | None,
 ) -> Exploration:
     compile_kwargs = compile_arguments(mode, backend, dynamic, fullgraph, options)
     cuda = uses_cuda((args, kwargs))
@@ -138,23 +166,27 @@ def _explore(
     error = None
     compiled_out = eager_out = None
     timing = accuracy = profiled = memory_section = None
-    with _torch_compat.fresh_dynamic_state(), capture() as session:
+    with _torch_compat.fresh_dynamic_state(), capture(bypass_caches=bypass_caches) as session:
         try:
             with rng_state(cuda) as rewind:
-                first_args, first_kwargs = clone_tensors(args), clone_tensors(kwargs)
-                compile_s = first_call_seconds(
-                    lambda: compiled_fn(*first_args, **first_kwargs), cuda=cuda
-                )
                 c_args, c_kwargs = clone_tensors(args), clone_tensors(kwargs)
                 e_args, e_kwargs = clone_tensors(args), clone_tensors(kwargs)
-                state.restore()  # each side runs one step from the same state
-                rewind()
-                compiled_out = compiled_fn(*c_args, **c_kwargs)
+                # The compiling call is the compiled side's step: run again from the saved
+                # state, a step would find none of the optimizer state its first run made
+                # (and that its code guards on), and be compiled again.
+                returned: list[Any] = []
+                compile_s = first_call_seconds(
+                    lambda: returned.append(compiled_fn(*c_args, **c_kwargs)), cuda=cuda
+                )
+                compiled_out = returned[0]
                 compiled_grads = state.changed_gradients()
-                state.restore()
+                state.restore()  # the eager step runs from the same state
                 rewind()
                 eager_out = fn(*e_args, **e_kwargs)
                 eager_grads = state.changed_gradients()
+                state.restore(keep_made=True)  # what follows runs as a loop's next steps
+            if keep_call is not None:
+                keep_call(lambda: compiled_fn(*c_args, **c_kwargs))
             accuracy = {
                 "outputs": diff_outputs(eager_out, compiled_out),
                 "inputs_after_call": diff_named(
@@ -181,7 +213,7 @@ def _explore(
             if memory:  # inside the capture: the warm-up call compiles the backward
                 try:
                     memory_section = measure_memory(
-                        fn, compiled_fn, args, kwargs, cuda, state.restore
+                        fn, compiled_fn, args, kwargs, cuda, lambda: state.restore(keep_made=True)
                     )
                 except Exception as exc:  # noqa: BLE001 - kept in the section, with why
                     memory_section = {

@@ -6,7 +6,8 @@ statistics reset just before the call. CPU: torch's profiler with ``profile_memo
 whose allocation and free events are summed in time order; the peak is the highest running
 total, i.e. above what was allocated before the call. After every call the caller's
 ``restore`` (explore()'s measure/snapshot.py snapshot) puts back what the call reached:
-the model, its gradients, optimizer state, the RNG.
+the model, its gradients, optimizer state, the RNG; optimizer state that the step makes on
+its first run is kept, as a loop's next step finds it, so both sides measure that step.
 """
 
 from __future__ import annotations

@@ -15,7 +15,10 @@ error and KeyboardInterrupt included:
   each optimizer's per-parameter state and its groups' settings, tensor arguments and
   their ``.grad``, and the RNG (CPU, CUDA where in use, Python's ``random``, NumPy's);
 - put back in place (``copy_``), so the same tensor objects hold the old values and
-  compiled graphs' guards on them still hold.
+  compiled graphs' guards on them still hold;
+- optimizer state a step made since (lazily, on its first step) is removed, its objects
+  kept aside: ``restore(keep_made=True)`` puts those objects back for the runs that follow
+  a compiled step, whose code guards on their identity, as a loop's next step finds them.
 
 What cannot be put back is said in :meth:`Snapshot.report`, never silently.
 """
@@ -173,6 +176,12 @@ class _SavedModule:
 
 
 class _SavedOptimizer:
+    """An optimizer's attributes, groups and per-parameter state. A step makes state lazily
+    (Adam's moments on the first step, SGD's momentum buffer): ``restore()`` removes what
+    was made since the save, and keeps the objects first made aside; ``keep_made`` puts
+    those same objects back, as a loop's next step finds them (a compiled step guards on
+    the identity of the state its first run made)."""
+
     def __init__(self, optimizer: torch.optim.Optimizer):
         self.optimizer = optimizer
         self.attributes = dict(optimizer.__dict__)
@@ -184,16 +193,33 @@ class _SavedOptimizer:
             for t in values.values()
             if isinstance(t, torch.Tensor)
         ]
+        self.made_states: dict[Any, dict[Any, Any]] = {}  # a parameter's state made since
+        self.made_keys: dict[Any, dict[Any, Any]] = {}  # entries made since in a saved state
 
-    def restore(self, problems: list[str], name: str) -> None:
+    def _set_made_aside(self) -> None:
+        for param, state in self.optimizer.state.items():
+            if param not in self.state:
+                self.made_states.setdefault(param, state)
+                continue
+            saved = self.state[param][1]
+            for key, value in state.items():
+                if key not in saved:
+                    self.made_keys.setdefault(param, {}).setdefault(key, value)
+
+    def restore(self, problems: list[str], name: str, keep_made: bool) -> None:
         optimizer = self.optimizer
+        self._set_made_aside()
         optimizer.__dict__.clear()
         optimizer.__dict__.update(self.attributes)
         optimizer.state.clear()
         for param, (state, values) in self.state.items():
             state.clear()
             state.update(values)
+            if keep_made:
+                state.update(self.made_keys.get(param, {}))
             optimizer.state[param] = state
+        if keep_made:
+            optimizer.state.update(self.made_states)
         for group, values in self.groups:
             group.clear()
             group.update(values)
@@ -256,13 +282,16 @@ class Snapshot:
             f"{name}: {params} parameters with their .grad, {buffers} buffers, training flags"
         )
 
-    def restore(self) -> None:
+    def restore(self, keep_made: bool = False) -> None:
+        """Puts the saved state back. ``keep_made``: with the optimizer state made since
+        (the first objects made, as the step that made them left them), for the runs that
+        follow a compiled step: what a loop's next step finds, so nothing is recompiled."""
         for saved in self.modules:
             saved.restore()
         for name, saved in self.tensors.values():
             saved.restore(self.problems, name)
         for name, optimizer in self.optimizers:
-            optimizer.restore(self.problems, name)
+            optimizer.restore(self.problems, name, keep_made)
         self.rewind_torch()
         random.setstate(self.python_rng)
         if self.numpy_rng is not None:

@@ -47,6 +47,7 @@ class CellRun:
     result: Any  # the value of the cell's last expression (None when it has none)
     values: dict[str, Any]  # names the cell bound
     error: BaseException | None  # the user's exception, to be raised again
+    inputs: tuple[Any, ...]  # the cell's arguments as the real run started (copies, if eager)
 
 
 def cell_uses_cuda(args: tuple[Any, ...]) -> bool:
@@ -148,9 +149,10 @@ def run_cell(
             profile=profiled,
         )
     )
+    inputs = before if before is not None else args
     if box:
-        return CellRun(exploration, box[0][0], cell.named_values(box[0]), None)
-    return CellRun(exploration, None, cell.locals_at_error(error) if error else {}, error)
+        return CellRun(exploration, box[0][0], cell.named_values(box[0]), None, inputs)
+    return CellRun(exploration, None, cell.locals_at_error(error) if error else {}, error, inputs)
 
 
 def _measure(
@@ -177,10 +179,12 @@ def _measure(
         e_args = clone_tensors(before)
         rewind_to_start()
         eager_out = cell.fn(*e_args)
+        eager_grads = start_state.changed_gradients()
+        start_state.restore(keep_made=True)  # timed as a loop's next steps: see snapshot.py
         accuracy = {
             "outputs": diff_named(_compared(cell, eager_out), _compared(cell, real)),
             "inputs_after_call": diff_named(cell.inputs_of(e_args), real_inputs),
-            **gradient_rows(start_state.changed_gradients(), real_grads),
+            **gradient_rows(eager_grads, real_grads),
             "first_divergence": None,
         }
         accuracy["ok"] = all(

@@ -7,6 +7,7 @@ from typing import Any
 
 from .markup import Data, _c, _compile_anchor, _details, _e, _location, _note, _table
 from .profile import PROFILE_ANCHOR
+from .tried import fix_block
 
 SHAPES_ANCHOR = "tcx-shapes"
 OLD_DOCUMENT = (
@@ -53,7 +54,7 @@ def _evidence(links: list[Any]) -> str:
     return f'<div class="tcx-muted">See: {", ".join(parts)}</div>' if parts else ""
 
 
-def _finding(f: Data) -> str:
+def _finding(f: Data, drawn: set[str]) -> str:
     severity = str(f.get("severity"))
     body = [
         (
@@ -68,6 +69,7 @@ def _finding(f: Data) -> str:
         body.append("<ul>" + "".join(f"<li>{_e(d)}</li>" for d in f["details"][:20]) + "</ul>")
     if f.get("advice"):
         body.append(f"<div><strong>What to do:</strong> {_e(f['advice'])}</div>")
+    body.append(fix_block(f, drawn))
     body.append(_evidence(f.get("evidence") or []))
     return (
         f'<li class="tcx-finding tcx-finding-{_e(severity)}" data-kind="{_e(f.get("kind"))}">'
@@ -80,9 +82,10 @@ def findings_list(data: Data) -> str:
     found = data.get("findings")
     if not isinstance(found, list):
         return _note(OLD_DOCUMENT)
+    drawn: set[str] = set()  # tries drawn in full: a later finding holding one, its sentence
     return (
         '<ul class="tcx-finding-list">'
-        + "".join(_finding(f) for f in found if isinstance(f, dict))
+        + "".join(_finding(f, drawn) for f in found if isinstance(f, dict))
         + "</ul>"
     )
 

@@ -1,5 +1,7 @@
 """The graph-break audit in the HTML report: one block per site (the line that broke),
 most break events first, with torch's whole reason and the user stacks that reached it.
+The sites are the document's ``graph_break_sites`` (findings/graph_break_audit.py decided
+them); a document saved before they were stored says so.
 
 The overview lists the sites in a table (what to fix, in order); each row links to the
 site's block in the "Graph breaks" section. Library frames of a stack are folded, never
@@ -11,7 +13,6 @@ from __future__ import annotations
 from typing import Any
 
 from ..common.formatting import plural
-from ..findings.graph_break_audit import count_note, graph_break_audit
 from .markup import (
     MAX_ROWS,
     Data,
@@ -21,9 +22,24 @@ from .markup import (
     _e,
     _link,
     _more_rows_note,
+    _note,
     _pre,
     _table,
 )
+
+OLD_SITES = (
+    "This document was saved before tcexplore stored its graph breaks grouped by site: "
+    "tcexplore.load() computes them (save it again to keep them)."
+)
+
+
+def stored_sites(data: Data) -> list[Data] | None:
+    """The document's ``graph_break_sites``; none for a document without graph breaks;
+    None for one saved before they were stored (the views say so)."""
+    sites = data.get("graph_break_sites")
+    if isinstance(sites, list):
+        return sites
+    return None if data.get("graph_breaks") else []
 
 
 def site_anchor(index: int) -> str:
@@ -35,7 +51,7 @@ def event_anchors(data: Data) -> dict[int, str]:
     """Each break event (its index in ``graph_breaks``) -> the element id of its site."""
     return {
         event: site_anchor(index)
-        for index, site in enumerate(graph_break_audit(data))
+        for index, site in enumerate(stored_sites(data) or [])
         for event in site["events"]
     }
 
@@ -156,7 +172,7 @@ def _site(index: int, site: Data) -> str:
     parts = [f'<p><code class="tcx-line">{_e(site["code"])}</code></p>' if site.get("code") else ""]
     parts += [_reason(r, len(reasons) > 1) for r in reasons]
     compiles = ", ".join(_compile_link(cid) for cid in site["compiles"][:MAX_ROWS])
-    parts.append(f'<p class="tcx-muted">{_e(count_note(site))} Compiles: {compiles}</p>')
+    parts.append(f'<p class="tcx-muted">{_e(site["count_note"])} Compiles: {compiles}</p>')
     parts.append(_resumes(site["resume_functions"]))
     parts.append(_paths(site["paths"]))
     return _details(
@@ -169,7 +185,12 @@ def _site(index: int, site: Data) -> str:
 
 def graph_breaks(data: Data) -> str:
     """The "Graph breaks" section: every site of the audit, in its order."""
-    sites = graph_break_audit(data)
+    sites = stored_sites(data)
+    if sites is None:
+        title = f"Graph breaks ({plural(len(data['graph_breaks']), 'event')})"
+        return _details(
+            _e(title), _note(OLD_SITES), cls="tcx-section tcx-graph-breaks", id_="tcx-graph-breaks"
+        )
     total = sum(site["count"] for site in sites)
     if sites:
         items = [_site(i, s) for i, s in enumerate(sites[:MAX_ROWS])]
@@ -198,7 +219,7 @@ def graph_breaks(data: Data) -> str:
 
 def audit_table(data: Data) -> str:
     """The overview's list of sites: what broke where, torch's first hint, a link to more."""
-    sites = graph_break_audit(data)
+    sites = stored_sites(data)
     if not sites:
         return ""
     rows = []

@@ -45,6 +45,7 @@ from .memory import memory_section
 from .overview import overview
 from .profile import profile_section
 from .source import sources
+from .tried import CSS as _TRIED_CSS
 
 __all__ = ["MAX_CELL_ITEMS", "MAX_ROWS", "MAX_TEXT_CHARS", "render_html"]
 
@@ -153,7 +154,7 @@ def _report(data: Data, summary_only: bool = False, only: list[str] | None = Non
     ]
     parts = [
         '<div class="tcx-report">',
-        f"<style>{_CSS}{_BYTECODE_CSS}{_FINDINGS_CSS}</style>",
+        f"<style>{_CSS}{_BYTECODE_CSS}{_FINDINGS_CSS}{_TRIED_CSS}</style>",
         "<h1>torch.compile report</h1>",
         *(_drawn(name, draw, arg) for name, draw, arg in sections),
         detail,

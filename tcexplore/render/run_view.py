@@ -162,10 +162,11 @@ def _figures(run: Data) -> str:
     )
     if compiled:
         shown = ", ".join(str(i) for i in compiled[:10]) + (" …" if len(compiled) > 10 else "")
-        said += f"; steps that compiled, left out: {shown}"
+        noun = "step" if len(compiled) == 1 else "steps"
+        said += f"; left out, as torch compiled during them: {noun} {shown}"
     rows = [
         ["steps", _e(said)],
-        ["a step", _e(time_us(run["per_step_us"]))],
+        ["a step (mean)", _e(time_us(run["per_step_us"]))],
         ["in compiled code", _e(f"{time_us(run['compiled_us'])} ({share(run['compiled_share'])})")],
         ["eager", _e(time_us(run["eager_us"]))],
     ]

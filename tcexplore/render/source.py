@@ -3,8 +3,10 @@ torch.compile did at each line — graph breaks, recompiles, guards, graph ops, 
 
 Sources come from ``explore.sources`` (file name -> text); a location matches a line when
 it names that file. Every mark links to its section of the report. Graph breaks come
-first on a line, one mark per site of the audit (the calls that led to it marked too);
-guards and graph ops are one count per line, opening to the count of each compile.
+first on a line, one mark per stored site of the audit (``graph_break_sites``; the calls
+that led to it marked too); guards and graph ops are one count per line, opening to the
+count of each compile; saved activations are the stored ``saved_activations`` lines. A
+document saved before those were stored says so above the source.
 """
 
 from __future__ import annotations
@@ -15,13 +17,16 @@ from collections import defaultdict
 from typing import Any
 
 from ..common.formatting import format_bytes, plural, share, time_us
-from ..findings.graph_break_audit import graph_break_audit
-from ..findings.memory import saved_activations
 from .findings import SHAPES_ANCHOR, shape_rows
-from .graph_breaks import site_anchor
+from .graph_breaks import OLD_SITES, site_anchor, stored_sites
 from .markup import Data, _compile_anchor, _compile_link, _details, _e, _note, _table
 from .memory import MEMORY_ANCHOR
 from .profile import PROFILE_ANCHOR
+
+OLD_SAVED = (
+    "This document was saved before tcexplore stored its saved activations by line: "
+    "tcexplore.load() computes them (save it again to keep them)."
+)
 
 _MARK_CLASSES = (
     "break",
@@ -53,7 +58,7 @@ def _counted(kind: str, word: str, per_compile: dict[Any, int]) -> str:
 
 def _break_marks(data: Data, at: Any, found: dict) -> None:
     """One mark per site on its line; the lines of the calls that led there say so."""
-    for index, site in enumerate(graph_break_audit(data)):
+    for index, site in enumerate(stored_sites(data) or []):
         anchor = site_anchor(index)
         place = at({"file": site["file"], "line": site["line"]})
         if place:
@@ -128,7 +133,7 @@ def _marks(data: Data, files: set[str]) -> dict[tuple[str, int], list[tuple[str,
                     ),
                 )
             )
-    for line in saved_activations(data)["lines"]:
+    for line in (data.get("saved_activations") or {}).get("lines") or []:
         spot = at(line)
         if spot:
             found[spot].append(
@@ -165,6 +170,18 @@ def _cell_order(labels: dict[str, str], file: str) -> tuple[int, str]:
     return (int(found.group(1)) if found else sys.maxsize, file)
 
 
+def _absent(data: Data) -> list[str]:
+    """What the marks lack in a document saved before it was stored."""
+    saved = any(
+        ((c.get("memory") or {}).get("saved_for_backward") if isinstance(c, dict) else None)
+        for c in data.get("compiles") or []
+    )
+    absent = [OLD_SITES] if stored_sites(data) is None else []
+    if saved and not isinstance(data.get("saved_activations"), dict):
+        absent.append(OLD_SAVED)
+    return absent
+
+
 def sources(data: Data) -> str:
     explore = data.get("explore") if isinstance(data.get("explore"), dict) else {}
     texts = {f: t for f, t in (explore.get("sources") or {}).items() if isinstance(t, str)}
@@ -172,7 +189,8 @@ def sources(data: Data) -> str:
         return ""
     labels = explore.get("source_labels") or {}
     marks = _marks(data, set(texts))
-    parts = [
+    parts = [_note(text) for text in _absent(data)]
+    parts += [
         f"<p><strong>{_e(labels.get(f) or f)}</strong></p>" + _source_table(f, t, marks)
         for f, t in sorted(texts.items(), key=lambda item: _cell_order(labels, item[0]))
     ]

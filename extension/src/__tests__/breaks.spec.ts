@@ -1,17 +1,18 @@
 /**
- * The graph-break audit, the grouped Overview findings, cell labels and the Source tab's
- * order, on a real %%tcompile document (tests/fixtures/graph_break_audit; Python's audit of
- * it is expected.json, so both implementations are pinned to the same result).
+ * The graph-break sites as the document stores them (decided by Python's audit:
+ * tests/fixtures/graph_break_audit/expected.json, which tests/test_graph_break_audit.py holds
+ * Python to), the grouped Overview findings, cell labels and the Source tab's order, on a
+ * real %%tcompile document (tests/fixtures/graph_break_audit).
  */
 
 import * as fs from 'fs';
 import * as path from 'path';
 
 import {
+  breakSites,
   foldStack,
-  graphBreakAudit,
   libraryFiles,
-  OLDER_REASON
+  OLD_SITES_NOTE
 } from '../model/breaks';
 import { relabel, sourceLabels, where, whereTitle } from '../model/format';
 import { findings } from '../model/overview';
@@ -37,10 +38,12 @@ function load(name: string): unknown {
   return JSON.parse(fs.readFileSync(path.join(FIXTURE, name), 'utf-8'));
 }
 
+/** The fixture with what Python decided for it stored, as a document built now has it. */
 function scenario(): TcxDocument {
   const checked = checkDocument({
     ...(load('document.json') as object),
-    findings: load('findings.json')
+    findings: load('findings.json'),
+    graph_break_sites: load('expected.json')
   });
   if (!checked.ok) {
     throw new Error(checked.message);
@@ -52,33 +55,19 @@ function ctx(doc: TcxDocument, went: unknown[] = []): Context {
   return { doc, go: target => went.push(target) };
 }
 
-describe('graphBreakAudit', () => {
-  it('gives what the Python audit gives for the same document', () => {
-    expect(graphBreakAudit(scenario())).toEqual(load('expected.json'));
-  });
-
-  it('groups the events by site, most first, adding up to the document count', () => {
+describe('break sites', () => {
+  it('are the stored ones, drawn with the count note Python wrote', () => {
     const doc = scenario();
-    const sites = graphBreakAudit(doc);
-    expect(sites.map(s => s.where)).toEqual([
-      'cell [2], line 2',
-      'cell [3], line 4'
-    ]);
-    expect(sites.reduce((n, s) => n + s.count, 0)).toBe(
-      doc.summary.graph_breaks
-    );
-    expect(sites[0].count).toBeGreaterThan(sites[1].count);
-    expect(sites[0].reasons[0].message).toBe(
-      'Unsupported Tensor.item() call with capture_scalar_outputs=False'
-    );
-    expect(sites[0].reasons[0].hints[0]).toContain('capture_scalar_outputs');
-    expect(sites[0].resume_functions.map(r => r.name)).toContain(
-      'torch_dynamo_resume_in_scale_at_2'
-    );
+    expect(breakSites(doc)).toEqual(load('expected.json'));
+    const text = overviewTab(ctx(doc)).element.textContent ?? '';
+    for (const site of breakSites(doc)!) {
+      expect(text).toContain(site.count_note);
+    }
+    expect(text).not.toContain(OLD_SITES_NOTE);
   });
 
-  it('marks runpy, IPython, tcexplore and torch frames as library code, folded in runs', () => {
-    const [site] = graphBreakAudit(scenario());
+  it('fold library frames in runs, as the document marked them', () => {
+    const [site] = breakSites(scenario())!;
     const stack = site.paths[0].stack;
     const shown = stack.filter(f => !f.library);
     expect(shown.every(f => f.where.startsWith('cell ['))).toBe(true);
@@ -87,46 +76,22 @@ describe('graphBreakAudit', () => {
     expect(runs.flatMap(r => (r.library ? r.frames : [r.frame])).length).toBe(
       stack.length
     );
+    expect(libraryFiles(scenario()).has('<frozen runpy>')).toBe(true);
   });
 
-  it("reads library frames from the document's marks, never from names in a path", () => {
+  it('are said to be missing from a document saved before they were stored, never decided here', () => {
     const doc = scenario();
-    expect(libraryFiles(doc).has('<frozen runpy>')).toBe(true);
-    expect(libraryFiles(doc).has('/repo/tcexplore/magic.py')).toBe(true);
-    // a user's file under a directory named tcexplore/ or torch/ is theirs unless the capture marked it
-    const mine = '/home/me/tcexplore/torch/train.py';
-    const moved = JSON.parse(
-      JSON.stringify(doc).split('/tmp/ipykernel_978/3824899368.py').join(mine)
-    ) as TcxDocument;
-    const users = graphBreakAudit(moved)[0].paths[0].stack.filter(
-      f => !f.library
+    delete doc.graph_break_sites;
+    expect(breakSites(doc)).toBeNull();
+    const overview = overviewTab(ctx(doc)).element;
+    expect(overview.querySelector('.tcx-sites-absent')!.textContent).toBe(
+      OLD_SITES_NOTE
     );
-    expect(users.some(f => f.file === mine)).toBe(true);
-    // a document from before the mark folds nothing
-    const old = { ...doc, library_files: undefined };
-    expect(graphBreakAudit(old)[0].paths[0].stack.every(f => !f.library)).toBe(
-      true
-    );
-  });
-
-  it("reads the reason as capture split it; an older document's is shown whole and said to be so", () => {
-    const doc = scenario();
-    const reason = graphBreakAudit(doc)[0].reasons[0];
-    expect(reason.message).toBe(doc.graph_breaks[0].message);
-    expect(reason.generic).toMatch(
-      /^Encountered graph break when attempting to trace/
-    );
-    const older = {
-      ...doc,
-      graph_breaks: doc.graph_breaks.map(
-        ({ message, generic, details, ...rest }) => rest
-      )
-    } as TcxDocument;
-    const kept = graphBreakAudit(older)[0].reasons[0];
-    expect(kept.message).toBe(OLDER_REASON);
-    expect(kept.details).toBe(
-      doc.graph_breaks[graphBreakAudit(older)[0].events[0]].reason
-    );
+    expect(overview.querySelectorAll('.tcx-finding-detail').length).toBe(0);
+    const source = sourceTab(ctx(doc)).element;
+    expect(source.querySelector('.tcx-note')!.textContent).toBe(OLD_SITES_NOTE);
+    expect(source.querySelectorAll('.tcx-mark-break').length).toBe(0);
+    expect(breakSites({ ...doc, graph_breaks: [] })).toEqual([]);
   });
 });
 

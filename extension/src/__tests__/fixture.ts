@@ -47,6 +47,63 @@ export function fixture(): TcxDocument {
         ]
       }
     ],
+    // what Python's audit (findings/graph_break_audit.py) stores for the break above
+    graph_break_sites: [
+      {
+        file: '/home/me/model.py',
+        line: 12,
+        where: '/home/me/model.py:12',
+        function: 'forward',
+        code: 'if h.sum() > 0:',
+        library: false,
+        count: 1,
+        events: [0],
+        compiles: ['0/0'],
+        frames: [
+          {
+            function: 'forward',
+            file: '/home/me/model.py',
+            line: 10,
+            count: 1,
+            compiles: ['0/0']
+          }
+        ],
+        reasons: [
+          {
+            message: 'Data-dependent branching',
+            count: 1,
+            explanation: null,
+            hints: [],
+            link: null,
+            generic: null,
+            details: 'more text',
+            developer_context: null
+          }
+        ],
+        paths: [
+          {
+            count: 1,
+            stack: [
+              {
+                file: '<frozen runpy>',
+                line: 1,
+                function: 'x',
+                code: null,
+                where: '<frozen runpy>:1',
+                library: true
+              },
+              {
+                ...loc(12, 'if h.sum() > 0:'),
+                where: '/home/me/model.py:12',
+                library: false
+              }
+            ]
+          }
+        ],
+        resume_functions: [],
+        count_note: '1 break event.'
+      }
+    ],
     compiles: [
       {
         id: '0/0',

@@ -3,7 +3,8 @@
  * in the document, and shows for a real dropout training step (tests/fixtures/labels) exactly
  * what tests/test_labels.py checks the HTML report shows (expected.json): outputs and
  * gradients that differ only because of random ops carry the random-op label, in the warning
- * look, never a failure's.
+ * look, never a failure's. The same for each graph-break site of a %%tcompile cell
+ * (tests/fixtures/graph_break_audit): its finding's title and its count note.
  */
 import * as fs from 'fs';
 import * as path from 'path';
@@ -165,5 +166,39 @@ describe('a dropout training step, as the HTML report shows it', () => {
       tr => [...tr.querySelectorAll('td')].pop()!.textContent
     );
     expect(why.filter(t => t !== '—')).toEqual(expected.below_roof);
+  });
+});
+
+describe('graph-break sites, as the HTML report shows them', () => {
+  const BREAKS = path.join(FIXTURE, '..', 'graph_break_audit');
+  const load = (name: string) =>
+    JSON.parse(fs.readFileSync(path.join(BREAKS, name), 'utf-8'));
+
+  it("shows each site with its finding's title and count note, as tests/test_labels.py finds them in the report", () => {
+    const checked = checkDocument({
+      ...load('document.json'),
+      findings: load('findings.json'),
+      graph_break_sites: load('expected.json')
+    });
+    if (!checked.ok) {
+      throw new Error(checked.message);
+    }
+    const root = createExplorer(checked.doc);
+    const overview = root.querySelector(
+      '[role=tabpanel][data-tab=overview]'
+    ) as HTMLElement;
+    const sites = load('expected.json') as Array<{ count_note: string }>;
+    const titles = (
+      load('findings.json') as Array<{ kind: string; title: string }>
+    )
+      .filter(f => f.kind === 'graph_break')
+      .map(f => f.title);
+    expect(titles.length).toBe(sites.length);
+    const items = [...overview.querySelectorAll('.tcx-finding-break')];
+    expect(items.length).toBe(sites.length);
+    items.forEach((item, i) => {
+      expect(item.textContent).toContain(titles[i]);
+      expect(item.textContent).toContain(sites[i].count_note);
+    });
   });
 });

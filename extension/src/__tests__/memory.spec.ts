@@ -1,13 +1,14 @@
 /**
- * The memory finding and the Memory tab, on a real explore(..., memory=True) document
- * (tests/fixtures/memory; Python's memory_finding of it is expected_finding.json, and
- * tests/test_memory.py holds Python to the same file).
+ * The memory finding, the Memory tab and the Source view's saved lines, on a real
+ * explore(..., memory=True) document (tests/fixtures/memory; Python's memory_finding of it
+ * is expected_finding.json, its saved activations by line are stored in it, and
+ * tests/test_memory.py holds Python to both).
  */
 
 import * as fs from 'fs';
 import * as path from 'path';
 
-import { memoryFinding, savedBytesByLine } from '../model/memory';
+import { memoryFinding, OLD_SAVED_NOTE } from '../model/memory';
 import { TcxDocument } from '../model/types';
 import { Context } from '../view/context';
 import { memoryTab } from '../view/memory';
@@ -33,6 +34,7 @@ function documentWithMemory(): TcxDocument {
     ...fixture(),
     memory: memory.memory,
     findings: memory.findings,
+    saved_activations: memory.saved_activations,
     compiles: memory.compiles.map((c: { id: string; memory: unknown }) => ({
       ...fixture().compiles[0],
       id: c.id,
@@ -54,12 +56,6 @@ describe('memory', () => {
 
   it('says nothing for a document without memory data', () => {
     expect(memoryFinding(fixture())).toBeNull();
-  });
-
-  it('sums saved activation bytes per source line for the Source heat', () => {
-    const heat = savedBytesByLine(documentWithMemory());
-    const lines = [...heat.values()][0];
-    expect([...lines.keys()].sort()).toEqual([27, 28]);
   });
 
   it("shows saved tensors linked to their forward node and user line, and Inductor's buffers", () => {
@@ -113,5 +109,19 @@ describe('memory', () => {
     expect(element.querySelectorAll('.tcx-heat-memory').length).toBe(2);
     chips[0].click();
     expect(went[0]).toEqual({ tab: 'memory' });
+    expect(chips[0].title).toBe(
+      'activations saved for backward from this line: 65.5 kB (relu)'
+    );
+    expect(element.textContent).not.toContain(OLD_SAVED_NOTE);
+  });
+
+  it('says a document saved before its saved activations were stored marks no line with them', () => {
+    const doc = documentWithMemory();
+    delete doc.saved_activations;
+    const { element } = sourceTab(context(doc));
+    expect(element.querySelectorAll('.tcx-mark-memory').length).toBe(0);
+    expect(element.querySelector('.tcx-note')!.textContent).toBe(
+      OLD_SAVED_NOTE
+    );
   });
 });

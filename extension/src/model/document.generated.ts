@@ -43,6 +43,10 @@ export interface TcexploreDocumentVersionTcexplore1 {
   compiles?: Compile[];
   graph_breaks?: GraphBreak[];
   /**
+   * the graph-break audit: graph_breaks grouped by the line that broke, most events first, their counts adding up to summary.graph_breaks; decided once in Python (findings/graph_break_audit.py) and drawn by every view; absent in documents written before it (tcexplore.load() computes it)
+   */
+  graph_break_sites?: BreakSite[];
+  /**
    * Compiled autograd's passes (torch._dynamo.config.compiled_autograd): each traced backward, its graph, the Dynamo compiles of that graph (ids !N/F/C) and the step that ran it. Absent where none ran.
    */
   compiled_autograd?: AutogradPass[];
@@ -117,10 +121,15 @@ export interface TcexploreDocumentVersionTcexplore1 {
    * explore(..., memory=True): measured peaks (eager, compiled, how), the static sections summed, CUDA-graph pools
    */
   memory?: null | MeasuredMemory;
+  saved_activations?: SavedActivations;
   /**
    * a comparison's notes, shown under its headline: how its compile times were taken; what its notebook output leaves out
    */
   notes?: string[];
+  /**
+   * the fixes tried on this call (findings/tried.py); each finding whose fix's label matches holds its record as tried
+   */
+  tries?: TriedFix[];
 }
 export interface CaptureInfo {
   /**
@@ -782,6 +791,93 @@ export interface GraphBreak {
   attempt?: number;
 }
 /**
+ * one line where graph breaks happened, with every break event that reached it (findings/graph_break_audit.py)
+ */
+export interface BreakSite {
+  file: string | null;
+  line: number | null;
+  /**
+   * 'cell [5], line 3' for a labelled cell, else 'path:line'
+   */
+  where: string;
+  function: string | null;
+  code: string | null;
+  library: boolean;
+  /**
+   * break events at this line (torch reports one per compile that reaches it)
+   */
+  count: number;
+  /**
+   * indices of its events in graph_breaks
+   */
+  events: number[];
+  /**
+   * each event's compile id, in event order
+   */
+  compiles: (string | null)[];
+  /**
+   * the frames Dynamo compiled that reached the line, by function
+   */
+  frames: BreakFrame[];
+  /**
+   * torch's reasons, most events first
+   */
+  reasons: BreakReason[];
+  /**
+   * the distinct user call paths that reached it, most events first
+   */
+  paths: CallPath[];
+  /**
+   * the resume functions Dynamo made to go on after the break, with their compiles
+   */
+  resume_functions: {
+    name: string;
+    compiles: string[];
+  }[];
+  /**
+   * why the site counts what it counts, as the views show it
+   */
+  count_note: string;
+}
+export interface BreakFrame {
+  function: string | null;
+  file: string | null;
+  line: number | null;
+  count: number;
+  compiles: (string | null)[];
+}
+export interface BreakReason {
+  message: string;
+  count: number;
+  explanation: string | null;
+  hints: string[];
+  link: string | null;
+  generic: string | null;
+  details: string | null;
+  developer_context: string | null;
+}
+export interface CallPath {
+  count: number;
+  /**
+   * outermost frame first
+   */
+  stack: StackFrame[];
+}
+export interface StackFrame {
+  file: string | null;
+  line: number | null;
+  function: string | null;
+  code: string | null;
+  /**
+   * 'cell [5], line 3' for a labelled cell, else 'path:line'
+   */
+  where: string;
+  /**
+   * a library file (the document's library_files): views fold it
+   */
+  library: boolean;
+}
+/**
  * One pass of compiled autograd (tlparse's !N/-/-): the backward graph it captured before Dynamo traced it, the sizes it made symbols of, and where it ran.
  */
 export interface AutogradPass {
@@ -841,6 +937,8 @@ export interface Finding {
   advice: string | null;
   details?: string[];
   shape?: ShapeInfo;
+  fix?: null | Fix;
+  tried?: TriedFix;
 }
 export interface FindingEvidence {
   tab: string;
@@ -886,6 +984,86 @@ export interface ShapeInfo {
    * an unbacked symbol: the user line that made it
    */
   made_at?: Location | null;
+}
+/**
+ * a finding's fix, decided with its advice (tcexplore/findings/fixes.py): the setting the advice names, which try_fixes can run and measure, or why the advice cannot be tried (a change to the code)
+ */
+export interface Fix {
+  setting: null | FixSetting;
+  /**
+   * the setting as the views and sentences name it: capture_scalar_outputs=True, dynamic=True, caches on
+   */
+  label: string | null;
+  /**
+   * why the advice is not tried (it needs a code change, or nothing avoids it)
+   */
+  not_tried: string | null;
+}
+export interface FixSetting {
+  /**
+   * a torch.compile argument, a config value of torch._<module>.config, or a capture()/explore() option (bypass_caches: caches on)
+   */
+  kind: "compile_kwarg" | "config" | "capture";
+  /**
+   * dynamo, inductor or functorch for a config value
+   */
+  module: string | null;
+  name: string;
+  /**
+   * the value to set
+   */
+  value: boolean | number | string;
+}
+/**
+ * a fix tried on the user's call (explore(try_fixes=True), %%tcompile --try-fixes, the extension's Try it): before and after, explored alike in isolation (measure/try_fixes.py), and what it showed (findings/tried.py)
+ */
+export interface TriedFix {
+  label: string;
+  setting: null | FixSetting;
+  before: null | TrySide;
+  after: null | TrySide;
+  /**
+   * about 95% interval of the speedup (before's time per call over after's), timing's bootstrap over the paired samples
+   */
+  interval: number[] | null;
+  /**
+   * faster or slower where the interval excludes 1, same where it holds it
+   */
+  speed: "faster" | "slower" | "same" | null;
+  ratio: number | null;
+  /**
+   * fewer graphs, breaks or recompiles, faster beyond the interval, or (for the setting made for it) compile time, peak memory or accuracy better; false when outputs that matched now differ
+   */
+  helped: boolean;
+  error: null | ErrorInfo;
+  /**
+   * what the views show: Tried: capture_scalar_outputs=True — 1 graph (was 3), ... or Tried dynamic=True: did not help (...)
+   */
+  sentence: string;
+}
+/**
+ * one side of a try (the call as the user compiled it, or with the fix): its exploration's counts and figures
+ */
+export interface TrySide {
+  graphs: number | null;
+  graph_breaks: number | null;
+  recompiles: number | null;
+  /**
+   * torch's compile time, all compiles of the side (their phases)
+   */
+  compile_s: number | null;
+  /**
+   * time per call, the two sides timed in alternation
+   */
+  median_ms: number | null;
+  /**
+   * the compiled call's peak above what was allocated before it (when memory was measured)
+   */
+  peak_bytes: number | null;
+  /**
+   * the side's outputs (and gradients) match eager
+   */
+  outputs_match: boolean | null;
 }
 export interface PipelineStage {
   name: string;
@@ -1783,4 +1961,13 @@ export interface CudaGraphPool {
   reserved_bytes: number;
   allocated_bytes: number;
   share_of_compiled_peak?: number;
+}
+/**
+ * the activations saved for backward over every compile, by user line (most bytes first), with the nodes recomputed instead and the activation memory budgets in force; decided once in Python (findings/memory.py) and drawn by every view; absent in documents written before it (tcexplore.load() computes it)
+ */
+export interface SavedActivations {
+  bytes: number;
+  lines: SavedLine[];
+  recomputed: number;
+  budgets: number[];
 }

@@ -1,59 +1,25 @@
 /**
- * The Memory tab's model: saved activations per line, step for step as
- * tcexplore/findings/memory.py's saved_activations; the finding itself is the document's
- * (decided in Python, tcexplore/findings/memory.py).
+ * The Memory tab's model: the finding and the saved activations by line are the document's
+ * (decided in Python, tcexplore/findings/memory.py); nothing is decided here.
  */
 
-import { Compile, SavedLine, TcxDocument } from './types';
+import { Compile, SavedActivations, TcxDocument } from './types';
 
-export interface SavedActivations {
-  bytes: number;
-  lines: SavedLine[];
-  recomputed: number;
-  budgets: number[];
-}
+/** Why the Source view marks no saved activations: a document saved before they were stored. */
+export const OLD_SAVED_NOTE =
+  'This document was saved before tcexplore stored its saved activations by line, so no line is marked with them here. ' +
+  'Read it with tcexplore.load() in Python (which computes them) and display or save it again.';
 
-export function savedActivations(doc: TcxDocument): SavedActivations {
-  let total = 0;
-  let recomputed = 0;
-  const lines = new Map<string, SavedLine>();
-  const budgets = new Set<number>();
-  for (const record of doc.compiles) {
-    const memory = record.memory;
-    const saved = memory?.saved_for_backward;
-    if (!memory || !saved) {
-      continue;
-    }
-    total += saved.bytes_by_kind.activation;
-    recomputed += (memory.recomputed ?? []).length;
-    if (
-      memory.activation_memory_budget !== null &&
-      memory.activation_memory_budget !== undefined
-    ) {
-      budgets.add(memory.activation_memory_budget);
-    }
-    for (const line of saved.lines) {
-      const key = `${line.file}\u0000${line.line}`;
-      const entry = lines.get(key) ?? {
-        file: line.file,
-        line: line.line,
-        function: line.function,
-        code: line.code,
-        bytes: 0,
-        nodes: []
-      };
-      entry.bytes += line.bytes;
-      entry.nodes = entry.nodes.concat(line.nodes);
-      lines.set(key, entry);
-    }
+/**
+ * The activations saved for backward by line, as stored; null for a document whose
+ * compiles saved some but that was saved before they were stored (show OLD_SAVED_NOTE).
+ */
+export function savedActivations(doc: TcxDocument): SavedActivations | null {
+  if (doc.saved_activations) {
+    return doc.saved_activations;
   }
-  const ordered = [...lines.values()].sort((a, b) => b.bytes - a.bytes);
-  return {
-    bytes: total,
-    lines: ordered,
-    recomputed,
-    budgets: [...budgets].sort((a, b) => a - b)
-  };
+  const saved = doc.compiles.some(c => c.memory?.saved_for_backward);
+  return saved ? null : { bytes: 0, lines: [], recomputed: 0, budgets: [] };
 }
 
 /** #26's finding shape. */
@@ -97,17 +63,4 @@ export function memoryCompiles(
   return doc.compiles
     .map((compile, index) => ({ index, compile }))
     .filter(c => c.compile.memory);
-}
-
-/** Saved-activation bytes per source line (file -> line -> bytes): the Source view's heat. */
-export function savedBytesByLine(
-  doc: TcxDocument
-): Map<string, Map<number, number>> {
-  const out = new Map<string, Map<number, number>>();
-  for (const line of savedActivations(doc).lines) {
-    const lines = out.get(line.file) ?? new Map<number, number>();
-    lines.set(line.line, (lines.get(line.line) ?? 0) + line.bytes);
-    out.set(line.file, lines);
-  }
-  return out;
 }

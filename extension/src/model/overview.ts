@@ -1,15 +1,18 @@
 /** The Overview tab: the stage pipeline and the findings that lead it. */
 
-import { BreakSite, graphBreakAudit } from './breaks';
+import { breakSites } from './breaks';
 import { duration } from './format';
 import { recompileRows } from './guards';
 import {
+  BreakSite,
   CaptureInfo,
   FindingEvidence,
+  Fix,
   Location,
   ShapeInfo,
   Target,
   TcxDocument,
+  TriedFix,
   UnreadItem
 } from './types';
 
@@ -28,6 +31,10 @@ export interface Finding {
   site?: BreakSite;
   /** a recompile finding: the function and the guards that failed */
   recompiled?: RecompiledFunction;
+  /** the setting its advice names (or why it is not tried), as Python decided it */
+  fix?: Fix | null;
+  /** that setting tried on the user's call: before → after */
+  tried?: TriedFix;
 }
 
 /** One frame (function) compiled again, with every guard that failed and how often. */
@@ -114,7 +121,7 @@ export function findings(doc: TcxDocument): Finding[] {
   if (!Array.isArray(doc.findings)) {
     return [];
   }
-  const sites = graphBreakAudit(doc);
+  const sites = breakSites(doc) ?? [];
   const recompiled = recompiledFunctions(doc);
   return doc.findings.map(f => {
     const evidence = (f.evidence ?? []).map(e => ({
@@ -142,7 +149,9 @@ export function findings(doc: TcxDocument): Finding[] {
       evidence,
       site,
       recompiled: recompile,
-      shape: f.shape
+      shape: f.shape,
+      fix: f.fix ?? null,
+      tried: f.tried
     };
   });
 }

@@ -7,7 +7,7 @@
  * recompiles come first and guards are one count.
  */
 
-import { graphBreakAudit, libraryFiles } from './breaks';
+import { breakSites, libraryFiles, OLD_SITES_NOTE } from './breaks';
 import {
   duration,
   formatBytes,
@@ -18,7 +18,7 @@ import {
   sourceLabels
 } from './format';
 import { tracedFunctions } from './tracing';
-import { savedActivations } from './memory';
+import { OLD_SAVED_NOTE, savedActivations } from './memory';
 import { shapeRows } from './shapes';
 import { Location, Target, TcxDocument } from './types';
 
@@ -205,6 +205,18 @@ export function lineChips(line: SourceLine): LineChips {
   };
 }
 
+/** What the marks lack in a document saved before it was stored, one note each. */
+export function absentMarks(doc: TcxDocument): string[] {
+  const out: string[] = [];
+  if (breakSites(doc) === null) {
+    out.push(OLD_SITES_NOTE);
+  }
+  if (savedActivations(doc) === null) {
+    out.push(OLD_SAVED_NOTE);
+  }
+  return out;
+}
+
 export function sourceFiles(doc: TcxDocument): SourceFile[] {
   const sources = doc.explore?.sources;
   const c = new Collector(
@@ -281,7 +293,7 @@ export function sourceFiles(doc: TcxDocument): SourceFile[] {
       });
     }
   }
-  graphBreakAudit(doc).forEach((site, i) => {
+  (breakSites(doc) ?? []).forEach((site, i) => {
     const reason = site.reasons[0]?.message ?? '';
     const title = `#${i + 1}: ${reason}`;
     c.add({ file: site.file, line: site.line }, site.code ?? '', {
@@ -327,7 +339,7 @@ export function sourceFiles(doc: TcxDocument): SourceFile[] {
       target: { tab: 'profile' }
     });
   }
-  const saved = savedActivations(doc).lines;
+  const saved = savedActivations(doc)?.lines ?? [];
   const heaviest = Math.max(...saved.map(l => l.bytes), 1);
   for (const l of saved) {
     c.add({ file: l.file, line: l.line, function: l.function }, l.code, {

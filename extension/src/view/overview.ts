@@ -1,12 +1,10 @@
 import { absentTabs } from '../model/absent';
 import {
-  BreakSite,
-  CallPath,
-  countNote,
+  breakSites,
   foldStack,
+  OLD_SITES_NOTE,
   RESUME_NAME,
-  resumeLabel,
-  StackFrame
+  resumeLabel
 } from '../model/breaks';
 import {
   compilesPerFrame,
@@ -34,9 +32,11 @@ import {
   whereTitle
 } from '../model/format';
 import { topLines } from '../model/profile';
+import { BreakSite, CallPath, StackFrame } from '../model/types';
 import { Context, TabView } from './context';
 import { notCompiledView } from './notcompiled';
 import { code, el, link, table } from './dom';
+import { fixBlock } from './tried';
 
 function compileLinks(ctx: Context, ids: Array<string | null>): HTMLElement {
   const box = el('span', { class: 'tcx-compile-links' });
@@ -207,7 +207,7 @@ function siteDetail(ctx: Context, site: BreakSite): HTMLElement {
     el(
       'p',
       { class: 'tcx-muted' },
-      countNote(site),
+      site.count_note,
       ' Compiles: ',
       compileLinks(ctx, site.compiles)
     ),
@@ -288,7 +288,11 @@ function evidenceLinks(ctx: Context, f: Finding): HTMLElement | null {
   );
 }
 
-function findingItem(ctx: Context, f: Finding): HTMLElement {
+function findingItem(
+  ctx: Context,
+  f: Finding,
+  drawn: Set<string>
+): HTMLElement {
   const title = f.site
     ? whereTitle({ file: f.site.file, line: f.site.line, code: f.site.code })
     : undefined;
@@ -324,6 +328,7 @@ function findingItem(ctx: Context, f: Finding): HTMLElement {
       f.advice && !f.site
         ? el('div', { class: 'tcx-hint' }, 'What to do: ', f.advice)
         : null,
+      fixBlock(ctx, f, drawn),
       evidenceLinks(ctx, f)
     )
   );
@@ -514,11 +519,12 @@ function compileTreeView(ctx: Context, labels: SourceLabels): HTMLElement {
 export function overviewTab(ctx: Context): TabView {
   const { doc } = ctx;
   const labels = sourceLabels(doc);
+  const triesDrawn = new Set<string>(); // drawn in full once: a later finding, the sentence
   const list = Array.isArray(doc.findings)
     ? el(
         'ul',
         { class: 'tcx-findings' },
-        ...findings(doc).map(f => findingItem(ctx, f))
+        ...findings(doc).map(f => findingItem(ctx, f, triesDrawn))
       )
     : el('p', { class: 'tcx-muted tcx-findings-absent' }, OLD_DOCUMENT_NOTE);
   const stages = el('div', { class: 'tcx-pipeline' });
@@ -591,6 +597,9 @@ export function overviewTab(ctx: Context): TabView {
         : null,
       el('h3', null, 'Findings'),
       list,
+      breakSites(doc)
+        ? null
+        : el('p', { class: 'tcx-muted tcx-sites-absent' }, OLD_SITES_NOTE),
       notCompiledView(ctx),
       timeLines(ctx),
       missing,

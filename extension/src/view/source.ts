@@ -1,5 +1,6 @@
 import { plural, whereTitle } from '../model/format';
 import {
+  absentMarks,
   folded,
   foldedSummary,
   lineChips,
@@ -203,6 +204,9 @@ export function sourceTab(ctx: Context): TabView {
   const files = sourceFiles(ctx.doc);
   const rows = new Map<string, HTMLElement>();
   const element = el('div', { class: 'tcx-source' });
+  for (const what of absentMarks(ctx.doc)) {
+    element.appendChild(note(what));
+  }
   if (!files.length) {
     element.appendChild(note('The document references no lines of user code.'));
   }

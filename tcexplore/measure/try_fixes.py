@@ -1,0 +1,169 @@
+"""Advice tried: each setting a finding's fix names, run on the user's call and measured
+against the same call without it (``explore(..., try_fixes=True)``, ``%%tcompile
+--try-fixes``, the extension's "Try it").
+
+Both sides are explored the same way, one after the other in this process, each as a
+grid row of compare() is (:mod:`.cold`: Inductor's caches empty after one warm-up compile,
+so neither side's compile time depends on what ran before it); each is an explore(): a
+backend equal only to itself and its own recompile region (the user's entries are neither
+used nor removed), automatic-dynamic state swapped for a fresh one, and everything the call
+reaches put back (:mod:`.snapshot`). A config value is set for its side only and put back
+(``_torch_compat.patched_config``). "Caches on" compiles its side twice in one empty cache
+directory: the second compile is the warm start. A side that raises is that try's error.
+What the try concludes is decided in findings/tried.py and stored in the document's
+``tries``; each finding whose fix it tried then holds it as ``tried``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections import OrderedDict
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from .. import _torch_compat
+from ..document import error_record
+from ..findings.tried import side, tried
+from .cold import cold_compiles
+from .snapshot import untouched
+from .timing import measure, speedup_interval, uses_cuda
+from .unheard import quiet
+
+Data = dict[str, Any]
+
+# Explorations a "Try it" button may name, by document id: the latest few, in this kernel.
+KEPT = 8
+_recent: OrderedDict[str, tuple[Any, ...]] = OrderedDict()
+
+
+def setting_fixes(data: Data) -> list[Data]:
+    """The distinct fixes of the document's findings that are settings, in findings order."""
+    out: dict[str, Data] = {}
+    for f in data.get("findings") or []:
+        fix = f.get("fix")
+        if isinstance(fix, dict) and fix.get("setting") and fix["label"] not in out:
+            out[fix["label"]] = fix
+    return list(out.values())
+
+
+def run_tries(
+    explore_fn: Callable[..., Any],
+    fn: Callable,
+    args: tuple,
+    kwargs: Data,
+    options: Data,
+    fixes: list[Data],
+) -> list[Data]:
+    """One baseline (``options``: explore()'s arguments as the user gave them) and one
+    variant per fix, each explored cold, then the two timed in alternation; the tried
+    records, in ``fixes``' order."""
+    if not fixes:
+        return []
+    cuda = uses_cuda((args, kwargs))
+    backend = options.get("backend", "inductor")
+    budget = options.get("time_budget_s", 1.0)
+
+    def explored(overrides: Data) -> tuple[Data, Callable[[], Any]]:
+        calls: list[Callable[[], Any]] = []
+        with quiet():  # the call's prints were shown once, by the run the user asked for
+            data = explore_fn(
+                fn,
+                *args,
+                **{**options, **overrides, "measure_timing": False, "_keep_call": calls.append},
+                **kwargs,
+            ).document.data
+        if not calls:  # the compile or the first call raised: the exploration says how
+            raise TryFailed(data.get("explore", {}).get("error") or {})
+        return data, calls[0]
+
+    try:
+        with cold_compiles(backend, cuda):
+            before_data, before_call = explored({})
+    except Exception as exc:  # noqa: BLE001 - then every try says why
+        error = _error(exc)
+        return [tried(fix, None, None, error) for fix in fixes]
+    records = []
+    for fix in fixes:
+        before = side(before_data)
+        try:
+            with cold_compiles(backend, cuda), _applied(fix["setting"]) as overrides:
+                after_data, after_call = _variant(explored, fix["setting"], overrides)
+                after = side(after_data)
+                with untouched(fn, args, kwargs), quiet():
+                    first, second = measure(before_call, after_call, cuda=cuda, budget_s=budget)
+            before["median_ms"], after["median_ms"] = first.median_ms, second.median_ms
+            interval = speedup_interval(first.per_call_s, second.per_call_s)
+            records.append(tried(fix, before, after, None, interval))
+        except Exception as exc:  # noqa: BLE001 - a variant that raises costs only itself
+            records.append(tried(fix, before, None, _error(exc)))
+    return records
+
+
+class TryFailed(Exception):
+    """A side whose compile or first call raised (explore() kept the error)."""
+
+    def __init__(self, error: Data):
+        super().__init__(error.get("message") or "the call raised")
+        self.error = error
+
+
+def _error(exc: Exception) -> Data:
+    return exc.error if isinstance(exc, TryFailed) and exc.error else error_record(exc)
+
+
+@contextlib.contextmanager
+def _applied(setting: Data) -> Iterator[Data]:
+    """A config value set while the variant compiles and is timed (its recompiles, if
+    any, get it too), put back after; explore()'s own arguments are yielded instead."""
+    kind, name, value = setting["kind"], setting["name"], setting["value"]
+    if kind == "config":
+        with _torch_compat.patched_config(setting["module"], name, value):
+            yield {}
+    else:
+        yield {name: value}
+
+
+def _variant(
+    explored: Callable[[Data], tuple[Data, Callable[[], Any]]], setting: Data, overrides: Data
+) -> tuple[Data, Callable[[], Any]]:
+    """The variant's exploration; caches on compiles twice in its side's one empty cache
+    directory, and the second compile (a warm start) is the one measured."""
+    if setting["kind"] == "capture":
+        explored(overrides)
+    return explored(overrides)
+
+
+def remember(
+    explore_fn: Callable[..., Any],
+    data: Data,
+    fn: Callable,
+    args: tuple,
+    kwargs: Data,
+    options: Data,
+) -> None:
+    """Keep what the extension's "Try it" needs to try a fix of this exploration (the
+    function, its arguments, explore()'s options) under the document's id, in this kernel;
+    the oldest is dropped past KEPT. Only an exploration with a setting to try is kept."""
+    fixes = {fix["label"]: fix for fix in setting_fixes(data)}
+    if not fixes or not isinstance(data.get("id"), str):
+        return
+    _recent[data["id"]] = (explore_fn, fn, args, kwargs, options, fixes)
+    _recent.move_to_end(data["id"])
+    while len(_recent) > KEPT:
+        _recent.popitem(last=False)
+
+
+def try_fix(document_id: str, label: str) -> Data:
+    """The kernel's side of "Try it": the fix named ``label`` tried on the exploration
+    ``document_id`` made in this kernel; ``{"tried": record}`` or ``{"error": why}``."""
+    kept = _recent.get(document_id)
+    if kept is None:
+        return {
+            "error": "this output's exploration is not in this kernel (the kernel restarted, "
+            f"or more than {KEPT} explorations ran since): run its cell again to try it"
+        }
+    explore_fn, fn, args, kwargs, options, fixes = kept
+    if label not in fixes:
+        return {"error": f"{label} is not a setting this exploration's findings name"}
+    (record,) = run_tries(explore_fn, fn, args, kwargs, options, [fixes[label]])
+    return {"tried": record}
