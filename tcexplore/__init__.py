@@ -14,15 +14,15 @@ from typing import Any
 from . import document as _document
 from ._version import __version__ as __version__
 
-# Functions named like the subpackage defining them: importing a subpackage (as any of its
-# modules does) sets the package's attribute to it, so these two are bound here, now.
-# Neither subpackage loads torch or anything heavy.
-from .capture import capture as capture
+# Functions named like a subpackage: importing a subpackage (as any of its modules does)
+# sets the package's attribute to it, so these two are bound here, now. ``capture`` is
+# capture/'s, wrapped from measure/ for ``profile=True``; neither module loads torch.
+from .measure.profiled_capture import capture as capture
 from .ranks import ranks as ranks
 
 # public name -> the module defining it, relative to this package
 _EXPORTS = {
-    "capture": ".capture",
+    "capture": ".measure.profiled_capture",
     "CaptureSession": ".capture",
     "Comparison": ".measure.compare",
     "compare": ".measure.compare",

@@ -50,6 +50,7 @@ class CaptureSession:
         self._document_events = -1
         self._without_settings: dict[str, dict[str, list[str]]] = {}  # compile id -> what
         self.skip_reasons: list[str] = []  # Dynamo's, in the capturing thread (at exit)
+        self._sections: dict[str, Any] = {}  # measured over the block by a layer above
 
     def add(self, metadata: dict[str, Any], payload: str | None) -> None:
         # Only keep the record while torch compiles; reading it waits until it is asked for.
@@ -110,6 +111,22 @@ class CaptureSession:
             }
         )
 
+    def add_section(self, name: str, make: Callable[[dict[str, Any]], Any]) -> None:
+        """A section of the document made from its data by a layer above, once the block
+        ended (``tcexplore.capture(profile=True)``'s profile); one that fails costs only
+        itself: an entry of ``capture.unread``."""
+        document = self.document
+        try:
+            self._sections[name] = make(document.data)
+        except Exception as exc:  # noqa: BLE001 - the capture is kept without it
+            self._failed.append(
+                {"reason": "section", "kind": name, "error": error_text(exc), "read": None}
+            )
+            self._document = None  # built again, with the failure
+            return
+        # ``make`` may have noted in the data what it could not read (capture.unread): kept
+        self._document = document.with_sections(**{name: self._sections[name]})
+
     def record_error(self, exc: BaseException) -> None:
         self.error = error_record(exc)
 
@@ -149,7 +166,7 @@ class CaptureSession:
                 },
                 error=self.error,
                 distributed=self.distributed or launcher(),
-            ).with_sections(not_compiled=not_compiled)
+            ).with_sections(not_compiled=not_compiled, **self._sections)
             self._document_events = len(events)
         return self._document
 

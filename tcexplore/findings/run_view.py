@@ -7,15 +7,24 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..common.formatting import share, time_us
+from ..common.formatting import count, share, time_us
 from .graph_break_audit import source_labels
 from .make import compile_link, finding, short_where, source_link, tab_link
 
 Data = dict[str, Any]
 
-STEP_BY_CALL = "each call of the explored function (one profiler step) is a step"
+# What a profiler step is, where the profile calls a thunk (measure/profile.py's profile_calls).
+STEP_BY = {
+    "call": "each call of the explored function (one profiler step) is a step",
+    "cell": "each run of the cell's body (one profiler step) is a step",
+}
 OUTSIDE = "outside any compiled frame"
 BEFORE = "before the step's first compiled code (Dynamo's entry, guards)"
+# A break whose eager code the profile measured, with no record in the document (its compile
+# ran before a live capture opened, or torch wrote none).
+UNRECORDED = "a graph break this document did not record"
+# A compile id the profile saw run that the document lacks: a live capture opened after it.
+BEFORE_CAPTURE = "compiled before this document's capture opened"
 MESSAGE_CHARS = 60
 
 
@@ -29,16 +38,19 @@ def _message(brk: Data) -> str:
     return text if len(text) <= MESSAGE_CHARS else text[: MESSAGE_CHARS - 1] + "…"
 
 
-def _basis(data: Data, first: str | None) -> str:
+def _basis(data: Data, first: str | None, step: str) -> str:
     if first is None:
-        return STEP_BY_CALL
-    record = next((c for c in data.get("compiles") or [] if c.get("id") == first), {})
-    frame = record.get("frame") or {}
-    at = short_where(frame.get("file"), frame.get("line"), source_labels(data))
+        return STEP_BY[step]
+    record = next((c for c in data.get("compiles") or [] if c.get("id") == first), None)
+    if record is None:
+        which = f"compile {first}, {BEFORE_CAPTURE}"
+    else:
+        frame = record.get("frame") or {}
+        at = short_where(frame.get("file"), frame.get("line"), source_labels(data))
+        which = f"{frame.get('function') or first} at {at}"
     return (
-        f"each entry of the run's first compiled frame ({frame.get('function') or first} at "
-        f"{at}) starts a step; the last step ends with its last compiled code, so it is "
-        "left out of the figures"
+        f"each entry of the run's first compiled frame ({which}) starts a step; the last step "
+        "ends with its last compiled code, so it is left out of the figures"
     )
 
 
@@ -50,7 +62,7 @@ def gap_words(gap: Data, data: Data) -> tuple[str, str]:
         return BEFORE, "entry"
     brk = _break(data, gap["break"])
     if not brk:
-        return "eager code of a graph break torch did not record", "break"
+        return f"eager code of {UNRECORDED}", "break"
     at = short_where(brk.get("file"), brk.get("line"), source_labels(data))
     message = _message(brk)
     return f"graph break at {at}" + (f" ({message})" if message else ""), f"break at {at}"
@@ -60,18 +72,29 @@ def headline(run: Data, data: Data) -> str:
     if not run["steps"]["steady"]:
         return "every step compiled: no steady step to measure"
     said = f"{share(run['compiled_share'])} of each step runs compiled code"
+    unseen = sum(1 for f in run["frames"] if f["compile"] is None)
+    # what the document cannot name: the frames' names and breaks are in no record of it
+    were = "was" if unseen == 1 else "were"
+    note = f" ({count(unseen)} of the compiled frames that ran {were} {BEFORE_CAPTURE})"
+    note = note if unseen else ""
     costliest = next((g for g in run["gaps"] if g["kind"] == "graph_break"), None)
     if costliest is not None:
         brk = _break(data, costliest["break"])
-        at = short_where(brk.get("file"), brk.get("line"), source_labels(data)) if brk else "?"
-        return f"{said}; the graph break at {at} costs {time_us(costliest['per_step_us'])} per step"
-    return f"{said}; no graph break splits it ({time_us(run['eager_us'])} per step runs eagerly)"
+        cost = time_us(costliest["per_step_us"])
+        if not brk:
+            return f"{said}; {UNRECORDED} costs {cost} per step{note}"
+        at = short_where(brk.get("file"), brk.get("line"), source_labels(data))
+        return f"{said}; the graph break at {at} costs {cost} per step{note}"
+    return (
+        f"{said}; no graph break splits it ({time_us(run['eager_us'])} per step runs eagerly)"
+        + note
+    )
 
 
-def label_run(run: Data, data: Data, first: str | None) -> Data:
+def label_run(run: Data, data: Data, first: str | None, step: str = "call") -> Data:
     """``run`` with its words: ``first`` is the compile whose frame's entries start the
-    steps (None: a step is a call)."""
-    run["steps"]["basis"] = _basis(data, first)
+    steps (None: a step is a profiler step, one ``step`` of :data:`STEP_BY`)."""
+    run["steps"]["basis"] = _basis(data, first, step)
     short = []
     for gap in run["gaps"]:
         brk = _break(data, gap["break"]) if gap["kind"] == "graph_break" else {}
@@ -101,7 +124,7 @@ def find(data: Data) -> list[Data]:
     if gap is None:
         return []
     brk = _break(data, gap.get("break"))
-    at = short_where(brk.get("file"), brk.get("line"), source_labels(data)) if brk else "?"
+    at = short_where(brk.get("file"), brk.get("line"), source_labels(data)) if brk else ""
     links = [link for link in [source_link(brk, at)] if link] if brk else []
     links += [compile_link(brk["compile_id"])] if brk.get("compile_id") else []
     links.append(tab_link("profile", "Where the time goes"))
@@ -109,9 +132,13 @@ def find(data: Data) -> list[Data]:
         finding(
             "run_view",
             "info",
-            f"The graph break at {at} costs {time_us(gap['per_step_us'])} per step "
+            f"{f'The graph break at {at}' if brk else UNRECORDED.capitalize()} costs "
+            f"{time_us(gap['per_step_us'])} per step "
             f"({share(gap['per_step_us'] / run['per_step_us'])} of it, run eagerly)",
-            advice="Remove the break (its finding says how) to run this code compiled.",
+            advice="Remove the break (its finding says how) to run this code compiled."
+            if brk
+            else "Open the capture before the compiled code's first call: the document then "
+            "names this break and its line.",
             details=[run["headline"]],
             evidence=links,
         )

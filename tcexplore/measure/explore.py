@@ -228,10 +228,11 @@ def _explore(
         document = document.with_sections(
             not_compiled=nothing_compiled(fn, stance, disabled, document.data["not_compiled"])
         )
+    cells = notebook_cell_sections(document.data)
     if (profile or profile_gpu) and error is None and document.data["summary"]["graphs"]:
         profiled = profile_calls(
             lambda: compiled_fn(*c_args, **c_kwargs),
-            document.data,
+            {**document.data, "explore": cells},  # its words name a cell's lines as the rest
             cuda,
             timing["compiled"]["median_ms"] if timing else None,
             budget_s=time_budget_s / 2,
@@ -267,7 +268,7 @@ def _explore(
                 },
                 "device": "cuda" if cuda else "cpu",
                 "error": error,
-                **notebook_cell_sections(document.data),
+                **cells,
             },
             timing=timing,
             accuracy=accuracy,

@@ -261,9 +261,11 @@ def profile_calls(
     cuda: bool,
     wall_ms: float | None,
     budget_s: float = 0.5,
+    step: str = "call",
 ) -> dict[str, Any]:
     """``explore(profile=True)``: profile calls of ``thunk`` (the compiled function on its
-    inputs) after the timing samples. On CPU the step's wall time is the profiled calls'
+    inputs; ``step="cell"``: ``%%tcompile --profile``'s compiled cell body) after the timing
+    samples. On CPU the step's wall time is the profiled calls'
     own (to completion, in the same period and with the profiler's overhead, so the
     kernels' share of it is consistent). On CUDA it is the time per call of calls made back
     to back, as a loop makes them, outside the profiler (measure/loop.py): the profiled
@@ -325,7 +327,7 @@ def profile_calls(
         loop=figures,
     )
     section["step"]["timing_wall_us"] = wall_ms * 1e3 if wall_ms else None
-    return with_run(section, events, document, by_calls=True, cuda=cuda)
+    return with_run(section, events, document, by_calls=True, cuda=cuda, step=step)
 
 
 class RunProfile:

@@ -11,7 +11,9 @@ From the profiler's own ranges (measure/run_view.py says what it makes of them):
   region is nested in it), and is put down to that break (the nested resume compile's
   ``resume_of``, else the compile's own last break).
 - ``CompiledFunctionBackward`` is the compiled backward's autograd node: its calls are the
-  backward of the compile whose ``CompiledFunction`` has the same sequence number.
+  backward of the compile whose ``CompiledFunction`` has the same sequence number. One that
+  runs inside a region (the frame broke at ``loss.backward()``, so the backward runs in the
+  break's eager code) is cut out of that region's time, as a nested region is.
 - a step is a ``ProfilerStep`` up to its last compiled code (``explore(profile=True)``: one
   call of the function; the rest of the profiler step is tcexplore's harness), or, in a
   whole run, each entry of the first compiled frame that ran starts one and the last one
@@ -81,10 +83,15 @@ def breaks(document: dict[str, Any]) -> tuple[dict[str, int], dict[str, int]]:
 
 
 def _region_pieces(
-    region: Any, nested: list[Any], own_break: dict[str, int], resumed: dict[str, int]
+    region: Any,
+    nested: list[Any],
+    backward: list[Any],
+    own_break: dict[str, int],
+    resumed: dict[str, int],
 ) -> list[Piece]:
     """A region's own time: compiled up to its graph's call's end, then (when it broke) the
-    break's eager code, the nested regions cut out."""
+    break's eager code, the nested regions and the compiled backward calls in it (a break
+    at ``loss.backward()``) cut out."""
     cid = compile_id(region)
     start, end = region.time_range.start, region.time_range.end
     broke = cid in own_break or bool(nested)
@@ -92,7 +99,7 @@ def _region_pieces(
     stack = list(region.cpu_children)
     while stack:
         child = stack.pop()
-        if child.name.startswith(REGION):
+        if child.name.startswith(REGION) or child.name == BACKWARD:
             continue
         if child.name == GRAPH_CALLS[0] or child.name.startswith(GRAPH_CALLS[1]):
             graph_end = max(graph_end, child.time_range.end)
@@ -104,7 +111,7 @@ def _region_pieces(
         (resumed[compile_id(n)] for n in nested if compile_id(n) in resumed), own_break.get(cid)
     )
     pieces, at = [], start
-    for cut in [*sorted(nested, key=lambda n: n.time_range.start), None]:
+    for cut in [*sorted(nested + backward, key=lambda n: n.time_range.start), None]:
         stop = cut.time_range.start if cut is not None else end
         if at < min(stop, graph_end):
             pieces.append(Piece(at, min(stop, graph_end), frame=(cid, False)))
@@ -136,16 +143,23 @@ def pieces_of(
             region = _enclosing_region(event)
             if region is not None:
                 forward_of[event.sequence_nr] = compile_id(region)
-    pieces = [p for r in regions for p in _region_pieces(r, nested[id(r)], own_break, resumed)]
     entries = [(r, (compile_id(r), False)) for r in regions]
+    backward: dict[int, list[Any]] = defaultdict(list)  # by the region they ran in, if any
+    pieces = []
     for event in cpu:
-        if event.name == BACKWARD and _enclosing_region(event) is None:
+        if event.name == BACKWARD:
             cid = forward_of.get(event.sequence_nr)
             if cid is not None:
                 entries.append((event, (cid, True)))
+                backward[id(_enclosing_region(event))].append(event)
                 pieces.append(
                     Piece(event.time_range.start, event.time_range.end, frame=(cid, True))
                 )
+    pieces += [
+        p
+        for r in regions
+        for p in _region_pieces(r, nested[id(r)], backward[id(r)], own_break, resumed)
+    ]
     pieces.sort(key=lambda p: p.start)
     reached = float("-inf")
     for piece in pieces:  # another thread's range overlapping: cut to what is not covered

@@ -46,11 +46,11 @@ KERNEL_TIME = {
 
 
 def run_section(
-    events: list[Any], document: dict[str, Any], *, by_calls: bool, cuda: bool
+    events: list[Any], document: dict[str, Any], *, by_calls: bool, cuda: bool, step: str = "call"
 ) -> dict[str, Any] | None:
     """``profile.run`` from the profiler's events; ``by_calls``: a ``ProfilerStep`` is a
-    step (explore), else each entry of the run's first compiled frame starts one. None when
-    no step ran compiled code."""
+    step (one ``step``: an explored call, or a run of a cell's body), else each entry of the
+    run's first compiled frame starts one. None when no step ran compiled code."""
     cpu = [e for e in events if e.device_type == DeviceType.CPU]
     own_break, resumed = breaks(document)
     pieces, entries = pieces_of(cpu, own_break, resumed)
@@ -85,7 +85,7 @@ def run_section(
         "gaps": gaps,
         "timeline": _timeline(steps, duration, bounds, frames, gaps),
     }
-    return label_run(run, document, first)
+    return label_run(run, document, first, step)
 
 
 def _frames(
@@ -205,7 +205,7 @@ def _timeline(
 
 
 def with_run(
-    section: dict[str, Any], events: list[Any], document: dict[str, Any], **how: bool
+    section: dict[str, Any], events: list[Any], document: dict[str, Any], **how: Any
 ) -> dict[str, Any]:
     """The profile with its run view (measure/run_view.py) where a step ran compiled code;
     a run view that fails costs only itself: an entry of ``capture.unread``."""

@@ -74,6 +74,12 @@ class TcompileMagics(Magics):
         help="skip the eager comparison: no timing and no numeric diff (with --compare: no timing)",
     )
     @argument(
+        "--profile",
+        action="store_true",
+        help="profile runs of the compiled cell (each a step): kernels by line, the time per "
+        "compiled frame and the eager gaps each graph break makes (with --compare: each row)",
+    )
+    @argument(
         "--out",
         metavar="NAME",
         help="bind the result in the notebook: the Exploration (with --compare: the Comparison)",
@@ -102,7 +108,10 @@ class TcompileMagics(Magics):
         models or functions called in the cell trigger are recorded too. For the
         comparison the cell runs again, eagerly, on copies of the tensors it reads (same
         RNG state); its prints show once. Use --no-eager for a cell with side effects
-        beyond its tensors (it then runs once).
+        beyond its tensors (it then runs once). --profile then profiles runs of the compiled
+        cell, each run of its body a step (on copies, its output hidden, the state the real
+        run made put back): kernels by line, each compiled frame's time, and the eager gaps
+        each graph break makes.
 
         --compare takes space-separated KEY=V1,V2 groups, KEY one of modes, backends,
         dynamic (values none, true, false); an axis left out keeps the single value of
@@ -143,6 +152,7 @@ class TcompileMagics(Magics):
                 time_budget_s=args.time_budget,
                 on_event=progress.on_event,
                 on_stage=progress.update,
+                profile=args.profile,
             )
         except BaseException:
             progress.update("interrupted")
@@ -251,7 +261,7 @@ class TcompileMagics(Magics):
             comparison = run_grid(
                 cell_fn.fn,
                 clone_tensors(values),
-                {"measure_timing": not args.no_eager, **rest},
+                {"measure_timing": not args.no_eager, "profile": args.profile, **rest},
                 configs,
                 time_budget_s=args.time_budget,
                 shown=shown,
@@ -311,6 +321,8 @@ def _configuration(args: Any) -> dict[str, Any]:
         raise UsageError("--dynamic and --no-dynamic: give one of them, not both")
     if args.time_budget <= 0:
         raise UsageError(f"--time-budget: must be positive, not {args.time_budget}")
+    if args.profile and args.no_eager and not args.compare:
+        raise UsageError("--profile runs the cell again, profiled: it cannot go with --no-eager")
     if args.out is not None and not args.out.isidentifier():
         raise UsageError(f"--out: {args.out!r} is not a Python name")
     dynamic = True if args.dynamic else False if args.no_dynamic else None

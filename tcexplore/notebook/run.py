@@ -8,7 +8,9 @@ the cell had run once. The eager run and the timing loops start from the state t
 run started from (modules, optimizers, tensors the cell reaches: :mod:`..measure.snapshot`)
 and leave the state the real run made, so the cell's effects are one run's. Everything
 runs inside one ``capture()``, so compiles triggered
-by already-compiled models called in the cell are recorded too.
+by already-compiled models called in the cell are recorded too. ``--profile`` profiles runs
+of the compiled cell after that capture closed (as explore() profiles calls), on copies and
+from the state the real run made, which is put back afterwards.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from ..measure.exploration import Exploration
 from ..measure.first_divergence import find_first_divergence
 from ..measure.gradients import gradient_rows, gradients_ok
 from ..measure.output_diff import diff_named
+from ..measure.profile import profile_calls
 from ..measure.random_ops import explain_mismatch
 from ..measure.snapshot import Snapshot, untouched
 from ..measure.timing import first_call_seconds, measure, summarize, uses_cuda
@@ -69,10 +72,11 @@ def run_cell(
     time_budget_s: float = 1.0,
     on_event: Callable[[Event], None] | None = None,
     on_stage: Callable[[str], None] = lambda stage: None,
+    profile: bool = False,
 ) -> CellRun:
     """``sections(document data)`` gives fields for the document's ``explore`` section
     (the cells' source labels and sources); ``on_event`` sees every trace event and
-    ``on_stage`` hears of the steps after the compile (measuring, searching)."""
+    ``on_stage`` hears of the steps after the compile (measuring, searching, profiling)."""
     args = cell.arguments(namespace)
     cuda = cell_uses_cuda(args)
     before = clone_tensors(args) if eager else None
@@ -114,10 +118,17 @@ def run_cell(
     except Exception as exc:  # noqa: BLE001 - the user's exception: shown, then raised again
         error = exc
     document = session.document
+    cells = sections(document.data)
+    profiled = None
+    if profile and measured.get("timing") and document.data["summary"]["graphs"]:
+        on_stage("profiling the compiled cell")
+        # the run view's words name the cell's lines as the rest of the document does
+        labelled = {**document.data, "explore": cells}
+        profiled = _profile(cell, compiled, before, args, cuda, labelled, measured, time_budget_s)
     if measured.get("accuracy") is not None and not measured["accuracy"]["ok"]:
         on_stage("outputs differ: searching for the first diverging graph node")
         _first_divergence(
-            cell, before, compile_kwargs, document.data, measured["accuracy"], start_state
+            cell, before, args, compile_kwargs, document.data, measured["accuracy"], start_state
         )
         explain_mismatch(
             measured["accuracy"],
@@ -130,11 +141,12 @@ def run_cell(
                 "compile_kwargs": _jsonable(compile_kwargs),
                 "device": "cuda" if cuda else "cpu",
                 "error": measured.get("error"),
-                **sections(document.data),
+                **cells,
             },
             timing=measured.get("timing"),
             accuracy=measured.get("accuracy"),
             isolation=isolation,
+            profile=profiled,
         )
     )
     inputs = before if before is not None else args
@@ -161,6 +173,8 @@ def _measure(
     measured: dict[str, Any] = {}
     try:
         real_grads = start_state.changed_gradients()
+        # the inputs as the real run left them, before they are put back to where it started
+        real_inputs = clone_tensors(cell.inputs_of(real_args))
         start_state.restore()
         e_args = clone_tensors(before)
         rewind_to_start()
@@ -169,7 +183,7 @@ def _measure(
         start_state.restore(keep_made=True)  # timed as a loop's next steps: see snapshot.py
         accuracy = {
             "outputs": diff_named(_compared(cell, eager_out), _compared(cell, real)),
-            "inputs_after_call": diff_named(cell.inputs_of(e_args), cell.inputs_of(real_args)),
+            "inputs_after_call": diff_named(cell.inputs_of(e_args), real_inputs),
             **gradient_rows(eager_grads, real_grads),
             "first_divergence": None,
         }
@@ -192,16 +206,49 @@ def _measure(
     return measured
 
 
+def _profile(
+    cell: CellFunction,
+    compiled: Callable[..., Any],
+    before: tuple[Any, ...],
+    args: tuple[Any, ...],
+    cuda: bool,
+    document: dict[str, Any],
+    measured: dict[str, Any],
+    budget_s: float,
+) -> dict[str, Any] | None:
+    """Runs of the compiled cell body profiled, each a step (measure/profile.py), outside
+    the cell's capture: nothing they run is the user's compile. They start from the state
+    the real run made, which is put back, RNG included; their output is not shown. One that
+    fails is the measurement's error."""
+    c_args = clone_tensors(before)
+    with rng_state(cuda) as rewind, quiet(), untouched(cell.fn, args):
+        try:
+            return profile_calls(
+                lambda: compiled(*c_args),
+                document,
+                cuda,
+                measured["timing"]["compiled"]["median_ms"],
+                budget_s=budget_s / 2,
+                step="cell",
+            )
+        except Exception as exc:  # noqa: BLE001 - the measurement's failure, kept with the rest
+            measured["error"] = measured.get("error") or error_record(exc)
+            return None
+        finally:
+            rewind()
+
+
 def _first_divergence(
     cell: CellFunction,
     before: tuple[Any, ...],
+    args: tuple[Any, ...],
     compile_kwargs: dict[str, Any],
     document: dict[str, Any],
     accuracy: dict[str, Any],
     start_state: Snapshot,
 ) -> None:
-    try:
-        with quiet(), untouched(cell.fn, ()):
+    try:  # the cell's arguments too are put back as the real run left them
+        with quiet(), untouched(cell.fn, args):
             start_state.restore()  # searched from where the real run started
             accuracy["first_divergence"] = find_first_divergence(
                 cell.fn,

@@ -200,6 +200,17 @@ describe('run view', () => {
       'tcx-span-compiled',
       'tcx-span-eager'
     ]);
+    // coloured as the report colours them: the break's gap and the backward set apart
+    expect(spans.map(s => s.getAttribute('class'))).toEqual([
+      'tcx-span tcx-span-compiled',
+      'tcx-span tcx-span-break tcx-span-eager',
+      'tcx-span tcx-span-compiled',
+      'tcx-span tcx-span-backward tcx-span-compiled',
+      'tcx-span tcx-span-eager'
+    ]);
+    expect(view.querySelector('.tcx-legend')!.textContent).toBe(
+      " compiled code   compiled backward   a graph break's eager code   other eager code  · hover a span for its times, click it for its row"
+    );
     expect(cells(root, 'tcx-run-frames')).toEqual([
       [
         '0/1',

@@ -43,8 +43,31 @@ function spanRow(span: RunTimeline['spans'][number]): Row | null {
   return null;
 }
 
+/** What a span is beyond compiled or eager, as the report colours it: a compiled
+ * backward, or a graph break's eager code (the stored frame's and gap's kinds). */
+function shade(
+  run: Run,
+  span: RunTimeline['spans'][number]
+): 'backward' | 'break' | null {
+  if (span.kind === 'compiled' && typeof span.frame === 'number') {
+    return run.frames[span.frame]?.backward ? 'backward' : null;
+  }
+  if (span.kind === 'eager' && typeof span.gap === 'number') {
+    return run.gaps[span.gap]?.kind === 'graph_break' ? 'break' : null;
+  }
+  return null;
+}
+
+function spanClass(run: Run, span: RunTimeline['spans'][number]): string {
+  const extra = shade(run, span);
+  return ['tcx-span', extra && `tcx-span-${extra}`, `tcx-span-${span.kind}`]
+    .filter(Boolean)
+    .join(' ');
+}
+
 /** The step to scale: spans as bars on one row, labels in them or on lanes below, a time axis. */
-function timeline(t: RunTimeline, pick: (row: Row) => void): SVGSVGElement {
+function timeline(run: Run, pick: (row: Row) => void): SVGSVGElement {
+  const t = run.timeline;
   const extent = t.duration_us;
   const placed = placeSpans(t.spans, extent, WIDTH, PLACEMENT);
   const lanes = Math.max(0, ...placed.map(p => p.label?.lane ?? 0));
@@ -66,7 +89,7 @@ function timeline(t: RunTimeline, pick: (row: Row) => void): SVGSVGElement {
     const group = svg(
       'g',
       {
-        class: `tcx-span tcx-span-${span.kind}`,
+        class: spanClass(run, span),
         'data-span': p.index,
         ...(row ? { 'data-row': `${row.kind}-${row.index}`, tabindex: 0 } : {})
       },
@@ -312,14 +335,27 @@ function gapsTable(ctx: Context, run: Run): HTMLTableElement {
   return t;
 }
 
-function legend(): HTMLElement {
+/** The kinds of span drawn, each with its swatch: only those the step has. */
+function legend(run: Run): HTMLElement {
+  const drawn = new Set<string>(
+    run.timeline.spans.map(span => shade(run, span) ?? span.kind)
+  );
+  const kinds: Array<[string, string]> = [
+    ['compiled', 'compiled code'],
+    ['backward', 'compiled backward'],
+    ['break', "a graph break's eager code"],
+    ['eager', 'other eager code']
+  ];
   return el(
     'p',
     { class: 'tcx-muted tcx-legend' },
-    el('span', { class: 'tcx-swatch tcx-span-compiled' }),
-    ' compiled code  ',
-    el('span', { class: 'tcx-swatch tcx-span-eager' }),
-    ' eager code between compiled regions · hover a span for its times, click it for its row'
+    ...kinds
+      .filter(([kind]) => drawn.has(kind))
+      .flatMap(([kind, what]) => [
+        el('span', { class: `tcx-swatch tcx-span-${kind}` }),
+        ` ${what}  `
+      ]),
+    '· hover a span for its times, click it for its row'
   );
 }
 
@@ -333,7 +369,7 @@ export function runTab(ctx: Context): TabView {
         note(
           ctx.doc.profile
             ? RUN_BEFORE_NOTE
-            : 'No profile in this document: explore(..., profile=True) or tcexplore run --profile measures each compiled frame and the eager gaps.'
+            : 'No profile in this document: explore(..., profile=True), %%tcompile --profile, tcexplore.capture(profile=True) or tcexplore run --profile measures each compiled frame and the eager gaps.'
         )
       )
     };
@@ -362,8 +398,8 @@ export function runTab(ctx: Context): TabView {
       null,
       `Step ${t.step}, drawn to scale: ${microseconds(t.duration_us)}`
     ),
-    timeline(t, pick),
-    legend(),
+    timeline(run, pick),
+    legend(run),
     t.spans_left_out > 0
       ? note(
           `${count(t.spans_left_out)} more spans of this step are not drawn (past the drawing limit); the tables below count them.`

@@ -1,0 +1,67 @@
+"""``tcexplore.capture``: capture/'s ``capture()``, and with ``profile=True`` the block run
+under ``torch.profiler`` too, as ``tcexplore run --profile`` runs a script
+(measure/profile.py's ``RunProfile``): the document gets its ``profile`` when the block
+ends, steps told as a whole run tells them. capture/ records; measuring lives here, above it.
+
+Importing this module loads no torch (``import tcexplore`` binds ``capture`` from it).
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable, Iterator
+
+from ..capture import CaptureSession
+from ..capture import capture as capture_only
+from ..capture.events import Event
+
+
+@contextlib.contextmanager
+def capture(
+    *,
+    bypass_caches: bool = True,
+    on_event: Callable[[Event], None] | None = None,
+    profile: bool = False,
+) -> Iterator[CaptureSession]:
+    """Record every torch.compile inside the block, in any thread.
+
+    ``bypass_caches`` (default) skips the FX-graph and AOTAutograd caches for the compiles
+    inside the block: on a cache hit torch replays stored code, so the kernels' provenance
+    is missing and graphs carry the source lines of the run that filled the cache. With
+    ``bypass_caches=False`` cache hits are recorded as such (``status: "cache_hit"``).
+
+    These settings apply to the thread that opens the block (torch keeps them per thread);
+    a compile that runs in another thread meanwhile is recorded too, with
+    ``without_capture_settings`` naming what it lacked and where it ran. Open a capture in
+    that thread as well to give it the settings.
+
+    ``profile=True`` runs the block under ``torch.profiler``, every generated kernel timed,
+    as ``tcexplore run --profile`` runs a script: the document's ``profile`` (kernels by
+    line, and ``profile.run``: each compile's entries and time, the eager gaps put down to
+    the graph breaks that made them, where each entry of the first compiled frame starts a
+    step) is added when the block ends, whether or not it raised. A profile that fails
+    costs only itself (an entry of ``capture.unread``).
+    """
+    if not profile:
+        with capture_only(bypass_caches=bypass_caches, on_event=on_event) as session:
+            yield session
+        return
+    from .profile import RunProfile  # noqa: PLC0415 - torch, only when profiling
+
+    profiler = RunProfile()
+
+    def heard(event: Event) -> None:
+        profiler.on_event(event)  # instruments each output module as it loads
+        if on_event is not None:
+            on_event(event)
+
+    session = None
+    try:
+        with (
+            capture_only(bypass_caches=bypass_caches, on_event=heard) as session,
+            profiler.recording(),
+        ):
+            yield session
+    finally:
+        if session is not None:
+            session.add_section("profile", profiler.section)
