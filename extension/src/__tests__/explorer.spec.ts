@@ -74,7 +74,7 @@ describe('explorer', () => {
       panel(root, 'overview').querySelector('.tcx-absent')?.textContent
     ).toBe(
       "Not in this document: bytecode (a live capture records every frame Dynamo transforms; a TORCH_TRACE log only the resume functions'); an accuracy check (tcexplore.explore() compares compiled outputs with eager); " +
-        'a profile (explore(..., profile=True) or tcexplore run --profile times every kernel); a run view (a profile also times each compiled frame and the eager gaps between them); memory (AOT graphs and output code of a compile, or explore(..., memory=True)); CUDA-graph data (CUDA graphs exist on GPU runs with mode="reduce-overhead" or "max-autotune"); dynamic shapes (no size of this run became dynamic); a comparison grid (tcexplore.compare() makes one).'
+        'a profile (explore(..., profile=True), %%tcompile --profile, tcexplore.capture(profile=True) or tcexplore run --profile times every kernel); a run view (a profile also times each compiled frame and the eager gaps between them); memory (AOT graphs and output code of a compile, or explore(..., memory=True)); CUDA-graph data (CUDA graphs exist on GPU runs with mode="reduce-overhead" or "max-autotune"); dynamic shapes (no size of this run became dynamic); a comparison grid (tcexplore.compare() makes one).'
     );
     tab(root, 'guards').dispatchEvent(
       new KeyboardEvent('keydown', { key: 'ArrowRight' })

@@ -41,7 +41,7 @@ export function absentTabs(doc: TcxDocument): AbsentTab[] {
   if (!doc.profile) {
     out.push({
       tab: 'profile',
-      what: 'a profile (explore(..., profile=True) or tcexplore run --profile times every kernel)'
+      what: 'a profile (explore(..., profile=True), %%tcompile --profile, tcexplore.capture(profile=True) or tcexplore run --profile times every kernel)'
     });
   }
   if (!runOf(doc)) {

@@ -357,7 +357,7 @@ export function profileTab(ctx: Context): TabView {
         'div',
         { class: 'tcx-profile' },
         note(
-          'No profile in this document: explore(..., profile=True) or tcexplore run --profile measures every kernel.'
+          'No profile in this document: explore(..., profile=True), %%tcompile --profile, tcexplore.capture(profile=True) or tcexplore run --profile measures every kernel.'
         )
       )
     };
