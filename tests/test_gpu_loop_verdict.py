@@ -49,10 +49,16 @@ def test_the_verdict_is_the_same_every_run(runs, name):
 
 @pytest.mark.parametrize("name", ["softmax", "mlp"])
 def test_per_call_time_is_what_a_back_to_back_loop_pays(runs, name):
+    """The per-call time the verdict reports is the loop's, run by run. The timing samples'
+    median is a window of its own: where the host is the bottleneck (the MLP) a host's
+    speed moves between windows by more than 15% on a shared machine (an H200 host gave
+    independent loops of 169-228 µs over five runs), so it is held against the loops of
+    all five runs: within 15% of their range."""
     _, found = runs
+    loops = [row["loop_us"] for row in found[name]]
     for row in found[name]:
-        for figure in ("profile_us", "timing_us"):
-            assert row[figure] == pytest.approx(row["loop_us"], rel=WITHIN), (figure, row)
+        assert row["profile_us"] == pytest.approx(row["loop_us"], rel=WITHIN), row
+        assert min(loops) * (1 - WITHIN) <= row["timing_us"] <= max(loops) * (1 + WITHIN), row
         if row["do_bench_us"] is not None:
             assert row["profile_us"] == pytest.approx(row["do_bench_us"], rel=WITHIN), row
 
