@@ -225,7 +225,9 @@ def test_finding_fixture_is_what_python_gives():
 
     folder = Path(__file__).parent / "fixtures" / "memory"
     document = json.loads((folder / "document.json").read_text())
-    assert memory_finding(document) == json.loads((folder / "expected_finding.json").read_text())
+    # the finding as the memory views draw it; its fix is what a try runs (test_try_fixes)
+    drawn = {k: v for k, v in memory_finding(document).items() if k != "fix"}
+    assert drawn == json.loads((folder / "expected_finding.json").read_text())
     assert document["saved_activations"] == saved_activations(document)
 
 
