@@ -21,7 +21,7 @@ from .events import Event
 from .fusion import attribute_kernels
 from .handlers import IGNORED, handler_for
 from .handlers.payloads import json_or_none
-from .library_files import library_files
+from .library_files import library_files, torch_file
 from .phases import build_phase_tree
 from .resume_links import bytecode_section, link_resumes
 from .static_memory import memory_section
@@ -333,7 +333,8 @@ def _autotuning(phases: list[dict[str, Any]]) -> list[Any]:
 
 def _complete_guard_paths(compiles: list[dict[str, Any]], graph_breaks: list[Any]) -> None:
     """torch prints guard locations with the path cut to its last characters; where exactly
-    one full path torch reported elsewhere in this capture ends with it, use that path."""
+    one full path torch reported elsewhere in this capture ends with it, use that path; a
+    path of torch's own package, cut to below it, is completed to that file."""
     known = {f["file"] for f in (c["frame"] for c in compiles) if f and f.get("file")}
     for record in compiles:
         graph = record["dynamo_graph"] or {"nodes": []}
@@ -346,6 +347,8 @@ def _complete_guard_paths(compiles: list[dict[str, Any]], graph_breaks: list[Any
             matches = [path for path in known if path.endswith(location["file"])]
             if len(matches) == 1:
                 location["file"] = matches[0]
+            elif isinstance(location["file"], str):
+                location["file"] = torch_file(location["file"]) or location["file"]
 
 
 def _status(

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from ..capture.parsers.guards import FIRST_USE
 from . import fixes
 from .graph_break_audit import library_marks
 from .make import compile_link, finding, locations, source_link
@@ -91,6 +92,65 @@ def _runtime_asserts(c: dict[str, Any], symbol: str) -> list[dict[str, Any]]:
     return rows
 
 
+def _users_line(where: Any, library: frozenset[str]) -> bool:
+    """A guard's location that is a line of the user's: not library code, not torch's own
+    line (no user frame was traced), not the first use torch names for a guard that is not
+    due to user code (its 0/1 specialization)."""
+    return (
+        isinstance(where, dict)
+        and bool(where.get("file"))
+        and where["file"] not in library
+        and not where.get("torch_own")
+        # a document parsed before the note was split off has it in ``function``
+        and FIRST_USE not in f"{where.get('note')} {where.get('function')}"
+    )
+
+
+def _row(where: dict[str, Any], expr: str, kind: str, c: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "file": where.get("file"),
+        "line": where.get("line"),
+        "function": where.get("function"),
+        "expr": expr,
+        "kind": kind,
+        "compile": c.get("id"),
+    }
+
+
+def _kept_guards(
+    c: dict[str, Any], sym: dict[str, Any], names: dict[str, str], library: frozenset[str]
+) -> list[dict[str, Any]]:
+    """The shape guards torch kept on the symbol's source, from the compile's guard tree
+    (``dynamo_cpp_guards_str``: the shape environment's guards, at its root) at the user's
+    lines. torch evaluates more (``guard_added`` events) than it keeps: one evaluated while
+    guards are suppressed (``[guard suppressed]``, e.g. the backward compile's stride
+    checks) is never a guard, and only the tree says which were kept."""
+    source = str(sym.get("source") or "")
+    if not source:
+        return []
+    mentions = re.compile(re.escape(source) + r"(?![\w\[(.])")
+    return [
+        _row(g["user_location"], expression(source_name(g.get("expression")), names), "guard", c)
+        for g in c.get("guards") or []
+        if g.get("source") is None
+        and mentions.search(str(g.get("expression") or ""))
+        and _users_line(g.get("user_location"), library)
+    ]
+
+
+def _specializations(
+    c: dict[str, Any], symbol: str, names: dict[str, str], library: frozenset[str]
+) -> list[dict[str, Any]]:
+    """The user's lines that made torch specialize the symbol to its value."""
+    return [
+        _row(g["user_location"], expression(g.get("expr"), names), "specialized", c)
+        for g in c.get("symbolic_guards") or []
+        if g.get("kind") == "symbolic_shape_specialization"
+        and re.search(rf"\b{re.escape(symbol)}\b", str(g.get("expr") or ""))
+        and _users_line(g.get("user_location"), library)
+    ]
+
+
 def shapes(data: dict[str, Any]) -> list[dict[str, Any]]:
     """Every shape symbol with a source, in user terms, and every unbacked symbol of a
     Dynamo graph with the line that made it; each with the lines that guard it (and, for
@@ -121,23 +181,9 @@ def shapes(data: dict[str, Any]) -> list[dict[str, Any]]:
             if unbacked:
                 entry["made_at"] = sym.get("user_location")
                 entry["guards"].extend(_runtime_asserts(c, symbol))
-            for guard in c.get("symbolic_guards") or []:
-                expr = str(guard.get("expr") or "")
-                where = guard.get("user_location") or {}
-                if not re.search(rf"\b{re.escape(symbol)}\b", expr) or where.get("file") in library:
-                    continue
-                row = {
-                    "file": where.get("file"),
-                    "line": where.get("line"),
-                    "function": where.get("function"),
-                    "expr": expression(expr, names),
-                    "kind": (
-                        "specialized"
-                        if guard.get("kind") == "symbolic_shape_specialization"
-                        else "guard"
-                    ),
-                    "compile": c.get("id"),
-                }
+            for row in _kept_guards(c, sym, names, library) + _specializations(
+                c, symbol, names, library
+            ):
                 if not any(
                     g["line"] == row["line"]
                     and g["file"] == row["file"]
@@ -145,6 +191,8 @@ def shapes(data: dict[str, Any]) -> list[dict[str, Any]]:
                     for g in entry["guards"]
                 ):
                     entry["guards"].append(row)
+    for entry in out.values():  # in the order of the code (torch's tree has its own)
+        entry["guards"].sort(key=lambda g: (str(g["file"] or ""), g["line"] or 0))
     return list(out.values())
 
 

@@ -323,6 +323,14 @@ export interface Location {
   line?: number | null;
   function?: string | null;
   code?: string | null;
+  /**
+   * a guard's location that is torch's own line (torch traced no user frame when it added the guard)
+   */
+  torch_own?: boolean;
+  /**
+   * what torch says of a guard's location (e.g. that it is the first use of the value, not the guard's cause)
+   */
+  note?: string;
 }
 export interface ErrorInfo {
   type: string | null;
