@@ -24,6 +24,12 @@ WARM = (
     "keep a warm start: leave Inductor's caches on (tcexplore run --use-caches) or ship "
     "them with torch.compiler.save_cache_artifacts() / load_cache_artifacts() (mega-cache)"
 )
+# The caches were on and missed (a cold cache): a warm start is the next run's.
+WARM_CACHES_ON = (
+    "the caches were on and missed (a cold cache): the next run in this cache directory "
+    "is a warm start, or ship them with torch.compiler.save_cache_artifacts() / "
+    "load_cache_artifacts() (mega-cache)"
+)
 
 
 def compile_ms(c: dict[str, Any]) -> float:
@@ -107,10 +113,16 @@ def find(data: dict[str, Any]) -> list[dict[str, Any]]:
             advice.append(f"{listed} made the same graph: {REGIONAL}")
     hit = any(e.get("result") == "hit" for c in compiles for e in c.get("cache") or [])
     warm = total_ms / 1000 >= WARM_START_S and not hit
+    caches_on = fixes.in_force(data, fixes.CACHES_ON)
     if warm:
-        advice.append(f"compiling took {fmt_duration(total_ms)} with no cache hit: {WARM}")
+        advice.append(
+            f"compiling took {fmt_duration(total_ms)} with no cache hit: "
+            f"{WARM_CACHES_ON if caches_on else WARM}"
+        )
     fix = (
         fixes.CACHES_ON
+        if warm and not caches_on
+        else fixes.code_change("a warm start: the next run, or shipped cache artifacts")
         if warm
         else fixes.code_change("regional compilation: a change to the code")
         if advice

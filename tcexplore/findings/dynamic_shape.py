@@ -12,12 +12,15 @@ from .graph_break_audit import library_marks
 from .make import compile_link, finding, locations, source_link
 from .user_terms import expression, scalar_guard, source_name, symbol_names, value_range
 
+GUARD_LINES_ADVICE = (
+    "each guarding line is a condition the compiled code checks: "
+    "torch._check(...) states a fact so torch can drop a guard, and "
+    "torch._dynamo.mark_unbacked(tensor, dim) keeps a size from being specialized"
+)
 ADVICE = (
     "to compile it dynamic from the first call (one compile, not two): "
     "torch._dynamo.mark_dynamic(tensor, dim) before the call, or torch.compile(..., "
-    "dynamic=True); each guarding line is a condition the compiled code checks: "
-    "torch._check(...) states a fact so torch can drop a guard, and "
-    "torch._dynamo.mark_unbacked(tensor, dim) keeps a size from being specialized"
+    "dynamic=True); " + GUARD_LINES_ADVICE
 )
 UNBACKED_ADVICE = (
     "an unbacked size (from .item(), nonzero(), ...) has no example value: "
@@ -209,6 +212,25 @@ def _how(guard: dict[str, Any]) -> str:
     return ""
 
 
+def _advice_and_fix(data: dict[str, Any], shape: dict[str, Any], lines: bool) -> dict[str, Any]:
+    """An unbacked size: torch._check; else dynamic=True, unless it is in force for the
+    size's compile (a ``%%tcompile --dynamic`` cell, compare()'s dynamic=True row): then
+    only what its guarding lines call for, if any."""
+    if shape["unbacked"]:
+        return {
+            "advice": UNBACKED_ADVICE,
+            "fix": fixes.code_change("torch._check on the unbacked size: a code change"),
+        }
+    if not fixes.in_force(data, fixes.DYNAMIC, [shape["compile"]]):
+        return {"advice": ADVICE if "." in shape["name"] else SCALAR_ADVICE, "fix": fixes.DYNAMIC}
+    if not lines:
+        return {"advice": None, "fix": None}
+    return {
+        "advice": "sizes are dynamic already; " + GUARD_LINES_ADVICE,
+        "fix": fixes.code_change("the guarding lines: a code change"),
+    }
+
+
 def find(data: dict[str, Any]) -> list[dict[str, Any]]:
     out = []
     for shape in shapes(data):
@@ -244,18 +266,7 @@ def find(data: dict[str, Any]) -> list[dict[str, Any]]:
                 count=max(1, len(guard_lines)),
                 locations=locations(guard_lines),
                 evidence=evidence,
-                advice=(
-                    UNBACKED_ADVICE
-                    if shape["unbacked"]
-                    else ADVICE
-                    if "." in shape["name"]
-                    else SCALAR_ADVICE
-                ),
-                fix=(
-                    fixes.code_change("torch._check on the unbacked size: a code change")
-                    if shape["unbacked"]
-                    else fixes.DYNAMIC
-                ),
+                **_advice_and_fix(data, shape, bool(guard_lines)),
                 details=[f"line {g['line']}: {g['expr']}" + _how(g) for g in guard_lines],
                 shape=shape,
             )

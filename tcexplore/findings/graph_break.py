@@ -31,17 +31,22 @@ def find(data: dict[str, Any]) -> list[dict[str, Any]]:
                 advice=hints[0] if hints else None,
                 details=[reason["explanation"]] if reason.get("explanation") else [],
                 events=site["events"],
-                fix=_fix(reason, hints),
+                fix=_fix(data, reason, hints, site["compiles"]),
             )
         )
     return out
 
 
-def _fix(reason: dict[str, Any], hints: list[str]) -> dict[str, Any] | None:
-    """The setting torch's own words for this break name, else a change to the line."""
+def _fix(
+    data: dict[str, Any], reason: dict[str, Any], hints: list[str], compiles: list[Any]
+) -> dict[str, Any] | None:
+    """The setting torch's own words for this break name (unless the compiles that broke
+    ran with it), else a change to the line."""
     said = " ".join([str(reason.get("message") or ""), *map(str, hints)])
-    if "capture_scalar_outputs" in said:
-        return fixes.CAPTURE_SCALARS
-    if "capture_dynamic_output_shape_ops" in said:
-        return fixes.DYNAMIC_OUTPUT_SHAPES
+    for name, fix in (
+        ("capture_scalar_outputs", fixes.CAPTURE_SCALARS),
+        ("capture_dynamic_output_shape_ops", fixes.DYNAMIC_OUTPUT_SHAPES),
+    ):
+        if name in said and not fixes.in_force(data, fix, compiles):
+            return fix
     return fixes.code_change(fixes.LINE_CHANGE) if hints else None

@@ -104,7 +104,9 @@ def find(data: Data) -> list[Data]:
     )
     if not isinstance(step, dict) or not step.get("verdict"):
         return []
-    advice = step.get("advice") or []
+    # what the run compiled with already (a reduce-overhead compile) is not advised
+    advice = [a for a in step.get("advice") or [] if not fixes.named_in_force(data, a)]
+    modes = [m for m in step.get("advised_modes") or [] if not fixes.in_force(data, fixes.mode(m))]
     basis = step.get("basis")
     decided = (
         [f"Decided by: {basis_line(basis, data['profile'].get('device'))}"]
@@ -118,7 +120,7 @@ def find(data: Data) -> list[Data]:
             "info",
             f"Where the time goes: {step['verdict']}",
             advice=advice[0] if advice else None,
-            fix=fixes.mode(step["advised_modes"][0]) if step.get("advised_modes") else None,
+            fix=fixes.mode(modes[0]) if modes else None,
             details=details,
             evidence=[tab_link("profile", "Where the time goes")],
         )

@@ -285,6 +285,12 @@ export interface Compile {
   backward_metrics?: {
     [k: string]: unknown;
   } | null;
+  /**
+   * config values in force for this compile, as torch dumped them with its metrics ('dynamo.assume_static_by_default': false, ...): those a finding's fix may name and what dynamic=True sets (capture/handlers/metrics.py KEPT_CONFIG)
+   */
+  config?: {
+    [k: string]: boolean | number | string | null;
+  };
   triton_kernel_info?: unknown[];
   artifacts: {
     [k: string]: number;
