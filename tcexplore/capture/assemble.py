@@ -253,7 +253,14 @@ def _record_steps(
     """What finish() computes of one compile, each step setting its own fields."""
 
     def status() -> None:
-        record["status"], record["error"] = _status(record, assembler.interruptions.get(cid))
+        record["status"], record["error"] = _status(
+            record,
+            assembler.interruptions.get(cid),
+            any(
+                b.get("compile_id") == cid and b.get("skipped_frame")
+                for b in assembler.graph_breaks
+            ),
+        )
 
     def tracing() -> None:
         record["tracing"] = tracing_section(record, assembler.profiler_timings.get(cid, []))
@@ -352,11 +359,13 @@ def _complete_guard_paths(compiles: list[dict[str, Any]], graph_breaks: list[Any
 
 
 def _status(
-    record: dict[str, Any], interruption: dict[str, Any] | None
+    record: dict[str, Any], interruption: dict[str, Any] | None, skipped: bool
 ) -> tuple[str, dict[str, Any] | None]:
+    """``skipped``: torch skipped the frame after a graph break it could not handle (its
+    graph-break event says so): the frame ran eagerly, torch's error names the break."""
     metrics = record["metrics"]
     if metrics and metrics.get("fail_type"):
-        return "failed", {
+        return "skipped" if skipped else "failed", {
             "type": metrics.get("fail_type"),
             "message": metrics.get("fail_reason"),
             "file": metrics.get("fail_user_frame_filename"),

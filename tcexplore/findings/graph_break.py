@@ -24,7 +24,8 @@ def find(data: dict[str, Any]) -> list[dict[str, Any]]:
             finding(
                 "graph_break",
                 "warning",
-                f"Graph break ×{site['count']} at {at}{fn}: {reason.get('message') or ''}",
+                f"Graph break ×{site['count']} at {at}{fn}: {reason.get('message') or ''}"
+                + _skipped(reason),
                 count=site["count"],
                 locations=[loc] if loc else [],
                 evidence=links,
@@ -35,6 +36,21 @@ def find(data: dict[str, Any]) -> list[dict[str, Any]]:
             )
         )
     return out
+
+
+def _skipped(reason: dict[str, Any]) -> str:
+    """What torch did after a break it could not handle, as it says it: the frame skipped,
+    run eagerly (torch's explanation names a break in a loop)."""
+    if not reason.get("skipped_frame"):
+        return ""
+    loop = "loop" in str(reason.get("explanation") or "") or "in loop" in str(
+        reason.get("details") or ""
+    )
+    return (
+        "; torch could not go on after it"
+        + (" (a graph break in a loop)" if loop else "")
+        + " and skipped the frame: it ran eagerly"
+    )
 
 
 def _fix(

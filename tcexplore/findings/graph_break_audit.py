@@ -81,9 +81,11 @@ def _reasons(events: list[Data]) -> list[Data]:
                 "generic": brk.get("generic"),
                 "details": brk.get("details"),
                 "developer_context": brk.get("developer_context"),
+                "skipped_frame": brk.get("skipped_frame"),
             },
         )
         entry["count"] += 1
+        entry["skipped_frame"] = entry["skipped_frame"] or brk.get("skipped_frame")
         entry["details"] = entry["details"] or brk.get("details")
         entry["developer_context"] = entry["developer_context"] or brk.get("developer_context")
     return sorted(grouped.values(), key=lambda r: -r["count"])

@@ -62,6 +62,13 @@ def _cache(cache: list[Any]) -> str:
     )
 
 
+# A frame torch skipped after a graph break it could not handle: as torch tells it.
+SKIPPED = (
+    "torch skipped this frame after a graph break it could not handle: it ran eagerly. "
+    "torch's words:"
+)
+
+
 def _compile_header(compile_: Data) -> str:
     parts = [
         (f"<p>Status {_status(compile_.get('status'))} · frame {_location(compile_.get('frame'))}")
@@ -69,7 +76,9 @@ def _compile_header(compile_: Data) -> str:
     if compile_.get("attempts"):
         parts.append(f" · {plural(compile_['attempts'], 'attempt')}")
     parts.append("</p>")
-    if compile_.get("error"):
+    if compile_.get("error") and compile_.get("status") == "skipped":
+        parts.append(_note(SKIPPED) + _pre(str(compile_["error"].get("message") or "")))
+    elif compile_.get("error"):
         parts.append(_error_block(compile_["error"], "Compile failed"))
     if isinstance(compile_.get("without_capture_settings"), dict):
         parts.append(_note(_without_settings(compile_["without_capture_settings"])))

@@ -218,7 +218,10 @@ export interface Compile {
   compiled_autograd_id?: number | null;
   attempts?: number;
   frame: Location | null;
-  status: "ok" | "cache_hit" | "failed" | "no_graph" | "incomplete";
+  /**
+   * skipped: torch skipped the frame after a graph break it could not handle (a break in a loop): the frame ran eagerly, and error holds torch's reason
+   */
+  status: "ok" | "cache_hit" | "failed" | "skipped" | "no_graph" | "incomplete";
   error: ErrorInfo | null;
   /**
    * present when this compile ran without what capture() set (in a thread the capture did not cover): which settings it lacked, and the threads it ran in
@@ -394,6 +397,22 @@ export interface Guard {
   expression: string;
   user_code?: string | null;
   user_location?: Location | null;
+  user_line?: UserLine | null;
+}
+/**
+ * the user's line a guard (or a recompile's failed guard) is shown at, decided in findings/guard_lines.py: the guard's own location when it is the user's, else the compiled frame's (frame: true; the guard's own location, torch's or a library's, is library_line)
+ */
+export interface UserLine {
+  file: string;
+  line: number | null;
+  function: string | null;
+  code?: string | null;
+  /**
+   * as the views write it: cell [5], line 3 or name.py:3
+   */
+  where: string;
+  frame: boolean;
+  library_line?: string | null;
 }
 export interface Recompile {
   failed_compile_id: string | null;
@@ -403,6 +422,7 @@ export interface Recompile {
   user_code?: string | null;
   user_location?: Location | null;
   details?: string[];
+  user_line?: UserLine | null;
 }
 export interface OutputCode {
   text: string;
@@ -791,6 +811,10 @@ export interface GraphBreak {
    * the reason's lines after the message
    */
   details?: string | null;
+  /**
+   * torch's words that it skipped the frame after this break (it could not go on after it: a break in a loop); the message is then the break it met
+   */
+  skipped_frame?: string | null;
   file: string | null;
   line: number | null;
   explanation?: string | null;
@@ -869,6 +893,10 @@ export interface BreakReason {
   generic: string | null;
   details: string | null;
   developer_context: string | null;
+  /**
+   * torch's words that it skipped the frame after this break, which ran eagerly (capture/parsers/graph_breaks.py)
+   */
+  skipped_frame?: string | null;
 }
 export interface CallPath {
   count: number;
