@@ -25,6 +25,7 @@ from . import (
     dynamic_shape,
     failed_compile,
     graph_break,
+    guard_lines,
     memory,
     nothing_compiled,
     profile,
@@ -99,7 +100,7 @@ def decide(data: Data) -> Data:
     pipeline, then the findings (which read them); returns ``data``. A document of one run
     only (not a multi-rank or comparison one)."""
     failed = Unread()
-    for kind in (accuracy, timing, profile, unmapped):
+    for kind in (accuracy, timing, profile, unmapped, guard_lines):
         with failed.contain("finding", kind.__name__.rsplit(".", 1)[-1] + " labels"):
             kind.decide(data)
     _store(data, STORED, failed)

@@ -6,9 +6,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ..capture.parsers.guards import FIRST_USE
 from . import fixes
-from .graph_break_audit import library_marks
+from .graph_break_audit import library_marks, source_labels
+from .guard_lines import users_line
 from .make import compile_link, finding, locations, source_link
 from .user_terms import expression, scalar_guard, source_name, symbol_names, value_range
 
@@ -95,20 +95,6 @@ def _runtime_asserts(c: dict[str, Any], symbol: str) -> list[dict[str, Any]]:
     return rows
 
 
-def _users_line(where: Any, library: frozenset[str]) -> bool:
-    """A guard's location that is a line of the user's: not library code, not torch's own
-    line (no user frame was traced), not the first use torch names for a guard that is not
-    due to user code (its 0/1 specialization)."""
-    return (
-        isinstance(where, dict)
-        and bool(where.get("file"))
-        and where["file"] not in library
-        and not where.get("torch_own")
-        # a document parsed before the note was split off has it in ``function``
-        and FIRST_USE not in f"{where.get('note')} {where.get('function')}"
-    )
-
-
 def _row(where: dict[str, Any], expr: str, kind: str, c: dict[str, Any]) -> dict[str, Any]:
     return {
         "file": where.get("file"),
@@ -121,7 +107,11 @@ def _row(where: dict[str, Any], expr: str, kind: str, c: dict[str, Any]) -> dict
 
 
 def _kept_guards(
-    c: dict[str, Any], sym: dict[str, Any], names: dict[str, str], library: frozenset[str]
+    c: dict[str, Any],
+    sym: dict[str, Any],
+    names: dict[str, str],
+    library: frozenset[str],
+    labels: dict[str, str],
 ) -> list[dict[str, Any]]:
     """The shape guards torch kept on the symbol's source, from the compile's guard tree
     (``dynamo_cpp_guards_str``: the shape environment's guards, at its root) at the user's
@@ -137,12 +127,16 @@ def _kept_guards(
         for g in c.get("guards") or []
         if g.get("source") is None
         and mentions.search(str(g.get("expression") or ""))
-        and _users_line(g.get("user_location"), library)
+        and users_line(g.get("user_location"), library, labels)
     ]
 
 
 def _specializations(
-    c: dict[str, Any], symbol: str, names: dict[str, str], library: frozenset[str]
+    c: dict[str, Any],
+    symbol: str,
+    names: dict[str, str],
+    library: frozenset[str],
+    labels: dict[str, str],
 ) -> list[dict[str, Any]]:
     """The user's lines that made torch specialize the symbol to its value."""
     return [
@@ -150,7 +144,7 @@ def _specializations(
         for g in c.get("symbolic_guards") or []
         if g.get("kind") == "symbolic_shape_specialization"
         and re.search(rf"\b{re.escape(symbol)}\b", str(g.get("expr") or ""))
-        and _users_line(g.get("user_location"), library)
+        and users_line(g.get("user_location"), library, labels)
     ]
 
 
@@ -159,7 +153,7 @@ def shapes(data: dict[str, Any]) -> list[dict[str, Any]]:
     Dynamo graph with the line that made it; each with the lines that guard it (and, for
     an unbacked one, the runtime asserts that check it)."""
     out: dict[str, dict[str, Any]] = {}
-    library = library_marks(data)
+    library, labels = library_marks(data), source_labels(data)
     for c in data.get("compiles") or []:
         names = symbol_names(c)
         for sym in c.get("symbols") or []:
@@ -184,8 +178,8 @@ def shapes(data: dict[str, Any]) -> list[dict[str, Any]]:
             if unbacked:
                 entry["made_at"] = sym.get("user_location")
                 entry["guards"].extend(_runtime_asserts(c, symbol))
-            for row in _kept_guards(c, sym, names, library) + _specializations(
-                c, symbol, names, library
+            for row in _kept_guards(c, sym, names, library, labels) + _specializations(
+                c, symbol, names, library, labels
             ):
                 if not any(
                     g["line"] == row["line"]

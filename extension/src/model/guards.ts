@@ -4,7 +4,7 @@
  */
 
 import { plural } from './format';
-import { Compile, Location } from './types';
+import { Compile, Location, UserLine } from './types';
 
 export interface RecompileRow {
   /** the cached compile whose guard failed, so that it could not be reused */
@@ -16,6 +16,8 @@ export interface RecompileRow {
   actual: string;
   userCode: string;
   userLocation: Location | null;
+  /** the user's line Python chose for it (findings/guard_lines.py); undefined in older documents */
+  userLine?: UserLine | null;
 }
 
 export interface RecompileEntry {
@@ -45,7 +47,8 @@ export function recompileRows(
         expected: r.expected ?? parsed?.[1] ?? '',
         actual: r.actual ?? parsed?.[2] ?? '',
         userCode: r.user_code ?? '',
-        userLocation: r.user_location ?? null
+        userLocation: r.user_location ?? null,
+        userLine: r.user_line
       };
     });
 }
