@@ -23,7 +23,7 @@ from .handlers import IGNORED, handler_for
 from .handlers.payloads import json_or_none
 from .library_files import library_files, torch_file
 from .phases import build_phase_tree
-from .resume_links import bytecode_section, link_resumes
+from .resume_links import bytecode_section, is_cell, link_resumes
 from .static_memory import memory_section
 from .tracing_time import tracing_section
 
@@ -272,7 +272,11 @@ def _record_steps(
         heard = assembler.bytecode_texts.get(cid)
         if heard and "original" in heard and "modified" in heard:
             record["bytecode"] = bytecode_section(
-                heard["source"], heard["original"], heard["modified"], heard.get("side_effects")
+                heard["source"],
+                heard["original"],
+                heard["modified"],
+                heard.get("side_effects"),
+                is_cell((record["frame"] or {}).get("function")),
             )
 
     def autotuning() -> None:

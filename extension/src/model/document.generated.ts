@@ -628,6 +628,10 @@ export interface Instruction {
    * the label a jump goes to
    */
   target?: string | null;
+  /**
+   * an instruction of a %%tcompile cell's wrapper (the names it starts unbound, its return of the cell's values): not the user's code
+   */
+  wrapper?: boolean;
 }
 export interface ReadingStep {
   kind: StepKind;
@@ -650,6 +654,10 @@ export interface ReadingStep {
   returns?: boolean;
   target?: string | null;
   args?: string[];
+  /**
+   * a step of a %%tcompile cell's wrapper (its return of the cell's values): not the user's code
+   */
+  wrapper?: boolean;
 }
 export interface ResumeJump {
   global: string;
