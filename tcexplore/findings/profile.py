@@ -10,6 +10,7 @@ from typing import Any
 from ..common.formatting import share, time_us
 from . import fixes
 from .make import finding, tab_link
+from .timing import busy_advice
 
 Data = dict[str, Any]
 
@@ -75,16 +76,40 @@ def basis_line(basis: Data, device: str | None) -> str:
     )
 
 
+def _busy_machine(data: Data) -> Data | None:
+    """The machine's state the exploration measured with its timing, just before the
+    profile (measure/machine.py), when it was busy."""
+    timing = data.get("timing") if isinstance(data.get("timing"), dict) else {}
+    machine = timing.get("machine")
+    return machine if isinstance(machine, dict) and machine.get("busy") else None
+
+
+def unreliable(data: Data) -> str | None:
+    """What a busy machine makes of the step's verdict: a sentence, or None when quiet. A
+    CPU busy with other work slows kernels and the Python between them alike, so neither
+    the split nor the kernels' place under their roofs is this code's."""
+    machine = _busy_machine(data)
+    if machine is None:
+        return None
+    reasons = "; ".join(str(r) for r in machine.get("reasons") or []) or "see Timing"
+    return (
+        f"Unreliable: measured on a busy machine ({reasons}), so this verdict and the "
+        f"kernels' place under their roofs are not this code's. {busy_advice(machine)}"
+    )
+
+
 def decide(data: Data) -> None:
     profile = data.get("profile")
     if not isinstance(profile, dict):
         return
     out = dict(profile)
     step = profile.get("step")
+    if isinstance(step, dict):
+        out["step"] = {**step, "unreliable": unreliable(data)}
     if isinstance(step, dict) and isinstance(step.get("basis"), dict):
-        out["step"] = {
-            **step,
-            "basis": {**step["basis"], "line": basis_line(step["basis"], profile.get("device"))},
+        out["step"]["basis"] = {
+            **step["basis"],
+            "line": basis_line(step["basis"], profile.get("device")),
         }
     if isinstance(profile.get("calls"), dict):
         out["calls"] = {**profile["calls"], "line": calls_line(profile["calls"])}
@@ -114,11 +139,17 @@ def find(data: Data) -> list[Data]:
         else []
     )
     details = decided + list(advice[1:])
+    caveat = unreliable(data)
+    if caveat:  # the advice that holds on a busy machine comes first
+        details = [caveat, *([advice[0]] if advice else []), *details]
+        advice = [busy_advice(_busy_machine(data) or {})]
     return [
         finding(
             "profile",
-            "info",
-            f"Where the time goes: {step['verdict']}",
+            "warning" if caveat else "info",
+            "Where the time goes"
+            + (" (unreliable: a busy machine)" if caveat else "")
+            + f": {step['verdict']}",
             advice=advice[0] if advice else None,
             fix=fixes.mode(modes[0]) if modes else None,
             details=details,

@@ -1734,6 +1734,10 @@ export interface ProfileStep {
      */
     line?: string;
   };
+  /**
+   * what a busy machine makes of this verdict (findings/profile.py): a sentence naming why and what to do (torch.set_num_threads), or null on a quiet machine
+   */
+  unreliable?: string | null;
 }
 /**
  * The run view (explore(profile=True), tcexplore run --profile): the profiled window told into steps, each compile (cache entry) that ran with its measured time, and the eager gaps between compiled regions attributed to the graph break that made each (measure/run_view.py, from the profiler's "Torch-Compiled Region: <compile id>" ranges and the compiled backward's CompiledFunctionBackward calls). Times in microseconds; the figures are over the steady steps (those that did not compile). Absent in documents written before it or where no step ran compiled code.
