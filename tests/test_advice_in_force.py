@@ -108,3 +108,16 @@ def test_memory_advice_names_the_users_function_not_a_resume_function():
     assert "checkpointing" in memory["advice"] and "forward" in memory["advice"]
     for f in data["findings"]:
         assert not GENERATED.search(_said(f)), _said(f)
+
+
+def test_a_fix_tried_in_the_document_is_not_offered_to_try_again():
+    """tests/fixtures/tried: a real exploration's findings, explored with try_fixes=True."""
+    import json
+    from pathlib import Path
+
+    from tcexplore.measure.try_fixes import setting_fixes
+
+    saved = json.loads((Path(__file__).parent / "fixtures" / "tried" / "findings.json").read_text())
+    tried = {f["tried"]["label"] for f in saved["findings"] if f.get("tried")}
+    assert tried, "the fixture holds no try"
+    assert not {fix["label"] for fix in setting_fixes(saved)} & tried

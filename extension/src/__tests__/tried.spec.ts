@@ -162,6 +162,37 @@ describe('advice tried', () => {
     expect(drawn.querySelector('.tcx-try-fix')).toBeNull();
   });
 
+  it('is offered no more on any finding once its fix was tried (#43)', async () => {
+    const d = doc(true);
+    const offered = d.findings!.find(
+      f => f.fix?.label === 'capture_scalar_outputs=True'
+    )!;
+    d.findings = [
+      ...d.findings!,
+      { ...offered, title: 'the same fix, advised by another finding' }
+    ];
+    const stored = saved().findings!.find(
+      f => f.fix?.label === 'capture_scalar_outputs=True'
+    )!.tried!;
+    const root = overview(d, {
+      tryFix: async () => stored,
+      tryFixUnavailable: async () => null
+    });
+    await settle();
+    const buttons = root.querySelectorAll<HTMLButtonElement>(
+      '.tcx-try-fix[data-label="capture_scalar_outputs=True"]'
+    );
+    expect(buttons.length).toBe(2);
+    buttons[0].click();
+    await settle();
+    expect(
+      root.querySelectorAll(
+        '.tcx-try-fix[data-label="capture_scalar_outputs=True"]'
+      ).length
+    ).toBe(0);
+    expect(root.querySelectorAll('.tcx-tried-sentence').length).toBe(2);
+  });
+
   it('sends the request as data in one Python string literal and reads the reply', () => {
     const request = {
       document: 'a"b\n</script>',

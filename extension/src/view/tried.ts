@@ -122,13 +122,28 @@ export function fixBlock(
   }
   const block = el(
     'div',
-    { class: 'tcx-muted tcx-can-try' },
+    { class: 'tcx-muted tcx-can-try', attrs: { 'data-label': fix.label } },
     'Can be tried: ',
     code(fix.label),
     ' '
   );
   block.append(tryButton(ctx, fix.label, block) ?? `(${TRY_ELSEWHERE})`);
   return block;
+}
+
+/** A try's result in place of its block, and of every other finding's offer of the same
+ * fix in this output (one try, held by several findings): never offered again once tried. */
+function showTried(block: HTMLElement, label: string, tried: TriedFix): void {
+  let root: HTMLElement = block;
+  while (root.parentElement && !root.classList.contains('tcx-explorer')) {
+    root = root.parentElement; // this output's explorer, or what holds the block
+  }
+  root.querySelectorAll<HTMLElement>('.tcx-can-try').forEach(other => {
+    if (other !== block && other.dataset.label === label) {
+      other.replaceWith(triedBlock(tried, true));
+    }
+  });
+  block.replaceWith(triedBlock(tried));
 }
 
 /** "Try it" where the page offers it (JupyterLab); disabled, saying why, with no kernel. */
@@ -165,7 +180,7 @@ function tryButton(
         status.className = 'tcx-muted tcx-try-status';
         status.textContent = ` trying ${label} (compiles the call twice)…`;
         tryFix({ document: documentId, label }).then(
-          tried => block.replaceWith(triedBlock(tried)),
+          tried => showTried(block, label, tried),
           (error: unknown) => {
             status.textContent = ` ${error instanceof Error ? error.message : String(error)}`;
             status.className = 'tcx-error tcx-try-status';
