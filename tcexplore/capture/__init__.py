@@ -20,6 +20,7 @@ from .assemble import Assembler
 from .custom_ops import record_custom_ops
 from .distributed import launcher, process_group
 from .events import Event, compile_id
+from .library_files import library_files
 from .not_compiled import from_skip_reasons
 from .own_entries import drop_own_entries
 
@@ -150,6 +151,11 @@ class CaptureSession:
             not_compiled = None
             with unread.contain("section", "not_compiled"):
                 not_compiled = from_skip_reasons(self.skip_reasons)
+                # the frames torch skipped are often library code (a module's forward)
+                marked = set(assembled.get("library_files") or []) | set(
+                    library_files(not_compiled)
+                )
+                assembled["library_files"] = sorted(marked)
             for record in assembled["compiles"]:
                 if record["id"] in self._without_settings:
                     record["without_capture_settings"] = {

@@ -46,8 +46,10 @@ def _skipped(reason: dict[str, Any]) -> str:
     loop = "loop" in str(reason.get("explanation") or "") or "in loop" in str(
         reason.get("details") or ""
     )
+    skipped, count = reason.get("skipped_frames") or 1, reason.get("count") or 1
+    times = f" {skipped} of the {count} times" if skipped < count else ""
     return (
-        "; torch could not go on after it"
+        f";{times} torch could not go on after it"
         + (" (a graph break in a loop)" if loop else "")
         + " and skipped the frame: it ran eagerly"
     )

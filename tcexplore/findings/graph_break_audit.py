@@ -82,10 +82,12 @@ def _reasons(events: list[Data]) -> list[Data]:
                 "details": brk.get("details"),
                 "developer_context": brk.get("developer_context"),
                 "skipped_frame": brk.get("skipped_frame"),
+                "skipped_frames": 0,
             },
         )
         entry["count"] += 1
         entry["skipped_frame"] = entry["skipped_frame"] or brk.get("skipped_frame")
+        entry["skipped_frames"] += bool(brk.get("skipped_frame"))
         entry["details"] = entry["details"] or brk.get("details")
         entry["developer_context"] = entry["developer_context"] or brk.get("developer_context")
     return sorted(grouped.values(), key=lambda r: -r["count"])

@@ -24,7 +24,7 @@ from typing import Any
 from ..capture.parsers.guards import FIRST_USE
 from .graph_break_audit import library_marks, source_labels
 from .make import short_where
-from .user_terms import source_name, user_function
+from .user_terms import in_user_words, source_name, user_function
 
 Data = dict[str, Any]
 
@@ -103,9 +103,14 @@ def _guard_of(reason: Data, cached: Data | None) -> Data | None:
 
 
 def decide(data: Data) -> None:
+    """Each guard's and failed guard's ``user_line``; each compiled frame's ``shown_name``
+    (a resume function named as the user's function after its graph break), which the
+    Guards tab's titles use."""
     compiles = [c for c in data.get("compiles") or [] if isinstance(c, dict)]
     library, labels = library_marks(data), source_labels(data)
     for c in compiles:
+        if isinstance(c.get("frame"), dict) and c["frame"].get("function"):
+            c["frame"]["shown_name"] = in_user_words(str(c["frame"]["function"]))
         for g in c.get("guards") or []:
             if isinstance(g, dict):
                 g["user_line"] = _line(

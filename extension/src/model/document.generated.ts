@@ -340,6 +340,10 @@ export interface Location {
    * what torch says of a guard's location (e.g. that it is the first use of the value, not the guard's cause)
    */
   note?: string;
+  /**
+   * a compiled frame's function as the views title it: a resume function Dynamo generated named as the user's function after its graph break (findings/guard_lines.py)
+   */
+  shown_name?: string;
 }
 export interface ErrorInfo {
   type: string | null;
@@ -905,6 +909,10 @@ export interface BreakReason {
    * torch's words that it skipped the frame after this break, which ran eagerly (capture/parsers/graph_breaks.py)
    */
   skipped_frame?: string | null;
+  /**
+   * how many of the reason's events torch skipped the frame after
+   */
+  skipped_frames?: number;
 }
 export interface CallPath {
   count: number;

@@ -53,6 +53,13 @@ export function recompileRows(
     });
 }
 
+/** `forward()`; a resume function as Python named it for the user (`frame.shown_name`). */
+function frameName(c: Compile): string {
+  const fn = c.frame?.function ?? '?';
+  const shown = c.frame?.shown_name;
+  return shown && shown !== fn ? shown : `${fn}()`;
+}
+
 /** Every recompile of the document, in the order the compiles happened. */
 export function recompiles(compiles: Compile[]): RecompileEntry[] {
   const out: RecompileEntry[] = [];
@@ -65,7 +72,7 @@ export function recompiles(compiles: Compile[]): RecompileEntry[] {
           : '';
       out.push({
         compile,
-        title: `Recompile ${c.id} of ${c.frame?.function ?? '?'}(): ${rows[0].guard || 'a guard failed'}${more}`,
+        title: `Recompile ${c.id} of ${frameName(c)}: ${rows[0].guard || 'a guard failed'}${more}`,
         rows
       });
     }

@@ -184,7 +184,7 @@ export function guardsTab(ctx: Context): TabView {
         el(
           'strong',
           { title: c.frame?.file ?? '' },
-          `Compile ${c.id} · ${c.frame?.function ?? '?'} (${where(c.frame, labels)}) `
+          `Compile ${c.id} · ${c.frame?.shown_name ?? c.frame?.function ?? '?'} (${where(c.frame, labels)}) `
         ),
         el('span', { class: `tcx-status tcx-status-${c.status}` }, c.status),
         blocks.has(i)
@@ -194,6 +194,7 @@ export function guardsTab(ctx: Context): TabView {
       )
     );
     if (c.error && c.status === 'skipped') {
+      fold.open = true;
       fold.appendChild(note(SKIPPED));
       fold.appendChild(
         el('pre', { class: 'tcx-torch-words' }, c.error.message ?? '')
