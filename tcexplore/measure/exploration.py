@@ -51,7 +51,9 @@ class Exploration:
 
     @property
     def error(self) -> dict[str, Any] | None:
-        return (self.document.data.get("explore") or {}).get("error")
+        """What raised: the code's own call (the document's ``error``), else a measurement."""
+        data = self.document.data
+        return data.get("error") or (data.get("explore") or {}).get("error")
 
     def to_dict(self) -> dict[str, Any]:
         return self.document.data

@@ -66,15 +66,15 @@ def run_tries(
     def explored(overrides: Data) -> tuple[Data, Callable[[], Any]]:
         calls: list[Callable[[], Any]] = []
         with quiet():  # the call's prints were shown once, by the run the user asked for
-            data = explore_fn(
+            exploration = explore_fn(
                 fn,
                 *args,
                 **{**options, **overrides, "measure_timing": False, "_keep_call": calls.append},
                 **kwargs,
-            ).document.data
+            )
         if not calls:  # the compile or the first call raised: the exploration says how
-            raise TryFailed(data.get("explore", {}).get("error") or {})
-        return data, calls[0]
+            raise TryFailed(exploration.error or {})
+        return exploration.document.data, calls[0]
 
     try:
         with cold_compiles(backend, cuda):

@@ -21,8 +21,6 @@ from ..capture.notebook_cells import cell_sections, running_cell
 from ..document import Document, DocumentError, load
 from ..measure.cloned_inputs import clone_tensors, rng_state
 from ..measure.exploration import Exploration
-from ..measure.explore import explore
-from ..measure.try_fixes import remember, run_tries, setting_fixes
 from ..workbench import AmbiguousKernel, WorkbenchError, find_kernel
 from ..workbench.cli import kernel_table
 from . import options as opts
@@ -153,11 +151,11 @@ class TcompileMagics(Magics):
                 on_event=progress.on_event,
                 on_stage=progress.update,
                 profile=args.profile,
+                try_fixes=args.try_fixes,
             )
         except BaseException:
             progress.update("interrupted")
             raise
-        run.exploration = _tries(run, cell_fn, config, args, progress.update)
         progress.finish(run.exploration)
         self.last_exploration = run.exploration
         cell_fn.write_back(shell.user_ns, run.values)
@@ -277,27 +275,6 @@ class TcompileMagics(Magics):
             raise cell_fn.from_cell(exc) from None
         cell_fn.write_back(self.shell.user_ns, cell_fn.named_values(returned))
         return returned[0] if cell_fn.has_result else None
-
-
-def _tries(
-    run: Any,
-    cell_fn: CellFunction,
-    config: dict[str, Any],
-    args: Any,
-    on_stage: Callable[[str], None],
-) -> Exploration:
-    """After the cell's own capture closed: kept for the extension's "Try it", and with
-    --try-fixes each setting the findings advise tried on copies of the cell's inputs as
-    the real run started (measure/try_fixes.py)."""
-    document = run.exploration.document
-    options = {**config, "time_budget_s": args.time_budget, "find_divergence": False}
-    remember(explore, document.data, cell_fn.fn, run.inputs, {}, options)
-    fixes = setting_fixes(document.data) if args.try_fixes and run.error is None else []
-    if not fixes:
-        return run.exploration
-    on_stage(f"trying {', '.join(fix['label'] for fix in fixes)}")
-    tries = run_tries(explore, cell_fn.fn, run.inputs, {}, options, fixes)
-    return Exploration(document.with_sections(tries=tries))
 
 
 def _cell_file(shell: Any, raw: str) -> tuple[str, int]:
