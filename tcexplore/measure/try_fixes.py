@@ -119,6 +119,8 @@ def _applied(setting: Data) -> Iterator[Data]:
     if kind == "config":
         with _torch_compat.patched_config(setting["module"], name, value):
             yield {}
+    elif kind == "guard_filter":  # torch's helper, named by its dotted path
+        yield {"options": {name: _torch_compat.lookup.resolve(value)}}
     else:
         yield {name: value}
 
