@@ -99,7 +99,10 @@ def measure(device: str, steps: int, workdir: Path) -> dict[str, Any]:
     for _ in range(PLAIN_RUNS):
         _run([sys.executable, *loop], workdir)
         plain.append(own_step_us(json.loads(walls.read_text())["step_us"]))
-    _run([sys.executable, "-m", "tcexplore", "run", *loop], workdir)
+    _run(
+        [sys.executable, "-m", "tcexplore", "run", *loop, "--json", str(workdir / "run.json")],
+        workdir,
+    )
     captured = own_step_us(json.loads(walls.read_text())["step_us"])
     out = workdir / "out.json"
     _run(
