@@ -12,8 +12,8 @@ device time is ``cudagraph_share``. An extern call's FLOPs are torch's own estim
 (``with_flops``) for the ATen ops inside its range.
 
 Two scopes: ``explore(profile=True)`` profiles a few calls of the compiled function after
-its timing samples (times per call); ``tcexplore run --profile`` profiles the whole script
-(times summed over the run's compiled regions).
+its timing samples (times per call); ``tcexplore run --profile`` profiles a script's first
+steady steps (times summed over them; :class:`RunProfile`) and times the rest without it.
 """
 
 from __future__ import annotations

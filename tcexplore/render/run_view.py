@@ -218,8 +218,14 @@ def _figures(run: Data) -> str:
         ["steps", _e(said)],
         ["a step (mean)", _e(step.get("line") or time_us(run["per_step_us"]))],
         ["under the profiler", _e(time_us(run["per_step_us"]))],
-        ["in compiled code", _e(f"{time_us(run['compiled_us'])} ({share(run['compiled_share'])})")],
-        ["eager", _e(f"{time_us(run['eager_us'])} ({share(1 - run['compiled_share'])})")],
+        [
+            "in compiled code (profiled)",
+            _e(f"{time_us(run['compiled_us'])} ({share(run['compiled_share'])})"),
+        ],
+        [
+            "eager (profiled)",
+            _e(f"{time_us(run['eager_us'])} ({share(1 - run['compiled_share'])})"),
+        ],
     ]
     return _table(["", ""], rows, "tcx-step")
 

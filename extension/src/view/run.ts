@@ -211,11 +211,11 @@ function facts(run: Run): HTMLTableElement {
     ['per step', run.step_time?.line ?? microseconds(run.per_step_us)],
     ['under the profiler', microseconds(run.per_step_us)],
     [
-      'in compiled code',
+      'in compiled code (profiled)',
       `${microseconds(run.compiled_us)} per step (${percent(run.compiled_share)})`
     ],
     [
-      'in eager code',
+      'in eager code (profiled)',
       `${microseconds(run.eager_us)} per step (${percent(1 - run.compiled_share)})`
     ],
     ['the profiled window', microseconds(run.wall_us)]
