@@ -101,3 +101,32 @@ def test_gpu_steps_add_up_to_the_loops_own_time(run):
     print(f"steady steps {len(steady)}: run view {total / len(steady):.1f} us per step, "
           f"the loop's own {own / len(steady):.1f} us")
     assert total == pytest.approx(own, rel=0.10)
+
+
+def _fidelity():
+    import importlib.util
+
+    path = Path(__file__).parent.parent / "benchmarks" / "run_view_fidelity.py"
+    spec = importlib.util.spec_from_file_location("run_view_fidelity", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_gpu_the_run_views_step_is_the_plain_loops(tmp_path):
+    """#40: the per-step table of a training loop (30 steps, a graph break, eager AdamW):
+    plain (median of 3 processes), under `tcexplore run`, under `tcexplore run --profile`,
+    and the run view's figure, which is the plain loop's within 10%; the profiled steps'
+    frames and gaps add up to their mean."""
+    bench = _fidelity()
+    found = bench.measure("cuda", 30, tmp_path)
+    print("\n" + bench.table(found))
+    assert found["view_us"] == pytest.approx(found["plain_us"], rel=bench.WITHIN)
+    assert found["parts_per_step_us"] == pytest.approx(found["view_profiled_us"])
+    plain = found["view"]["unprofiled"]
+    assert plain["basis"] == "markers" and plain["steps"] >= 15
+    assert found["slowdown"] == pytest.approx(found["view_profiled_us"] / found["view_us"])
+    note = found["view"]["step_time"]["slowdown_note"]
+    assert (note is not None) == (found["slowdown"] > 1.1)
+    names = {n["name"] for g in found["view"]["gaps"] for n in g["names"]}
+    assert "Optimizer.step#AdamW.step" in names

@@ -1,6 +1,8 @@
-"""The run view (#35): a training loop whose forward breaks once, under `tcexplore run
---profile`, told into steps; each compile's entries, the eager gap put down to the break's
-line, and the figures against the loop's own wall time. Then explore(profile=True), where
+"""The run view (#35, #40): a training loop whose forward breaks once, with an eager AdamW,
+under `tcexplore run --profile`: its first steady steps profiled, told into steps; each
+compile's entries, the eager gap put down to the break's line, the figures against the
+loop's own wall time; the steps after the profiler stopped timed without it, the per-step
+figure every view shows, and the eager optimizer named. Then explore(profile=True), where
 a step is a call."""
 
 from __future__ import annotations
@@ -17,7 +19,9 @@ import pytest
 import torch
 
 import tcexplore
+from tcexplore.common.formatting import time_us
 from tcexplore.document import validate
+from tcexplore.measure.profile import PROFILED_STEPS
 from tcexplore.render.html import render_html
 
 LOOP = Path(__file__).parent / "fixtures" / "run_view" / "train_loop.py"
@@ -59,9 +63,13 @@ def test_every_step_is_told_and_each_compile_is_entered_once_per_step(run):
     validate(document)
     view = document["profile"]["run"]
     steps = view["steps"]
-    assert steps["count"] == STEPS
+    plain = view["unprofiled"]
+    # the profiler recorded the first steps, up to the one it stopped in
+    assert plain["stopped_at"] is not None and steps["count"] == plain["stopped_at"] + 1
     assert 0 in steps["compiled"]  # the resume function and the backward compile in step 0
-    assert steps["steady"] == len(_steady(view)) >= STEPS - 4
+    assert steps["steady"] == len(_steady(view)) == PROFILED_STEPS + 1
+    # every later step but the last, timed without the profiler
+    assert plain["steps"] == STEPS - plain["stopped_at"] - 2 and plain["basis"] == "markers"
     rows = {(f["compile_id"], f["backward"]): f for f in view["frames"]}
     ids = {c["id"]: c for c in document["compiles"]}
     assert set(rows) == {(cid, backward) for cid in ids for backward in (False, True)}
@@ -86,6 +94,50 @@ def test_compiled_and_eager_time_add_up_to_the_loops_own(run):
     # the loop's own time of the same steps, timed by the script under the same profiler
     own = sum(walls["step_us"][i] for i in _steady(view))
     assert frames + gaps == pytest.approx(own, rel=0.10)
+
+
+def test_the_step_every_view_shows_is_the_loops_own_without_the_profiler(run):
+    """The unprofiled steps are the loop's own later steps: the same mean (the timers sit at
+    each step's first graph call, the loop's clock around its body); the profiled steps'
+    mean, the slowdown between them, and the words every view draws."""
+    document, page, walls, stderr = run
+    view = document["profile"]["run"]
+    plain = view["unprofiled"]
+    after = walls["step_us"][plain["stopped_at"] + 1 : -1]
+    assert len(after) == plain["steps"]
+    assert plain["per_step_us"] == pytest.approx(sum(after) / len(after), rel=0.10)
+    assert plain["slowdown"] == pytest.approx(view["per_step_us"] / plain["per_step_us"])
+    assert 0 < plain["marker_us"] < 0.01 * plain["per_step_us"]  # the timers' own cost
+    step = view["step_time"]
+    assert step["per_step_us"] == plain["per_step_us"]
+    shown = time_us(plain["per_step_us"])
+    assert step["line"].startswith(f"{shown} per step without the profiler")
+    assert (step["slowdown_note"] is not None) == (plain["slowdown"] > 1.1)
+    assert f"({shown})" in view["headline"]
+    assert html.escape(step["line"], quote=False) in page
+    if step["slowdown_note"]:
+        assert f"{plain['slowdown']:.2f}×" in step["slowdown_note"]
+        assert html.escape(step["slowdown_note"]) in page
+    assert f"({shown}) runs compiled code" in stderr
+
+
+def test_the_eager_adamw_step_is_named_with_its_time_and_the_advice(run):
+    document, page, *_ = run
+    view = document["profile"]["run"]
+    outside = next(g for g in view["gaps"] if g["kind"] == "between_steps")
+    names = {n["name"]: n for n in outside["names"]}
+    adamw = names["Optimizer.step#AdamW.step"]
+    assert adamw["kind"] == "optimizer_step" and adamw["label"].startswith("AdamW.step")
+    assert 0 < adamw["per_step_us"] < outside["per_step_us"]
+    # the optimizer's own time per step without the profiler, from torch's step hooks
+    assert 0 < adamw["unprofiled_us"] < view["unprofiled"]["per_step_us"]
+    assert sum(n["total_us"] for n in outside["names"]) <= outside["total_us"] * 1.0001
+    (found,) = [f for f in document["findings"] if f["kind"] == "eager_optimizer"] or [
+        [f["kind"] for f in document["findings"]]
+    ]
+    assert "AdamW.step" in found["title"] and "torch.compile" in found["advice"]
+    assert found["fix"]["not_tried"]
+    assert html.escape(adamw["label"]) in page
 
 
 def test_the_eager_gap_is_put_down_to_the_breaks_line(run):

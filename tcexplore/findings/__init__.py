@@ -23,8 +23,10 @@ from . import (
     compile_time,
     cudagraph_skip,
     dynamic_shape,
+    eager_time,
     failed_compile,
     graph_break,
+    guard_cost,
     memory,
     nothing_compiled,
     profile,
@@ -59,6 +61,8 @@ KINDS = (
     timing,
     profile,
     run_view,
+    eager_time,
+    guard_cost,
     memory,
 )
 

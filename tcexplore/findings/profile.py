@@ -119,6 +119,9 @@ def find(data: Data) -> list[Data]:
             f"Where the time goes: {step['verdict']}",
             advice=advice[0] if advice else None,
             fix=fixes.mode(step["advised_modes"][0]) if step.get("advised_modes") else None,
+            # the other modes the advice names, tried beside it (findings/tried.py says
+            # which won)
+            also_fixes=[fixes.mode(m) for m in (step.get("advised_modes") or [])[1:]],
             details=details,
             evidence=[tab_link("profile", "Where the time goes")],
         )

@@ -284,7 +284,13 @@ def cuda_graphs_help(rows: list[dict[str, Any]], device: str) -> bool:
 def advised_modes(verdict: str, rows: list[dict[str, Any]], device: str) -> list[str]:
     """The torch.compile modes the advice names (what a compare() grid can check)."""
     if verdict == "overhead-bound":
-        return ["reduce-overhead"] if cuda_graphs_help(rows, device) else []
+        if device != "cuda":
+            return []
+        # every mode that removes launch overhead, each tried where the advice is tried
+        # (CUDA graphs, or autotuned kernels without them where graphs cannot help)
+        if cuda_graphs_help(rows, device):
+            return ["reduce-overhead", "max-autotune", "max-autotune-no-cudagraphs"]
+        return ["max-autotune-no-cudagraphs"]
     if verdict == "compute-bound":
         return ["max-autotune", "max-autotune-no-cudagraphs"]
     return []

@@ -30,6 +30,7 @@ _TAB_ANCHORS = {
     "timing": "tcx-measurements",
     "accuracy": "tcx-measurements",
     "profile": PROFILE_ANCHOR,
+    "run": "tcx-steps",
     "source": "tcx-source",
     "shapes": SHAPES_ANCHOR,
     "cudagraphs": "tcx-compiles",

@@ -1001,9 +1001,9 @@ export interface Fix {
 }
 export interface FixSetting {
   /**
-   * a torch.compile argument, a config value of torch._<module>.config, or a capture()/explore() option (bypass_caches: caches on)
+   * a torch.compile argument, a config value of torch._<module>.config, a capture()/explore() option (bypass_caches: caches on), or a guard_filter_fn helper of torch.compiler passed as options={"guard_filter_fn": ...} (value: its dotted name)
    */
-  kind: "compile_kwarg" | "config" | "capture";
+  kind: "compile_kwarg" | "config" | "capture" | "guard_filter";
   /**
    * dynamo, inductor or functorch for a config value
    */
@@ -1699,7 +1699,7 @@ export interface Run {
    */
   wall_us: number;
   /**
-   * mean wall time of a steady step
+   * mean wall time of a steady step under the profiler (the frames' and gaps' times add up to it); the program's own is step_time.per_step_us
    */
   per_step_us: number;
   /**
@@ -1727,6 +1727,8 @@ export interface Run {
    */
   gaps: RunGap[];
   timeline: RunTimeline;
+  unprofiled?: UnprofiledSteps;
+  step_time?: RunStepTime;
 }
 export interface RunSteps {
   /**
@@ -1793,6 +1795,35 @@ export interface RunFrame {
    * for a frame with more than one cache entry that ran: true on the one with the most time (null: one entry ran)
    */
   hot: boolean | null;
+  /**
+   * Dynamo's cache lookup at each entry (the guards of every cache entry tried), median over the steady entries, under the profiler (its 'TorchDynamo Cache Lookup' range); null for a backward
+   */
+  guard_us?: number | null;
+  /**
+   * torch's own figure at compile (compilation_metrics.guard_latency_us): one guard check after flushing the CPU cache, a cold upper bound
+   */
+  guard_latency_us?: number | null;
+  /**
+   * the frame's own time per entry outside its kernels by what ran it, from torch's ranges under the profiler (measure/run_detail.py); null where none was found
+   */
+  outside_split?: {
+    /**
+     * Dynamo's bytecode around the graph's call
+     */
+    dynamo_us?: number;
+    /**
+     * AOTAutograd's runtime wrapper (CompiledFunction / the backward node, less the graph's call)
+     */
+    aot_us?: number;
+    /**
+     * the compiled graph's call less its kernel launches: Inductor's wrapper code, a CUDA graph's replay bookkeeping
+     */
+    wrapper_us?: number;
+    /**
+     * the kernel launch ranges' host time (on CPU the kernels themselves)
+     */
+    launch_us?: number;
+  } | null;
 }
 export interface RunGap {
   /**
@@ -1812,6 +1843,24 @@ export interface RunGap {
   count: number;
   total_us: number;
   per_step_us: number;
+  /**
+   * what ran in the gap, from torch's outermost eager profiler ranges (Optimizer.step#AdamW.step, the autograd engine, ATen ops, Dynamo's cache lookup, a user's record_function; Python with no range), heaviest first; absent in documents written before it
+   */
+  names?: RunGapName[];
+}
+export interface RunGapName {
+  name: string;
+  kind: "optimizer_step" | "zero_grad" | "data" | "backward" | "guards" | "ops" | "range" | "python";
+  label?: string;
+  total_us: number;
+  /**
+   * per profiled step
+   */
+  per_step_us: number;
+  /**
+   * an optimizer step's time per unprofiled step (torch's optimizer step hooks)
+   */
+  unprofiled_us?: number | null;
 }
 /**
  * one steady step drawn (the median one by wall time), times from its start
@@ -1838,6 +1887,63 @@ export interface RunSpan {
    */
   gap: number | null;
   label: string;
+}
+/**
+ * the steps as the program runs them, without the profiler (measure/profile.py): a run's steps after the profiler stopped, timed by host timers at each entry of the first compiled frame (measure/step_markers.py), or explore's calls timed to completion before profiling; absent in documents written before it
+ */
+export interface UnprofiledSteps {
+  /**
+   * mean wall time of a steady step without the profiler (null: none was timed without it)
+   */
+  per_step_us: number | null;
+  /**
+   * the steps it is the mean of
+   */
+  steps: number;
+  /**
+   * a run's steady steps the profiler recorded before it stopped
+   */
+  profiled_steps?: number;
+  /**
+   * markers: host timers at each entry of a run's first compiled frame; calls: explore's calls timed to completion; none: not timed
+   */
+  basis: "markers" | "calls" | "none";
+  /**
+   * per_step_us under the profiler over this one: how much profiling slowed a step
+   */
+  slowdown: number | null;
+  /**
+   * one graph call's host timer, measured (µs)
+   */
+  marker_us?: number | null;
+  /**
+   * graph calls (each through a timer) per step
+   */
+  graph_calls_per_step?: number | null;
+  /**
+   * per optimizer class, its steps' time per unprofiled step (torch's optimizer step hooks)
+   */
+  optimizer_us?: {
+    [k: string]: number;
+  };
+  /**
+   * a run's step (0-based) in which the profiler stopped (null: it never did); the unprofiled steps are those after it
+   */
+  stopped_at?: number | null;
+}
+/**
+ * the per-step figure every view shows, in words (findings/run_view.py); absent in documents written before it
+ */
+export interface RunStepTime {
+  /**
+   * the unprofiled step where one was timed, else the profiled one
+   */
+  per_step_us: number;
+  line: string;
+  /**
+   * how much profiling slowed a step, where over 1.1x
+   */
+  slowdown_note: string | null;
 }
 export interface Distributed {
   rank: number | null;

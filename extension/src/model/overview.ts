@@ -191,6 +191,8 @@ export function evidenceTarget(
       return { tab: e.tab };
     case 'profile':
       return { tab: 'profile' };
+    case 'run':
+      return { tab: 'run' };
     default:
       return undefined;
   }
