@@ -1,6 +1,6 @@
 /**
  * The graph-break sites as the document stores them (decided by Python's audit:
- * tests/fixtures/graph_break_audit/expected.json, which tests/test_graph_break_audit.py holds
+ * tests/fixtures/graph_break_audit/expected.json, which tests/findings/test_graph_break_audit.py holds
  * Python to), the grouped Overview findings, cell labels and the Source tab's order, on a
  * real %%tcompile document (tests/fixtures/graph_break_audit).
  */

@@ -49,7 +49,7 @@ describe('computeDiff', () => {
   });
 
   // relu, gelu and relu again were explored in one process: torch numbered the step's
-  // compiles 0/0, 0/1, 0/2 (tests/fixtures/docdiff/regenerate.py); tests/test_docdiff.py alike
+  // compiles 0/0, 0/1, 0/2 (tests/fixtures/docdiff/regenerate.py); tests/docdiff/test_docdiff.py alike
   it("pairs the compiles of one process by their place in each document, not by torch's numbers", () => {
     const again = computeDiff(
       doc('relu.json'),
@@ -263,7 +263,7 @@ describe('identity', () => {
 });
 
 describe('cache key changes', () => {
-  // the same records as tests/test_findings.py's, with the same result
+  // the same records as tests/findings/test_findings.py's, with the same result
   const record = (hash: string, fusion: string) =>
     ({
       cache: [

@@ -2,7 +2,7 @@
  * The memory finding, the Memory tab and the Source view's saved lines, on a real
  * explore(..., memory=True) document (tests/fixtures/memory; Python's memory_finding of it
  * is expected_finding.json, its saved activations by line are stored in it, and
- * tests/test_memory.py holds Python to both).
+ * tests/measure/test_memory.py holds Python to both).
  */
 
 import * as fs from 'fs';
