@@ -24,6 +24,7 @@ from . import (
     cudagraph_skip,
     dynamic_shape,
     failed_compile,
+    failed_measurement,
     graph_break,
     memory,
     nothing_compiled,
@@ -46,6 +47,7 @@ KINDS = (
     raised,
     unread,
     failed_compile,
+    failed_measurement,
     accuracy,
     nothing_compiled,
     graph_break,
@@ -103,6 +105,8 @@ def decide(data: Data) -> Data:
         with failed.contain("finding", kind.__name__.rsplit(".", 1)[-1] + " labels"):
             kind.decide(data)
     _store(data, STORED, failed)
+    if isinstance(data.get("summary"), dict):  # a failed measurement is a failure too
+        data["summary"] = {**data["summary"], "failures": failed_measurement.count(data)}
     data["pipeline"] = []
     with failed.contain("finding", "pipeline"):
         data["pipeline"] = pipeline(data)

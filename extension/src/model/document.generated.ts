@@ -201,6 +201,9 @@ export interface Summary {
   kernels: number;
   guards: number;
   unmapped_nodes: number;
+  /**
+   * failed compiles, and failed measurements (explore.error, memory.error, accuracy.divergence_error)
+   */
   failures: number;
   /**
    * trace events that could not be read (capture.unread.events); absent in documents made before it
@@ -919,7 +922,7 @@ export interface NotCompiled {
  */
 export interface Finding {
   /**
-   * graph_break, recompile, dynamic_shape, cache, nothing_compiled, cudagraph_skip, compile_time, accuracy, timing, profile, run_view, error, failed_compile, unmapped, capture_settings, unread, all_clear, ...
+   * graph_break, recompile, dynamic_shape, cache, nothing_compiled, cudagraph_skip, compile_time, accuracy, timing, profile, run_view, error, failed_compile, failed_measurement, unmapped, capture_settings, unread, all_clear, ...
    */
   kind: string;
   severity: "error" | "warning" | "info" | "ok";
