@@ -142,7 +142,7 @@ def _against_eager(
                 subject, measured.calls, real.compile_s, plan.time_budget_s
             )
         if plan.memory:
-            measured.memory = steps.memory(subject, start)
+            measured.memory = steps.memory(subject, start, real)
     except Exception as exc:  # noqa: BLE001 - the measurement's failure, kept with the rest
         measured.error = error_record(exc)
 

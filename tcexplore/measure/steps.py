@@ -150,9 +150,11 @@ def timing(subject: Subject, calls: Repeated, compile_s: float, budget_s: float)
     return summarize(eager, compiled, compile_s, "cuda" if subject.cuda else "cpu", budget_s)
 
 
-def memory(subject: Subject, start: Start) -> Data:
+def memory(subject: Subject, start: Start, real: RealCall) -> Data:
     """One call's peak, eager and compiled (measure/memory.py), each from the start state
-    with the step's made state kept; a failure is the section's, with why."""
+    with the step's made state kept, as timing's calls start; a call that back-propagates
+    itself (the real call changed gradients) gets no backward of its output on top. A
+    failure is the section's, with why."""
     state = start.state
     assert state is not None
     try:
@@ -163,6 +165,7 @@ def memory(subject: Subject, start: Start) -> Data:
                 *start.values,
                 subject.cuda,
                 lambda: state.restore(keep_made=True),
+                backward=not real.gradients,
             )
     except Exception as exc:  # noqa: BLE001 - kept in the section, with why
         return {"peak_bytes": None, "cudagraph_pools": None, "error": error_record(exc)}
