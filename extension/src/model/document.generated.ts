@@ -1183,6 +1183,10 @@ export interface Accuracy {
    * a training step's gradients, eager against compiled, each from one step on the same saved state: one row per parameter (or tensor argument) whose .grad either run changed, path its name ('model.fc.weight'); absent when neither run changed a gradient
    */
   gradients?: LeafDiff[];
+  /**
+   * a training step's state after it, eager against compiled, each from one step on the same saved state: one row per parameter, buffer, tensor the function reaches (not its arguments) or optimizer state tensor ('opt.state[model.fc.weight].exp_avg') that either run changed or made; absent when neither run changed any
+   */
+  state_after_call?: LeafDiff[];
   first_divergence: null | FirstDivergence;
   reference?: Reference;
   divergence_error?: ErrorInfo;
