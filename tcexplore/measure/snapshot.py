@@ -153,6 +153,11 @@ class _SavedTensor:
         if _grad(tensor) is not self.grad:
             tensor.grad = self.grad
 
+    def on_host(self) -> None:
+        self.values = self.values.cpu()
+        if self.grad_values is not None:
+            self.grad_values = self.grad_values.cpu()
+
     def unchanged(self, now: torch.Tensor) -> bool:
         """``now`` is this tensor, holding its saved values."""
         values = self.values
@@ -251,6 +256,7 @@ class Snapshot:
     times), ``changed_gradients()`` names the gradients that differ from it now."""
 
     def __init__(self, fn: Callable, args: tuple, kwargs: dict[str, Any]):
+        self.reached = (fn, args, kwargs)
         self.roots = reachable(fn, args, kwargs)
         self.tensors: dict[int, tuple[str, _SavedTensor]] = {}
         self.parameters: list[tuple[str, torch.Tensor]] = []
@@ -342,6 +348,20 @@ class Snapshot:
         for name, optimizer in self.optimizers:
             out.update(optimizer.changed(name, names))
         return out
+
+    def now(self) -> Snapshot:
+        """A snapshot of what this one reached, as it is now."""
+        return Snapshot(*self.reached)
+
+    def on_host(self) -> Snapshot:
+        """The saved values moved to host memory, for a snapshot kept after measuring (a
+        kept copy holds no device memory the program could use); restoring copies back."""
+        for _, saved in self.tensors.values():
+            saved.on_host()
+        for _, optimizer in self.optimizers:
+            for saved in optimizer.tensors.values():
+                saved.on_host()
+        return self
 
     def report(self) -> dict[str, list[str]]:
         """The document's ``isolation`` section: what was put back, what could not be."""
