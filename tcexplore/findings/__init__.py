@@ -25,6 +25,7 @@ from . import (
     dynamic_shape,
     eager_time,
     failed_compile,
+    failed_measurement,
     graph_break,
     guard_cost,
     memory,
@@ -48,6 +49,7 @@ KINDS = (
     raised,
     unread,
     failed_compile,
+    failed_measurement,
     accuracy,
     nothing_compiled,
     graph_break,
@@ -107,6 +109,8 @@ def decide(data: Data) -> Data:
         with failed.contain("finding", kind.__name__.rsplit(".", 1)[-1] + " labels"):
             kind.decide(data)
     _store(data, STORED, failed)
+    if isinstance(data.get("summary"), dict):  # a failed measurement is a failure too
+        data["summary"] = {**data["summary"], "failures": failed_measurement.count(data)}
     data["pipeline"] = []
     with failed.contain("finding", "pipeline"):
         data["pipeline"] = pipeline(data)

@@ -54,7 +54,8 @@ def explore(
     against a float64 eager run; ``profile`` (``profile_gpu`` is its old name) measures
     every kernel's time after the timing samples, rolls it up to source lines and holds it
     against this machine's peaks. ``memory`` measures one call's peak memory eager and
-    compiled (backward included when the output needs grad). A compile or call that
+    compiled from the state the call starts from (backward included: the step's own, or
+    its output's when that needs grad). A compile or call that
     raises is the document's ``error`` (what the code raised, with what was captured); a
     measurement that fails is ``explore.error``, kept with what was measured before it.
     Everything ``fn`` can reach is as it was afterwards (the ``isolation`` section says

@@ -29,6 +29,7 @@ from . import steps
 from .exploration import Exploration
 from .profiled_capture import capture
 from .random_ops import explain_mismatch
+from .snapshot import Snapshot
 from .steps import EagerCall, RealCall, Repeated, Start
 from .subject import Subject
 from .try_fixes import remember, run_tries, setting_fixes
@@ -119,7 +120,7 @@ def run(subject: Subject, plan: Plan) -> Outcome:
         profile=measured.profile,
         isolation=end.report() if end is not None and plan.eager else None,
     )
-    exploration = _tries(Exploration(explored), subject, start, plan, error)
+    exploration = _tries(Exploration(explored), subject, start, end, plan, error)
     returned = real.returned if real is not None else None
     return Outcome(exploration, returned, error)
 
@@ -142,7 +143,7 @@ def _against_eager(
                 subject, measured.calls, real.compile_s, plan.time_budget_s
             )
         if plan.memory:
-            measured.memory = steps.memory(subject, start)
+            measured.memory = steps.memory(subject, start, real)
     except Exception as exc:  # noqa: BLE001 - the measurement's failure, kept with the rest
         measured.error = error_record(exc)
 
@@ -191,13 +192,15 @@ def _tries(
     exploration: Exploration,
     subject: Subject,
     start: Start,
+    end: Snapshot | None,
     plan: Plan,
     error: BaseException | None,
 ) -> Exploration:
     """Kept for the extension's "Try it"; with ``try_fixes`` each setting the findings
-    advise tried on copies of the arguments as the real call started (measure/try_fixes.py),
-    each try an explore() of the subject's function. A subject that raised is not tried:
-    the baseline would raise the same."""
+    advise tried on copies of the arguments as the real call started, from the state it
+    started from (measure/try_fixes.py; a cell's state is put back as its real run left
+    it after), each try an explore() of the subject's function, its before side this
+    document. A subject that raised is not tried: the baseline would raise the same."""
     from .explore import explore  # noqa: PLC0415 - each try explores; explore() runs this
 
     data = exploration.document.data
@@ -209,12 +212,19 @@ def _tries(
     }
     args, kwargs = start.values
     if plan.remember:
-        remember(explore, data, subject.fn, args, kwargs, options)
+        kept = start.state if subject.keeps_effects else None
+        remember(explore, data, subject.fn, args, kwargs, options, kept)
     fixes = setting_fixes(data) if plan.try_fixes and error is None else []
     if not fixes:
         return exploration
     plan.on_stage(f"trying {', '.join(fix['label'] for fix in fixes)}")
-    tries = run_tries(explore, subject.fn, args, kwargs, options, fixes)
+    try:
+        if start.state is not None:
+            start.state.restore()
+        tries = run_tries(explore, subject.fn, args, kwargs, options, fixes, data)
+    finally:
+        if end is not None:
+            end.restore()
     return Exploration(exploration.document.with_sections(tries=tries or None))
 
 

@@ -78,6 +78,12 @@ class TcompileMagics(Magics):
         "compiled frame and the eager gaps each graph break makes (with --compare: each row)",
     )
     @argument(
+        "--memory",
+        action="store_true",
+        help="measure one run's peak memory, eager and compiled, each from the state the real "
+        "run started from, its backward included (with --compare each row measures it)",
+    )
+    @argument(
         "--out",
         metavar="NAME",
         help="bind the result in the notebook: the Exploration (with --compare: the Comparison)",
@@ -109,7 +115,8 @@ class TcompileMagics(Magics):
         beyond its tensors (it then runs once). --profile then profiles runs of the compiled
         cell, each run of its body a step (on copies, its output hidden, the state the real
         run made put back): kernels by line, each compiled frame's time, and the eager gaps
-        each graph break makes.
+        each graph break makes. --memory measures one run's peak memory, eager and compiled,
+        each from the state the real run started from (the cell's own backward included).
 
         --compare takes space-separated KEY=V1,V2 groups, KEY one of modes, backends,
         dynamic (values none, true, false); an axis left out keeps the single value of
@@ -151,6 +158,7 @@ class TcompileMagics(Magics):
                 on_event=progress.on_event,
                 on_stage=progress.update,
                 profile=args.profile,
+                memory=args.memory,
                 try_fixes=args.try_fixes,
             )
         except BaseException:
@@ -298,8 +306,9 @@ def _configuration(args: Any) -> dict[str, Any]:
         raise UsageError("--dynamic and --no-dynamic: give one of them, not both")
     if args.time_budget <= 0:
         raise UsageError(f"--time-budget: must be positive, not {args.time_budget}")
-    if args.profile and args.no_eager and not args.compare:
-        raise UsageError("--profile runs the cell again, profiled: it cannot go with --no-eager")
+    for option, why in (("profile", "profiled"), ("memory", "eager and compiled")):
+        if getattr(args, option) and args.no_eager and not args.compare:
+            raise UsageError(f"--{option} runs the cell again, {why}: it cannot go with --no-eager")
     if args.out is not None and not args.out.isidentifier():
         raise UsageError(f"--out: {args.out!r} is not a Python name")
     dynamic = True if args.dynamic else False if args.no_dynamic else None

@@ -15,7 +15,7 @@ from typing import Any
 
 from ..common.formatting import fmt_duration, fmt_num
 from .bars import BAR_COLOURS, Bar, axis_chart, time_axis
-from .isolation import divergence_of, gradients_table, isolation_html
+from .isolation import divergence_of, gradients_table, isolation_html, state_table
 from .markup import Data, _c, _details, _e, _error_block, _location_with_code, _names, _note, _table
 
 _TIMING_COLUMNS = (
@@ -309,6 +309,7 @@ def _accuracy(accuracy: Data) -> str:
             + _table(_LEAF_HEADERS, _leaf_rows(inputs), "tcx-inputs-table")
         )
     parts.append(gradients_table(accuracy, _leaf_rows, _LEAF_HEADERS))
+    parts.append(state_table(accuracy, _leaf_rows, _LEAF_HEADERS))
     if isinstance(accuracy.get("first_divergence"), dict):
         parts.append(_divergence(accuracy["first_divergence"]))
     parts.append(_error_block(accuracy.get("divergence_error"), "The divergence search failed"))

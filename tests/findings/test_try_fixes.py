@@ -229,3 +229,63 @@ def test_a_variant_that_raises_costs_only_itself():
     assert broken["error"]["type"] == "TorchCompatError" and broken["helped"] is False
     assert broken["sentence"].startswith("Tried no_such_setting=True: it failed (")
     assert scalar["error"] is None and scalar["after"]["graphs"] < scalar["before"]["graphs"]
+
+
+TRAIN_SETUP = """\
+import torch
+%load_ext tcexplore
+torch.manual_seed(0)
+model = torch.nn.Linear(8, 8)
+opt = torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
+x = torch.randn(4, 8)"""
+# Its first step makes the momentum buffers, so the optimizer's step recompiles once in the
+# cell's own run: a try run from any later state would not, and would seem to remove it.
+TRAIN = """\
+loss = model(x).pow(2).mean()
+scale = loss.item()
+loss.backward()
+opt.step()"""
+SCALARS = "capture_scalar_outputs=True"
+
+
+@pytest.fixture(scope="module")
+def trained():
+    """A training cell with --try-fixes, then "Try it" of the same fix twice."""
+    pytest.importorskip("IPython", reason="IPython is in the `notebook` extra")
+    from IPython.core.interactiveshell import InteractiveShell
+
+    from tcexplore.measure.try_fixes import try_fix
+
+    shell = InteractiveShell.instance()
+    assert shell.run_cell(TRAIN_SETUP).success
+    ran = shell.run_cell(f"%%tcompile --backend aot_eager --try-fixes --time-budget 0.05 "
+                         f"--out trained\n{TRAIN}")
+    assert ran.success, ran.error_in_exec
+    data = shell.user_ns["trained"].document.data
+    model = shell.user_ns["model"]
+    left = [p.detach().clone() for p in model.parameters()]
+    first, again = try_fix(data["id"], SCALARS), try_fix(data["id"], SCALARS)
+    kept = all(torch.equal(p, q) for p, q in zip(model.parameters(), left))
+    return data, first, again, kept
+
+
+def test_a_tries_before_is_the_document_it_sits_in(trained):
+    """#43 item 7: the before side reads the cell's own report; the after side was run
+    from the state the cell's run started from, as its next steps, so the optimizer's
+    recompile after its first step is there too (not credited to the fix); the break the
+    fix removes is gone, and with it the recompile on the value .item() read."""
+    data, first, _, _ = trained
+    (inline,) = [t for t in data["tries"] if t["label"] == SCALARS]
+    for record in (inline, first["tried"]):
+        before, after = record["before"], record["after"]
+        assert record["error"] is None, record["error"]
+        assert {k: before[k] for k in ("graphs", "graph_breaks", "recompiles")} == {
+            k: data["summary"][k] for k in ("graphs", "graph_breaks", "recompiles")}
+        assert after["recompiles"] == before["recompiles"] - 1 >= 1
+        assert after["graph_breaks"] < before["graph_breaks"]
+
+
+def test_a_fix_tried_is_not_tried_again_and_leaves_the_cells_state(trained):
+    _, first, again, kept = trained
+    assert again == first, "the kept record, not a second run"
+    assert kept, "Try it put back the state the cell's run left"

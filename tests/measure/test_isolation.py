@@ -9,6 +9,7 @@ divergence search names the tanh node.
 from __future__ import annotations
 
 import copy
+import operator
 
 import pytest
 import torch
@@ -84,6 +85,58 @@ def test_explore_compares_every_parameters_gradient_and_says_what_it_restored(ex
     assert any(line.startswith("OPTIMIZER: optimizer state of 6") for line in isolation["restored"])
     assert any("version counters" in line for line in isolation["not_restorable"])
     validate(exploration.document.data)
+
+
+def test_explore_compares_the_state_the_step_left(explored):
+    """#43 item 4: the parameters the optimizer stepped, BatchNorm's buffers and the
+    optimizer's momentum, after the compiled step against after the eager step."""
+    _, exploration = explored
+    rows = {r["path"]: r for r in exploration.accuracy["state_after_call"]}
+    names = [n for n, _ in MODEL.named_parameters()]
+    assert {f"MODEL.{n}" for n in names} <= set(rows)
+    assert {"MODEL.1.running_mean", "MODEL.1.running_var", "MODEL.1.num_batches_tracked"} <= set(rows)
+    assert {f"OPTIMIZER.state[MODEL.{n}].momentum_buffer" for n in names} <= set(rows)
+    assert all(r["ok"] and r["state"] == "match" for r in rows.values())
+
+
+def bigger_steps(gm, example_inputs):
+    """A planted bug in the update only: every in-place ``sub_`` subtracts 1.5 times what it
+    was given (the loss and the gradients, computed before it, are right)."""
+    for node in list(gm.graph.nodes):
+        if node.op == "call_method" and node.target == "sub_":
+            with gm.graph.inserting_before(node):
+                scaled = gm.graph.call_function(operator.mul, (node.args[1], 1.5))
+            node.args = (node.args[0], scaled)
+    gm.recompile()
+    return gm.forward
+
+
+def test_a_wrong_update_is_caught_in_the_state_after_the_step(tmp_path):
+    torch.manual_seed(2)
+    linear = torch.nn.Linear(4, 2)
+
+    def step(x):
+        loss = linear(x).pow(2).mean()
+        loss.backward()
+        with torch.no_grad():
+            for p in linear.parameters():
+                p.sub_(0.1 * p.grad)
+        return loss.detach()
+
+    before = {n: p.detach().clone() for n, p in linear.named_parameters()}
+    exploration = tcexplore.explore(step, torch.randn(3, 4), backend=bigger_steps,
+                                    measure_timing=False)
+    accuracy = exploration.accuracy
+    assert all(r["ok"] for r in accuracy["outputs"] + accuracy["gradients"])
+    bad = {r["path"] for r in accuracy["state_after_call"] if not r["ok"]}
+    assert bad == {"linear.weight", "linear.bias"}
+    assert not accuracy["ok"]
+    assert accuracy["verdict"]["headline"].startswith(
+        "Compiled outputs match eager, but after the step linear.weight, linear.bias differ")
+    assert all(torch.equal(p, before[n]) for n, p in linear.named_parameters()), "put back"
+    validate(exploration.document.data)
+    page = exploration.save(tmp_path / "report.html").read_text(encoding="utf-8")
+    assert "State after one training step" in page and "tcx-state-table" in page
 
 
 def test_compare_in_this_process_leaves_everything_bit_equal():

@@ -242,3 +242,27 @@ def test_compare_grid_has_a_peak_memory_column():
         "above_before_bytes"] > 0
     validate_document(data)
     assert "<th>peak memory</th>" in render_comparison_html(data)
+
+
+def test_a_step_that_back_propagates_gets_its_peak_from_the_start_state():
+    """README's step (#43 item 2): it calls ``loss.backward()`` and returns the loss, so its
+    own backward is measured, not one more of its output (the graph is freed: that raised
+    "Trying to backward through the graph a second time"). Each side starts from the state
+    the step started from (no gradients yet), so each peak holds the gradients it makes."""
+    torch.manual_seed(0)
+    model = torch.nn.Sequential(torch.nn.Linear(64, 64), torch.nn.GELU()).train()
+
+    def step(x):
+        loss = model(x).square().mean()
+        loss.backward()
+        return loss
+
+    exploration = tcexplore.explore(step, torch.randn(32, 64), memory=True, time_budget_s=0.05)
+    memory = exploration.memory
+    assert memory["error"] is None, memory["error"]
+    grads = sum(p.numel() * p.element_size() for p in model.parameters())
+    for side in ("eager", "compiled"):
+        assert memory["peak_bytes"][side]["above_before_bytes"] >= grads
+    assert "the call's own, where it back-propagates" in memory["peak_bytes"]["how"]
+    assert exploration.summary()["failures"] == 0
+    assert all(p.grad is None for p in model.parameters()), "left as it was"

@@ -20,7 +20,8 @@ def configure(line: str) -> dict:
 def test_help_documents_every_option_and_the_compare_syntax():
     doc = " ".join(TcompileMagics.tcompile.__doc__.split())  # argparse wraps the help
     for option in ("--mode", "--backend", "--dynamic", "--no-dynamic", "--fullgraph",
-                   "--options", "--compare", "--no-eager", "--out", "--time-budget"):
+                   "--options", "--compare", "--no-eager", "--out", "--time-budget", "--profile",
+                   "--memory", "--try-fixes"):
         assert option in doc, option
     assert "modes=default,reduce-overhead backends=inductor,eager dynamic=none,true" in doc
 
@@ -41,6 +42,7 @@ def test_options_become_torch_compile_arguments():
     ("--mode max-autotune --options '{}'", "--mode and --options"),
     ("--dynamic --no-dynamic", "--dynamic and --no-dynamic"),
     ("--out 1x", "--out"), ("--time-budget 0", "--time-budget"),
+    ("--memory --no-eager", "--memory runs the cell again"),
 ])
 def test_bad_values_are_usage_errors_naming_the_option(line, option):
     with pytest.raises(UsageError, match=f"^{option}"):

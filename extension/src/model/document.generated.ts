@@ -201,6 +201,9 @@ export interface Summary {
   kernels: number;
   guards: number;
   unmapped_nodes: number;
+  /**
+   * failed compiles, and failed measurements (explore.error, memory.error, accuracy.divergence_error)
+   */
   failures: number;
   /**
    * trace events that could not be read (capture.unread.events); absent in documents made before it
@@ -919,7 +922,7 @@ export interface NotCompiled {
  */
 export interface Finding {
   /**
-   * graph_break, recompile, dynamic_shape, cache, nothing_compiled, cudagraph_skip, compile_time, accuracy, timing, profile, run_view, error, failed_compile, unmapped, capture_settings, unread, all_clear, ...
+   * graph_break, recompile, dynamic_shape, cache, nothing_compiled, cudagraph_skip, compile_time, accuracy, timing, profile, run_view, error, failed_compile, failed_measurement, unmapped, capture_settings, unread, all_clear, ...
    */
   kind: string;
   severity: "error" | "warning" | "info" | "ok";
@@ -1180,6 +1183,10 @@ export interface Accuracy {
    * a training step's gradients, eager against compiled, each from one step on the same saved state: one row per parameter (or tensor argument) whose .grad either run changed, path its name ('model.fc.weight'); absent when neither run changed a gradient
    */
   gradients?: LeafDiff[];
+  /**
+   * a training step's state after it, eager against compiled, each from one step on the same saved state: one row per parameter, buffer, tensor the function reaches (not its arguments) or optimizer state tensor ('opt.state[model.fc.weight].exp_avg') that either run changed or made; absent when neither run changed any
+   */
+  state_after_call?: LeafDiff[];
   first_divergence: null | FirstDivergence;
   reference?: Reference;
   divergence_error?: ErrorInfo;
