@@ -21,7 +21,8 @@ from typing import Any
 
 from .. import _torch_compat
 from .._version import __version__
-from ..document import SCHEMA, Document, wired
+from ..decided import Document, grid_bundle, grid_html
+from ..document import SCHEMA
 from ..files.output import write_text
 from ..findings.accuracy import RANDOM_CAUSES
 from .cold import IN_FRESH_PROCESS, cold_compiles
@@ -251,11 +252,11 @@ class Comparison:
         path = Path(path)
         data = self.to_dict()
         if path.suffix.lower() in (".html", ".htm"):
-            return write_text(path, wired("comparison_html")(data))
+            return write_text(path, grid_html(data))
         return write_text(path, json.dumps(data, ensure_ascii=False))
 
     def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, Any]:
-        return wired("comparison_notebook")(self.to_dict(), repr(self))
+        return grid_bundle(self.to_dict(), repr(self))
 
     def __repr__(self) -> str:
         rows = ", ".join(

@@ -8,7 +8,6 @@ from typing import Any
 import torch
 
 from .. import _torch_compat
-from ..capture import capture
 from ..capture.not_compiled import nothing_compiled
 from ..capture.notebook_cells import notebook_cell_sections
 from ..document import error_record
@@ -20,6 +19,7 @@ from .gradients import gradient_rows, gradients_ok
 from .memory import measure_memory
 from .output_diff import closeness_to_reference, diff_named, diff_outputs
 from .profile import profile_calls
+from .profiled_capture import capture
 from .random_ops import explain_mismatch
 from .snapshot import Snapshot, untouched
 from .timing import first_call_seconds, measure, summarize, uses_cuda

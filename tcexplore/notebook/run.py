@@ -21,7 +21,6 @@ from typing import Any
 
 import torch
 
-from ..capture import capture
 from ..capture.events import Event
 from ..document import error_record
 from ..measure.cloned_inputs import clone_tensors, rng_state
@@ -30,6 +29,7 @@ from ..measure.first_divergence import find_first_divergence
 from ..measure.gradients import gradient_rows, gradients_ok
 from ..measure.output_diff import diff_named
 from ..measure.profile import profile_calls
+from ..measure.profiled_capture import capture
 from ..measure.random_ops import explain_mismatch
 from ..measure.snapshot import Snapshot, untouched
 from ..measure.timing import first_call_seconds, measure, summarize, uses_cuda
