@@ -9,7 +9,9 @@ from typing import Any
 
 from .decided import Document, upgraded
 from .document import DocumentError, read_json, validate
+from .findings import listing
 from .ranks import Ranks
+from .ranks.build import headline
 
 __all__ = ["load"]
 
@@ -26,5 +28,8 @@ def load(path: str | Path) -> Any:
         for entry in data.get("ranks") or []:
             if isinstance(entry.get("document"), dict):
                 upgraded(entry["document"])  # each rank's report draws what it lacks
+        if "headline" not in data:  # saved before it was stored
+            data["headline"] = headline(len(data["ranks"]), data["world_size"], data["divergence"])
+            data["listing"] = listing.ranks(data["ranks"], data["divergence"])
         return Ranks(data, check=False)
     return Document(upgraded(data), check=False)  # saved before some decisions were stored

@@ -25,6 +25,7 @@ from . import (
     dynamic_shape,
     failed_compile,
     graph_break,
+    listing,
     memory,
     nothing_compiled,
     profile,
@@ -35,9 +36,13 @@ from . import (
     unmapped,
     unread,
 )
+from .break_lines import break_lines
+from .compile_time import traced_functions
 from .graph_break_audit import graph_break_audit
 from .make import SEVERITIES, finding
 from .pipeline import pipeline
+from .resume_labels import resume_labels
+from .source_marks import source_marks
 from .tried import attach
 
 Data = dict[str, Any]
@@ -65,11 +70,20 @@ KINDS = (
 ALL_CLEAR = "No graph breaks, recompiles or failed compiles."
 
 # Whole computations the views draw, stored under these names: the graph-break audit's
-# sites and the saved activations summed over the compiles, by line.
+# sites, the saved activations summed over the compiles, by line, Dynamo's tracing time per
+# function, where each frame broke in its own code, the names of Dynamo's resume functions
+# in words, and how the document is listed among
+# others (the sidebar); after the findings
+# (whose dynamic shapes they mark), the marks on the user's source lines.
 STORED = {
     "graph_break_sites": graph_break_audit,
     "saved_activations": memory.saved_activations,
+    "traced_functions": traced_functions,
+    "break_lines": break_lines,
+    "resume_labels": resume_labels,
+    "listing": listing.one_run,
 }
+AFTER_FINDINGS = {"source_marks": source_marks}
 
 
 def compute_findings(data: Data, failed: Unread | None = None) -> list[Data]:
@@ -107,6 +121,8 @@ def decide(data: Data) -> Data:
     with failed.contain("finding", "pipeline"):
         data["pipeline"] = pipeline(data)
     data["findings"] = compute_findings(data, failed)
+    _store(data, AFTER_FINDINGS, failed)
+    _note(data, failed)
     return data
 
 
@@ -131,12 +147,14 @@ def _store(data: Data, which: dict[str, Any], failed: Unread) -> None:
 def upgrade(data: Data) -> Data:
     """A document read back: one saved before these decisions were stored (it has no
     ``pipeline``) gets them all, computed now as :func:`decide` does; one saved with them
-    keeps its own, and gets those stored since (``graph_break_sites``,
-    ``saved_activations``) that it lacks. Returns ``data``."""
+    keeps its own, and gets those stored since (``STORED``, ``AFTER_FINDINGS``) that it
+    lacks. Returns ``data``."""
     if data.get("kind") is None and "pipeline" not in data:
         return decide(data)
     if data.get("kind") is None:  # one that raises stays absent: the views say so
         _store(data, {name: f for name, f in STORED.items() if name not in data}, Unread())
     if "findings" not in data:
         data["findings"] = compute_findings(data)
+    if data.get("kind") is None:
+        _store(data, {n: f for n, f in AFTER_FINDINGS.items() if n not in data}, Unread())
     return data
