@@ -40,6 +40,7 @@ from .break_lines import break_lines
 from .compile_time import traced_functions
 from .graph_break_audit import graph_break_audit
 from .make import SEVERITIES, finding
+from .not_compiled_groups import not_compiled_groups
 from .pipeline import pipeline
 from .resume_labels import resume_labels
 from .source_marks import source_marks
@@ -72,7 +73,7 @@ ALL_CLEAR = "No graph breaks, recompiles or failed compiles."
 # Whole computations the views draw, stored under these names: the graph-break audit's
 # sites, the saved activations summed over the compiles, by line, Dynamo's tracing time per
 # function, where each frame broke in its own code, the names of Dynamo's resume functions
-# in words, and how the document is listed among
+# in words, the frames not compiled grouped by torch's reason, and how the document is listed among
 # others (the sidebar); after the findings
 # (whose dynamic shapes they mark), the marks on the user's source lines.
 STORED = {
@@ -81,6 +82,7 @@ STORED = {
     "traced_functions": traced_functions,
     "break_lines": break_lines,
     "resume_labels": resume_labels,
+    "not_compiled_groups": not_compiled_groups,
     "listing": listing.one_run,
 }
 AFTER_FINDINGS = {"source_marks": source_marks}

@@ -173,6 +173,14 @@ export interface TcexploreDocumentVersionTcexplore1 {
   resume_labels?: {
     [k: string]: string;
   };
+  /**
+   * the Overview's Not compiled block as both views draw it: its title, whether it opens (nothing compiled), and not_compiled's entries grouped by torch's reason, as their indices (findings/not_compiled_groups.py); null where nothing is listed; absent in documents written before it
+   */
+  not_compiled_groups?: {
+    title: string;
+    open: boolean;
+    groups: number[][];
+  } | null;
 }
 export interface CaptureInfo {
   /**
