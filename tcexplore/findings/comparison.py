@@ -1,8 +1,9 @@
 """The grid of ``compare()``: what both views show of it, decided here once when the grid is
 built (measure/compare.py) and stored in it (and in each row document's ``comparison``
-section): the fastest row that matches eager (``best_row``) and whether to mark it as the
-one to pick (``winning_row``), the headline, each row's speedup as the chart says it, the
-notes under the headline, and whether a profiled row's advice held (``advice_check``)."""
+section): each row's status (from its accuracy), the fastest row that matches eager
+(``best_row``) and whether to mark it as the one to pick (``winning_row``), the headline,
+each row's speedup as the chart says it, the notes under the headline, and whether a
+profiled row's advice held (``advice_check``)."""
 
 from __future__ import annotations
 
@@ -10,10 +11,20 @@ import re
 from typing import Any
 
 from ..common.formatting import fmt_num
+from .accuracy import RANDOM_CAUSES
 
 Data = dict[str, Any]
 
 HELD_RATIO = 1.1  # the advised row must be at least this much faster per call
+
+
+def accuracy_status(accuracy: Data | None) -> str:
+    """A row's status from its accuracy record: "ok" (outputs match, or were not compared),
+    "random" (random ops explain the difference: eager and Inductor draw different random
+    numbers), else "mismatch"."""
+    if accuracy is None or accuracy["ok"]:
+        return "ok"
+    return "random" if accuracy.get("cause") in RANDOM_CAUSES else "mismatch"
 
 
 def best_row(rows: list[Data]) -> int | None:

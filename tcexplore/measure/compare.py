@@ -25,8 +25,7 @@ from ..decided import Document, grid_bundle, grid_html
 from ..document import SCHEMA
 from ..files.output import write_text
 from ..findings import listing
-from ..findings.accuracy import RANDOM_CAUSES
-from ..findings.comparison import decide_grid
+from ..findings.comparison import accuracy_status, decide_grid
 from .cold import IN_FRESH_PROCESS, cold_compiles
 from .exploration import Exploration, max_abs_error
 from .explore import explore
@@ -85,15 +84,6 @@ def _row(
         row["max_abs_err"] = max_abs_error(accuracy)
     row["status"] = accuracy_status(accuracy)
     return row
-
-
-def accuracy_status(accuracy: dict[str, Any] | None) -> str:
-    """A row's status from its accuracy record: "ok" (outputs match, or were not compared),
-    "random" (random ops explain the difference: eager and Inductor draw different random
-    numbers), else "mismatch"."""
-    if accuracy is None or accuracy["ok"]:
-        return "ok"
-    return "random" if accuracy.get("cause") in RANDOM_CAUSES else "mismatch"
 
 
 def _explore_in_subprocess(
