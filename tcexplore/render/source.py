@@ -11,9 +11,6 @@ says so above the source, which it shows unmarked.
 
 from __future__ import annotations
 
-import re
-import sys
-
 from ..common.formatting import plural
 from .findings import link_href
 from .markup import Data, _compile_link, _details, _e, _note, _table
@@ -68,12 +65,6 @@ def _source_table(file: str, text: str, marked: dict[int, Data]) -> str:
     return _table(["line", "code", "what torch.compile did here"], rows, "tcx-source-table")
 
 
-def _cell_order(labels: dict[str, str], file: str) -> tuple[int, str]:
-    """Cells in their execution order ("cell [3]" before "cell [12]"), then other files."""
-    found = re.search(r"\[(\d+)\]", labels.get(file) or "")
-    return (int(found.group(1)) if found else sys.maxsize, file)
-
-
 def sources(data: Data) -> str:
     explore = data.get("explore") if isinstance(data.get("explore"), dict) else {}
     texts = {f: t for f, t in (explore.get("sources") or {}).items() if isinstance(t, str)}
@@ -82,10 +73,13 @@ def sources(data: Data) -> str:
     labels = explore.get("source_labels") or {}
     marked = _marked_lines(data)
     parts = [_note(OLD_MARKS)] if marked is None else []
+    order = list(marked or {})  # the stored order (cells in execution order first)
     parts += [
         f"<p><strong>{_e(labels.get(f) or f)}</strong></p>"
         + _source_table(f, t, (marked or {}).get(f) or {})
-        for f, t in sorted(texts.items(), key=lambda item: _cell_order(labels, item[0]))
+        for f, t in sorted(
+            texts.items(), key=lambda item: order.index(item[0]) if item[0] in order else len(order)
+        )
     ]
     return _details(
         "Source", "\n".join(parts), cls="tcx-section tcx-source", open_=True, id_="tcx-source"
