@@ -153,6 +153,11 @@ def upgrade(data: Data) -> Data:
     lacks. Returns ``data``."""
     if data.get("kind") is None and "pipeline" not in data:
         return decide(data)
+    verdict = (
+        (data.get("timing") or {}).get("verdict") if isinstance(data.get("timing"), dict) else None
+    )
+    if isinstance(verdict, dict) and not {"short", "break_even"} <= set(verdict):
+        timing.decide(data)  # a verdict saved before it had these lines: decided again, whole
     if data.get("kind") is None:  # one that raises stays absent: the views say so
         _store(data, {name: f for name, f in STORED.items() if name not in data}, Unread())
     if "findings" not in data:

@@ -1279,6 +1279,10 @@ export interface TimingVerdict {
    * the headline in a few words, where a list of documents names it ('1.58× faster', 'no clear difference'); absent in documents written before it
    */
   short?: string;
+  /**
+   * the calls the compile takes to pay back, whole calls ('508 calls'), or never; absent in documents written before it
+   */
+  break_even?: string;
 }
 export interface Accuracy {
   ok: boolean;
