@@ -21,7 +21,9 @@ from ..capture.events import Event
 
 
 class Session(CaptureSession):
-    """capture/'s session, with ``.document``: its data so far, decided."""
+    """The session ``tcexplore.capture()`` yields: capture/'s :class:`CaptureSession`
+    (``.events``, ``.data``), with ``.document``: its data so far as a
+    ``tcexplore.Document``, its findings, labels and verdicts decided."""
 
     def __init__(self, *args: Any, **kwargs: Any):
         super().__init__(*args, **kwargs)
