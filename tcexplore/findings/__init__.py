@@ -6,9 +6,10 @@ decided once here and stored in the document's ``findings`` section; both render
 
 Each kind is one module with ``find(data) -> list[finding]`` listed in ``KINDS``:
 adding a kind is adding a module and its name here. The labels and verdicts the views show
-beside the findings (accuracy's per leaf, timing's, the profile's lines, the pipeline)
-are decided here too, by :func:`decide`, which stores them in their sections. No torch
-import.
+beside the findings (accuracy's per leaf, timing's, the profile's step and lines, the
+pipeline) and every grouping, headline and mark a view draws (``STORED``,
+``AFTER_FINDINGS``: the break sites, the source marks, the sidebar's listing, ...) are
+decided here too, by :func:`decide`, which stores them in the document. No torch import.
 """
 
 from __future__ import annotations
