@@ -68,9 +68,9 @@ def run_script(
 ) -> int:
     """Run ``script`` as ``__main__`` under capture; write the document even if it raises.
     ``profile``: the whole run under torch.profiler, kernels timed (measure/profile.py)."""
-    from .capture import capture  # noqa: PLC0415 - keep `tcexplore --help` fast
     from .measure.memory import run_peak  # noqa: PLC0415
     from .measure.profile import RunProfile  # noqa: PLC0415
+    from .measure.profiled_capture import capture  # noqa: PLC0415 - keep `tcexplore --help` fast
 
     if not Path(script).is_file():
         print(f"tcexplore run: no such script: {script}", file=sys.stderr)
@@ -251,10 +251,11 @@ def _import_log(
 ) -> tuple[list[str], bool]:
     """One log's document written (``out.rank<N>.json`` when ``ranked``): the lines to print
     and whether every output was written."""
-    from .traces import document_from_log  # noqa: PLC0415
+    from .decided import Document  # noqa: PLC0415
+    from .traces import data_from_log  # noqa: PLC0415
     from .traces.log_file import read_trace_log  # noqa: PLC0415
 
-    document = document_from_log(read_trace_log(log))
+    document = Document.built(data_from_log(read_trace_log(log)))
     capture = document.data["capture"]
     lines = (
         [f"tcexplore import: {capture['path']} is partial: {capture['partial']}"]

@@ -14,7 +14,7 @@ from typing import Any
 
 from .. import _torch_compat
 from ..common.contained import Unread, error_text
-from ..document import Document, build_document, error_record
+from ..document import error_record, new_document
 from . import listeners
 from .assemble import Assembler
 from .custom_ops import record_custom_ops
@@ -30,7 +30,9 @@ PROVENANCE, CACHE_BYPASS = "provenance", "cache_bypass"
 
 
 class CaptureSession:
-    """The events recorded inside one ``capture()`` block; ``.document`` assembles them."""
+    """The events recorded inside one ``capture()`` block; ``.data`` assembles them into a
+    document's data (the public ``tcexplore.capture``'s session also has ``.document``:
+    that data with its decisions, measure/profiled_capture.py)."""
 
     def __init__(self, bypass_caches: bool, on_event: Callable[[Event], None] | None):
         import torch  # noqa: PLC0415 - when a capture opens: `import tcexplore` loads no torch
@@ -46,8 +48,8 @@ class CaptureSession:
         self._records: list[tuple[dict[str, Any], str | None]] = []  # as torch logged them
         self._events: list[Event] = []
         self._read = 0  # records turned into events so far
-        self._document: Document | None = None
-        self._document_events = -1
+        self._data: dict[str, Any] | None = None
+        self._data_events = -1
         self._without_settings: dict[str, dict[str, list[str]]] = {}  # compile id -> what
         self.skip_reasons: list[str] = []  # Dynamo's, in the capturing thread (at exit)
         self._sections: dict[str, Any] = {}  # measured over the block by a layer above
@@ -115,25 +117,26 @@ class CaptureSession:
         """A section of the document made from its data by a layer above, once the block
         ended (``tcexplore.capture(profile=True)``'s profile); one that fails costs only
         itself: an entry of ``capture.unread``."""
-        document = self.document
+        data = self.data
         try:
-            self._sections[name] = make(document.data)
+            self._sections[name] = make(data)
         except Exception as exc:  # noqa: BLE001 - the capture is kept without it
             self._failed.append(
                 {"reason": "section", "kind": name, "error": error_text(exc), "read": None}
             )
-            self._document = None  # built again, with the failure
+            self._data = None  # built again, with the failure
             return
         # ``make`` may have noted in the data what it could not read (capture.unread): kept
-        self._document = document.with_sections(**{name: self._sections[name]})
+        self._data = {**data, name: self._sections[name]}
 
     def record_error(self, exc: BaseException) -> None:
         self.error = error_record(exc)
 
     @property
-    def document(self) -> Document:
+    def data(self) -> dict[str, Any]:
+        """The document's data so far (a new dict whenever it changed), before any decision."""
         events = self.events
-        if self._document is None or self._document_events != len(events):
+        if self._data is None or self._data_events != len(events):
             unread = Unread()
             for failed in self._failed:
                 unread.add(
@@ -156,7 +159,8 @@ class CaptureSession:
                         key: list(values)
                         for key, values in self._without_settings[record["id"]].items()
                     }
-            self._document = build_document(
+            sections = {"not_compiled": not_compiled, **self._sections}
+            self._data = new_document(
                 **assembled,
                 capture={
                     "source": "live",
@@ -166,14 +170,18 @@ class CaptureSession:
                 },
                 error=self.error,
                 distributed=self.distributed or launcher(),
-            ).with_sections(not_compiled=not_compiled, **self._sections)
-            self._document_events = len(events)
-        return self._document
+            )
+            self._data.update({k: v for k, v in sections.items() if v is not None})
+            self._data_events = len(events)
+        return self._data
 
 
 @contextlib.contextmanager
 def capture(
-    *, bypass_caches: bool = True, on_event: Callable[[Event], None] | None = None
+    *,
+    bypass_caches: bool = True,
+    on_event: Callable[[Event], None] | None = None,
+    session_type: type[CaptureSession] = CaptureSession,
 ) -> Iterator[CaptureSession]:
     """Record every torch.compile inside the block, in any thread.
 
@@ -186,8 +194,11 @@ def capture(
     a compile that runs in another thread meanwhile is recorded too, with
     ``without_capture_settings`` naming what it lacked and where it ran. Open a capture in
     that thread as well to give it the settings.
+
+    ``session_type``: the session yielded (a layer above adds what it offers, such as the
+    decided ``.document`` of the public ``tcexplore.capture``).
     """
-    session = CaptureSession(bypass_caches, on_event)
+    session = session_type(bypass_caches, on_event)
     with _torch_compat.capture_settings(bypass_caches), _torch_compat.skip_reasons() as skipped:
         session.skip_reasons = skipped
         listeners.open_session(session)

@@ -22,6 +22,7 @@ from .fusion import attribute_kernels
 from .handlers import IGNORED, handler_for
 from .handlers.payloads import json_or_none
 from .library_files import library_files
+from .parsers.identity import add_identity
 from .phases import build_phase_tree
 from .resume_links import bytecode_section, link_resumes
 from .static_memory import memory_section
@@ -194,6 +195,7 @@ class Assembler:
             lambda: link_resumes(compiles, self.graph_breaks, self.breaks_before),
         )
         self._section("frame_compile_index", None, lambda: _number_within_frames(compiles))
+        self._section("identity", None, lambda: add_identity(compiles))
         self._section(
             "guard_paths", None, lambda: _complete_guard_paths(compiles, self.graph_breaks)
         )

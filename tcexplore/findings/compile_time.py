@@ -59,6 +59,42 @@ def _function_totals(compiles: list[dict[str, Any]]) -> dict[str, float]:
     return totals
 
 
+def traced_functions(data: dict[str, Any]) -> dict[str, Any]:
+    """Dynamo's tracing time per user function (file, first line, name), added up over the
+    compiles, heaviest first: ``functions`` (``cum_ms`` with what it inlined, ``self_ms``
+    without where torch's Dynamo profiler timed it, the compiles), and the ``sources`` of
+    the figures (``dynamo_profiler``, ``chromium_events``)."""
+    rows: dict[tuple[Any, Any, Any], dict[str, Any]] = {}
+    sources: set[str] = set()
+    for c in data.get("compiles") or []:
+        tracing = c.get("tracing")
+        if not isinstance(tracing, dict):
+            continue
+        sources.add(str(tracing.get("source")))
+        for f in tracing.get("functions") or []:
+            key = (f.get("file"), f.get("line"), f.get("function"))
+            row = rows.setdefault(
+                key,
+                {
+                    "file": f.get("file"),
+                    "line": f.get("line"),
+                    "function": f.get("function") or "?",
+                    "cum_ms": 0.0,
+                    "self_ms": None,
+                    "compiles": [],
+                },
+            )
+            row["cum_ms"] += f.get("cumtime_ms") or 0
+            if isinstance(f.get("tottime_ms"), (int, float)):
+                row["self_ms"] = (row["self_ms"] or 0) + f["tottime_ms"]
+            if c.get("id") not in row["compiles"]:
+                row["compiles"].append(c.get("id"))
+    return {
+        "functions": sorted(rows.values(), key=lambda r: -r["cum_ms"]),
+        "sources": sorted(sources),
+    }
+
+
 def _repeats(compiles: list[dict[str, Any]]) -> list[list[str]]:
     """Compiles whose Dynamo graphs are the same ops in the same order (of >1 node)."""
     groups: dict[tuple, list[str]] = {}

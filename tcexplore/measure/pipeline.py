@@ -24,7 +24,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..document import Document, error_record
+from ..decided import Document
+from ..document import error_record
 from . import steps
 from .exploration import Exploration
 from .profiled_capture import capture

@@ -1,19 +1,43 @@
-"""``tcexplore.capture``: capture/'s ``capture()``, and with ``profile=True`` the block run
-under ``torch.profiler`` too, as ``tcexplore run --profile`` runs a script
+"""``tcexplore.capture``: capture/'s ``capture()``, its session's ``.document`` the data
+with its decisions (``tcexplore.decided.Document``), and with ``profile=True`` the block
+run under ``torch.profiler`` too, as ``tcexplore run --profile`` runs a script
 (measure/profile.py's ``RunProfile``): the document gets its ``profile`` when the block
-ends, steps told as a whole run tells them. capture/ records; measuring lives here, above it.
+ends, steps told as a whole run tells them. capture/ records; measuring and deciding live
+above it.
 
-Importing this module loads no torch (``import tcexplore`` binds ``capture`` from it).
+Importing this module loads no torch, nor the findings and renderers (``import tcexplore``
+binds ``capture`` from it): a session's document loads them when first asked for.
 """
 
 from __future__ import annotations
 
 import contextlib
 from collections.abc import Callable, Iterator
+from typing import Any
 
 from ..capture import CaptureSession
 from ..capture import capture as capture_only
 from ..capture.events import Event
+
+
+class Session(CaptureSession):
+    """The session ``tcexplore.capture()`` yields: capture/'s :class:`CaptureSession`
+    (``.events``, ``.data``), with ``.document``: its data so far as a
+    ``tcexplore.Document``, its findings, labels and verdicts decided."""
+
+    def __init__(self, *args: Any, **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        self._decided: tuple[dict[str, Any], Any] | None = None
+
+    @property
+    def document(self) -> Any:
+        """The document so far (a ``tcexplore.Document``, with its findings and labels)."""
+        from ..decided import Document  # noqa: PLC0415 - loaded when first asked for
+
+        data = self.data
+        if self._decided is None or self._decided[0] is not data:
+            self._decided = (data, Document.built(dict(data)))
+        return self._decided[1]
 
 
 @contextlib.contextmanager
@@ -22,7 +46,7 @@ def capture(
     bypass_caches: bool = True,
     on_event: Callable[[Event], None] | None = None,
     profile: bool = False,
-) -> Iterator[CaptureSession]:
+) -> Iterator[Session]:
     """Record every torch.compile inside the block, in any thread.
 
     ``bypass_caches`` (default) skips the FX-graph and AOTAutograd caches for the compiles
@@ -43,7 +67,9 @@ def capture(
     costs only itself (an entry of ``capture.unread``).
     """
     if not profile:
-        with capture_only(bypass_caches=bypass_caches, on_event=on_event) as session:
+        with capture_only(
+            bypass_caches=bypass_caches, on_event=on_event, session_type=Session
+        ) as session:
             yield session
         return
     from .profile import RunProfile  # noqa: PLC0415 - torch, only when profiling
@@ -58,7 +84,9 @@ def capture(
     session = None
     try:
         with (
-            capture_only(bypass_caches=bypass_caches, on_event=heard) as session,
+            capture_only(
+                bypass_caches=bypass_caches, on_event=heard, session_type=Session
+            ) as session,
             profiler.recording(),
         ):
             yield session

@@ -18,9 +18,11 @@ from IPython.core.magic import Magics, cell_magic, line_magic, magics_class
 from IPython.core.magic_arguments import argument, magic_arguments, parse_argstring
 
 from ..capture.notebook_cells import cell_sections, running_cell
-from ..document import Document, DocumentError, load
+from ..decided import Document
+from ..document import DocumentError
 from ..measure.cloned_inputs import clone_tensors, rng_state
 from ..measure.exploration import Exploration
+from ..saved import load
 from ..workbench import AmbiguousKernel, WorkbenchError, find_kernel
 from ..workbench.cli import kernel_table
 from . import options as opts

@@ -133,11 +133,7 @@ def _timing(timing: Data) -> str:
         [_e(side)] + [_num((timing.get(side) or {}).get(k)) for k in _TIMING_COLUMNS]
         for side in ("eager", "compiled")
     ]
-    speedup, even, interval = (
-        timing.get("speedup"),
-        timing.get("break_even_calls"),
-        timing.get("speedup_interval"),
-    )
+    speedup, interval = timing.get("speedup"), timing.get("speedup_interval")
     speedup_text = "—"
     if isinstance(speedup, (int, float)):
         speedup_text = f"{fmt_num(speedup)}×" + (
@@ -148,12 +144,7 @@ def _timing(timing: Data) -> str:
     facts = [
         ["speedup (eager median / compiled median)", _e(speedup_text)],
         [_e(verdict["first_call"]), _e(fmt_duration(timing.get("compile_s", 0) * 1000))],
-        [
-            "break-even (calls to pay back the compile)",
-            _e(fmt_num(even))
-            if isinstance(even, (int, float))
-            else "never (compiled is not faster)",
-        ],
+        ["break-even (calls to pay back the compile)", _e(verdict.get("break_even") or "—")],
         ["device", _e(timing.get("device"))],
         ["measurement", _e(verdict["measurement"])],
     ]

@@ -13,9 +13,9 @@ import pytest
 import torch
 
 import tcexplore
-from tcexplore.capture import capture
 from tcexplore.capture.library_files import is_library, library_roots
 from tcexplore.findings.graph_break_audit import graph_break_audit
+from tcexplore.measure.profiled_capture import capture
 
 USER_CODE = """\
 import torch

@@ -15,8 +15,8 @@ import torch
 
 from tcexplore import _torch_compat, explore
 from tcexplore._torch_compat import dynamo, lookup, warm_process
-from tcexplore.capture import capture
-from tcexplore.document import Document
+from tcexplore.decided import Document
+from tcexplore.measure.profiled_capture import capture
 
 COUNTS = ("graphs", "graph_breaks", "recompiles")
 

@@ -296,3 +296,36 @@ def test_a_plain_dict_that_is_not_a_document_is_refused():
     del bad["compiles"]
     with pytest.raises(tcexplore.DocumentError):
         tcexplore.diff(bad, _fixture("gelu"))
+
+
+def test_capture_stores_the_masked_forms_both_diffs_compare():
+    """Object ids, installed globals' counters, hashes, buffer numbers and FX's numbering are
+    masked once, at capture (capture/parsers/identity.py); the extension's diff reads the
+    stored forms (identity.ts), the Python diff the same functions."""
+    from tcexplore.capture.parsers.identity import add_identity
+    from tcexplore.docdiff.identity import guard_key, kernel_text, node_target
+
+    def record(n: int, obj: int) -> dict:
+        return {
+            "frame": {"function": f"torch_dynamo_resume_in_f_at_{n}"},
+            "guards": [{"type": "ID_MATCH", "source": f"G['__builtins_dict___{n}']['len']",
+                        "expression": f"___check_obj_id(G['__builtins_dict___{n}']['len'], {obj})"}],
+            "dynamo_graph": {"nodes": [{"name": f"arg{n}_1", "op": "placeholder",
+                                        "target": f"arg{n}_1"}]},
+            "output_codes": [{"kernels": [
+                {"name": "extern_kernels.mm", "kind": "extern",
+                 "source": f"extern_kernels.mm(buf{n}, mul_{n}, out=buf{n + 1})"},
+                {"name": f"triton_poi_{n}", "kind": "triton",
+                 "source": f"def triton_poi_{n}(): pass  # {'ab' * 16}{n}"}]}],
+        }
+
+    a, b = record(1, 140176378379248), record(6, 94624617429712)
+    add_identity([a, b])
+    assert a["unmoved_function"] == b["unmoved_function"] == "torch_dynamo_resume_in_f"
+    assert guard_key(a["guards"][0]) == guard_key(b["guards"][0])
+    assert a["guards"][0]["masked"]["expression"] == "___check_obj_id(G['__builtins_dict___?']['len'], ?)"
+    assert node_target(a["dynamo_graph"]["nodes"][0]) == a["dynamo_graph"]["nodes"][0]["target_key"] == "arg1"
+    (mm_a, k_a), (mm_b, k_b) = a["output_codes"][0]["kernels"], b["output_codes"][0]["kernels"]
+    assert kernel_text(mm_a, {"mul_1": "mul_6"}) == kernel_text(mm_b) == "".join(
+        t["text"] if t["text"] != "mul_1" else "mul_6" for t in mm_a["tokens"])
+    assert kernel_text(k_a) == kernel_text(k_b) and k_a["hashes"] == [f"{'ab' * 16}1"]

@@ -8,8 +8,8 @@ from __future__ import annotations
 import pytest
 import torch
 
-from tcexplore.capture import capture
-from tcexplore.document import Document
+from tcexplore.decided import Document
+from tcexplore.measure.profiled_capture import capture
 
 TENSOR_FIX = "pass it as a tensor"
 REGIONAL = "regional compilation: torch.compile each"

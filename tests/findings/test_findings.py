@@ -15,11 +15,11 @@ from pathlib import Path
 import pytest
 
 import tcexplore
+from tcexplore.decided import load_trace
 from tcexplore.document import validate
 from tcexplore.findings import KINDS, compute_findings
 from tcexplore.findings.graph_break_audit import graph_break_audit
 from tcexplore.render.html import render_html
-from tcexplore.traces import load_trace
 
 from ..conftest import run_program
 from ..extension.test_lab_extension import REASON as LAB_REASON

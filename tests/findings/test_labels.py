@@ -196,9 +196,9 @@ def test_timing_states_a_clear_speedup_plainly_and_only_then_is_it_ok():
     verdict = timing_verdict(_timing())
     assert verdict == {
         "severity": "ok", "headline": "Compiled is 1.58× faster than eager: 10.2 ms vs 16.1 ms per call",
-        "noise": None, "busy": None, "advice": None,
+        "short": "1.58× faster", "noise": None, "busy": None, "advice": None,
         "measurement": "steady (both IQRs within 10% of their medians)", "machine": None,
-        "first_call": "first call (compile + run)"}
+        "first_call": "first call (compile + run)", "break_even": "508 calls"}
     slower = timing_verdict(_timing(speedup=0.151, speedup_interval=[0.14, 0.16]))
     assert slower["severity"] == "warning"
     assert slower["headline"].startswith("Compiled is 6.62× slower than eager")

@@ -12,7 +12,7 @@ import pytest
 import torch
 
 import tcexplore
-from tcexplore.document import Document
+from tcexplore.decided import Document
 
 
 class ItemBreak(torch.nn.Module):

@@ -15,7 +15,7 @@ import torch
 
 import tcexplore
 from tcexplore.document import validate
-from tcexplore.measure.compare import accuracy_status
+from tcexplore.findings.comparison import accuracy_status
 from tcexplore.measure.first_divergence import find_first_divergence
 from tcexplore.measure.output_diff import MAX_ROWS, diff_outputs
 from tcexplore.notebook.cell import compile_cell

@@ -8,9 +8,9 @@ import pytest
 import torch
 
 import tcexplore
-from tcexplore.capture import capture
 from tcexplore.common.formatting import format_bytes
 from tcexplore.findings.memory import memory_finding
+from tcexplore.measure.profiled_capture import capture
 
 pytestmark = pytest.mark.gpu
 

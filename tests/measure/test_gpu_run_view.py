@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 from torch.autograd import DeviceType
 
-from tcexplore.capture import capture
 from tcexplore.document import validate
 from tcexplore.measure.profile import RunProfile
+from tcexplore.measure.profiled_capture import capture
 
 pytestmark = pytest.mark.gpu
 

@@ -13,9 +13,9 @@ import torch
 from torch.utils.checkpoint import checkpoint
 
 import tcexplore
-from tcexplore.capture import capture
 from tcexplore.document import validate as validate_document
 from tcexplore.findings.memory import memory_finding
+from tcexplore.measure.profiled_capture import capture
 
 
 class MLP(torch.nn.Module):
@@ -119,8 +119,8 @@ def test_inductor_buffers_per_output_code(plain):
 
 
 def test_static_memory_is_in_a_document_read_from_a_torch_trace_log(program_runs):
+    from tcexplore.decided import load_trace
     from tcexplore.document import validate
-    from tcexplore.traces import load_trace
 
     run = program_runs["training_step"]
     live = [c["memory"] for c in run.document["compiles"] if c["memory"]]

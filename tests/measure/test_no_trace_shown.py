@@ -156,7 +156,7 @@ def _stage_of(kind):
 def test_no_frame_a_capture_hook_runs_is_listed_as_not_compiled():
     """A step's backward is compiled lazily inside the user's frames, while Dynamo watches
     the frames they call: the hook (IPython's display in a notebook) runs then."""
-    from tcexplore.capture import capture
+    from tcexplore.measure.profiled_capture import capture
 
     model = torch.nn.Linear(4, 4)
 

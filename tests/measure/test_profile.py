@@ -12,6 +12,7 @@ import torch
 import tcexplore
 from tcexplore.document import validate
 from tcexplore.findings import decide
+from tcexplore.findings.step_verdict import judged
 from tcexplore.measure import roofline
 from tcexplore.render.html import render_html
 
@@ -156,7 +157,7 @@ def test_run_profile_times_forward_and_backward_kernels_of_a_script(tmp_path, mo
 
 
 def test_a_grid_says_whether_the_profiles_advice_held():
-    from tcexplore.measure.compare import advice_check
+    from tcexplore.findings.comparison import advice_check
 
     def row(mode, median_ms, verdict=None, advised=()):
         return {"label": f"inductor / {mode or 'default'} / dynamic=None", "mode": mode,
@@ -226,7 +227,7 @@ def _on_a_gpu(rows, host_us):
     device_us = sum(r["time_us"] for r in rows)
     loop = {"calls": 50, "batches": 5, "host_us": host_us, "loop_us": max(host_us, device_us),
             "synced_us": host_us + device_us + 50.0, "other_us": 0.0}
-    return roofline.step_verdict(rows, loop["loop_us"], "cuda", loop)
+    return judged(roofline.step_figures(rows, loop["loop_us"], loop), rows, "cuda")
 
 
 def test_on_a_gpu_the_step_is_overhead_bound_when_the_gpu_waits_for_the_cpu(profiles):

@@ -3,7 +3,6 @@ import {
   breakSites,
   foldStack,
   OLD_SITES_NOTE,
-  RESUME_NAME,
   resumeLabel
 } from '../model/breaks';
 import {
@@ -25,7 +24,6 @@ import {
   microseconds,
   percent,
   plural,
-  relabel,
   SourceLabels,
   sourceLabels,
   where,
@@ -132,31 +130,12 @@ function siteDetail(ctx: Context, site: BreakSite): HTMLElement {
         : null,
       r.explanation ? el('p', null, r.explanation) : null,
       ...r.hints.slice(1).map(h => el('p', { class: 'tcx-hint' }, 'Hint: ', h)),
-      [
-        r.generic,
-        r.developer_context &&
-          `Developer debug context: ${r.developer_context}`,
-        r.details
-      ].some(Boolean)
+      r.context
         ? el(
             'details',
             { class: 'tcx-dev-context' },
             el('summary', null, "torch's developer context"),
-            el(
-              'pre',
-              null,
-              relabel(
-                [
-                  r.generic,
-                  r.developer_context &&
-                    `Developer debug context: ${r.developer_context}`,
-                  r.details
-                ]
-                  .filter(Boolean)
-                  .join('\n'),
-                labels
-              )
-            )
+            el('pre', null, r.context)
           )
         : null
     )
@@ -474,8 +453,8 @@ function treeNode(
           { title: whereTitle(f) },
           el('strong', null, f.function ?? '?'),
           ' ',
-          RESUME_NAME.test(f.function ?? '')
-            ? `(${resumeLabel(f.function!)}) `
+          resumeLabel(ctx.doc, f.function)
+            ? `(${resumeLabel(ctx.doc, f.function)}) `
             : '',
           el('span', { class: 'tcx-muted' }, where(f, labels))
         ),
