@@ -2,7 +2,7 @@
  * One view model (issue 42): the extension draws what Python decided and stored, and shows
  * for the documents of tests/fixtures/views (real runs: a %%tcompile cell with graph breaks
  * and recompiles, a timed exploration, a compare() grid, two ranks) exactly what
- * expected.json says every view shows, which tests/test_view_fixture.py holds the HTML
+ * expected.json says every view shows, which tests/render/test_view_fixture.py holds the HTML
  * report to: each Source line's marks, the sidebar's listing, the timing verdict, the
  * recompiled functions, the failed guards' expected and actual, the lines where frames
  * broke, the resume functions' names, the grid's headline, best row and speedups, the

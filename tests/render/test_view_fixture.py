@@ -29,7 +29,7 @@ from tcexplore.render.comparison import render_comparison_html
 from tcexplore.render.html import render_html
 from tcexplore.render.ranks_html import render_ranks_html
 
-FIXTURE = Path(__file__).parent / "fixtures" / "views"
+FIXTURE = Path(__file__).parents[1] / "fixtures" / "views"
 
 
 def _read(name: str) -> dict:
