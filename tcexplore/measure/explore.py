@@ -79,7 +79,7 @@ def explore(
     profile: bool = False,
     profile_gpu: bool = False,
     memory: bool = False,
-    bypass_caches: bool = True,
+    bypass_caches: bool = False,
     try_fixes: bool = False,
     _keep_call: Callable[[Callable[[], Any]], None] | None = None,
     **kwargs: Any,
@@ -93,8 +93,9 @@ def explore(
     compiled (backward included when the output needs grad). A compile or run that raises
     is kept in the result. Everything ``fn`` can reach is as it was afterwards (the
     ``isolation`` section says what was put back and what cannot be); a step computing
-    gradients has them compared. ``bypass_caches=False`` keeps Inductor's FX-graph and
-    AOTAutograd caches on (capture()'s). ``try_fixes`` tries each setting the findings
+    gradients has them compared. Inductor's FX-graph and AOTAutograd caches are as the
+    program has them (a hit is recorded as one); ``bypass_caches=True`` compiles cold
+    (capture()'s). ``try_fixes`` tries each setting the findings
     advise (measure/try_fixes.py: a baseline and each variant explored cold, in isolation)
     and stores before and after in the finding (``tried``). ``_keep_call`` is a try's own:
     it is handed the compiled call (on copies of the arguments) to time against another.
@@ -166,7 +167,10 @@ def _explore(
     error = None
     compiled_out = eager_out = None
     timing = accuracy = profiled = memory_section = None
-    with _torch_compat.fresh_dynamic_state(), capture(bypass_caches=bypass_caches) as session:
+    with (
+        _torch_compat.fresh_dynamic_state(),
+        capture(bypass_caches=bypass_caches, explored=True) as session,
+    ):
         try:
             with rng_state(cuda) as rewind:
                 c_args, c_kwargs = clone_tensors(args), clone_tensors(kwargs)

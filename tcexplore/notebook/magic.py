@@ -92,6 +92,12 @@ class TcompileMagics(Magics):
         help="timing budget of each of eager and compiled (default 1.0)",
     )
     @argument(
+        "--bypass-caches",
+        action="store_true",
+        help="a cold capture: the compiles miss Inductor's FX-graph and AOTAutograd caches, "
+        "so every view is complete (by default the caches are as the program has them)",
+    )
+    @argument(
         "--try-fixes",
         action="store_true",
         help="try each setting the findings advise (capture_scalar_outputs, dynamic=True, "
@@ -153,6 +159,7 @@ class TcompileMagics(Magics):
                 on_event=progress.on_event,
                 on_stage=progress.update,
                 profile=args.profile,
+                bypass_caches=args.bypass_caches,
             )
         except BaseException:
             progress.update("interrupted")
@@ -261,7 +268,12 @@ class TcompileMagics(Magics):
             comparison = run_grid(
                 cell_fn.fn,
                 clone_tensors(values),
-                {"measure_timing": not args.no_eager, "profile": args.profile, **rest},
+                {
+                    "measure_timing": not args.no_eager,
+                    "profile": args.profile,
+                    "bypass_caches": args.bypass_caches,
+                    **rest,
+                },
                 configs,
                 time_budget_s=args.time_budget,
                 shown=shown,
@@ -290,7 +302,12 @@ def _tries(
     --try-fixes each setting the findings advise tried on copies of the cell's inputs as
     the real run started (measure/try_fixes.py)."""
     document = run.exploration.document
-    options = {**config, "time_budget_s": args.time_budget, "find_divergence": False}
+    options = {
+        **config,
+        "time_budget_s": args.time_budget,
+        "find_divergence": False,
+        "bypass_caches": args.bypass_caches,
+    }
     remember(explore, document.data, cell_fn.fn, run.inputs, {}, options)
     fixes = setting_fixes(document.data) if args.try_fixes and run.error is None else []
     if not fixes:

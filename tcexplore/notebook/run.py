@@ -73,10 +73,12 @@ def run_cell(
     on_event: Callable[[Event], None] | None = None,
     on_stage: Callable[[str], None] = lambda stage: None,
     profile: bool = False,
+    bypass_caches: bool = False,
 ) -> CellRun:
     """``sections(document data)`` gives fields for the document's ``explore`` section
     (the cells' source labels and sources); ``on_event`` sees every trace event and
-    ``on_stage`` hears of the steps after the compile (measuring, searching, profiling)."""
+    ``on_stage`` hears of the steps after the compile (measuring, searching, profiling);
+    ``bypass_caches``: a cold capture (capture()'s)."""
     args = cell.arguments(namespace)
     cuda = cell_uses_cuda(args)
     before = clone_tensors(args) if eager else None
@@ -86,7 +88,10 @@ def run_cell(
     error: BaseException | None = None
     measured: dict[str, Any] = {}
     try:
-        with capture(on_event=on_event) as session, rng_state(cuda) as rewind_to_start:
+        with (
+            capture(bypass_caches=bypass_caches, on_event=on_event, explored=True) as session,
+            rng_state(cuda) as rewind_to_start,
+        ):
             try:
                 compile_s = first_call_seconds(lambda: box.append(compiled(*args)), cuda=cuda)
             except Exception as exc:  # noqa: BLE001
