@@ -228,3 +228,5 @@ def test_changed_cache_key_components_are_named_by_hash_and_value():
         {"field": "FX graph cache key: inductor_config[max_fusion_size]", "a": "64", "b": "32"}]
     # a value cut short in the document: its hash still tells the change
     assert cache_key_changes(record("bb", "6…"), record("dd", "6…"))[0]["a"] == "6…"
+    # a value printed with an address (torch's fx_kwargs[get_decomp_fn]): the same hash, key
+    assert cache_key_changes(record("bb", "<f at 0x7f1>"), record("bb", "<f at 0x7f2>")) == []
