@@ -293,7 +293,10 @@ describe('cache key changes', () => {
     );
     // a value printed with an address: another text, the same hash, the same key
     expect(
-      cacheKeyChanges(record('bb', '<f at 0x7f1>'), record('bb', '<f at 0x7f2>'))
+      cacheKeyChanges(
+        record('bb', '<f at 0x7f1>'),
+        record('bb', '<f at 0x7f2>')
+      )
     ).toEqual([]);
   });
 });
