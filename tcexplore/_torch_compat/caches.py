@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
-import os
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -66,14 +65,6 @@ def cache_settings() -> dict[str, bool]:
     }
 
 
-def cache_directory() -> str | None:
-    """Inductor's cache directory as torch will use it next (TORCHINDUCTOR_CACHE_DIR, else
-    its default), without creating it as torch's own ``cache_dir()`` does."""
-    utils = torch_module("torch._inductor.runtime.cache_dir_utils")
-    named = os.environ.get("TORCHINDUCTOR_CACHE_DIR")
-    return os.path.abspath(named) if named else os.path.abspath(utils.default_cache_dir())
-
-
 def hash_details_init() -> Any:
     """What keys_as_without_capture() replaces, to prove it comes back."""
     return _hash_details().__dict__["__init__"]
@@ -88,5 +79,4 @@ def probes() -> tuple[Callable[[], Any], ...]:
         _hash_details,
         init_is_own,
         cache_settings,
-        lambda: torch_module("torch._inductor.runtime.cache_dir_utils").default_cache_dir,
     )

@@ -204,8 +204,8 @@ def capture(
     Compiles use Inductor's FX-graph and AOTAutograd caches as the program would without
     the capture (cache directories, ``save_cache_artifacts``/``load_cache_artifacts``,
     warm starts): a hit is recorded as such (``status: "cache_hit"``), with its Dynamo
-    graph, guards, post-grad graph and output code, and ``cache_hit_lacks`` naming what a
-    hit does not produce. ``bypass_caches=True`` is a cold capture: the two caches are
+    graph, guards, post-grad graph and output code, and its ``cache_hit`` note says what a
+    hit could not show. ``bypass_caches=True`` is a cold capture: the two caches are
     skipped for the compiles inside the block, so every compile runs in full and every
     view is complete, but the program then compiles as it would not without tcexplore.
 
