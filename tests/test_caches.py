@@ -132,3 +132,25 @@ def test_compiles_across_reset_are_records_of_their_own_in_order(cache_dir):
     assert [p["name"] for p in second["phases"]][:1] == ["dynamo"]  # its own phases only
     assert len(first["phases"]) == 1
     assert session.document.summary["graphs"] == 2
+
+
+def test_a_tcompile_cell_run_again_is_not_a_warm_start_and_a_cold_one_is_asked_for(cache_dir):
+    """A cell is compiled afresh each run (a new function): its second run hits what the
+    first wrote, which is tcexplore's doing; --bypass-caches is the cold capture."""
+    pytest.importorskip("IPython", reason="IPython is in the `notebook` extra")
+    from IPython.core.interactiveshell import InteractiveShell
+
+    shell = InteractiveShell.instance()
+    setup = "import torch\n%load_ext tcexplore\nx, w = torch.randn(8, 8), torch.randn(8, 8)"
+    assert shell.run_cell(setup).success
+    runs = {}
+    for name, flags in (("first", ""), ("again", ""), ("cold", " --bypass-caches")):
+        result = shell.run_cell(f"%%tcompile --no-eager --out {name}{flags}\ny = x @ w")
+        assert result.success, result.error_in_exec
+        runs[name] = shell.user_ns[name].document.data
+    (again,) = runs["again"]["compiles"]
+    hits = [e for e in again["cache"] if e["result"] == "hit"]
+    assert hits and all(e["earlier_exploration"] for e in hits)
+    assert not [f for f in runs["again"]["findings"] if f["kind"] == "cache"]
+    (cold,) = runs["cold"]["compiles"]
+    assert cold["cache"] == [] and runs["cold"]["capture"]["bypass_caches"] is True
