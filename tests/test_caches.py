@@ -14,6 +14,7 @@ import tcexplore
 from tcexplore import _torch_compat
 from tcexplore.capture import capture as capture_only
 from tcexplore.document import validate
+from tcexplore.findings.unmapped import HIT_WITHOUT_PROVENANCE
 
 
 def _matmul(x, w):
@@ -74,6 +75,11 @@ def test_entries_written_without_tcexplore_serve_a_capture_and_the_settings_come
     assert data["capture"]["caches"] == before[1]
     assert record["cache_hit"]["cold"] is None  # written by a run this document did not see
     assert "Inductor's lowering and code generation" in record["cache_hit"]["note"]
+    # the entry was written without provenance: the hit has no kernel -> node mapping, said
+    assert record["cache_hit"]["lacks"] == ["codegen", "provenance"]
+    (output,) = record["output_codes"]
+    assert output["unmapped_nodes"] == ["mm"] and output["unmapped_reason"] == (
+        HIT_WITHOUT_PROVENANCE)
     (found,) = [f for f in data["findings"] if f["kind"] == "cache"]
     assert found["title"].startswith(f"Warm start: compile {record['id']} (_matmul) hit")
     validate(data)
