@@ -91,6 +91,14 @@ class SharedFailure:
     error: str  # the traceback of the worker that built it
 
 
+def tlparse_output_codes(out_dir: Path) -> list[str]:
+    """The output codes tlparse wrote (after tlparse_counts), in the log's order."""
+    directory = json.loads((out_dir / "compile_directory.json").read_text())
+    artifacts = [a for entry in directory.values() for a in entry["artifacts"]
+                 if a["name"].startswith("inductor_output_code_")]
+    return [(out_dir / a["url"]).read_text() for a in sorted(artifacts, key=lambda a: a["number"])]
+
+
 def pytest_collection_modifyitems(config, items):
     import torch
 

@@ -118,11 +118,11 @@ def compute_findings(data: Data, failed: Unread | None = None) -> list[Data]:
 
 def decide(data: Data) -> Data:
     """Every decision the views draw, (re)computed in place from the document's facts: the
-    measured sections' labels and verdicts, each output code's unmapped reason, the
-    pipeline, then the findings (which read them); returns ``data``. A document of one run
+    measured sections' labels and verdicts, each output code's unmapped reason, each
+    cache hit's note, the pipeline, then the findings (which read them); returns ``data``. A document of one run
     only (not a multi-rank or comparison one)."""
     failed = Unread()
-    for kind in (accuracy, timing, profile, unmapped):
+    for kind in (accuracy, timing, profile, unmapped, cache):
         with failed.contain("finding", kind.__name__.rsplit(".", 1)[-1] + " labels"):
             kind.decide(data)
     _store(data, STORED, failed)

@@ -54,7 +54,7 @@ class Plan:
     find_divergence: bool = True
     profile: bool = False
     memory: bool = False
-    bypass_caches: bool = True
+    bypass_caches: bool = False  # True: a cold capture (capture()'s)
     try_fixes: bool = False
     remember: bool = True  # kept for "Try it" (a try's own explorations are not)
     keep_call: Callable[[Callable[[], Any]], None] | None = None  # a try's: the compiled call
@@ -93,7 +93,9 @@ def run(subject: Subject, plan: Plan) -> Outcome:
         try:
             with (
                 subject.compiling(),
-                capture(bypass_caches=plan.bypass_caches, on_event=plan.on_event) as session,
+                capture(
+                    bypass_caches=plan.bypass_caches, on_event=plan.on_event, explored=True
+                ) as session,
             ):
                 real = steps.real_call(subject, start)
                 end = real.end
@@ -210,6 +212,7 @@ def _tries(
         "time_budget_s": plan.time_budget_s,
         "find_divergence": False,
         "memory": plan.memory,
+        "bypass_caches": plan.bypass_caches,
     }
     args, kwargs = start.values
     if plan.remember:

@@ -43,16 +43,21 @@ class Session(CaptureSession):
 @contextlib.contextmanager
 def capture(
     *,
-    bypass_caches: bool = True,
+    bypass_caches: bool = False,
     on_event: Callable[[Event], None] | None = None,
     profile: bool = False,
+    explored: bool = False,
 ) -> Iterator[Session]:
     """Record every torch.compile inside the block, in any thread.
 
-    ``bypass_caches`` (default) skips the FX-graph and AOTAutograd caches for the compiles
-    inside the block: on a cache hit torch replays stored code, so the kernels' provenance
-    is missing and graphs carry the source lines of the run that filled the cache. With
-    ``bypass_caches=False`` cache hits are recorded as such (``status: "cache_hit"``).
+    Compiles use Inductor's FX-graph and AOTAutograd caches as the program would without
+    the capture (cache directories, ``save_cache_artifacts``/``load_cache_artifacts``,
+    warm starts): a hit is recorded as such (``status: "cache_hit"``), with its Dynamo
+    graph, guards, post-grad graph and output code, and its ``cache_hit`` note says what a
+    hit could not show. ``bypass_caches=True`` is a cold capture: every compile in the
+    block misses those caches, so every view is complete, but the program then compiles
+    as it would not without tcexplore (a warm start through ``load_cache_artifacts`` may
+    fail).
 
     These settings apply to the thread that opens the block (torch keeps them per thread);
     a compile that runs in another thread meanwhile is recorded too, with
@@ -64,11 +69,15 @@ def capture(
     line, and ``profile.run``: each compile's entries and time, the eager gaps put down to
     the graph breaks that made them, where each entry of the first compiled frame starts a
     step) is added when the block ends, whether or not it raised. A profile that fails
-    costs only itself (an entry of ``capture.unread``).
+    costs only itself (an entry of ``capture.unread``). ``explored``: the block's compiles
+    are tcexplore's own (capture/'s).
     """
     if not profile:
         with capture_only(
-            bypass_caches=bypass_caches, on_event=on_event, session_type=Session
+            bypass_caches=bypass_caches,
+            on_event=on_event,
+            explored=explored,
+            session_type=Session,
         ) as session:
             yield session
         return
@@ -85,7 +94,10 @@ def capture(
     try:
         with (
             capture_only(
-                bypass_caches=bypass_caches, on_event=heard, session_type=Session
+                bypass_caches=bypass_caches,
+                on_event=heard,
+                explored=explored,
+                session_type=Session,
             ) as session,
             profiler.recording(),
         ):

@@ -98,6 +98,12 @@ class TcompileMagics(Magics):
         help="timing budget of each of eager and compiled (default 1.0)",
     )
     @argument(
+        "--bypass-caches",
+        action="store_true",
+        help="a cold capture: the compiles miss Inductor's FX-graph and AOTAutograd caches, "
+        "so every view is complete (by default the caches are as the program has them)",
+    )
+    @argument(
         "--try-fixes",
         action="store_true",
         help="try each setting the findings advise (capture_scalar_outputs, dynamic=True, "
@@ -162,6 +168,7 @@ class TcompileMagics(Magics):
                 profile=args.profile,
                 memory=args.memory,
                 try_fixes=args.try_fixes,
+                bypass_caches=args.bypass_caches,
             )
         except BaseException:
             progress.update("interrupted")
@@ -269,7 +276,12 @@ class TcompileMagics(Magics):
             comparison = run_grid(
                 cell_fn.fn,
                 clone_tensors(values),
-                {"measure_timing": not args.no_eager, "profile": args.profile, **rest},
+                {
+                    "measure_timing": not args.no_eager,
+                    "profile": args.profile,
+                    "bypass_caches": args.bypass_caches,
+                    **rest,
+                },
                 configs,
                 time_budget_s=args.time_budget,
                 shown=shown,

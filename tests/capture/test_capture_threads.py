@@ -81,7 +81,7 @@ def test_captures_overlapping_in_two_threads_put_everything_back_and_stop_listen
 
 def test_a_compile_in_a_thread_outside_the_capture_says_what_it_ran_without():
     torch.compiler.reset()
-    with tcexplore.capture() as session:
+    with tcexplore.capture(bypass_caches=True) as session:  # a cold capture
         torch.compile(lambda x: x.exp(), backend="eager")(torch.randn(3))
         worker, errors = _in_thread(
             lambda: torch.compile(lambda x: x.relu() + 3, backend="eager")(torch.randn(3)),
@@ -113,7 +113,7 @@ def test_a_thread_that_opens_its_own_capture_compiles_with_the_settings():
 
 def test_a_capture_that_keeps_the_caches_asks_only_for_provenance():
     torch.compiler.reset()
-    with tcexplore.capture(bypass_caches=False) as session:
+    with tcexplore.capture() as session:  # the caches as the program has them
         worker, errors = _in_thread(
             lambda: torch.compile(lambda x: x.abs(), backend="eager")(torch.randn(3)), "w")
         worker.join(120)

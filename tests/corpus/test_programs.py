@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -9,7 +10,7 @@ import pytest
 import tcexplore
 from tcexplore.document import validate
 
-from ..conftest import PROGRAMS, TLPARSE_COUNTED
+from ..conftest import PROGRAMS, TLPARSE_COUNTED, tlparse_output_codes
 
 NAMES = sorted(p.stem for p in PROGRAMS.glob("*.py"))
 
@@ -164,3 +165,34 @@ def test_hf_gpt2_second_length_compiles_dynamic_and_maps_fully(program_runs):
     (output,) = dynamic["output_codes"]
     assert output["unmapped_nodes"] == [] and output["kernels"]
     assert {k["mapping"] for k in output["kernels"]} == {"provenance"}
+
+
+def test_warm_start_is_two_compiles_the_second_a_cache_hit_with_its_time(program_runs):
+    """compile, save_cache_artifacts, reset, a fresh cache directory, load_cache_artifacts,
+    compile again: it runs as without tcexplore, and the two compiles tlparse files under
+    0/0 are two records, the second served by the caches."""
+    run = program_runs["warm_start"]
+    assert run.returncode == 0, run.stderr[-3000:]
+    first, second = run.document["compiles"]
+    assert (first["id"], first["status"]) == ("0/0", "ok")
+    assert (second["id"], second["generation"], second["status"]) == ("g2:0/0", 2, "cache_hit")
+    assert second["cache_hit"]["cold"] == "0/0" and "codegen" in second["cache_hit"]["lacks"]
+    (found,) = [f for f in run.document["findings"] if f["kind"] == "cache"]
+    assert re.fullmatch(r"Warm start: compile g2:0/0 \(f\) hit the caches, \S+ m?s "
+                        r"\(compile 0/0: \S+ m?s\)", found["title"]), found["title"]
+    assert run.document["summary"]["unmapped_nodes"] == 0
+    ours = [o["text"] for c in run.document["compiles"] for o in c["output_codes"]]
+    assert ours == tlparse_output_codes(run.workdir / "tl_out") and len(ours) == 2
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_no_finding_about_caches_the_program_did_not_cause(program_runs, name):
+    """Caches as the program has them: a fresh cache directory misses, which is no finding;
+    only the warm start (its own caches serving its second compile) has one, and a cache
+    torch itself bypassed would have its own, with torch's reason."""
+    findings = program_runs[name].document["findings"]
+    assert program_runs[name].document["capture"]["bypass_caches"] is False
+    caches = [f for f in findings if f["kind"] == "cache"]
+    warm = [f for f in caches if f["title"].startswith("Warm start: ")]
+    assert len(warm) == (name == "warm_start"), caches
+    assert all(f in warm or f["title"].startswith("Caches bypassed by torch") for f in caches)

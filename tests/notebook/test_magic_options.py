@@ -21,7 +21,7 @@ def test_help_documents_every_option_and_the_compare_syntax():
     doc = " ".join(TcompileMagics.tcompile.__doc__.split())  # argparse wraps the help
     for option in ("--mode", "--backend", "--dynamic", "--no-dynamic", "--fullgraph",
                    "--options", "--compare", "--no-eager", "--out", "--time-budget", "--profile",
-                   "--memory", "--try-fixes"):
+                   "--memory", "--bypass-caches", "--try-fixes"):
         assert option in doc, option
     assert "modes=default,reduce-overhead backends=inductor,eager dynamic=none,true" in doc
 

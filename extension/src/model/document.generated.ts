@@ -187,7 +187,18 @@ export interface CaptureInfo {
    * live: captured in-process; trace: read from a TORCH_TRACE log
    */
   source?: "live" | "trace";
+  /**
+   * true where the capture bypassed the FX-graph and AOTAutograd caches on request (a cold capture: tcexplore run --bypass-caches); null for a log, which does not say
+   */
   bypass_caches: boolean | null;
+  /**
+   * the user's cache settings when the capture opened (live capture only)
+   */
+  caches?: {
+    fx_graph_cache: boolean;
+    autograd_cache: boolean;
+    force_disable_caches: boolean;
+  };
   events: number;
   path?: string;
   compression?: string | null;
@@ -262,7 +273,14 @@ export interface Summary {
   unread_events?: number;
 }
 export interface Compile {
+  /**
+   * torch's frame/compile id; a compile after torch.compiler.reset() (which numbers compiles from 0/0 again) is g<generation>:<torch's id>
+   */
   id: string;
+  /**
+   * 1, then one more after each torch.compiler.reset() that numbered a compile again, as the events' order tells (absent in documents written before it)
+   */
+  generation?: number;
   frame_id?: number | null;
   frame_compile_id?: number | null;
   /**
@@ -331,7 +349,22 @@ export interface Compile {
      */
     components_truncated?: number;
     time_saved_ms?: number;
+    /**
+     * a hit on an entry that an earlier explore() or %%tcompile cell of this process wrote (tcexplore compiled the code again, where the program would not have): not the user's warm start
+     */
+    earlier_exploration?: boolean;
   }[];
+  /**
+   * a compile torch served from its caches: what that shows and what a hit could not show, decided by findings/cache.py (absent for a compile that hit nothing)
+   */
+  cache_hit?: {
+    note: string;
+    lacks?: string[];
+    /**
+     * the id of the compile of this document that missed the same key (wrote the entry)
+     */
+    cold?: string | null;
+  };
   phases: Phase[];
   metrics: {
     [k: string]: unknown;

@@ -380,9 +380,20 @@ function treeCompile(ctx: Context, c: TreeCompile): HTMLElement {
       `compile ${c.id} in Guards & recompiles`
     ),
     ' ',
-    el('span', { class: `tcx-status tcx-status-${c.status}` }, c.status),
+    el(
+      'span',
+      { class: `tcx-status tcx-status-${c.status}`, title: c.cacheHit ?? '' },
+      c.status
+    ),
     ' ',
     el('span', { class: 'tcx-muted' }, plural(c.guards, 'guard')),
+    c.cacheHit
+      ? el(
+          'span',
+          { class: 'tcx-muted', title: c.cacheHit },
+          ' · served from the caches'
+        )
+      : null,
     c.restarts
       ? el(
           'span',
