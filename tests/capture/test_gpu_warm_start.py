@@ -15,7 +15,7 @@ import pytest
 
 from tcexplore.document import validate
 
-from .conftest import PROGRAMS, TLPARSE_COUNTED, run_program, tlparse_output_codes
+from ..conftest import PROGRAMS, TLPARSE_COUNTED, run_program, tlparse_output_codes
 
 pytestmark = pytest.mark.gpu
 
