@@ -13,7 +13,8 @@ from tcexplore.capture.assemble import Assembler
 from tcexplore.capture.events import Event
 from tcexplore.capture.handlers import HANDLERS, IGNORED, handler_for
 from tcexplore.capture.handlers.payloads import MAX_TEXT, bounded_text, json_or_none
-from tcexplore.traces import document_from_log
+from tcexplore.decided import Document
+from tcexplore.traces import data_from_log
 from tcexplore.traces.log_file import read_trace_log
 
 from ..excerpts import TORCH_OUTPUT, excerpt
@@ -94,7 +95,7 @@ def test_compile_phases_are_torchs_chromium_events(assembler):
 
 
 def test_the_log_reads_into_a_valid_document():
-    document = document_from_log(read_trace_log(LOG)).data
+    document = Document.built(data_from_log(read_trace_log(LOG))).data
     assert document["summary"]["graph_breaks"] == 1 and document["summary"]["output_codes"] == 2
     assert [c["status"] for c in document["compiles"]] == ["ok", "ok"]
 
