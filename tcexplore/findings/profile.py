@@ -1,7 +1,8 @@
-"""Where the time goes: the profile's lines that views show as text, decided here and
-stored in the section (the calls line ``profile["calls"]["line"]``, each kernel's
-``below_roof["text"]``, the figures the step's verdict used ``step["basis"]["line"]``),
-and the finding (the step's verdict, what decided it and its first advice)."""
+"""Where the time goes: the step's verdict and advice (step_verdict.py, from what measure/
+measured) and the profile's lines that views show as text, decided here and stored in the
+section (the calls line ``profile["calls"]["line"]``, each kernel's ``below_roof["text"]``,
+the figures the step's verdict used ``step["basis"]["line"]``), and the finding (the
+step's verdict, what decided it and its first advice)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from typing import Any
 from ..common.formatting import share, time_us
 from . import fixes
 from .make import finding, tab_link
+from .step_verdict import judged
 from .timing import busy_advice
 
 Data = dict[str, Any]
@@ -104,13 +106,20 @@ def decide(data: Data) -> None:
         return
     out = dict(profile)
     step = profile.get("step")
+    if isinstance(step, dict) and isinstance(step.get("basis"), dict):
+        kernels = [k for k in profile.get("kernels") or [] if isinstance(k, dict)]
+        step = judged(step, kernels, profile.get("device") or "cpu")
+        step = {
+            **step,
+            # what the run compiled with already (a reduce-overhead compile) is not advised
+            "advice": [a for a in step["advice"] if not fixes.named_in_force(data, a)],
+            "advised_modes": [
+                m for m in step["advised_modes"] if not fixes.in_force(data, fixes.mode(m))
+            ],
+            "basis": {**step["basis"], "line": basis_line(step["basis"], profile.get("device"))},
+        }
     if isinstance(step, dict):
         out["step"] = {**step, "unreliable": unreliable(data)}
-    if isinstance(step, dict) and isinstance(step.get("basis"), dict):
-        out["step"]["basis"] = {
-            **step["basis"],
-            "line": basis_line(step["basis"], profile.get("device")),
-        }
     if isinstance(profile.get("calls"), dict):
         out["calls"] = {**profile["calls"], "line": calls_line(profile["calls"])}
     if isinstance(profile.get("kernels"), list):
@@ -129,9 +138,8 @@ def find(data: Data) -> list[Data]:
     )
     if not isinstance(step, dict) or not step.get("verdict"):
         return []
-    # what the run compiled with already (a reduce-overhead compile) is not advised
-    advice = [a for a in step.get("advice") or [] if not fixes.named_in_force(data, a)]
-    modes = [m for m in step.get("advised_modes") or [] if not fixes.in_force(data, fixes.mode(m))]
+    advice = list(step.get("advice") or [])
+    modes = list(step.get("advised_modes") or [])
     basis = step.get("basis")
     decided = (
         [f"Decided by: {basis_line(basis, data['profile'].get('device'))}"]
@@ -152,6 +160,9 @@ def find(data: Data) -> list[Data]:
             + f": {step['verdict']}",
             advice=advice[0] if advice else None,
             fix=fixes.mode(modes[0]) if modes else None,
+            # the other modes the advice names, tried beside it (findings/tried.py says
+            # which won)
+            also_fixes=[fixes.mode(m) for m in modes[1:]],
             details=details,
             evidence=[tab_link("profile", "Where the time goes")],
         )

@@ -162,35 +162,37 @@ describe('advice tried', () => {
     expect(drawn.querySelector('.tcx-try-fix')).toBeNull();
   });
 
-  it('is offered no more on any finding once its fix was tried (#43)', async () => {
-    const d = doc(true);
-    const offered = d.findings!.find(
-      f => f.fix?.label === 'capture_scalar_outputs=True'
-    )!;
-    d.findings = [
-      ...d.findings!,
-      { ...offered, title: 'the same fix, advised by another finding' }
-    ];
+  it('is no longer offered on any finding of the setting once it was tried', async () => {
     const stored = saved().findings!.find(
-      f => f.fix?.label === 'capture_scalar_outputs=True'
+      f => f.fix?.label === 'dynamic=True'
     )!.tried!;
-    const root = overview(d, {
-      tryFix: async () => stored,
+    const asked: string[] = [];
+    const root = overview(doc(true), {
+      tryFix: async request => {
+        asked.push(request.label);
+        return stored;
+      },
       tryFixUnavailable: async () => null
     });
     await settle();
-    const buttons = root.querySelectorAll<HTMLButtonElement>(
-      '.tcx-try-fix[data-label="capture_scalar_outputs=True"]'
-    );
-    expect(buttons.length).toBe(2);
-    buttons[0].click();
+    const offers = () =>
+      Array.from(root.querySelectorAll<HTMLElement>('.tcx-can-try')).filter(
+        b => b.dataset.try === 'dynamic=True'
+      );
+    expect(offers().length).toBe(3); // three findings advise it
+    (offers()[0].querySelector('.tcx-try-fix') as HTMLButtonElement).click();
     await settle();
-    expect(
-      root.querySelectorAll(
-        '.tcx-try-fix[data-label="capture_scalar_outputs=True"]'
-      ).length
-    ).toBe(0);
-    expect(root.querySelectorAll('.tcx-tried-sentence').length).toBe(2);
+    expect(asked).toEqual(['dynamic=True']);
+    expect(offers()).toEqual([]);
+    const drawn = Array.from(
+      root.querySelectorAll<HTMLElement>(
+        '.tcx-tried[data-label="dynamic=True"]'
+      )
+    );
+    expect(drawn.length).toBe(3);
+    expect(drawn.filter(b => b.querySelector('.tcx-tried-table')).length).toBe(
+      1
+    ); // in full once, then its sentence
   });
 
   it('sends the request as data in one Python string literal and reads the reply', () => {

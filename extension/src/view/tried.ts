@@ -122,7 +122,10 @@ export function fixBlock(
   }
   const block = el(
     'div',
-    { class: 'tcx-muted tcx-can-try', attrs: { 'data-label': fix.label } },
+    {
+      class: 'tcx-muted tcx-can-try',
+      attrs: { 'data-try': fix.label }
+    },
     'Can be tried: ',
     code(fix.label),
     ' '
@@ -131,19 +134,22 @@ export function fixBlock(
   return block;
 }
 
-/** A try's result in place of its block, and of every other finding's offer of the same
- * fix in this output (one try, held by several findings): never offered again once tried. */
-function showTried(block: HTMLElement, label: string, tried: TriedFix): void {
-  let root: HTMLElement = block;
-  while (root.parentElement && !root.classList.contains('tcx-explorer')) {
-    root = root.parentElement; // this output's explorer, or what holds the block
+/**
+ * A try drawn where it was asked for, and in place of every other offer of the same setting
+ * in this explorer (one try, held by several findings, as Python attaches a stored one):
+ * a tried setting is no longer offered.
+ */
+function drawTried(block: HTMLElement, tried: TriedFix): void {
+  let top: HTMLElement = block;
+  while (top.parentElement) {
+    top = top.parentElement;
   }
-  root.querySelectorAll<HTMLElement>('.tcx-can-try').forEach(other => {
-    if (other !== block && other.dataset.label === label) {
-      other.replaceWith(triedBlock(tried, true));
-    }
-  });
+  const explorer = block.closest('.tcx-explorer') ?? top;
+  const others = Array.from(
+    explorer.querySelectorAll<HTMLElement>('.tcx-can-try')
+  ).filter(other => other !== block && other.dataset.try === tried.label);
   block.replaceWith(triedBlock(tried));
+  others.forEach(other => other.replaceWith(triedBlock(tried, true)));
 }
 
 /** "Try it" where the page offers it (JupyterLab); disabled, saying why, with no kernel. */
@@ -180,7 +186,7 @@ function tryButton(
         status.className = 'tcx-muted tcx-try-status';
         status.textContent = ` trying ${label} (compiles the call twice)…`;
         tryFix({ document: documentId, label }).then(
-          tried => showTried(block, label, tried),
+          tried => drawTried(block, tried),
           (error: unknown) => {
             status.textContent = ` ${error instanceof Error ? error.message : String(error)}`;
             status.className = 'tcx-error tcx-try-status';
