@@ -1,5 +1,5 @@
 """The whole invariant matrix, run before a closing note (CI runs a sample:
-tests/test_invariants.py): every corpus script (tests/programs, tests/findings_programs)
+tests/findings/test_invariants.py): every corpus script (tests/programs, tests/findings_programs)
 under every script configuration, every call under every configuration explored and run as
 a ``%%tcompile`` cell, and the course notebooks as shipped and made dynamic; every document
 held to tests/invariants.py (the report's titles included).

@@ -9,7 +9,7 @@ every configuration that changes what torch does, each document held to tests/in
   configuration's arguments and options;
 - the course notebooks as shipped, and with their ``%%tcompile`` cells made dynamic.
 
-tests/test_invariants.py runs a sample that covers every configuration and every finding
+tests/findings/test_invariants.py runs a sample that covers every configuration and every finding
 kind; benchmarks/invariant_matrix.py the whole matrix.
 """
 
@@ -49,7 +49,7 @@ CALL_CONFIGS: dict[str, tuple[dict[str, Any], str | None]] = {
     "fullgraph=True": ({"fullgraph": True}, "--fullgraph"),
     "caches": ({"bypass_caches": False}, None),  # a cell has no such option
 }
-# On a GPU (tests/test_gpu_invariants.py): CUDA graphs, for scripts and calls alike.
+# On a GPU (tests/findings/test_gpu_invariants.py): CUDA graphs, for scripts and calls alike.
 GPU_CONFIGS: dict[str, dict[str, Any]] = {"reduce-overhead": {"mode": "reduce-overhead"}}
 
 

@@ -117,7 +117,7 @@ def test_a_fix_tried_in_the_document_is_not_offered_to_try_again():
 
     from tcexplore.measure.try_fixes import setting_fixes
 
-    saved = json.loads((Path(__file__).parent / "fixtures" / "tried" / "findings.json").read_text())
+    saved = json.loads((Path(__file__).parents[1] / "fixtures" / "tried" / "findings.json").read_text())
     tried = {f["tried"]["label"] for f in saved["findings"] if f.get("tried")}
     assert tried, "the fixture holds no try"
     assert not {fix["label"] for fix in setting_fixes(saved)} & tried

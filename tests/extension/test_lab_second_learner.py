@@ -16,12 +16,12 @@ from pathlib import Path
 
 import pytest
 
-from .lab_support import chromium_page, lab_server
+from ..lab_support import chromium_page, lab_server
 from .test_lab_extension import REASON
 
 pytestmark = pytest.mark.skipif(REASON is not None, reason=REASON or "")
 
-NOTEBOOK = Path(__file__).parent / "notebooks" / "second_learner.ipynb"
+NOTEBOOK = Path(__file__).parents[1] / "notebooks" / "second_learner.ipynb"
 PANEL = "window.jupyterapp?.shell?.currentWidget"
 GENERATED = re.compile(r"torch_dynamo_resume_in_|__resume_at_|__compiled_fn_")
 

@@ -3,7 +3,7 @@ document held to tests/invariants.py: the matrix's calls explored and run as ``%
 cells on the GPU, and the single-GPU corpus scripts of tests/gpu_programs with
 reduce-overhead given to each torch.compile that names no mode of its own.
 
-    python -m pytest tests/test_gpu_invariants.py -m gpu
+    python -m pytest tests/findings/test_gpu_invariants.py -m gpu
 """
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ import importlib.util
 
 import pytest
 
-from . import invariants
-from .matrix import CALLS, TESTS, cell_run, explore_run, script_run
+from .. import invariants
+from ..matrix import CALLS, TESTS, cell_run, explore_run, script_run
 
 pytestmark = pytest.mark.gpu
 

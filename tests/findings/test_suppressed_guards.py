@@ -12,9 +12,9 @@ import pytest
 
 from tcexplore.traces import load_trace
 
-from .conftest import run_program
+from ..conftest import run_program
 
-PROGRAM = Path(__file__).parent / "findings_programs" / "suppressed_guards.py"
+PROGRAM = Path(__file__).parents[1] / "findings_programs" / "suppressed_guards.py"
 
 
 @pytest.fixture(scope="module")

@@ -21,9 +21,9 @@ import tcexplore
 from tcexplore.findings import KINDS
 from tcexplore.traces import load_trace
 
-from . import invariants
-from .damage import damage
-from .matrix import CALL_CONFIGS, SCRIPT_CONFIGS, TESTS, cell_run, explore_run, script_run
+from .. import invariants
+from ..damage import damage
+from ..matrix import CALL_CONFIGS, SCRIPT_CONFIGS, TESTS, cell_run, explore_run, script_run
 
 ROOT = TESTS.parent
 # One corpus script per script configuration other than the default (which program_runs
