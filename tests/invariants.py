@@ -8,7 +8,11 @@ notebook cells under each configuration that changes what torch does (test_invar
 and over the whole matrix (benchmarks/invariant_matrix.py, run before a closing note).
 
 - no finding's fix is a setting already in force for its compiles, and no finding's words
-  name one (findings/fixes.py ``in_force``);
+  name one (findings/fixes.py ``in_force``); no fix tried in the document is offered again
+  (each finding advising it holds the try, and a try runs it no more);
+- no instruction of a ``%%tcompile`` cell's wrapper is shown as the user's code;
+- one cause, one label: no two findings say the same thing, each failed compile is told by
+  one failed-compile finding, a frame torch skipped by none;
 - no text tcexplore writes names a function Dynamo generated;
 - every guard the Shapes tab lists is one torch kept (its ``dynamo_cpp_guards_str``);
 - every line shown as the user's is outside torch and site-packages, or marked library;
@@ -30,6 +34,8 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from tcexplore.capture.library_files import is_library, library_roots
+from tcexplore.capture.notebook_cells import WRAPPER_LINE
+from tcexplore.capture.resume_links import is_cell
 from tcexplore.findings import KINDS, fixes
 from tcexplore.findings.make import SEVERITIES
 from tcexplore.findings.user_terms import GENERATED, expression, source_name, symbol_names
@@ -83,6 +89,63 @@ def no_fix_in_force(data: Data) -> None:
             assert not named, f"{f['kind']} finding names {named}, already in force: {text!r}"
 
 
+@invariant
+def no_fix_tried_is_offered_again(data: Data) -> None:
+    from tcexplore.measure.try_fixes import setting_fixes
+
+    tried = {t.get("label") for t in data.get("tries") or [] if isinstance(t, dict)}
+    for f in _findings(data):
+        fix = f.get("fix") if isinstance(f.get("fix"), dict) else {}
+        if fix.get("label") in tried:
+            assert isinstance(f.get("tried"), dict), (
+                f"{f['kind']} finding offers {fix['label']}, tried in this document already")
+        held = {t.get("label") for t in f.get("also_tried") or []}
+        for also in f.get("also_fixes") or []:
+            assert also.get("label") not in tried or also.get("label") in held, (
+                f"{f['kind']} finding offers {also.get('label')}, tried in this document already")
+    offered = {fix["label"] for fix in setting_fixes(data)}
+    assert not offered & tried, f"a try would run {sorted(offered & tried)} again"
+
+
+@invariant
+def no_wrapper_shown_as_users_code(data: Data) -> None:
+    from tcexplore.notebook.cell import UNBOUND
+
+    for c in data.get("compiles") or []:
+        section = c.get("bytecode") if isinstance(c, dict) else None
+        if not isinstance(section, dict) or not is_cell((c.get("frame") or {}).get("function")):
+            continue
+        for part in ("original", "modified"):
+            for ins in (section.get(part) or {}).get("instructions") or []:
+                wrapper = ins.get("line") == WRAPPER_LINE or ins.get("argrepr") == repr(UNBOUND)
+                assert not wrapper or ins.get("wrapper"), (
+                    f"compile {c.get('id')}'s {part} bytecode shows the cell wrapper's "
+                    f"{ins.get('opname')} {ins.get('argrepr') or ''} as the user's code")
+        for step in (section.get("reading") or {}).get("steps") or []:
+            assert step.get("kind") != "return" or step.get("wrapper"), (
+                f"compile {c.get('id')}'s return of the cell's values is shown as the user's")
+
+
+@invariant
+def one_cause_one_label(data: Data) -> None:
+    said: dict[tuple[str, str], int] = {}
+    for f in _findings(data):
+        key = (f["kind"], f.get("title"))
+        said[key] = said.get(key, 0) + 1
+    twice = [title for (kind, title), n in said.items() if n > 1]
+    assert not twice, f"findings said twice: {twice}"
+    told: dict[Any, int] = {}
+    for f in _findings(data):
+        if f["kind"] == "failed_compile":
+            for cid in {e.get("compile") for e in f.get("evidence") or [] if e.get("compile")}:
+                told[cid] = told.get(cid, 0) + 1
+    status = {c.get("id"): c.get("status") for c in data.get("compiles") or [] if isinstance(c, dict)}
+    for cid, n in told.items():
+        assert status.get(cid) == "failed", (
+            f"compile {cid} ({status.get(cid)}) is told as a failed compile")
+        assert n == 1, f"failed compile {cid} is told by {n} failed-compile findings"
+
+
 def _decided_texts(data: Data) -> Iterator[tuple[str, str]]:
     """(where, text) of every text tcexplore decided and the views draw: the findings, the
     verdicts and labels stored beside the measurements, the pipeline."""
@@ -104,6 +167,11 @@ def _decided_texts(data: Data) -> Iterator[tuple[str, str]]:
         frame = c.get("frame") if isinstance(c, dict) else None
         if isinstance(frame, dict) and isinstance(frame.get("shown_name"), str):
             yield f"compile {c.get('id')}'s title", frame["shown_name"]
+    listing = data.get("listing")
+    if isinstance(listing, dict):
+        for key in ("label", "detail"):
+            if isinstance(listing.get(key), str):
+                yield f"listing {key}", listing[key]
     for stage in data.get("pipeline") or []:
         if isinstance(stage, dict):
             for key, text in stage.items():

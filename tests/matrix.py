@@ -30,8 +30,9 @@ ROOT = TESTS.parent
 SCRIPTS = sorted([*(TESTS / "programs").glob("*.py"), *(TESTS / "findings_programs").glob("*.py")])
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
 
-# torch.compile's arguments per configuration; "caches" keeps Inductor's caches on (the
-# capture's bypass off) and compiles twice, the second a warm start.
+# torch.compile's arguments per configuration; "caches" runs twice with Inductor's caches
+# as the program has them (the default), the second run a warm start; "cold" is a cold
+# capture (--bypass-caches).
 SCRIPT_CONFIGS: dict[str, dict[str, Any]] = {
     "default": {},
     "dynamic=True": {"dynamic": True},
@@ -39,15 +40,18 @@ SCRIPT_CONFIGS: dict[str, dict[str, Any]] = {
     "mode": {"mode": "max-autotune-no-cudagraphs"},
     "fullgraph=True": {"fullgraph": True},
     "caches": {},
+    "cold": {},
 }
-# The same for a call, as explore() and %%tcompile spell them.
+# The same for a call, as explore() and %%tcompile spell them ("caches": explored, or run
+# as a cell, twice in one kernel: the second a warm start).
 CALL_CONFIGS: dict[str, tuple[dict[str, Any], str | None]] = {
     "default": ({}, ""),
     "dynamic=True": ({"dynamic": True}, "--dynamic"),
     "dynamic=False": ({"dynamic": False}, "--no-dynamic"),
     "mode": ({"mode": "max-autotune-no-cudagraphs"}, "--mode max-autotune-no-cudagraphs"),
     "fullgraph=True": ({"fullgraph": True}, "--fullgraph"),
-    "caches": ({"bypass_caches": False}, None),  # a cell has no such option
+    "caches": ({}, ""),
+    "cold": ({"bypass_caches": True}, "--bypass-caches"),
 }
 # On a GPU (tests/findings/test_gpu_invariants.py): CUDA graphs, for scripts and calls alike.
 GPU_CONFIGS: dict[str, dict[str, Any]] = {"reduce-overhead": {"mode": "reduce-overhead"}}
@@ -90,7 +94,7 @@ def run_script_configured(config: str, script: str, out: str) -> int:
     from tcexplore.cli import run_script
 
     torch.compile = _configured(torch.compile, {**SCRIPT_CONFIGS, **GPU_CONFIGS}[config])
-    return run_script(script, [], out, None, use_caches=config == "caches")
+    return run_script(script, [], out, None, bypass_caches=config == "cold")
 
 
 def script_run(script: Path, config: str, workdir: Path) -> Run:
@@ -140,6 +144,14 @@ def _calls(device: str = "cpu") -> dict[str, tuple[Any, tuple[Any, ...]]]:
             x = x * 2
         return x.relu().sum()
 
+    def scalar(x):  # a break on .item(): its fix a setting (capture_scalar_outputs)
+        return x * x.sum().item()
+
+    def compiled_only(x):  # measuring it against eager fails: a failed measurement
+        if not torch.compiler.is_compiling():
+            raise RuntimeError("this step runs compiled only")
+        return x.sin() + 1
+
     return {
         "train_step": (
             train_step,
@@ -147,44 +159,51 @@ def _calls(device: str = "cpu") -> dict[str, tuple[Any, tuple[Any, ...]]]:
         ),
         "graph_break": (breaks, (torch.randn(32, device=device),)),
         "dynamic_size": (sized, (torch.randn(24, 3, device=device),)),
+        "scalar_break": (scalar, (torch.randn(8, device=device),)),
+        "compiled_only": (compiled_only, (torch.randn(8, device=device),)),
     }
 
 
-CALLS = ("train_step", "graph_break", "dynamic_size")
+CALLS = ("train_step", "graph_break", "dynamic_size", "scalar_break", "compiled_only")
 
 
 def explore_run(name: str, config: str, device: str = "cpu", **extra: Any) -> Run:
-    """The call ``name`` explored with ``config`` (and ``extra``: profile=True, ...)."""
+    """The call ``name`` explored with ``config`` (and ``extra``: profile=True,
+    try_fixes=True, ...); under "caches" explored twice, one document each."""
     import tcexplore
 
-    fn, args = _calls(device)[name]
     kwargs, _ = _call_config(config)
     started = time.perf_counter()
-    exploration = tcexplore.explore(fn, *args, time_budget_s=0.05, **kwargs, **extra)
-    return Run(name, f"explore {config}", [exploration.document.data],
-               time.perf_counter() - started)
+    documents = []
+    for _ in range(2 if config == "caches" else 1):
+        fn, args = _calls(device)[name]
+        exploration = tcexplore.explore(fn, *args, time_budget_s=0.05, **kwargs, **extra)
+        documents.append(exploration.document.data)
+    label = f"explore {config}" + "".join(f" {k}" for k in extra)
+    return Run(name, label, documents, time.perf_counter() - started)
 
 
-def cell_run(shell: Any, name: str, config: str, device: str = "cpu") -> Run:
-    """The call ``name`` as a ``%%tcompile`` cell body with ``config``'s flags, in ``shell``
-    (an IPython InteractiveShell with tcexplore loaded)."""
+def cell_run(shell: Any, name: str, config: str, device: str = "cpu", flags: str = "") -> Run:
+    """The call ``name`` as a ``%%tcompile`` cell body with ``config``'s flags (and
+    ``flags``: --memory, ...), in ``shell`` (an IPython InteractiveShell with tcexplore
+    loaded); under "caches" run twice, one document each."""
     from IPython.utils.capture import capture_output
 
-    flags = _call_config(config)[1]
-    if flags is None:
-        return Run(name, f"cell {config}", note="not a cell's option")
-    fn, args = _calls(device)[name]
-    shell.user_ns.update(fn=fn, **{f"a{i}": a for i, a in enumerate(args)})
-    call = f"fn({', '.join(f'a{i}' for i in range(len(args)))})"
+    given = f"{_call_config(config)[1]} {flags}".strip()
+    run = Run(name, f"cell {config}" + (f" {flags}" if flags else ""))
     started = time.perf_counter()
-    with capture_output():
-        shell.run_cell(f"%%tcompile {flags} --time-budget 0.05 --out matrix_run\nout = {call}\nout")
-    exploration = shell.user_ns.pop("matrix_run", None)
-    run = Run(name, f"cell {config}", seconds=time.perf_counter() - started)
-    if exploration is not None:
+    for _ in range(2 if config == "caches" else 1):
+        fn, args = _calls(device)[name]
+        shell.user_ns.update(fn=fn, **{f"a{i}": a for i, a in enumerate(args)})
+        call = f"fn({', '.join(f'a{i}' for i in range(len(args)))})"
+        with capture_output():
+            shell.run_cell(f"%%tcompile {given} --time-budget 0.05 --out matrix_run\nout = {call}\nout")
+        exploration = shell.user_ns.pop("matrix_run", None)
+        if exploration is None:
+            run.note = "the cell made no exploration"
+            break
         run.documents.append(exploration.document.data)
-    else:
-        run.note = "the cell made no exploration"
+    run.seconds = time.perf_counter() - started
     return run
 
 

@@ -81,7 +81,8 @@ def in_force(data: Data, fix: Data | None, compile_ids: Iterable[Any] | None = N
     arguments the run passed (``explore.compile_kwargs``: explore(), a ``%%tcompile``
     cell, a compare() row, a try), else torch's own config dump of each compile
     (``compiles[].config``; of ``compile_ids``, or of all) where it holds the setting:
-    ``dynamic=True`` is ``assume_static_by_default`` off. A finding never advises it."""
+    ``dynamic=True`` is ``assume_static_by_default`` off; a warm start (:data:`WARM_START`)
+    where a compile of the document hit a cache. A finding never advises it."""
     setting = fix.get("setting") if isinstance(fix, dict) else None
     if not isinstance(setting, dict):
         return False
@@ -89,8 +90,15 @@ def in_force(data: Data, fix: Data | None, compile_ids: Iterable[Any] | None = N
     explore = data.get("explore") if isinstance(data.get("explore"), dict) else {}
     kwargs = explore.get("compile_kwargs") if isinstance(explore, dict) else None
     kwargs = kwargs if isinstance(kwargs, dict) else {}
-    if kind == "capture":
-        return (data.get("capture") or {}).get(name) == value
+    if kind == "capture":  # the capture's, not the program's: a warm start is in force
+        # where this document measured one (a compile served by a cache)
+        return setting == WARM_START["setting"] and any(
+            e.get("result") == "hit"
+            for c in data.get("compiles") or []
+            if isinstance(c, dict)
+            for e in c.get("cache") or []
+            if isinstance(e, dict)
+        )
     if kind == "compile_kwarg":
         if name in kwargs and kwargs[name] is not None:
             return kwargs[name] == value

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tcexplore.traces import load_trace
+from tcexplore.decided import load_trace
 
 from ..conftest import run_program
 
