@@ -121,9 +121,12 @@ def compile_section(data: Data, compile_: Data) -> str:
         _phases(compile_.get("phases") or []),
         _cache(compile_.get("cache") or []),
     ]
+    # a resume function Dynamo generated, named in the user's words (findings/guard_lines)
+    shown = frame.get("shown_name") or frame.get("function")
     summary = (
         f"Compile <code>{_e(compile_.get('id'))}</code> "
-        f"<code>{_e(frame.get('function'))}</code> {_status(compile_.get('status'))}"
+        f'<code title="{_e(frame.get("function"))}">{_e(shown)}</code> '
+        f"{_status(compile_.get('status'))}"
     )
     return _details(
         summary, "\n".join(p for p in body if p), cls="tcx-section tcx-compile", id_=anchor

@@ -121,3 +121,30 @@ def test_a_fix_tried_in_the_document_is_not_offered_to_try_again():
     tried = {f["tried"]["label"] for f in saved["findings"] if f.get("tried")}
     assert tried, "the fixture holds no try"
     assert not {fix["label"] for fix in setting_fixes(saved)} & tried
+
+
+def test_a_warm_start_is_offered_only_where_a_cache_serves_the_compile():
+    """A long compile that consulted Inductor's caches (a miss) is told its next run starts
+    warm, and may try it; one that consulted none (eager, aot_eager: the caches serve the
+    inductor backend only; a real explore() records no cache entry for them) is told
+    neither, and a warm start the document measured (a hit) is in force."""
+    from tcexplore.findings import compile_time, fixes
+
+    eager = tcexplore.explore(lambda x: x.sin().sum(), torch.randn(4), backend="aot_eager",
+                              measure_timing=False).document.data
+    assert all(c["cache"] == [] for c in eager["compiles"])
+    long = [{"name": "entire_frame_compile", "duration_ms": 6000.0, "children": []}]
+
+    def found(cache):
+        data = {**eager, "compiles": [{**c, "phases": long, "cache": cache}
+                                      for c in eager["compiles"]]}
+        (f,) = compile_time.find(data)
+        return data, f
+
+    _, unserved = found([])
+    assert unserved["fix"] is None and unserved["advice"] is None
+    assert compile_time.UNSERVED in unserved["details"]
+    data, missed = found([{"result": "miss", "key": "k"}])
+    assert missed["fix"] == fixes.WARM_START and "starts warm" in missed["advice"]
+    assert not fixes.in_force(data, fixes.WARM_START)
+    assert fixes.in_force({**data, "compiles": [{"cache": [{"result": "hit"}]}]}, fixes.WARM_START)

@@ -1,8 +1,9 @@
 /**
  * The extension shows the same finding titles as the HTML report (tests/invariants.py's
  * report_shows_every_title holds the report to it): over the shared fixtures of real
- * documents (tests/fixtures: a dropout training step, a %%tcompile cell's breaks, a memory
- * step), the Overview draws every stored finding's title, as Python wrote it.
+ * documents (tests/fixtures: a dropout training step, a %%tcompile cell's breaks, the
+ * shared view fixture's cell and timed call), the Overview draws every stored finding's
+ * title, as Python wrote it.
  */
 import * as fs from 'fs';
 import * as path from 'path';
@@ -20,6 +21,8 @@ function read(...parts: string[]): Record<string, unknown> {
 
 const DOCUMENTS: Array<[string, () => Record<string, unknown>]> = [
   ['labels', () => read('labels', 'document.json')],
+  ['views/cell', () => read('views', 'cell.json')],
+  ['views/timed', () => read('views', 'timed.json')],
   [
     'graph_break_audit',
     () => ({
