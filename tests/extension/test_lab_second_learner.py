@@ -16,7 +16,9 @@ from pathlib import Path
 
 import pytest
 
+from .. import invariants
 from ..lab_support import chromium_page, lab_server
+from ..matrix import documents_in
 from .test_lab_extension import REASON
 
 pytestmark = pytest.mark.skipif(REASON is not None, reason=REASON or "")
@@ -24,6 +26,7 @@ pytestmark = pytest.mark.skipif(REASON is not None, reason=REASON or "")
 NOTEBOOK = Path(__file__).parents[1] / "notebooks" / "second_learner.ipynb"
 PANEL = "window.jupyterapp?.shell?.currentWidget"
 GENERATED = re.compile(r"torch_dynamo_resume_in_|__resume_at_|__compiled_fn_")
+_saved: dict[str, Path] = {}
 
 
 @pytest.fixture(scope="module")
@@ -31,6 +34,7 @@ def session(tmp_path_factory, shots):
     """The notebook opened in JupyterLab with a kernel, run top to bottom: the page."""
     root = tmp_path_factory.mktemp("second-learner")
     shutil.copy(NOTEBOOK, root / NOTEBOOK.name)
+    _saved["path"] = root / NOTEBOOK.name
     with lab_server(root, tmp_path_factory.mktemp("second-learner-work"), kernels=True) as lab:
         with chromium_page(width=1400, height=1100) as page:
             page.goto(lab.url(NOTEBOOK.name) + "&reset")
@@ -44,6 +48,19 @@ def session(tmp_path_factory, shots):
                 timeout=900_000, polling=2000)
             page.screenshot(path=str(shots / "second-learner-run.png"))
             yield page
+
+
+def test_every_document_the_session_made_holds_the_invariants(session):
+    """The notebook saved from the browser: each tcexplore document its outputs carry (the
+    cells', the compare grid's rows) held to tests/invariants.py."""
+    import nbformat
+
+    session.evaluate("window.jupyterapp.commands.execute('docmanager:save')")
+    session.wait_for_function(f"!{PANEL}.context.model.dirty", timeout=60_000)
+    documents = list(documents_in(nbformat.read(_saved["path"], as_version=4)))
+    assert len(documents) >= 5  # three cells, the grid's two rows
+    for data in documents:
+        invariants.check(data, report=True)
 
 
 def _cell(page, name: str):
