@@ -167,6 +167,9 @@ def _decided_texts(data: Data) -> Iterator[tuple[str, str]]:
         frame = c.get("frame") if isinstance(c, dict) else None
         if isinstance(frame, dict) and isinstance(frame.get("shown_name"), str):
             yield f"compile {c.get('id')}'s title", frame["shown_name"]
+    for site in data.get("graph_break_sites") or []:
+        if isinstance(site, dict) and isinstance(site.get("count_note"), str):
+            yield "a graph-break site's count note", site["count_note"]
     listing = data.get("listing")
     if isinstance(listing, dict):
         for key in ("label", "detail"):

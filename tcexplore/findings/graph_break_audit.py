@@ -24,6 +24,7 @@ from typing import Any
 
 from ..capture.resume_links import resume_name
 from ..common.relabel import relabel
+from .user_terms import in_user_words
 
 Data = dict[str, Any]
 
@@ -208,7 +209,8 @@ def count_note(site: Data) -> str:
     frames = site["frames"]
     if site["count"] == 1:
         return "1 break event."
-    parts = ", ".join(f"{f.get('function') or '?'} ×{f['count']}" for f in frames)
+    # a resume function Dynamo generated, in the user's words
+    parts = ", ".join(f"{in_user_words(f.get('function') or '?')} ×{f['count']}" for f in frames)
     return (
         f"{site['count']} break events: torch reports a break once per compile that "
         f"reaches its line, recompiles included — here {len(frames)} "
