@@ -54,8 +54,13 @@ def run(tmp_path_factory):
 
 def _steady(run_view):
     steps = run_view["steps"]
-    # a run's last step ends with its last compiled code: left out with the compiling ones
-    return [i for i in range(steps["count"] - 1) if i not in steps["compiled"]]
+    # the steps the profiler recorded whole, less those that compiled
+    return [
+        i
+        for first, last in steps["profiled"]
+        for i in range(first, last + 1)
+        if i not in steps["compiled"]
+    ]
 
 
 def test_every_step_is_told_and_each_compile_is_entered_once_per_step(run):
@@ -64,12 +69,15 @@ def test_every_step_is_told_and_each_compile_is_entered_once_per_step(run):
     view = document["profile"]["run"]
     steps = view["steps"]
     plain = view["unprofiled"]
-    # the profiler recorded the first steps, up to the one it stopped in
-    assert plain["stopped_at"] is not None and steps["count"] == plain["stopped_at"] + 1
+    # nothing compiles after the first steps: one window, from the start until it recorded
+    # PROFILED_STEPS steady steps whole, stopped in the step after them
+    ((first, stopped),) = plain["windows"]
+    assert first == 0 and stopped is not None and steps["profiled"] == [[0, stopped - 1]]
+    assert steps["count"] == STEPS  # every step of the run, profiled or not
     assert 0 in steps["compiled"]  # the resume function and the backward compile in step 0
-    assert steps["steady"] == len(_steady(view)) == PROFILED_STEPS + 1
+    assert steps["steady"] == len(_steady(view)) == PROFILED_STEPS
     # every later step but the last, timed without the profiler
-    assert plain["steps"] == STEPS - plain["stopped_at"] - 2 and plain["basis"] == "markers"
+    assert plain["steps"] == STEPS - stopped - 2 and plain["basis"] == "markers"
     rows = {(f["compile_id"], f["backward"]): f for f in view["frames"]}
     ids = {c["id"]: c for c in document["compiles"]}
     assert set(rows) == {(cid, backward) for cid in ids for backward in (False, True)}
@@ -103,7 +111,7 @@ def test_the_step_every_view_shows_is_the_loops_own_without_the_profiler(run):
     document, page, walls, stderr = run
     view = document["profile"]["run"]
     plain = view["unprofiled"]
-    after = walls["step_us"][plain["stopped_at"] + 1 : -1]
+    after = walls["step_us"][plain["windows"][0][1] + 1 : -1]
     assert len(after) == plain["steps"]
     assert plain["per_step_us"] == pytest.approx(sum(after) / len(after), rel=0.10)
     assert plain["slowdown"] == pytest.approx(view["per_step_us"] / plain["per_step_us"])

@@ -45,7 +45,12 @@ def _message(brk: Data) -> str:
     return text if len(text) <= MESSAGE_CHARS else text[: MESSAGE_CHARS - 1] + "…"
 
 
-def _basis(data: Data, first: str | None, step: str) -> str:
+def _steps_said(runs: list[list[int]]) -> str:
+    said = [f"{a}–{b}" if b > a else str(a) for a, b in runs]
+    return ", ".join(said[:-1]) + (" and " if len(said) > 1 else "") + said[-1]
+
+
+def _basis(data: Data, first: str | None, step: str, run: Data) -> str:
     if first is None:
         return STEP_BY[step]
     record = next((c for c in data.get("compiles") or [] if c.get("id") == first), None)
@@ -55,9 +60,19 @@ def _basis(data: Data, first: str | None, step: str) -> str:
         frame = record.get("frame") or {}
         at = short_where(frame.get("file"), frame.get("line"), source_labels(data))
         which = f"{frame.get('function') or first} at {at}"
+    starts = f"each entry of the run's first compiled frame ({which}) starts a step"
+    plain = run.get("unprofiled") or {}
+    profiled = run["steps"].get("profiled") or []
+    if plain.get("basis") != "markers" or not profiled:
+        return (
+            f"{starts}; the last step ends with its last compiled code, so it is left out of "
+            "the figures"
+        )
+    windows = "a window" if len(plain.get("windows") or []) < 2 else "windows"
     return (
-        f"each entry of the run's first compiled frame ({which}) starts a step; the last step "
-        "ends with its last compiled code, so it is left out of the figures"
+        f"{starts}; the profiler recorded steps {_steps_said(profiled)} whole ({windows} "
+        f"from the run's start, and from each compile after one closed, each until "
+        f"{plain.get('window_steps')} steady steps); the other steps ran without it"
     )
 
 
@@ -147,7 +162,7 @@ def headline(run: Data, data: Data) -> str:
 def label_run(run: Data, data: Data, first: str | None, step: str = "call") -> Data:
     """``run`` with its words: ``first`` is the compile whose frame's entries start the
     steps (None: a step is a profiler step, one ``step`` of :data:`STEP_BY`)."""
-    run["steps"]["basis"] = _basis(data, first, step)
+    run["steps"]["basis"] = _basis(data, first, step, run)
     run["step_time"] = step_words(run)
     short = []
     for gap in run["gaps"]:
