@@ -9,7 +9,7 @@ timed without the profiler), the profiled steps' mean and the slowdown between t
 A loop's per-step time is the mean of its steady steps (after the first 3, which compile,
 and before the last). Goal: the run view's per-step figure within 10% of the median of the
 plain runs; the frames and gaps of the profiled steps add up to their mean. Exit status 1
-when either fails. tests/test_gpu_run_view.py runs it on a GPU.
+when either fails. tests/measure/test_gpu_run_view.py runs it on a GPU.
 """
 
 from __future__ import annotations

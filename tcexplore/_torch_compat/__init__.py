@@ -5,7 +5,8 @@ use moves, ``check()`` (run by the test suite) fails with a message naming it, i
 a capture silently losing data. Supported: torch 2.11 to 2.15 (``SUPPORTED_TORCH``).
 
 One submodule per torch area: ``lookup`` (resolving private names, TorchCompatError),
-``settings`` (the config capture switches, Inductor's provenance globals), ``dynamo``
+``settings`` (the config capture switches, Inductor's provenance globals), ``caches``
+(the caches' keys as the user has them, the user's cache settings), ``dynamo``
 (bytecode hook, tracing profiler, skip reasons, stance), ``warm_process`` (compiling
 afresh beside earlier compiles), ``ops`` (the op registry), ``pytree``, ``logs`` (torch's
 loggers), ``installation`` (versions, C++ compiler, compile modes), ``runtime`` (output
@@ -19,6 +20,7 @@ log or a document goes through modules that import it and never needs torch.
 from __future__ import annotations
 
 from . import (
+    caches,
     dynamo,
     graph_calls,
     installation,
@@ -29,6 +31,7 @@ from . import (
     settings,
     warm_process,
 )
+from .caches import cache_settings, keys_as_without_capture
 from .dynamo import (
     bytecode_hook,
     compile_stance,
@@ -81,6 +84,7 @@ __all__ = [
     "aten_ops_called",
     "backward_provenance",
     "bytecode_hook",
+    "cache_settings",
     "capture_settings",
     "check",
     "compile_modes",
@@ -101,6 +105,7 @@ __all__ = [
     "is_compile_range",
     "is_view_op",
     "isolated_compile",
+    "keys_as_without_capture",
     "loaded_output_module",
     "never_traced",
     "new_graph_globals",
@@ -120,7 +125,18 @@ __all__ = [
 ]
 
 # Each area's probes: what check() resolves.
-_AREAS = (logs, settings, ops, installation, pytree, runtime, dynamo, warm_process, graph_calls)
+_AREAS = (
+    logs,
+    settings,
+    caches,
+    ops,
+    installation,
+    pytree,
+    runtime,
+    dynamo,
+    warm_process,
+    graph_calls,
+)
 
 
 def check() -> list[str]:

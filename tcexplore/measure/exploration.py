@@ -5,7 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from ..document import MIME_TYPE, Document, wired
+from ..decided import Document
+from ..document import MIME_TYPE
 
 __all__ = ["Exploration", "MIME_TYPE", "max_abs_error"]
 
@@ -90,7 +91,7 @@ class Exploration:
         return self.document.save(path)
 
     def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, Any]:
-        return wired("notebook")(self.document.data, repr(self))
+        return self.document.mime_bundle(repr(self))
 
     def __repr__(self) -> str:
         parts = ", ".join(

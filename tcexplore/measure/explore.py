@@ -43,7 +43,7 @@ def explore(
     profile: bool = False,
     profile_gpu: bool = False,
     memory: bool = False,
-    bypass_caches: bool = True,
+    bypass_caches: bool = False,
     try_fixes: bool = False,
     _keep_call: Callable[[Callable[[], Any]], None] | None = None,
     **kwargs: Any,
@@ -54,13 +54,14 @@ def explore(
     against a float64 eager run; ``profile`` (``profile_gpu`` is its old name) measures
     every kernel's time after the timing samples, rolls it up to source lines and holds it
     against this machine's peaks. ``memory`` measures one call's peak memory eager and
-    compiled (backward included when the output needs grad). A compile or call that
+    compiled from the state the call starts from (backward included: the step's own, or
+    its output's when that needs grad). A compile or call that
     raises is the document's ``error`` (what the code raised, with what was captured); a
     measurement that fails is ``explore.error``, kept with what was measured before it.
     Everything ``fn`` can reach is as it was afterwards (the ``isolation`` section says
     what was put back and what cannot be); a step computing gradients has them compared.
-    ``bypass_caches=False`` keeps Inductor's FX-graph and AOTAutograd caches on
-    (capture()'s). ``try_fixes`` tries each setting the findings
+    Inductor's FX-graph and AOTAutograd caches are as the program has them (a hit is
+    recorded as one); ``bypass_caches=True`` compiles cold (capture()'s). ``try_fixes`` tries each setting the findings
     advise (measure/try_fixes.py: a baseline and each variant explored cold, in isolation)
     and stores before and after in the finding (``tried``). ``_keep_call`` is a try's own:
     it is handed the compiled call (on copies of the arguments) to time against another.

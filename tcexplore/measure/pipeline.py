@@ -24,11 +24,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..document import Document, error_record
+from ..decided import Document
+from ..document import error_record
 from . import steps
 from .exploration import Exploration
 from .profiled_capture import capture
 from .random_ops import explain_mismatch
+from .snapshot import Snapshot
 from .steps import EagerCall, RealCall, Repeated, Start
 from .subject import Subject
 from .try_fixes import remember, run_tries, setting_fixes
@@ -52,7 +54,7 @@ class Plan:
     find_divergence: bool = True
     profile: bool = False
     memory: bool = False
-    bypass_caches: bool = True
+    bypass_caches: bool = False  # True: a cold capture (capture()'s)
     try_fixes: bool = False
     remember: bool = True  # kept for "Try it" (a try's own explorations are not)
     keep_call: Callable[[Callable[[], Any]], None] | None = None  # a try's: the compiled call
@@ -91,7 +93,9 @@ def run(subject: Subject, plan: Plan) -> Outcome:
         try:
             with (
                 subject.compiling(),
-                capture(bypass_caches=plan.bypass_caches, on_event=plan.on_event) as session,
+                capture(
+                    bypass_caches=plan.bypass_caches, on_event=plan.on_event, explored=True
+                ) as session,
             ):
                 real = steps.real_call(subject, start)
                 end = real.end
@@ -119,7 +123,7 @@ def run(subject: Subject, plan: Plan) -> Outcome:
         profile=measured.profile,
         isolation=end.report() if end is not None and plan.eager else None,
     )
-    exploration = _tries(Exploration(explored), subject, start, plan, error)
+    exploration = _tries(Exploration(explored), subject, start, end, plan, error)
     returned = real.returned if real is not None else None
     return Outcome(exploration, returned, error)
 
@@ -142,7 +146,7 @@ def _against_eager(
                 subject, measured.calls, real.compile_s, plan.time_budget_s
             )
         if plan.memory:
-            measured.memory = steps.memory(subject, start)
+            measured.memory = steps.memory(subject, start, real)
     except Exception as exc:  # noqa: BLE001 - the measurement's failure, kept with the rest
         measured.error = error_record(exc)
 
@@ -191,13 +195,15 @@ def _tries(
     exploration: Exploration,
     subject: Subject,
     start: Start,
+    end: Snapshot | None,
     plan: Plan,
     error: BaseException | None,
 ) -> Exploration:
     """Kept for the extension's "Try it"; with ``try_fixes`` each setting the findings
-    advise tried on copies of the arguments as the real call started (measure/try_fixes.py),
-    each try an explore() of the subject's function. A subject that raised is not tried:
-    the baseline would raise the same."""
+    advise tried on copies of the arguments as the real call started, from the state it
+    started from (measure/try_fixes.py; a cell's state is put back as its real run left
+    it after), each try an explore() of the subject's function, its before side this
+    document. A subject that raised is not tried: the baseline would raise the same."""
     from .explore import explore  # noqa: PLC0415 - each try explores; explore() runs this
 
     data = exploration.document.data
@@ -206,15 +212,23 @@ def _tries(
         "time_budget_s": plan.time_budget_s,
         "find_divergence": False,
         "memory": plan.memory,
+        "bypass_caches": plan.bypass_caches,
     }
     args, kwargs = start.values
     if plan.remember:
-        remember(explore, data, subject.fn, args, kwargs, options)
+        kept = start.state if subject.keeps_effects else None
+        remember(explore, data, subject.fn, args, kwargs, options, kept)
     fixes = setting_fixes(data) if plan.try_fixes and error is None else []
     if not fixes:
         return exploration
     plan.on_stage(f"trying {', '.join(fix['label'] for fix in fixes)}")
-    tries = run_tries(explore, subject.fn, args, kwargs, options, fixes)
+    try:
+        if start.state is not None:
+            start.state.restore()
+        tries = run_tries(explore, subject.fn, args, kwargs, options, fixes, data)
+    finally:
+        if end is not None:
+            end.restore()
     return Exploration(exploration.document.with_sections(tries=tries or None))
 
 

@@ -596,8 +596,7 @@ def finish(
         for i, r in enumerate(rows)
     }
     below_roof.annotate(rows, sources, peaks, run["device"])
-    step = roofline.step_verdict(rows, wall_us, run["device"], loop)
-    below_roof.advise(step, rows)
+    step = roofline.step_figures(rows, wall_us, loop)  # judged by findings/step_verdict.py
     step["wall_source"] = wall_source
     return {
         **run,

@@ -22,7 +22,7 @@ from .. import _torch_compat
 from ..document import error_record
 from .cloned_inputs import clone_tensors, rng_snapshot
 from .first_divergence import find_first_divergence
-from .gradients import gradient_rows, gradients_ok
+from .gradients import State, gradient_rows, gradients_ok, state_rows
 from .memory import measure_memory
 from .output_diff import closeness_to_reference, diff_named
 from .profile import profile_calls
@@ -53,6 +53,7 @@ class RealCall:
     returned: Any
     compile_s: float
     gradients: Gradients  # the gradients it changed, as it left them
+    state: State  # the state it changed (parameters, buffers, optimizer state), copies
     inputs_after: dict[str, Any]  # copies of its inputs as it left them
     end: Snapshot | None  # the state to leave once measuring is done
 
@@ -64,6 +65,7 @@ class EagerCall:
     args: Arguments
     returned: Any
     gradients: Gradients
+    state: State
 
 
 @dataclass
@@ -101,6 +103,7 @@ def real_call(subject: Subject, start: Start) -> RealCall:
         returned=returned[0],
         compile_s=compile_s,
         gradients=state.changed_gradients() if state is not None else {},
+        state=state.changed_state() if state is not None else {},
         inputs_after=clone_tensors(subject.inputs_of(args)),
         end=end,
     )
@@ -115,21 +118,28 @@ def eager_call(subject: Subject, start: Start) -> EagerCall:
     start.rewind()
     with contextlib.nullcontext() if subject.eager_heard else quiet():
         returned = subject.fn(*args[0], **args[1])
-    gradients = start.state.changed_gradients()
+    gradients, state = start.state.changed_gradients(), start.state.changed_state()
     start.state.restore(keep_made=True)
-    return EagerCall(args, returned, gradients)
+    return EagerCall(args, returned, gradients, state)
 
 
 def accuracy(subject: Subject, real: RealCall, eager: EagerCall) -> Data:
-    """The accuracy rule: every output, every input after the call and every gradient the
-    step computed, compiled against eager, within torch.testing's tolerances."""
+    """The accuracy rule: every output, every input after the call, every gradient the
+    step computed and the state it left (parameters, buffers, optimizer state), compiled
+    against eager, within torch.testing's tolerances."""
     record: Data = {
         "outputs": subject.outputs(eager.returned, real.returned),
         "inputs_after_call": diff_named(subject.inputs_of(eager.args), real.inputs_after),
         **gradient_rows(eager.gradients, real.gradients),
+        **state_rows(eager.state, real.state),
         "first_divergence": None,
     }
-    rows = record["outputs"] + record["inputs_after_call"] + record.get("gradients", [])
+    rows = [
+        *record["outputs"],
+        *record["inputs_after_call"],
+        *record.get("gradients", []),
+        *record.get("state_after_call", []),
+    ]
     record["ok"] = all(row["ok"] for row in rows)
     return record
 
@@ -150,9 +160,11 @@ def timing(subject: Subject, calls: Repeated, compile_s: float, budget_s: float)
     return summarize(eager, compiled, compile_s, "cuda" if subject.cuda else "cpu", budget_s)
 
 
-def memory(subject: Subject, start: Start) -> Data:
+def memory(subject: Subject, start: Start, real: RealCall) -> Data:
     """One call's peak, eager and compiled (measure/memory.py), each from the start state
-    with the step's made state kept; a failure is the section's, with why."""
+    with the step's made state kept, as timing's calls start; a call that back-propagates
+    itself (the real call changed gradients) gets no backward of its output on top. A
+    failure is the section's, with why."""
     state = start.state
     assert state is not None
     try:
@@ -163,6 +175,7 @@ def memory(subject: Subject, start: Start) -> Data:
                 *start.values,
                 subject.cuda,
                 lambda: state.restore(keep_made=True),
+                backward=not real.gradients,
             )
     except Exception as exc:  # noqa: BLE001 - kept in the section, with why
         return {"peak_bytes": None, "cudagraph_pools": None, "error": error_record(exc)}

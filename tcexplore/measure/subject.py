@@ -18,7 +18,7 @@ from typing import Any
 from .. import _torch_compat
 from ..capture.not_compiled import nothing_compiled
 from ..capture.notebook_cells import notebook_cell_sections
-from ..document import Document
+from ..decided import Document
 from .cloned_inputs import clone_tensors
 from .foreign_entries import without_foreign_entries
 from .output_diff import diff_outputs

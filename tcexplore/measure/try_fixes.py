@@ -20,6 +20,7 @@ import contextlib
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
 from typing import Any
 
 import torch
@@ -28,7 +29,7 @@ from .. import _torch_compat
 from ..document import error_record
 from ..findings.tried import side, tried
 from .cold import cold_compiles
-from .snapshot import untouched
+from .snapshot import Snapshot, untouched
 from .timing import measure, speedup_interval, uses_cuda
 from .unheard import quiet
 
@@ -39,10 +40,33 @@ Data = dict[str, Any]
 BLOCK_S = 0.02
 PROBE_CALLS = 5
 MAX_BLOCK_CALLS = 5000
+# Each side's own exploration is timed this long: only for the calls a loop makes after the
+# first (what the document it is compared with ran), its figures are not used.
+EXPLORED_BUDGET_S = 0.01
 
 # Explorations a "Try it" button may name, by document id: the latest few, in this kernel.
 KEPT = 8
-_recent: OrderedDict[str, tuple[Any, ...]] = OrderedDict()
+
+
+@dataclass
+class _Kept:
+    """What "Try it" needs of an exploration: the call, explore()'s options, the fixes its
+    findings advise, its document (the tries' before side), the tries made since, and for
+    a cell (whose real run kept its effects) the state that run started from."""
+
+    explore_fn: Callable[..., Any]
+    fn: Callable
+    args: tuple
+    kwargs: Data
+    options: Data
+    fixes: dict[str, Data]
+    document: Data
+    start: Snapshot | None
+    cell: bool  # its real run kept its effects: a try needs ``start``
+    tried: dict[str, Data] = field(default_factory=dict)
+
+
+_recent: OrderedDict[str, _Kept] = OrderedDict()
 
 
 def setting_fixes(data: Data) -> list[Data]:
@@ -62,10 +86,14 @@ def run_tries(
     kwargs: Data,
     options: Data,
     fixes: list[Data],
+    document: Data | None = None,
 ) -> list[Data]:
     """One baseline (``options``: explore()'s arguments as the user gave them) and one
     variant per fix, each explored cold, then the two timed in alternation; the tried
-    records, in ``fixes``' order."""
+    records, in ``fixes``' order. ``document``: the one whose findings advised the fixes:
+    the before side is its own (graphs, breaks, recompiles, peak, outputs), with the
+    baseline's cold compile and both sides' time per call measured alongside the variant
+    (figures compare only when measured alike)."""
     if not fixes:
         return []
     cuda = uses_cuda((args, kwargs))
@@ -74,11 +102,14 @@ def run_tries(
 
     def explored(overrides: Data) -> tuple[Data, Callable[[], Any]]:
         calls: list[Callable[[], Any]] = []
+        # Timed briefly: its calls are a loop's next steps, as the document's timing made
+        # them (a step's second call may recompile); the figures are the alternation's.
+        timed = {"measure_timing": True, "time_budget_s": EXPLORED_BUDGET_S}
         with quiet():  # the call's prints were shown once, by the run the user asked for
             exploration = explore_fn(
                 fn,
                 *args,
-                **{**options, **overrides, "measure_timing": False, "_keep_call": calls.append},
+                **{**options, **overrides, **timed, "_keep_call": calls.append},
                 **kwargs,
             )
         if not calls:  # the compile or the first call raised: the exploration says how
@@ -94,6 +125,8 @@ def run_tries(
     records = []
     for fix in fixes:
         before = side(before_data)
+        if document is not None:
+            before = {**side(document), "compile_s": before["compile_s"]}
         try:
             with cold_compiles(backend, cuda), _applied(fix["setting"]) as overrides:
                 after_data, after_call = _variant(explored, fix["setting"], overrides)
@@ -190,14 +223,22 @@ def remember(
     args: tuple,
     kwargs: Data,
     options: Data,
+    start: Snapshot | None = None,
 ) -> None:
     """Keep what the extension's "Try it" needs to try a fix of this exploration (the
-    function, its arguments, explore()'s options) under the document's id, in this kernel;
-    the oldest is dropped past KEPT. Only an exploration with a setting to try is kept."""
+    function, its arguments, explore()'s options, its document) under the document's id, in
+    this kernel; the oldest is dropped past KEPT. Only an exploration with a setting to try
+    is kept. ``start``: a cell's state before its real run, kept (in host memory) for the
+    latest cell only: it is a copy of everything the cell reaches."""
     fixes = {fix["label"]: fix for fix in setting_fixes(data)}
     if not fixes or not isinstance(data.get("id"), str):
         return
-    _recent[data["id"]] = (explore_fn, fn, args, kwargs, options, fixes)
+    if start is not None:
+        for older in _recent.values():
+            older.start = None
+        start = start.on_host()
+    cell = start is not None
+    _recent[data["id"]] = _Kept(explore_fn, fn, args, kwargs, options, fixes, data, start, cell)
     _recent.move_to_end(data["id"])
     while len(_recent) > KEPT:
         _recent.popitem(last=False)
@@ -205,15 +246,38 @@ def remember(
 
 def try_fix(document_id: str, label: str) -> Data:
     """The kernel's side of "Try it": the fix named ``label`` tried on the exploration
-    ``document_id`` made in this kernel; ``{"tried": record}`` or ``{"error": why}``."""
+    ``document_id`` made in this kernel, from the state its real call started from, its
+    before side the document's; ``{"tried": record}`` or ``{"error": why}``. A fix tried
+    already is not tried again: its record is the answer."""
     kept = _recent.get(document_id)
     if kept is None:
         return {
             "error": "this output's exploration is not in this kernel (the kernel restarted, "
             f"or more than {KEPT} explorations ran since): run its cell again to try it"
         }
-    explore_fn, fn, args, kwargs, options, fixes = kept
-    if label not in fixes:
+    if label not in kept.fixes:
         return {"error": f"{label} is not a setting this exploration's findings name"}
-    (record,) = run_tries(explore_fn, fn, args, kwargs, options, [fixes[label]])
+    if label in kept.tried:
+        return {"tried": kept.tried[label]}
+    if kept.cell and kept.start is None:
+        return {
+            "error": "the state this cell's run started from is kept for the latest cell "
+            "only (it is a copy of everything the cell reaches): run its cell again to try it"
+        }
+    current = kept.start.now() if kept.start else Snapshot(kept.fn, kept.args, kept.kwargs)
+    try:
+        if kept.start is not None:
+            kept.start.restore()
+        (record,) = run_tries(
+            kept.explore_fn,
+            kept.fn,
+            kept.args,
+            kept.kwargs,
+            kept.options,
+            [kept.fixes[label]],
+            kept.document,
+        )
+    finally:
+        current.restore()
+    kept.tried[label] = record
     return {"tried": record}

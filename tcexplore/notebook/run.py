@@ -104,10 +104,12 @@ def run_cell(
     profile: bool = False,
     memory: bool = False,
     try_fixes: bool = False,
+    bypass_caches: bool = False,
 ) -> CellRun:
     """``sections(document data)`` gives fields for the document's ``explore`` section
     (the cells' source labels and sources); ``on_event`` sees every trace event and
-    ``on_stage`` hears of the steps after the compile (measuring, searching, profiling)."""
+    ``on_stage`` hears of the steps after the compile (measuring, searching, profiling);
+    ``bypass_caches``: a cold capture (capture()'s)."""
     plan = Plan(
         compile_kwargs,
         time_budget_s=time_budget_s,
@@ -115,6 +117,7 @@ def run_cell(
         profile=profile,
         memory=memory,
         try_fixes=try_fixes,
+        bypass_caches=bypass_caches,
         on_event=on_event,
         on_stage=on_stage,
     )

@@ -15,7 +15,9 @@ from typing import Any
 import orjson
 
 from .._version import __version__
+from ..common.formatting import plural
 from ..document import SCHEMA
+from ..findings import listing
 from ..render.rank_ranges import ranks_text
 from .divergence import find_divergence
 
@@ -41,6 +43,7 @@ def build_ranks_document(
                 + (f"; open {where}" if where else ""),
                 "bytes": size or 0,
             }
+    divergence = find_divergence([(d["rank"], d["slim"]) for d in digests], world_size)
     return {
         "schema": SCHEMA,
         "kind": "ranks",
@@ -48,9 +51,29 @@ def build_ranks_document(
         "created": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
         "world_size": world_size,
         "ranks": entries,
-        "divergence": find_divergence([(d["rank"], d["slim"]) for d in digests], world_size),
+        "divergence": divergence,
         "rank_groups": rank_groups(entries),
+        "headline": headline(len(entries), world_size, divergence),
+        "listing": listing.ranks(entries, divergence),
     }
+
+
+# What find_divergence compares, as the headline says it when nothing differs.
+COMPARED = (
+    "the same compile ids, recompiles, graph breaks, Dynamo graphs, collectives, compile "
+    "results, cache results and versions"
+)
+
+
+def headline(ranks: int, world_size: int | None, divergence: list[dict[str, Any]]) -> str:
+    """What the multi-rank view says first: how many ranks, and whether they diverge."""
+    world = f" of world size {world_size}" if world_size else ""
+    found = (
+        plural(len(divergence), "divergence finding")
+        if divergence
+        else f"no divergence ({COMPARED})"
+    )
+    return f"{plural(ranks, 'rank')}{world}: {found}"
 
 
 # What makes two ranks' entries alike: all but where they came from and who they are.

@@ -15,7 +15,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..document import Document, DocumentError
+from ..decided import Document
+from ..document import DocumentError
 from ..traces import trace_logs
 from .files import rank_files
 

@@ -16,11 +16,11 @@ from typing import Any
 
 from ..capture.assemble import Assembler, new_compile_record
 from ..capture.events import ENVELOPE_KEYS, Event
-from ..document import Document, DocumentError, build_document, validate
+from ..document import DocumentError, new_document, validate
 from ..files.without_gc import without_gc
 from .log_file import TraceError, TraceLog, log_rank, read_trace_log
 
-__all__ = ["TraceError", "document_from_log", "load_trace", "trace_logs"]
+__all__ = ["TraceError", "data_from_log", "read_trace", "trace_logs"]
 
 # What a TORCH_TRACE log does not record, compared with an in-process capture.
 NOT_IN_TRACE = (
@@ -83,18 +83,18 @@ def trace_logs(directory: Path) -> list[Path]:
     return found
 
 
-def load_trace(path: str | Path, *, rank: int | None = None) -> Document:
-    """The document of one TORCH_TRACE log.
+def read_trace(path: str | Path, *, rank: int | None = None) -> dict[str, Any]:
+    """The document data of one TORCH_TRACE log (``tcexplore.load_trace`` decides it).
 
     ``path`` is a log file, or the directory ``TORCH_TRACE`` named: with several logs in
     it (one per rank), ``rank`` picks one; ``tcexplore.ranks(path)`` reads them all.
     """
     path = Path(path)
     if not path.is_dir():
-        return document_from_log(read_trace_log(path))
+        return data_from_log(read_trace_log(path))
     logs = trace_logs(path)
     if len(logs) == 1 and rank is None:
-        return document_from_log(read_trace_log(logs[0]))
+        return data_from_log(read_trace_log(logs[0]))
     ranks = {p: log_rank(p) for p in logs}
     if rank is None:
         listed = ", ".join(f"{p.name} (rank {r})" for p, r in ranks.items())
@@ -105,11 +105,12 @@ def load_trace(path: str | Path, *, rank: int | None = None) -> Document:
     chosen = [p for p, r in ranks.items() if r == rank]
     if len(chosen) != 1:
         raise TraceError(f"{path} holds {len(chosen)} logs of rank {rank}")
-    return document_from_log(read_trace_log(chosen[0]))
+    return data_from_log(read_trace_log(chosen[0]))
 
 
-def document_from_log(log: TraceLog) -> Document:
-    """The log's events, read as they come, through the capture's Assembler. A damaged
+def data_from_log(log: TraceLog) -> dict[str, Any]:
+    """The document data of a log: its events, read as they come, through the capture's
+    Assembler, before any decision (the layers above decide it). A damaged
     event is skipped and kept in ``capture.unread``; the document is validated, as any
     document read from outside is, and a value the schema refuses (what a damaged event
     left in a compile) is put back to its empty value, itself an entry of ``unread``."""
@@ -117,12 +118,10 @@ def document_from_log(log: TraceLog) -> Document:
         assembler, capture, parts = _assembled(log)
     problem = None
     for _ in range(MAX_REPAIRS):
-        document = build_document(
-            **parts, capture={**capture, "unread": assembler.unread.section()}
-        )
+        data = new_document(**parts, capture={**capture, "unread": assembler.unread.section()})
         try:
-            validate(document.data)
-            return document
+            validate(data)
+            return data
         except DocumentError as exc:
             problem = exc
             if not _repair(parts, exc, assembler):
@@ -158,7 +157,7 @@ _EMPTY = Event("", None, None, None, None, 0, None)
 
 
 def _assembled(log: TraceLog) -> tuple[Assembler, dict[str, Any], dict[str, Any]]:
-    """The Assembler fed every readable event, the capture section, build_document's
+    """The Assembler fed every readable event, the capture section, new_document's
     other arguments."""
     assembler = Assembler({}, log.unread)  # file names come with the log's own `str` events
     stated: list[Event] = []  # the events that state versions
