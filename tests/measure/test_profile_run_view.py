@@ -37,10 +37,14 @@ def run(tmp_path_factory):
     report, the loop's own step times and stderr."""
     workdir = tmp_path_factory.mktemp("run_view")
     out, page, walls = workdir / "out.json", workdir / "out.html", workdir / "walls.json"
+    # One intra-op thread: on a 2-core machine other processes share, two OpenMP threads
+    # make each compiled kernel wait for a descheduled one (steps of 1 ms took 70 ms), and
+    # the AdamW step this module names falls under the finding's share of such a step.
     env = dict(
         os.environ,
         TCEXPLORE_CACHE_DIR=str(workdir / "cache"),
         TORCHINDUCTOR_CACHE_DIR=str(workdir / "inductor-cache"),
+        OMP_NUM_THREADS="1",
     )
     done = subprocess.run(
         [sys.executable, "-m", "tcexplore", "run", str(LOOP), str(walls), "cpu", str(STEPS),
