@@ -1,12 +1,14 @@
 """The run view's words: what started a step, each eager gap's and each timeline bar's
-label, the headline (the share of a step in compiled code and the costliest graph break),
-and the finding that names that break with its measured cost. The figures are
-measure/run_view.py's; both views draw these stored texts."""
+label, the timeline's axis (ending at the step's end), the headline (the share of a step in
+compiled code and the costliest graph break), and the finding that names that break with
+its measured cost. The figures are measure/run_view.py's; both views draw these stored
+texts."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from ..common.axis import span_axis
 from ..common.formatting import count, share, time_us
 from .graph_break_audit import source_labels
 from .make import compile_link, finding, short_where, source_link, tab_link
@@ -26,11 +28,12 @@ UNRECORDED = "a graph break this document did not record"
 # A compile id the profile saw run that the document lacks: a live capture opened after it.
 BEFORE_CAPTURE = "compiled before this document's capture opened"
 MESSAGE_CHARS = 60
+STEP_AXIS = "time from the step's start"  # the timeline's axis, ending at the step's end
 # A profiled step this much slower than the unprofiled one is said, with the ratio.
 SLOWDOWN_SAID = 1.1
 UNPROFILED_BY = {
-    "markers": "steps after the profiler stopped, timed by host timers at each entry of "
-    "the first compiled frame",
+    "markers": "the steps the profiler did not record, timed by host timers at each entry "
+    "of the first compiled frame",
     "calls": "the same calls, each timed to completion, without the profiler or the kernel ranges",
 }
 
@@ -181,6 +184,7 @@ def label_run(run: Data, data: Data, first: str | None, step: str = "call") -> D
             )
         else:
             span["label"] = short[span["gap"]] if span["gap"] is not None else "eager"
+    run["timeline"]["axis"] = span_axis(run["timeline"]["duration_us"], STEP_AXIS)
     run["headline"] = headline(run, data)
     return run
 

@@ -182,6 +182,13 @@ def test_the_timeline_tiles_one_steady_step(run):
     assert [view["frames"][s["frame"]]["backward"] for s in compiled] == [False] * 2 + [True] * 2
     for span in spans:
         assert (span["frame"] is None) == (span["kind"] == "eager") == (span["gap"] is not None)
+    # the axis ends where the step does, its end labelled with the step's time in its unit
+    axis = timeline["axis"]
+    ticks = axis["ticks"]
+    assert ticks[0]["at_us"] == 0 and ticks[-1]["at_us"] == timeline["duration_us"]
+    assert [t["at_us"] for t in ticks] == sorted({t["at_us"] for t in ticks})
+    unit = axis["title"].rpartition("(")[2].rstrip(")")
+    assert ticks[-1]["label"].endswith(f" {unit}") and unit in {"µs", "ms", "s"}
 
 
 def test_the_report_and_the_summary_show_the_run(run):
