@@ -1861,7 +1861,7 @@ export interface Run {
   how: string;
   steps: RunSteps;
   /**
-   * the profiled window's steps, from the first one's start to the last one's end
+   * the steps the profiler recorded whole, in all
    */
   wall_us: number;
   /**
@@ -1898,7 +1898,7 @@ export interface Run {
 }
 export interface RunSteps {
   /**
-   * steps in the profiled window
+   * steps of the run or of the profiled calls: in a run, every step the step markers saw (measure/step_markers.py), profiled or not; else the steps the profiler recorded
    */
   count: number;
   /**
@@ -1906,13 +1906,17 @@ export interface RunSteps {
    */
   basis: string;
   /**
-   * 0-based steps during which torch compiled (their time is mostly compile): left out of the figures
+   * 0-based steps during which torch compiled (their time is mostly compile): left out of the figures; in a run, every such step the markers saw, profiled or not
    */
   compiled: number[];
   /**
-   * the steps the figures are over: those that did not compile (and, in a run, not the last, whose end nothing that ran tells)
+   * the steps the figures are over: those the profiler recorded whole that did not compile
    */
   steady: number;
+  /**
+   * the steps the profiler recorded whole, as [first, last] runs (a run's windows; explore's calls)
+   */
+  profiled?: [number, number][];
 }
 export interface RunFrame {
   /**
@@ -2039,6 +2043,7 @@ export interface RunTimeline {
    * spans past the drawing limit, not listed
    */
   spans_left_out: number;
+  axis?: RunTimelineAxis;
 }
 export interface RunSpan {
   kind: "compiled" | "eager";
@@ -2055,7 +2060,20 @@ export interface RunSpan {
   label: string;
 }
 /**
- * the steps as the program runs them, without the profiler (measure/profile.py): a run's steps after the profiler stopped, timed by host timers at each entry of the first compiled frame (measure/step_markers.py), or explore's calls timed to completion before profiling; absent in documents written before it
+ * the time axis the views draw under the step (common/axis.py's span_axis): round ticks, then the step's end, where the axis ends; absent in documents written before it
+ */
+export interface RunTimelineAxis {
+  title: string;
+  ticks: {
+    /**
+     * from the step's start
+     */
+    at_us: number;
+    label: string;
+  }[];
+}
+/**
+ * the steps as the program runs them, without the profiler (measure/profile.py): a run's steps outside the profiler's windows, timed by host timers at each entry of the first compiled frame (measure/step_markers.py), or explore's calls timed to completion before profiling; absent in documents written before it
  */
 export interface UnprofiledSteps {
   /**
@@ -2067,7 +2085,7 @@ export interface UnprofiledSteps {
    */
   steps: number;
   /**
-   * a run's steady steps the profiler recorded before it stopped
+   * a run's steps the profiler's windows recorded that did not compile
    */
   profiled_steps?: number;
   /**
@@ -2093,9 +2111,13 @@ export interface UnprofiledSteps {
     [k: string]: number;
   };
   /**
-   * a run's step (0-based) in which the profiler stopped (null: it never did); the unprofiled steps are those after it
+   * a run's profiler windows as [the first step it could record whole, the step in which it stopped (null: it never did)]: one from the run's start, and one from each trace event (a compile) after a window stopped; the unprofiled steps are the others
    */
-  stopped_at?: number | null;
+  windows?: [number | null, number | null][];
+  /**
+   * steady steps after its last compile that a window records before it stops
+   */
+  window_steps?: number;
 }
 /**
  * the per-step figure every view shows, in words (findings/run_view.py); absent in documents written before it
