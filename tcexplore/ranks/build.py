@@ -15,17 +15,22 @@ from typing import Any
 import orjson
 
 from .._version import __version__
+from ..common.formatting import plural
 from ..document import SCHEMA
 from ..render.rank_ranges import ranks_text
 from .divergence import find_divergence
+from .settle import inputs_finding
 
 EMBED_LIMIT = 50_000_000  # bytes of rank-document JSON a saved multi-rank document embeds
 
 
 def build_ranks_document(
-    digests: list[dict[str, Any]], embed_limit: int = EMBED_LIMIT
+    digests: list[dict[str, Any]],
+    embed_limit: int = EMBED_LIMIT,
+    inputs: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """From the digests of :func:`.digest.digest_rank`, by rank."""
+    """From the digests of :func:`.digest.digest_rank`, by rank, and the ``inputs`` section
+    of :func:`.settle.settle`."""
     entries = [d["entry"] for d in digests]
     world_sizes = [(e.get("distributed") or {}).get("world_size") for e in entries]
     world_size = next((w for w in world_sizes if w), None)
@@ -41,16 +46,44 @@ def build_ranks_document(
                 + (f"; open {where}" if where else ""),
                 "bytes": size or 0,
             }
+    divergence = inputs_finding(inputs, [e["rank"] for e in entries]) + find_divergence(
+        [(d["rank"], d["slim"]) for d in digests], world_size
+    )
     return {
         "schema": SCHEMA,
         "kind": "ranks",
         "tool": {"name": "tcexplore", "version": __version__},
         "created": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
         "world_size": world_size,
+        "headline": headline(len(entries), world_size, divergence, inputs),
+        "inputs": inputs,
         "ranks": entries,
-        "divergence": find_divergence([(d["rank"], d["slim"]) for d in digests], world_size),
+        "divergence": divergence,
         "rank_groups": rank_groups(entries),
     }
+
+
+def headline(
+    ranks: int, world_size: int | None, divergence: list[dict[str, Any]], inputs: dict | None
+) -> str:
+    """The view's first line: how many ranks, whether they diverge, and what of the inputs
+    was not read as given (a rank with more than one file, files skipped)."""
+    world = f" of world size {world_size}" if world_size else ""
+    text = (
+        f"{plural(ranks, 'rank')}{world}: {plural(len(divergence), 'divergence finding')}"
+        if divergence
+        else f"{plural(ranks, 'rank')}{world}: no divergence (same compile ids, recompiles, "
+        "graph breaks, graphs, collectives, results, caches and versions)"
+    )
+    conflicts = (inputs or {}).get("conflicts") or []
+    if conflicts:
+        text += "; the inputs held more than one file for " + ranks_text(
+            sorted(c["rank"] for c in conflicts)
+        )
+    stray = [s for s in (inputs or {}).get("skipped") or [] if s["rank"] is None]
+    if stray:
+        text += f"; {plural(len(stray), 'file')} skipped, each with why"
+    return text
 
 
 # What makes two ranks' entries alike: all but where they came from and who they are.

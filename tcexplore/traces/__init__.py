@@ -18,9 +18,10 @@ from ..capture.assemble import Assembler, new_compile_record
 from ..capture.events import ENVELOPE_KEYS, Event
 from ..document import Document, DocumentError, build_document, validate
 from ..files.without_gc import without_gc
+from .folder import ReadFile, Skipped, assign_ranks, folder_files
 from .log_file import TraceError, TraceLog, log_rank, read_trace_log
 
-__all__ = ["TraceError", "document_from_log", "load_trace", "trace_logs"]
+__all__ = ["TraceError", "document_from_log", "load_trace"]
 
 # What a TORCH_TRACE log does not record, compared with an in-process capture.
 NOT_IN_TRACE = (
@@ -67,45 +68,42 @@ STATED = {
     "cuda": "cuda_version",
     "python": "python_version",
 }
-LOG_SUFFIXES = (".log", ".log.gz", ".log.bz2", ".log.xz")
-
-
-def trace_logs(directory: Path) -> list[Path]:
-    """The TORCH_TRACE logs in a directory: torch's own file names, or any ``*.log``."""
-    found = sorted(
-        p
-        for p in directory.iterdir()
-        if p.is_file()
-        and (p.name.startswith("dedicated_log_torch_trace_") or p.name.endswith(LOG_SUFFIXES))
-    )
-    if not found:
-        raise TraceError(f"{directory} holds no TORCH_TRACE log (dedicated_log_torch_trace_*.log)")
-    return found
 
 
 def load_trace(path: str | Path, *, rank: int | None = None) -> Document:
     """The document of one TORCH_TRACE log.
 
-    ``path`` is a log file, or the directory ``TORCH_TRACE`` named: with several logs in
-    it (one per rank), ``rank`` picks one; ``tcexplore.ranks(path)`` reads them all.
+    ``path`` is a log file, or the folder ``TORCH_TRACE`` named: with several logs in it
+    (one per rank), ``rank`` picks one, each log's rank given by the folder's rules
+    (traces/folder.py); ``tcexplore.ranks(path)`` reads them all.
     """
     path = Path(path)
     if not path.is_dir():
         return document_from_log(read_trace_log(path))
-    logs = trace_logs(path)
+    found, skipped = folder_files(path)
+    logs = [p for p, kind in found if kind == "trace"]
     if len(logs) == 1 and rank is None:
         return document_from_log(read_trace_log(logs[0]))
-    ranks = {p: log_rank(p) for p in logs}
+    files = []
+    for order, log in enumerate(logs):
+        try:
+            files.append(ReadFile(str(log), "trace", log_rank(log), order, log.stat().st_mtime))
+        except TraceError as exc:
+            skipped.append(Skipped(str(log), str(exc)))
+    if not files:
+        why = "; ".join(f"{Path(s.path).name}: {s.reason}" for s in skipped)
+        raise TraceError(f"{path} holds no TORCH_TRACE log" + (f" ({why})" if why else ""))
+    kept, _, _ = assign_ranks(files)
     if rank is None:
-        listed = ", ".join(f"{p.name} (rank {r})" for p, r in ranks.items())
+        listed = ", ".join(f"{Path(f.path).name} (rank {f.rank})" for f in kept)
         raise TraceError(
-            f"{path} holds {len(logs)} logs: {listed}. Pass rank=N for one, or "
+            f"{path} holds {len(kept)} logs: {listed}. Pass rank=N for one, or "
             "use tcexplore.ranks(path) / `tcexplore ranks` for all of them"
         )
-    chosen = [p for p, r in ranks.items() if r == rank]
-    if len(chosen) != 1:
-        raise TraceError(f"{path} holds {len(chosen)} logs of rank {rank}")
-    return document_from_log(read_trace_log(chosen[0]))
+    chosen = [f for f in kept if f.rank == rank]
+    if not chosen:
+        raise TraceError(f"{path} holds no log of rank {rank} (ranks {[f.rank for f in kept]})")
+    return document_from_log(read_trace_log(chosen[0].path))
 
 
 def document_from_log(log: TraceLog) -> Document:
