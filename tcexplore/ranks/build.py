@@ -86,8 +86,9 @@ def headline(
     return text
 
 
-# What makes two ranks' entries alike: all but where they came from and who they are.
-_ALIKE = ("environment", "summary", "compiles", "graph_breaks", "collectives", "error")
+# What makes two ranks' entries alike: all but where they came from and who they are (the rule
+# that gave their rank is drawn in their column, so it is part of it).
+_ALIKE = ("environment", "summary", "compiles", "graph_breaks", "collectives", "error", "rank_from")
 
 
 def rank_groups(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -25,6 +25,11 @@ from .files import per_rank_path
 from .inputs import Inputs
 
 SHOWN = 3  # files named in the one line; the rest are counted
+RULE_TEXT = {
+    "metadata": "from its metadata",
+    "file_name": "from its file name",
+    "order": "from the order of the files (neither its metadata nor its name says one)",
+}
 
 
 def settle(
@@ -73,7 +78,8 @@ def ranked_digests(
     for f in kept:
         digest = f.payload
         digest["rank"] = f.rank
-        digest["entry"].update(rank=f.rank, rank_from=f.rank_from, rank_note=f.note)
+        note = RULE_TEXT[f.rank_from] + (f": {f.note}" if f.note else "")
+        digest["entry"].update(rank=f.rank, rank_from=f.rank_from, rank_note=note)
         if f.kind == "trace" and documents_base is not None:
             target = per_rank_path(documents_base, f.rank)
             os.replace(digest["document_path"], target)
@@ -113,19 +119,39 @@ def inputs_line(section: dict[str, Any], kept: list[ReadFile]) -> str | None:
 
 
 def conflict_text(conflict: dict[str, Any]) -> str:
-    """``rank 0 had 2 files: b.log read (the one modified last), a.log set aside``."""
-    rank = conflict["rank"]
-    said = [
-        f"{Path(m['path']).name} read as rank {m['rank']}, as its file name says"
-        for m in conflict["moved"]
-    ]
+    """``2 files claim rank 0: b.log read (the one modified last), 1 set aside``."""
+    rank, moved = conflict["rank"], conflict["moved"]
+    said = []
+    if moved:
+        ranks = ranks_text(m["rank"] for m in moved)
+        said.append(
+            f"{len(moved)} read as {ranks}, as {'its file name says' if len(moved) == 1 else 'their file names say'}"
+        )
     if conflict["set_aside"]:
         said.append(
             f"{Path(conflict['kept']).name} read ({conflict['rule']}), "
-            + ", ".join(Path(p).name for p in conflict["set_aside"])
-            + " set aside"
+            f"{len(conflict['set_aside'])} set aside"
         )
-    return f"rank {rank} had {len(conflict['paths'])} files: " + "; ".join(said)
+    return f"{len(conflict['paths'])} files claim rank {rank}: " + "; ".join(said)
+
+
+def _evidence(conflict: dict[str, Any]) -> list[dict[str, Any]]:
+    """One line per file that claimed the rank: how it is read, or that it is not."""
+    rank, kept = conflict["rank"], conflict["kept"]
+    why = f" ({conflict['rule']})" if conflict["set_aside"] else ""
+    lines = [{"rank": rank, "text": f"{kept}: read as rank {rank}{why}"}]
+    lines += [
+        {
+            "rank": m["rank"],
+            "text": f"{m['path']}: its metadata says rank {rank}; read as rank {m['rank']}, as its file name says",
+        }
+        for m in conflict["moved"]
+    ]
+    lines += [
+        {"rank": rank, "text": f"{path}: claims rank {rank} too; not read"}
+        for path in conflict["set_aside"]
+    ]
+    return lines
 
 
 def inputs_finding(section: dict[str, Any] | None, ranks: list[int]) -> list[dict[str, Any]]:
@@ -137,19 +163,18 @@ def inputs_finding(section: dict[str, Any] | None, ranks: list[int]) -> list[dic
         {c["rank"] for c in conflicts} | {m["rank"] for c in conflicts for m in c["moved"]}
     )
     rest = [r for r in ranks if r not in odd]
-    groups = [{"ranks": odd, "value": "more than one file claimed the rank"}]
+    groups = [{"ranks": odd, "value": "read from a file that shared its rank claim"}]
     if rest:
-        groups.append({"ranks": rest, "value": "one file"})
-    evidence = [{"rank": c["rank"], "text": conflict_text(c)} for c in conflicts]
+        groups.append({"ranks": rest, "value": "the only file of its rank"})
+    titles = [conflict_text(c) for c in conflicts[:SHOWN]]
+    more = len(conflicts) - SHOWN
     return [
         {
             "kind": "inputs",
             "ranks": odd,
             "compile_id": None,
-            "title": "The inputs held more than one file for "
-            + ranks_text(sorted({c["rank"] for c in conflicts}))
-            + ": each rank is read from one of them (the evidence says which)",
+            "title": "; ".join(titles) + (f"; and {more} more ranks" if more > 0 else ""),
             "groups": groups,
-            "evidence": evidence,
+            "evidence": [line for c in conflicts for line in _evidence(c)],
         }
     ]

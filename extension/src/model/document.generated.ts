@@ -104,6 +104,14 @@ export interface TcexploreDocumentVersionTcexplore1 {
    */
   distributed?: null | Distributed;
   world_size?: number | null;
+  /**
+   * a multi-rank document's first line: how many ranks, whether they diverge, what of the inputs was not read as given
+   */
+  headline?: string;
+  /**
+   * a multi-rank document's inputs: the files looked at, those skipped with why, the ranks two files claimed and how that was settled (traces/folder.py); null when built from digests alone
+   */
+  inputs?: null | RankInputs;
   ranks?: RankEntry[];
   divergence?: RankDivergence[];
   /**
@@ -1849,8 +1857,52 @@ export interface Distributed {
    */
   source?: "process_group" | "environment" | "trace";
 }
+export interface RankInputs {
+  /**
+   * files (and documents) looked at
+   */
+  files: number;
+  /**
+   * inputs read as a rank
+   */
+  read: number;
+  /**
+   * files not read, with why; one set aside for another file of its rank names that rank
+   */
+  skipped: {
+    path: string;
+    reason: string;
+    rank: number | null;
+  }[];
+  /**
+   * ranks more than one file claimed: the files, the one read, those read as their file name's rank instead, those set aside, and the rule that chose
+   */
+  conflicts: {
+    rank: number;
+    paths: string[];
+    kept: string | null;
+    moved: {
+      path: string;
+      rank: number;
+    }[];
+    set_aside: string[];
+    rule: string | null;
+  }[];
+  /**
+   * one line of what was skipped or settled (the command line prints it); null when every input was read as its metadata's rank
+   */
+  line: string | null;
+}
 export interface RankEntry {
   rank: number;
+  /**
+   * which rule gave the rank: the input's metadata (its events' rank, a document's distributed.rank), its file name's rank_<N>, or its place among the inputs; null in documents written before
+   */
+  rank_from?: "metadata" | "file_name" | "order" | null;
+  /**
+   * which rule gave the rank, in words, and how a conflict over it was settled for this input, if there was one
+   */
+  rank_note?: string | null;
   source: {
     kind: "document" | "trace";
     path: string | null;
@@ -1913,7 +1965,8 @@ export interface RankDivergence {
     | "graph_breaks"
     | "collectives"
     | "status"
-    | "cache";
+    | "cache"
+    | "inputs";
   /**
    * the ranks that differ from the others
    */
