@@ -11,11 +11,14 @@ and counted in ``summary.unread_events``; only a file with no readable event is 
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
 from ..capture.assemble import Assembler, new_compile_record
 from ..capture.events import ENVELOPE_KEYS, Event
+from ..capture.handlers.payloads import DetailBudget
+from ..common.formatting import plural
 from ..document import Document, DocumentError, build_document, validate
 from ..files.without_gc import without_gc
 from .folder import ReadFile, Skipped, assign_ranks, folder_files
@@ -62,6 +65,10 @@ NOT_IN_TRACE = (
         ),
     ),
 )
+# Characters of graph and code text a document read from a log keeps in full (about six
+# bytes of memory a character, with the graphs' nodes): past it, memory follows what is
+# kept, not the log (DetailBudget).
+DETAIL_LIMIT = 100_000_000
 STATED = {
     "torch": "pytorch_version",
     "triton": "triton_version",
@@ -106,13 +113,17 @@ def load_trace(path: str | Path, *, rank: int | None = None) -> Document:
     return document_from_log(read_trace_log(chosen[0].path))
 
 
-def document_from_log(log: TraceLog) -> Document:
+def document_from_log(log: TraceLog, keep: Iterable[str] = ()) -> Document:
     """The log's events, read as they come, through the capture's Assembler. A damaged
     event is skipped and kept in ``capture.unread``; the document is validated, as any
     document read from outside is, and a value the schema refuses (what a damaged event
-    left in a compile) is put back to its empty value, itself an entry of ``unread``."""
+    left in a compile) is put back to its empty value, itself an entry of ``unread``.
+
+    A big log's graphs and code are kept in full up to :data:`DETAIL_LIMIT` characters
+    (and for the compiles whose ids are in ``keep``); the other compiles keep their counts,
+    guards, breaks, metrics and kernels, and ``capture.unavailable`` says which they are."""
     with without_gc():
-        assembler, capture, parts = _assembled(log)
+        assembler, capture, parts = _assembled(log, DetailBudget(DETAIL_LIMIT, frozenset(keep)))
     problem = None
     for _ in range(MAX_REPAIRS):
         document = build_document(
@@ -155,10 +166,13 @@ def _repair(parts: dict[str, Any], exc: DocumentError, assembler: Assembler) -> 
 _EMPTY = Event("", None, None, None, None, 0, None)
 
 
-def _assembled(log: TraceLog) -> tuple[Assembler, dict[str, Any], dict[str, Any]]:
+def _assembled(
+    log: TraceLog, detail: DetailBudget | None = None
+) -> tuple[Assembler, dict[str, Any], dict[str, Any]]:
     """The Assembler fed every readable event, the capture section, build_document's
     other arguments."""
     assembler = Assembler({}, log.unread)  # file names come with the log's own `str` events
+    assembler.detail = detail
     stated: list[Event] = []  # the events that state versions
     events = 0
     for line, metadata, payload in log.records():
@@ -183,6 +197,7 @@ def _assembled(log: TraceLog) -> tuple[Assembler, dict[str, Any], dict[str, Any]
         {"field": f"environment.{key}", "reason": "the log does not say which machine wrote it"}
         for key in ("platform", "gpus")
     ]
+    unavailable += _left_out(detail)
     distributed = None
     if log.rank is not None:
         distributed = {"rank": log.rank, "world_size": None, "backend": None, "source": "trace"}
@@ -208,6 +223,31 @@ def _assembled(log: TraceLog) -> tuple[Assembler, dict[str, Any], dict[str, Any]
         capture,
         {**assembled, "error": None, "environment": environment, "distributed": distributed},
     )
+
+
+MAX_IDS = 20  # compile ids named where a big log's graphs are left out; the rest counted
+
+
+def _left_out(detail: DetailBudget | None) -> list[dict[str, str]]:
+    """The entry of ``capture.unavailable`` naming the compiles whose graphs and code a big
+    log's document left out, if any."""
+    ids = detail.left_out if detail else []
+    if not ids:
+        return []
+    named = ", ".join(ids[:MAX_IDS]) + (
+        f" and {len(ids) - MAX_IDS} more" if len(ids) > MAX_IDS else ""
+    )
+    return [
+        {
+            "field": "compiles[].graphs_and_code",
+            "reason": f"the log's graphs and Inductor code are kept in full up to "
+            f"{DETAIL_LIMIT // 1_000_000} M characters; {plural(len(ids), 'compile')} past "
+            f"that ({named}) keep their record, guards, graph breaks, recompile reasons, "
+            "metrics and kernels (what tlparse counts is counted in full), not their graphs "
+            "and code (nor their nodes, mapped or unmapped): `tcexplore import LOG "
+            "--compile ID` keeps one in full",
+        }
+    ]
 
 
 def _kind(metadata: dict[str, Any]) -> str | None:
