@@ -254,7 +254,7 @@ def import_traces(
                 if written and Path(written).exists():
                     lines.append(f"tcexplore: wrote {Path(written).replace(final)}")
         print("\n".join(lines), file=sys.stderr)
-    if section["line"]:
+    if folder and section["line"]:
         print(f"tcexplore import: {section['line']}", file=sys.stderr)
     return 0 if written_all else 2
 
@@ -270,13 +270,18 @@ def _import_log(item: tuple, compiles: list[str] | None) -> dict:
     if source.kind == "document":
         return {"skipped": "a saved document, not a log (`tcexplore ranks` reads it)"}
     try:
-        document = document_from_log(read_trace_log(source.path))
+        document = document_from_log(read_trace_log(source.path), keep=compiles or ())
     except ValueError as exc:
         return {"skipped": str(exc).removeprefix(f"{source.path} is ")}
     capture = document.data["capture"]
     lines, ok = _write_outputs(document, json_out, html_out, echo=False, compiles=compiles)
     if capture["partial"]:
         lines.append(f"tcexplore import: {capture['path']} is partial: {capture['partial']}")
+    lines += [
+        f"tcexplore import: {capture['path']}: {u['reason']}"
+        for u in capture["unavailable"]
+        if u["field"] == "compiles[].graphs_and_code"
+    ]
     lines += _unread_line("tcexplore import", capture["path"], document.summary)
     return {
         "said": (document.data["distributed"] or {}).get("rank"),
@@ -324,6 +329,11 @@ def compare_ranks(
     if (view.data["inputs"] or {}).get("line"):
         print(f"tcexplore ranks: {view.data['inputs']['line']}", file=sys.stderr)
     for entry in view.to_dict()["ranks"]:
+        if entry["capture"].get("partial"):
+            print(
+                f"tcexplore ranks: rank {entry['rank']} is partial: {entry['capture']['partial']}",
+                file=sys.stderr,
+            )
         for line in _unread_line("tcexplore ranks", f"rank {entry['rank']}", entry["summary"]):
             print(line, file=sys.stderr)
     for finding in view.divergence:

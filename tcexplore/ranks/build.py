@@ -55,7 +55,7 @@ def build_ranks_document(
         "tool": {"name": "tcexplore", "version": __version__},
         "created": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
         "world_size": world_size,
-        "headline": headline(len(entries), world_size, divergence, inputs),
+        "headline": headline(entries, world_size, divergence, inputs),
         "inputs": inputs,
         "ranks": entries,
         "divergence": divergence,
@@ -64,10 +64,15 @@ def build_ranks_document(
 
 
 def headline(
-    ranks: int, world_size: int | None, divergence: list[dict[str, Any]], inputs: dict | None
+    entries: list[dict[str, Any]],
+    world_size: int | None,
+    divergence: list[dict[str, Any]],
+    inputs: dict | None,
 ) -> str:
     """The view's first line: how many ranks, whether they diverge, and what of the inputs
-    was not read as given (a rank with more than one file, files skipped)."""
+    was not read as given (a rank with more than one file, files skipped, logs cut short)."""
+    ranks = len(entries)
+    partial = [e["rank"] for e in entries if (e.get("capture") or {}).get("partial")]
     world = f" of world size {world_size}" if world_size else ""
     text = (
         f"{plural(ranks, 'rank')}{world}: {plural(len(divergence), 'divergence finding')}"
@@ -83,6 +88,9 @@ def headline(
     stray = [s for s in (inputs or {}).get("skipped") or [] if s["rank"] is None]
     if stray:
         text += f"; {plural(len(stray), 'file')} skipped, each with why"
+    if partial:
+        text += f"; the {'log' if len(partial) == 1 else 'logs'} of {ranks_text(partial)} "
+        text += f"{'is' if len(partial) == 1 else 'are'} cut short (partial)"
     return text
 
 

@@ -5,7 +5,8 @@ and run the same collectives in the same order; where they do not, the job is sl
 best and hangs at worst. Each finding names the ranks that differ from the others, the
 groups of ranks that agree, and the evidence torch reported (guard failures verbatim).
 
-Findings come in this order: a rank that raised; collectives that differ; recompiles on
+Findings come in this order (after the one of :mod:`.settle`, when a rank had more than
+one file): a rank that raised; collectives that differ; recompiles on
 some ranks; compile ids on some ranks only; graph breaks on some ranks; Dynamo graphs that
 differ; compile statuses; cache results; versions; ranks missing from the inputs.
 """
