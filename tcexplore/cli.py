@@ -250,8 +250,8 @@ def import_traces(
             lines = [line for line in lines if not line.startswith("tcexplore: wrote ")]
             lines[0] = lines[0].replace("tcexplore: ", f"tcexplore: rank {f.rank}: ", 1)
             for out, written in zip(outs, f.payload["written"]):
-                final = per_rank_path(out, f.rank) if len(kept) > 1 else Path(out or "")
-                if written and Path(written).exists():
+                if out and Path(written).exists():
+                    final = per_rank_path(out, f.rank) if len(kept) > 1 else Path(out)
                     lines.append(f"tcexplore: wrote {Path(written).replace(final)}")
         print("\n".join(lines), file=sys.stderr)
     if folder and section["line"]:

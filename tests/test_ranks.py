@@ -132,14 +132,22 @@ def test_a_missing_rank_is_a_finding(rank_runs):
     assert finding["kind"] == "ranks" and finding["ranks"] == [1]
 
 
-def test_bad_inputs_are_clear_errors(rank_runs, undistributed_document, tmp_path):
-    run = rank_runs["alike"]
-    with pytest.raises(DocumentError, match="two inputs for rank 0"):
-        tcexplore.ranks(run.workdir / "out.rank0.json", run.workdir / "trace")
+def test_bad_inputs_are_clear_errors(undistributed_document, tmp_path):
     with pytest.raises(DocumentError, match="does not say which rank"):
         tcexplore.ranks(undistributed_document)
     with pytest.raises(DocumentError, match="no such file"):
         tcexplore.ranks(tmp_path / "nothing.json")
+
+
+def test_a_rank_given_twice_is_read_from_its_document(rank_runs):
+    """Its document and its log: the document is read (a capture holds more), and said."""
+    run = rank_runs["alike"]
+    view = tcexplore.ranks(run.workdir / "out.rank0.json", run.workdir / "trace")
+    assert [(e["rank"], e["source"]["kind"]) for e in view.data["ranks"]] == [
+        (0, "document"), (1, "trace")]
+    (finding,) = view.divergence
+    assert finding["kind"] == "inputs" and finding["ranks"] == [0]
+    assert finding["title"].startswith("2 files claim rank 0: out.rank0.json read (a document")
 
 
 @pytest.fixture

@@ -141,8 +141,8 @@ def test_stray_and_empty_files_are_skipped_each_with_why(job, tmp_path):
         "another.log": "empty",
         "notes.txt": "not a TORCH_TRACE log or a tcexplore document (no glog line in its "
                      "first 64 KiB)",
-        "dedicated_log_torch_trace_rank_2_x.log": "not a TORCH_TRACE log (no line is a trace "
-                                                  "event)",
+        "dedicated_log_torch_trace_rank_2_x.log": "not a readable TORCH_TRACE log (1 glog lines, "
+                                                  "none of them a trace event torch writes)",
     }
     assert data["inputs"]["files"] == 5 and data["inputs"]["read"] == 2
     line = _line(said, "ranks")

@@ -156,7 +156,7 @@ export interface CaptureInfo {
     [k: string]: number;
   };
   /**
-   * what this document cannot hold because its source does not record it (not: found empty)
+   * what this document cannot hold because its source does not record it, or a stated size bound keeps out (a big log's graphs past DETAIL_LIMIT); not: found empty
    */
   unavailable?: Unavailable[];
   unread?: Unread;
