@@ -53,7 +53,7 @@ def test_a_graph_break_on_one_rank_moves_its_collective_into_another_graph(rank_
     view = tcexplore.ranks(rank_runs["print_on_rank0"].workdir / "out.json")
     found = {f["kind"]: f for f in view.divergence}
     assert set(found) == {"collectives", "compile_ids", "graph_breaks", "graph"}
-    assert found["graph_breaks"]["ranks"] == [0] and "rank_step.py:25" in found["graph_breaks"]["title"]
+    assert found["graph_breaks"]["ranks"] == [0] and "rank_step.py:31" in found["graph_breaks"]["title"]
     assert found["compile_ids"]["ranks"] == [0] and found["compile_ids"]["compile_id"] == "1/0"
     groups = {tuple(g["ranks"]): g["value"] for g in found["collectives"]["groups"]}
     assert "`step`: none" in groups[(0,)] and "all_reduce → wait_tensor" in groups[(0,)]
