@@ -64,7 +64,7 @@ def test_ranks_view_shows_divergence_first_and_opens_the_recompiling_rank(lab, s
 
 def test_a_job_folder_says_what_it_skipped_and_how_it_settled_a_rank(lab, shots):
     with chromium_page() as page:
-        page.goto(lab.url("folder.ipynb"))
+        page.goto(lab.url("folder.ipynb") + "&reset")  # not the workspace of the test before
         dismiss_kernel_dialog(page)
         view = page.locator(".tcx-ranks-view")
         view.wait_for(timeout=90_000)

@@ -163,9 +163,15 @@ def inputs_finding(section: dict[str, Any] | None, ranks: list[int]) -> list[dic
         {c["rank"] for c in conflicts} | {m["rank"] for c in conflicts for m in c["moved"]}
     )
     rest = [r for r in ranks if r not in odd]
-    groups = [{"ranks": odd, "value": "read from a file that shared its rank claim"}]
+    groups = [
+        {
+            "ranks": sorted({c["rank"]} | {m["rank"] for m in c["moved"]}),
+            "value": f"read from one of the {len(c['paths'])} files that claimed rank {c['rank']}",
+        }
+        for c in conflicts
+    ]
     if rest:
-        groups.append({"ranks": rest, "value": "the only file of its rank"})
+        groups.append({"ranks": rest, "value": "read from the only file that claimed it"})
     titles = [conflict_text(c) for c in conflicts[:SHOWN]]
     more = len(conflicts) - SHOWN
     return [
