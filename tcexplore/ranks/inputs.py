@@ -33,21 +33,18 @@ class RankSource:
 class Inputs:
     sources: list[RankSource]
     skipped: list[Skipped]  # files of the folders given that are not read, with why
-    given: list[str]  # what the user named, as named
 
 
 def find_sources(sources: Iterable[Any]) -> Inputs:
     found: list[RankSource] = []
     skipped: list[Skipped] = []
-    given = []
     for source in sources:
-        given.append("a document" if isinstance(source, (Document, dict)) else str(source))
         found.extend(_found(source, skipped))
     if not found and not skipped:
         raise DocumentError("no rank documents or TORCH_TRACE logs were given")
     for order, source in enumerate(found):
         source.order = order
-    return Inputs(found, skipped, given)
+    return Inputs(found, skipped)
 
 
 def _found(source: Any, skipped: list[Skipped]) -> list[RankSource]:
