@@ -78,6 +78,7 @@ class Conflict:
     moved: dict[str, int]  # path -> the rank its file name gave it instead
     set_aside: list[str]
     rule: str | None  # why ``kept`` was chosen among the files left claiming ``rank``
+    aside: list[ReadFile] = field(default_factory=list, repr=False)  # those set aside
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -154,11 +155,10 @@ def assign_ranks(files: list[ReadFile]) -> tuple[list[ReadFile], list[Skipped], 
             set_aside.append(Skipped(f.path or "a document", NO_RANK))
     conflicts = [_settle(rank, claims) for rank in sorted(claims) if len(claims[rank]) > 1]
     for conflict in conflicts:
-        for path in conflict.set_aside:
-            lost = next(f for f in files if f.path == path)
+        for lost in conflict.aside:
             set_aside.append(
                 Skipped(
-                    path,
+                    lost.path or "a document",
                     f"a second file of rank {conflict.rank}: {conflict.kept} is read "
                     f"({conflict.rule})",
                     conflict.rank,
@@ -195,13 +195,15 @@ def _settle(rank: int, claims: dict[int, list[ReadFile]]) -> Conflict:
     claims[rank] = [kept]
     if len(claimants) > 1:
         kept.note = f"read as rank {rank}, one of {len(claimants)} files claiming it ({rule})"
+    aside = [f for f in claimants if f is not kept]
     return Conflict(
         rank,
         paths,
         str(kept.path or "a document"),
         moved,
-        [str(f.path or "a document") for f in claimants if f is not kept],
+        [str(f.path or "a document") for f in aside],
         rule or None,
+        aside,
     )
 
 
@@ -217,7 +219,7 @@ def _other(claimants: list[ReadFile]) -> str:
 
 
 def _kept(claimants: list[ReadFile]) -> tuple[ReadFile, str]:
-    """A document over a log, then the one modified last, then the first by name."""
+    """A document over a log, then the one modified last, then the first given."""
     if len(claimants) == 1:
         return claimants[0], ""
     documents = [f for f in claimants if f.kind == "document"]
@@ -227,4 +229,6 @@ def _kept(claimants: list[ReadFile]) -> tuple[ReadFile, str]:
     latest = max(pool, key=lambda f: (f.modified or 0.0, -f.order))
     if sum(1 for f in pool if (f.modified or 0.0) == (latest.modified or 0.0)) == 1:
         return latest, "the one modified last"
-    return min(pool, key=lambda f: f.order), "the first by name: they were modified at once"
+    return min(
+        pool, key=lambda f: f.order
+    ), "the first given: no modification time tells them apart"
