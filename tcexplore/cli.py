@@ -224,6 +224,7 @@ def import_traces(
     from .ranks.inputs import find_sources  # noqa: PLC0415
     from .ranks.pool import run_all  # noqa: PLC0415
     from .ranks.settle import settle  # noqa: PLC0415
+    from .traces import TraceError  # noqa: PLC0415
 
     if problem := unwritable(json_out, html_out):
         print(f"tcexplore import: {problem}", file=sys.stderr)
@@ -236,7 +237,10 @@ def import_traces(
             (s, [per_input_path(out, s.order) if folder and out else out for out in outs])
             for s in inputs.sources
         ]
-        kept, set_aside, section = settle(inputs, run_all(_import_log, items, compiles, jobs=jobs))
+        results = run_all(_import_log, items, compiles, jobs=jobs)
+        if not folder and "skipped" in results[0]:  # one log named: its own error, as it is
+            raise TraceError(results[0]["error"])
+        kept, set_aside, section = settle(inputs, results)
     except ValueError as exc:
         print(f"tcexplore import: {exc}", file=sys.stderr)
         return 2
@@ -268,11 +272,12 @@ def _import_log(item: tuple, compiles: list[str] | None) -> dict:
 
     source, (json_out, html_out) = item
     if source.kind == "document":
-        return {"skipped": "a saved document, not a log (`tcexplore ranks` reads it)"}
+        why = "a saved document, not a log (`tcexplore ranks` reads it)"
+        return {"skipped": why, "error": f"{source.path} is {why}"}
     try:
         document = document_from_log(read_trace_log(source.path), keep=compiles or ())
     except ValueError as exc:
-        return {"skipped": str(exc).removeprefix(f"{source.path} is ")}
+        return {"skipped": str(exc).removeprefix(f"{source.path} is "), "error": str(exc)}
     capture = document.data["capture"]
     lines, ok = _write_outputs(document, json_out, html_out, echo=False, compiles=compiles)
     if capture["partial"]:
