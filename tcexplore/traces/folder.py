@@ -189,7 +189,7 @@ def _settle(rank: int, claims: dict[int, list[ReadFile]]) -> Conflict:
         claimants.remove(f)
         claims[named] = [f]
         f.rank, f.rank_from = named, "file_name"
-        f.note = f"its metadata says rank {rank}, as {_other(claimants)} does"
+        f.note = f"its metadata says rank {rank}, as {_other(claimants)}"
         moved[str(f.path)] = named
     kept, rule = _kept(claimants)
     claims[rank] = [kept]
@@ -213,9 +213,10 @@ def _free_name(f: ReadFile, rank: int, claims: dict[int, list[ReadFile]]) -> boo
 
 
 def _other(claimants: list[ReadFile]) -> str:
+    """Who else says it: ``b.log does``, ``2 other files do``."""
     if len(claimants) == 1:
-        return Path(claimants[0].path).name if claimants[0].path else "a document"
-    return f"{len(claimants)} other files"
+        return (Path(claimants[0].path).name if claimants[0].path else "a document") + " does"
+    return f"{len(claimants)} other files do"
 
 
 def _kept(claimants: list[ReadFile]) -> tuple[ReadFile, str]:
