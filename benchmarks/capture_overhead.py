@@ -12,7 +12,8 @@ Measures compile + first-call wall time WITH capture divided by WITHOUT capture,
 Every measurement runs in a fresh subprocess (this script in ``--worker`` mode, via
 ``sys.executable``) with its own empty ``TORCHINDUCTOR_CACHE_DIR`` and with
 ``TORCHINDUCTOR_FX_GRAPH_CACHE=0`` / ``TORCHINDUCTOR_AUTOGRAD_CACHE=0``, so the baseline
-is exactly as cold as the capture arm (capture bypasses those caches) and nothing
+is exactly as cold as the capture arm (capture keeps the caches as the program has them:
+off, here) and nothing
 persisted by an earlier run (FX/AOT cache entries, compiled C++ objects, automatic-dynamic
 PGO profiles) can leak into a later one. The worker imports torch (and tcexplore),
 builds the model and its inputs, and only then starts the timer. The timer covers:

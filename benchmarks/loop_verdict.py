@@ -9,7 +9,7 @@ a GELU on a 64x256 batch: kernels of a few µs, the host is the bottleneck).
 
     PYTHONPATH=. python benchmarks/loop_verdict.py [--runs 5] [--budget 0.5]
 
-tests/test_gpu_loop_verdict.py runs the same workloads and checks the verdict is the same
+tests/measure/test_gpu_loop_verdict.py runs the same workloads and checks the verdict is the same
 every run and each per-call time within 15% of the independent loop.
 """
 

@@ -14,7 +14,7 @@ from .files.output import OutputError, unwritable
 from .findings.graph_break_audit import graph_break_lines
 
 RUN_USAGE = (
-    "tcexplore run SCRIPT [script args] --json OUT [--html OUT] [--use-caches] "
+    "tcexplore run SCRIPT [script args] --json OUT [--html OUT] [--bypass-caches] "
     "[--profile] [--memory]"
 )
 
@@ -25,10 +25,15 @@ def _split_run_args(argv: list[str]) -> tuple[argparse.Namespace, list[str]]:
     own.add_argument("--json", dest="json_out")
     own.add_argument("--html", dest="html_out")
     own.add_argument(
-        "--use-caches",
+        "--bypass-caches",
         action="store_true",
-        help="let compiles hit the FX/AOT caches (hits are recorded as such)",
+        help="a cold capture: every compile misses the FX-graph and AOTAutograd caches, so "
+        "every view is complete (without it the caches are as the program has them, and a "
+        "hit is recorded as one, with what it could not show); this changes what the "
+        "program does (a warm start through load_cache_artifacts() may fail)",
     )
+    # The default since caches are as the program has them; kept for older command lines.
+    own.add_argument("--use-caches", action="store_true", help=argparse.SUPPRESS)
     own.add_argument(
         "--profile",
         action="store_true",
@@ -62,15 +67,15 @@ def run_script(
     script_args: list[str],
     json_out: str | None,
     html_out: str | None,
-    use_caches: bool = False,
+    bypass_caches: bool = False,
     profile: bool = False,
     memory: bool = False,
 ) -> int:
     """Run ``script`` as ``__main__`` under capture; write the document even if it raises.
     ``profile``: the whole run under torch.profiler, kernels timed (measure/profile.py)."""
-    from .capture import capture  # noqa: PLC0415 - keep `tcexplore --help` fast
     from .measure.memory import run_peak  # noqa: PLC0415
     from .measure.profile import RunProfile  # noqa: PLC0415
+    from .measure.profiled_capture import capture  # noqa: PLC0415 - keep `tcexplore --help` fast
 
     if not Path(script).is_file():
         print(f"tcexplore run: no such script: {script}", file=sys.stderr)
@@ -87,7 +92,7 @@ def run_script(
     try:
         with (
             capture(
-                bypass_caches=not use_caches, on_event=profiler.on_event if profiler else None
+                bypass_caches=bypass_caches, on_event=profiler.on_event if profiler else None
             ) as session,
             profiler.recording() if profiler else contextlib.nullcontext(),
             run_peak() if memory else contextlib.nullcontext() as memory_section,
@@ -267,7 +272,8 @@ def _import_log(item: tuple, compiles: list[str] | None) -> dict:
     """One log's document written to the outputs given (a folder's are named by the log's
     place until its rank is settled): ``{"said", "lines", "ok", "written"}``, or
     ``{"skipped": reason}`` for a file that is not a readable log."""
-    from .traces import document_from_log  # noqa: PLC0415
+    from .decided import Document  # noqa: PLC0415
+    from .traces import data_from_log  # noqa: PLC0415
     from .traces.log_file import read_trace_log  # noqa: PLC0415
 
     source, (json_out, html_out) = item
@@ -275,7 +281,7 @@ def _import_log(item: tuple, compiles: list[str] | None) -> dict:
         why = "a saved document, not a log (`tcexplore ranks` reads it)"
         return {"skipped": why, "error": f"{source.path} is {why}"}
     try:
-        document = document_from_log(read_trace_log(source.path), keep=compiles or ())
+        document = Document.built(data_from_log(read_trace_log(source.path), keep=compiles or ()))
     except ValueError as exc:
         return {"skipped": str(exc).removeprefix(f"{source.path} is "), "error": str(exc)}
     capture = document.data["capture"]
@@ -468,7 +474,7 @@ def main(argv: list[str] | None = None) -> int:
             script_and_args[1:],
             opts.json_out,
             opts.html_out,
-            opts.use_caches,
+            opts.bypass_caches,
             opts.profile,
             opts.memory,
         )

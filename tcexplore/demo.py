@@ -9,9 +9,9 @@ from pathlib import Path
 import torch
 from torch import nn
 
-from .capture import capture
 from .files.output import OutputError, unwritable
 from .findings.graph_break_audit import graph_break_lines
+from .measure.profiled_capture import capture
 
 
 class TinyBlock(nn.Module):

@@ -7,9 +7,10 @@ time pure-Python jsonschema took, see benchmarks/import_speed.py); one this pack
 from a capture is not validated again; the test suite validates every kind of document the
 package builds. No pickles.
 
-This module imports nothing of tcexplore above it. What a document offers beyond its data
-(its HTML report, its notebook display, its kernels) is wired in from above by the
-package (``tcexplore/__init__.py`` calls :func:`wire`).
+This module imports nothing of tcexplore above it and calls nothing above it: it makes and
+checks a document's data. The decisions a document carries (``findings.decide``), its
+HTML report and notebook display (render/) and its kernels (workbench/) are added by the
+layers above, through the public :class:`tcexplore.decided.Document`.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ import orjson
 
 from ._version import __version__
 from .files.inflate import GZIP_MAGIC, InflationError, inflate_gzip, unpack_document
-from .files.output import write_atomically, write_text
+from .files.output import write_atomically
 from .files.without_gc import without_gc
 
 SCHEMA = "tcexplore/1"
@@ -52,31 +53,6 @@ class DocumentError(ValueError):
     def __init__(self, message: str, where: tuple[str | int, ...] = ()):
         super().__init__(message)
         self.where = where
-
-
-# name -> function, set by the layers above through wire(): "html" (document -> page),
-# "notebook" (data, text -> MIME bundle), "kernel" and "kernels" (the workbench's finders),
-# "ranks" (multi-rank data -> tcexplore.Ranks), "decide" (data -> data with its decisions:
-# findings, labels, verdicts, pipeline), "audit" (data -> its graph-break sites), "older" (a
-# document read from outside -> the parsed forms of torch's text it lacks), "upgrade" (a
-# document read back -> those and the decisions it lacks), "comparison_html" and
-# "comparison_notebook" (a compare() grid's displays).
-_WIRED: dict[str, Callable[..., Any]] = {}
-
-
-def wire(**functions: Callable[..., Any]) -> None:
-    _WIRED.update(functions)
-
-
-def wired(name: str) -> Callable[..., Any]:
-    """What the layers above wired in under ``name`` (see :func:`wire`)."""
-    return _wired(name)
-
-
-def _wired(name: str) -> Callable[..., Any]:
-    if name not in _WIRED:
-        raise RuntimeError(f"tcexplore.document: nothing wired for {name!r} (import tcexplore)")
-    return _WIRED[name]
 
 
 def parse_json(text: str | bytes, source: Any) -> Any:
@@ -223,7 +199,7 @@ def compute_summary(
     }
 
 
-def build_document(
+def new_document(
     *,
     compiles: list[dict[str, Any]],
     graph_breaks: list[dict[str, Any]],
@@ -235,8 +211,10 @@ def build_document(
     distributed: dict[str, Any] | None = None,
     library_files: list[str] | None = None,
     compiled_autograd: list[dict[str, Any]] | None = None,
-) -> Document:
-    """``environment`` defaults to this machine's (a live capture); ``distributed`` is the
+) -> dict[str, Any]:
+    """A document's data as capture and a log read it, before any decision (the layers
+    above decide it: ``tcexplore.decided.Document.built``). ``environment`` defaults to
+    this machine's (a live capture); ``distributed`` is the
     rank, world size and backend of a process in a distributed job, else None;
     ``library_files`` the files named that are library code (capture/library_files.py);
     ``compiled_autograd`` its passes (capture/compiled_autograd.py)."""
@@ -265,88 +243,7 @@ def build_document(
         data["library_files"] = library_files
     if compiled_autograd:
         data["compiled_autograd"] = compiled_autograd
-
-    _wired("decide")(data)
-    return Document(data, check=False)  # built here, not read from outside: see above
-
-
-class Document:
-    """A tcexplore document (validated unless built by this package); ``.data`` is the
-    plain JSON-ready dict."""
-
-    def __init__(self, data: dict[str, Any], *, check: bool = True):
-        if check:
-            validate(data)
-            if data.get("kind") == "ranks":
-                raise DocumentError(MULTI_RANK)
-            _wired("older")(data)  # saved before capture stored torch's text parsed
-        self.data = data
-
-    @property
-    def summary(self) -> dict[str, int]:
-        return self.data["summary"]
-
-    @property
-    def compiles(self) -> list[dict[str, Any]]:
-        return self.data["compiles"]
-
-    def graph_break_audit(self) -> list[dict[str, Any]]:
-        """The graph breaks grouped by the line that broke, most break events first: each
-        site's count, torch's reason (message, explanation, hints, link), the user stacks
-        that reached it and the resume functions it made (``findings/graph_break_audit.py``):
-        the document's ``graph_break_sites``, computed for one saved before they were stored."""
-        sites = self.data.get("graph_break_sites")
-        return sites if isinstance(sites, list) else _wired("audit")(self.data)
-
-    def kernel(self, name: str, *, compile: str | None = None, output: str | None = None) -> Any:
-        """The kernel (or extern call) ``name`` names, as a ``tcexplore.workbench.Kernel``:
-        its source, fused nodes, ATen ops, user lines and ``.reproducer()``. ``name`` is
-        ``COMPILE:OUTPUT:NAME`` (``0/0:backward:cpp_fused_mul_0``) or any unambiguous part
-        of it; an ambiguous one is an error listing the candidates."""
-        return _wired("kernel")(self.data, name, compile=compile, output=output)
-
-    def kernels(self) -> list[Any]:
-        """Every kernel and extern call, as ``tcexplore.workbench.Kernel`` objects."""
-        return _wired("kernels")(self.data)
-
-    def with_sections(self, **sections: Any) -> Document:
-        """A copy with measurement sections (``timing``, ``accuracy``, ...) added; None ones skipped."""
-        data = dict(self.data)
-        data.update({k: v for k, v in sections.items() if v is not None})
-        _wired("decide")(data)  # the measurements add their own labels and findings
-        return Document(data, check=False)  # sections measured here, not read from outside
-
-    def to_dict(self) -> dict[str, Any]:
-        return self.data
-
-    def to_json(self, indent: int | None = None) -> str:
-        return dump_json(self.data, indent=bool(indent)).decode("utf-8")
-
-    def save(self, path: str | Path, *, compiles: list[str] | None = None) -> Path:
-        """``.html`` writes the self-contained report (``compiles``: ids shown in full, the
-        others listed); anything else the JSON document. Written whole or not at all;
-        :class:`OutputError` (an OSError) names the file."""
-        path = Path(path)
-        if path.suffix.lower() in (".html", ".htm"):
-            return write_text(path, _wired("html")(self, compiles=compiles))
-        return write_json(path, self.data)
-
-    @classmethod
-    def load(cls, path: str | Path) -> Document:
-        """A saved one-run document; a multi-rank one is refused (``tcexplore.load`` reads both)."""
-        data = read_json(path)
-        try:
-            return cls(data)
-        except DocumentError as exc:
-            raise DocumentError(f"{path}: {exc}") from None
-
-    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, Any]:
-        """A notebook shows a document (``tcexplore.load(...)`` as a cell's value) as its report."""
-        return _wired("notebook")(self.data, repr(self))
-
-    def __repr__(self) -> str:
-        counts = ", ".join(f"{k}={v}" for k, v in self.summary.items())
-        return f"<tcexplore.Document {counts}>"
+    return data
 
 
 MULTI_RANK = (
@@ -355,15 +252,18 @@ MULTI_RANK = (
 )
 
 
-def load(path: str | Path) -> Any:
-    """Read a saved document back, validating it against the schema; a multi-rank document
-    (``tcexplore ranks``) comes back as :class:`tcexplore.Ranks`."""
+def check_document(data: Any) -> None:
+    """Validate one run's document: a multi-rank one is refused (``tcexplore.load`` reads it)."""
+    validate(data)
+    if data.get("kind") == "ranks":
+        raise DocumentError(MULTI_RANK)
+
+
+def read_document(path: str | Path) -> dict[str, Any]:
+    """A saved one-run document's data, validated; an invalid one is an error naming ``path``."""
     data = read_json(path)
     try:
-        validate(data)
+        check_document(data)
     except DocumentError as exc:
         raise DocumentError(f"{path}: {exc}") from None
-    if data.get("kind") == "ranks":
-        return _wired("ranks")(data)
-    _wired("upgrade")(data)  # saved before some decisions were stored: computed now
-    return Document(data, check=False)
+    return data

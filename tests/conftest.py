@@ -1,17 +1,27 @@
-"""Shared fixtures: programs are captured once per session, in parallel subprocesses."""
+"""Shared fixtures: programs are captured once per session, in parallel subprocesses.
+
+Under pytest-xdist (CI runs ``-n 2``: .ci/run) each worker is a session of its own: the
+costly session fixtures (the corpus, the ranks, the notebook tour) are built once, by the
+first worker that asks, and read back by the others (``shared``).
+"""
 
 from __future__ import annotations
 
 import json
 import os
+import pickle
 import re
 import subprocess
 import sys
+import traceback
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
+from filelock import FileLock
 
 PROGRAMS = Path(__file__).parent / "programs"
 TLPARSE_COUNTED = {
@@ -51,6 +61,42 @@ def tlparse_counts(log: Path, out_dir: Path) -> dict[str, int]:
                 if pattern.match(artifact["name"]):
                     counts[key] += 1
     return counts
+
+
+def shared(tmp_path_factory, name: str, build: Callable[[Path], Any]) -> Any:
+    """``build(folder)`` once per test run: alone, in a temporary folder; under pytest-xdist,
+    by the first worker to get here, in a folder all workers see, while the others wait on
+    its lock and then read what it built (pickled beside it), or the error it ended with."""
+    if os.environ.get("PYTEST_XDIST_WORKER") is None:
+        return build(tmp_path_factory.mktemp(name))
+    root = tmp_path_factory.getbasetemp().parent / name
+    built = root.with_suffix(".pickle")
+    with FileLock(str(root) + ".lock"):
+        if not built.exists():
+            root.mkdir()
+            try:
+                result = build(root)
+            except Exception:
+                built.write_bytes(pickle.dumps(SharedFailure(traceback.format_exc())))
+                raise
+            built.write_bytes(pickle.dumps(result))
+    result = pickle.loads(built.read_bytes())
+    if isinstance(result, SharedFailure):
+        raise RuntimeError(f"building {name} failed in another worker:\n{result.error}")
+    return result
+
+
+@dataclass
+class SharedFailure:
+    error: str  # the traceback of the worker that built it
+
+
+def tlparse_output_codes(out_dir: Path) -> list[str]:
+    """The output codes tlparse wrote (after tlparse_counts), in the log's order."""
+    directory = json.loads((out_dir / "compile_directory.json").read_text())
+    artifacts = [a for entry in directory.values() for a in entry["artifacts"]
+                 if a["name"].startswith("inductor_output_code_")]
+    return [(out_dir / a["url"]).read_text() for a in sorted(artifacts, key=lambda a: a["number"])]
 
 
 def pytest_collection_modifyitems(config, items):
@@ -100,10 +146,12 @@ def program_runs(tmp_path_factory) -> dict[str, ProgramRun]:
     names = sorted(p.stem for p in PROGRAMS.glob("*.py"))
     if os.environ.get("TCEXPLORE_TEST_PROGRAMS"):
         names = os.environ["TCEXPLORE_TEST_PROGRAMS"].split(",")
-    root = tmp_path_factory.mktemp("programs")
-    with ThreadPoolExecutor(max_workers=max(2, min(8, (os.cpu_count() or 2) // 2))) as pool:
-        runs = pool.map(lambda n: run_program(n, root / n), names)
-        return {run.name: run for run in runs}
+
+    def build(root: Path) -> dict[str, ProgramRun]:
+        with ThreadPoolExecutor(max_workers=max(2, min(8, (os.cpu_count() or 2) // 2))) as pool:
+            return {run.name: run for run in pool.map(lambda n: run_program(n, root / n), names)}
+
+    return shared(tmp_path_factory, "programs", build)
 
 
 @pytest.fixture(scope="session")
@@ -113,7 +161,7 @@ def tour(tmp_path_factory):
         pytest.importorskip(module, reason=f"{module} is in the `test` extra")
     from .notebook_tour import execute_tour
 
-    return execute_tour(tmp_path_factory.mktemp("tour"))
+    return shared(tmp_path_factory, "tour", execute_tour)
 
 
 @dataclass
@@ -155,9 +203,11 @@ RANK_SCENARIOS = {
 @pytest.fixture(scope="session")
 def rank_runs(tmp_path_factory) -> dict[str, RanksRun]:
     """Each scenario once per session: two gloo ranks under torchrun (CPU)."""
-    root = tmp_path_factory.mktemp("ranks")
-    runs = {name: run_ranks(script, args, root / name)
-            for name, (script, args) in RANK_SCENARIOS.items()}
+    def build(root: Path) -> dict[str, RanksRun]:
+        return {name: run_ranks(script, args, root / name)
+                for name, (script, args) in RANK_SCENARIOS.items()}
+
+    runs = shared(tmp_path_factory, "ranks", build)
     for name, run in runs.items():
         assert run.returncode == 0, f"{name}:\n{run.stderr[-3000:]}"
     return runs

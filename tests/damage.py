@@ -1,5 +1,5 @@
 """Seeded damage to a TORCH_TRACE log: what a killed job, a full disk or a newer torch
-leaves. Used by tests/test_damaged_logs.py; ``python -m tests.damage LOG OUT SEED`` writes one.
+leaves. Used by tests/traces/test_damaged_logs.py; ``python -m tests.damage LOG OUT SEED`` writes one.
 
 Each damaged event line gets one of the kinds below; the others are left as torch wrote them.
 """

@@ -1,7 +1,7 @@
 """The first five minutes of a new user, as a notebook executed once per session in a real
 kernel: a Hugging Face GPT-2 explored (and profiled), a `%%tcompile` cell whose two call
 sites reach a `.item()` graph break and recompile on a second shape, and compare() over
-two backends. tests/test_first_screen.py reopens the saved notebook in JupyterLab with no
+two backends. tests/extension/test_first_screen.py reopens the saved notebook in JupyterLab with no
 kernel; docs/screenshots/ is made from it."""
 
 from __future__ import annotations

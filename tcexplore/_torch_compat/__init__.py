@@ -5,11 +5,13 @@ use moves, ``check()`` (run by the test suite) fails with a message naming it, i
 a capture silently losing data. Supported: torch 2.11 to 2.15 (``SUPPORTED_TORCH``).
 
 One submodule per torch area: ``lookup`` (resolving private names, TorchCompatError),
-``settings`` (the config capture switches, Inductor's provenance globals), ``dynamo``
+``settings`` (the config capture switches, Inductor's provenance globals), ``caches``
+(the caches' keys as the user has them, the user's cache settings), ``dynamo``
 (bytecode hook, tracing profiler, skip reasons, stance), ``warm_process`` (compiling
 afresh beside earlier compiles), ``ops`` (the op registry), ``pytree``, ``logs`` (torch's
-loggers), ``installation`` (versions, C++ compiler, compile modes) and ``runtime`` (output
-modules, profiler ranges and memory events). Callers use the names re-exported here.
+loggers), ``installation`` (versions, C++ compiler, compile modes), ``runtime`` (output
+modules, profiler ranges and memory events) and ``graph_calls`` (where a compiled frame
+calls its graph, for host timers; the cache lookup's profiler range). Callers use the names re-exported here.
 
 torch is imported by the first function that needs it, not with this package: reading a
 log or a document goes through modules that import it and never needs torch.
@@ -17,7 +19,19 @@ log or a document goes through modules that import it and never needs torch.
 
 from __future__ import annotations
 
-from . import dynamo, installation, logs, ops, pytree, runtime, settings, warm_process
+from . import (
+    caches,
+    dynamo,
+    graph_calls,
+    installation,
+    logs,
+    ops,
+    pytree,
+    runtime,
+    settings,
+    warm_process,
+)
+from .caches import cache_settings, keys_as_without_capture
 from .dynamo import (
     bytecode_hook,
     compile_stance,
@@ -27,6 +41,7 @@ from .dynamo import (
     skip_reasons,
     tracing_profiler,
 )
+from .graph_calls import CACHE_LOOKUP_RANGE, never_traced, new_graph_globals
 from .installation import compile_modes, cpp_compiler, environment
 from .logs import (
     artifact_loggers,
@@ -62,12 +77,14 @@ from .warm_process import (
 )
 
 __all__ = [
+    "CACHE_LOOKUP_RANGE",
     "SUPPORTED_TORCH",
     "TorchCompatError",
     "artifact_loggers",
     "aten_ops_called",
     "backward_provenance",
     "bytecode_hook",
+    "cache_settings",
     "capture_settings",
     "check",
     "compile_modes",
@@ -88,7 +105,10 @@ __all__ = [
     "is_compile_range",
     "is_view_op",
     "isolated_compile",
+    "keys_as_without_capture",
     "loaded_output_module",
+    "never_traced",
+    "new_graph_globals",
     "op_overload",
     "own_entry_ids",
     "patched_config",
@@ -105,7 +125,18 @@ __all__ = [
 ]
 
 # Each area's probes: what check() resolves.
-_AREAS = (logs, settings, ops, installation, pytree, runtime, dynamo, warm_process)
+_AREAS = (
+    logs,
+    settings,
+    caches,
+    ops,
+    installation,
+    pytree,
+    runtime,
+    dynamo,
+    warm_process,
+    graph_calls,
+)
 
 
 def check() -> list[str]:

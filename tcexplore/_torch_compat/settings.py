@@ -9,7 +9,7 @@ import sys
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from . import dynamo
+from . import caches, dynamo
 from .lookup import TorchCompatError, torch_module
 
 
@@ -41,8 +41,10 @@ def capture_settings(bypass_caches: bool) -> Iterator[None]:
       level 1 does; level 1 also records every node's history through every graph pass,
       2-5% more compile time, for a more complete pre- -> post-grad map that capture
       does not need;
-    - optionally bypass the FX graph and AOTAutograd caches: a cache hit replays code
-      without re-running codegen, so torch emits no provenance for it.
+    - only where asked (a cold capture), bypass the FX graph and AOTAutograd caches: a
+      cache hit replays code without lowering and codegen, so torch emits no pre-grad or
+      joint graph and no codegen phases for it. The caches stay as the user has them
+      otherwise, keys included (caches.keys_as_without_capture()).
 
     torch 2.13 keeps these per thread (a ContextVar), earlier releases per process. A value
     already as capture needs it is left alone, so that captures overlapping in several
@@ -51,6 +53,7 @@ def capture_settings(bypass_caches: bool) -> Iterator[None]:
     inductor = _inductor_config()
     functorch = _functorch_config()
     saved: list[tuple[Any, str, Any]] = []
+    token = None
 
     def set_value(obj: Any, name: str, value: Any) -> None:
         saved.append((obj, name, getattr(obj, name)))
@@ -58,13 +61,17 @@ def capture_settings(bypass_caches: bool) -> Iterator[None]:
 
     try:
         if has_provenance_tracking_config() and not inductor.trace.provenance_tracking_level:
+            users = inductor.trace.provenance_tracking_level
             set_value(inductor.trace, "provenance_tracking_level", BASIC_PROVENANCE)
+            token = caches.USERS_PROVENANCE_LEVEL.set(users)
         if bypass_caches and inductor.fx_graph_cache:
             set_value(inductor, "fx_graph_cache", False)
         if bypass_caches and functorch.enable_autograd_cache:
             set_value(functorch, "enable_autograd_cache", False)
         yield
     finally:
+        if token is not None:
+            caches.USERS_PROVENANCE_LEVEL.reset(token)
         for obj, name, value in reversed(saved):
             setattr(obj, name, value)
 
@@ -166,6 +173,9 @@ def settings_snapshot() -> dict[str, Any]:
         "fx_graph_cache": inductor.fx_graph_cache,
         "enable_autograd_cache": _functorch_config().enable_autograd_cache,
         "pre_grad_graph_id": debug._pre_grad_graph_id,
+        "force_disable_caches": inductor.force_disable_caches,
+        "cache_key_details": caches.hash_details_init(),
+        "users_provenance_level": caches.USERS_PROVENANCE_LEVEL.get(),
         "provenance_recorders": {
             getattr(module, _PROVENANCE_RECORDER)
             for name, module in list(sys.modules.items())

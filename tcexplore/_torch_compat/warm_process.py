@@ -81,6 +81,8 @@ def isolated_compile(fn: Callable, compile_kwargs: dict[str, Any]) -> Callable:
         kwargs.pop("options", None),
         kwargs.get("dynamic"),
     )
+    options = dict(options) if options else None
+    guard_filter = options.pop("guard_filter_fn", None) if options else None
     if mode is not None and options is not None:  # torch.compile's own message
         raise RuntimeError(
             "Either mode or options can be specified, but both can't be specified at the same time."
@@ -95,6 +97,8 @@ def isolated_compile(fn: Callable, compile_kwargs: dict[str, Any]) -> Callable:
         )
     if supports_isolated_recompiles():
         kwargs["isolate_recompiles"] = True
+    if guard_filter is not None:  # torch.compile hands it to Dynamo, not to the backend
+        kwargs["options"] = {"guard_filter_fn": guard_filter}
     return torch.compile(fn, backend=wrapper, **kwargs)
 
 

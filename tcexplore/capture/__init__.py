@@ -14,8 +14,8 @@ from typing import Any
 
 from .. import _torch_compat
 from ..common.contained import Unread, error_text
-from ..document import Document, build_document, error_record
-from . import listeners
+from ..document import error_record, new_document
+from . import earlier_entries, listeners
 from .assemble import Assembler
 from .custom_ops import record_custom_ops
 from .distributed import launcher, process_group
@@ -30,12 +30,23 @@ PROVENANCE, CACHE_BYPASS = "provenance", "cache_bypass"
 
 
 class CaptureSession:
-    """The events recorded inside one ``capture()`` block; ``.document`` assembles them."""
+    """The events recorded inside one ``capture()`` block; ``.data`` assembles them into a
+    document's data (the public ``tcexplore.capture``'s session also has ``.document``:
+    that data with its decisions, measure/profiled_capture.py)."""
 
-    def __init__(self, bypass_caches: bool, on_event: Callable[[Event], None] | None):
+    def __init__(
+        self,
+        bypass_caches: bool,
+        on_event: Callable[[Event], None] | None,
+        explored: bool = False,
+    ):
         import torch  # noqa: PLC0415 - when a capture opens: `import tcexplore` loads no torch
 
         self.bypass_caches = bypass_caches
+        self.caches = _torch_compat.cache_settings()  # the user's, before capture sets any
+        self.explored = explored  # its compiles are tcexplore's own (explore(), a cell)
+        self.serial = earlier_entries.next_serial()
+        self._cache_heard: list[tuple[str, str | None, str | None]] = []  # event, dir, payload
         # A hook (the notebook's live progress: IPython's display, ipykernel, zmq) can run
         # while Dynamo watches frames (a backward compiled lazily inside the user's step):
         # with Dynamo off, none of its frames is listed as the user's, not compiled.
@@ -46,8 +57,8 @@ class CaptureSession:
         self._records: list[tuple[dict[str, Any], str | None]] = []  # as torch logged them
         self._events: list[Event] = []
         self._read = 0  # records turned into events so far
-        self._document: Document | None = None
-        self._document_events = -1
+        self._data: dict[str, Any] | None = None
+        self._data_events = -1
         self._without_settings: dict[str, dict[str, list[str]]] = {}  # compile id -> what
         self.skip_reasons: list[str] = []  # Dynamo's, in the capturing thread (at exit)
         self._sections: dict[str, Any] = {}  # measured over the block by a layer above
@@ -55,6 +66,9 @@ class CaptureSession:
     def add(self, metadata: dict[str, Any], payload: str | None) -> None:
         # Only keep the record while torch compiles; reading it waits until it is asked for.
         self._records.append((metadata, payload))
+        cache_event = earlier_entries.cache_event(metadata)
+        if cache_event is not None:  # its directory is known only now
+            self._cache_heard.append((cache_event, earlier_entries.directory(), payload))
         if self.distributed is None:
             self.distributed = process_group()
         if self.on_event is not None:
@@ -100,6 +114,10 @@ class CaptureSession:
                 )
         return self._events
 
+    def remember_written_entries(self) -> None:
+        """The entries this capture's misses wrote are tcexplore's (an explored capture)."""
+        earlier_entries.remember(self.serial, self._cache_heard)
+
     def listener_failed(self, exc: Exception) -> None:
         """A listener of torch's that raised: the event it was hearing is lost, alone."""
         self._failed.append(
@@ -115,25 +133,26 @@ class CaptureSession:
         """A section of the document made from its data by a layer above, once the block
         ended (``tcexplore.capture(profile=True)``'s profile); one that fails costs only
         itself: an entry of ``capture.unread``."""
-        document = self.document
+        data = self.data
         try:
-            self._sections[name] = make(document.data)
+            self._sections[name] = make(data)
         except Exception as exc:  # noqa: BLE001 - the capture is kept without it
             self._failed.append(
                 {"reason": "section", "kind": name, "error": error_text(exc), "read": None}
             )
-            self._document = None  # built again, with the failure
+            self._data = None  # built again, with the failure
             return
         # ``make`` may have noted in the data what it could not read (capture.unread): kept
-        self._document = document.with_sections(**{name: self._sections[name]})
+        self._data = {**data, name: self._sections[name]}
 
     def record_error(self, exc: BaseException) -> None:
         self.error = error_record(exc)
 
     @property
-    def document(self) -> Document:
+    def data(self) -> dict[str, Any]:
+        """The document's data so far (a new dict whenever it changed), before any decision."""
         events = self.events
-        if self._document is None or self._document_events != len(events):
+        if self._data is None or self._data_events != len(events):
             unread = Unread()
             for failed in self._failed:
                 unread.add(
@@ -150,44 +169,64 @@ class CaptureSession:
             not_compiled = None
             with unread.contain("section", "not_compiled"):
                 not_compiled = from_skip_reasons(self.skip_reasons)
+            earlier = earlier_entries.mark(self.serial, self._cache_heard)
             for record in assembled["compiles"]:
+                for entry in record["cache"]:
+                    if entry.get("result") == "hit" and entry.get("key") in earlier:
+                        entry["earlier_exploration"] = True
                 if record["id"] in self._without_settings:
                     record["without_capture_settings"] = {
                         key: list(values)
                         for key, values in self._without_settings[record["id"]].items()
                     }
-            self._document = build_document(
+            sections = {"not_compiled": not_compiled, **self._sections}
+            self._data = new_document(
                 **assembled,
                 capture={
                     "source": "live",
                     "bypass_caches": self.bypass_caches,
+                    "caches": self.caches,
                     "events": len(events),
                     "unread": unread.section(),
                 },
                 error=self.error,
                 distributed=self.distributed or launcher(),
-            ).with_sections(not_compiled=not_compiled, **self._sections)
-            self._document_events = len(events)
-        return self._document
+            )
+            self._data.update({k: v for k, v in sections.items() if v is not None})
+            self._data_events = len(events)
+        return self._data
 
 
 @contextlib.contextmanager
 def capture(
-    *, bypass_caches: bool = True, on_event: Callable[[Event], None] | None = None
+    *,
+    bypass_caches: bool = False,
+    on_event: Callable[[Event], None] | None = None,
+    explored: bool = False,
+    session_type: type[CaptureSession] = CaptureSession,
 ) -> Iterator[CaptureSession]:
     """Record every torch.compile inside the block, in any thread.
 
-    ``bypass_caches`` (default) skips the FX-graph and AOTAutograd caches for the compiles
-    inside the block: on a cache hit torch replays stored code, so the kernels' provenance
-    is missing and graphs carry the source lines of the run that filled the cache. With
-    ``bypass_caches=False`` cache hits are recorded as such (``status: "cache_hit"``).
+    Compiles use Inductor's FX-graph and AOTAutograd caches as the program would without
+    the capture (cache directories, ``save_cache_artifacts``/``load_cache_artifacts``,
+    warm starts): a hit is recorded as such (``status: "cache_hit"``), with its Dynamo
+    graph, guards, post-grad graph and output code, and its ``cache_hit`` note says what a
+    hit could not show. ``bypass_caches=True`` is a cold capture: the two caches are
+    skipped for the compiles inside the block, so every compile runs in full and every
+    view is complete, but the program then compiles as it would not without tcexplore.
 
     These settings apply to the thread that opens the block (torch keeps them per thread);
     a compile that runs in another thread meanwhile is recorded too, with
     ``without_capture_settings`` naming what it lacked and where it ran. Open a capture in
     that thread as well to give it the settings.
+
+    ``explored``: the block's compiles are tcexplore's own compiles of the user's code
+    (explore(), a ``%%tcompile`` cell), which a later capture's hits on what they wrote
+    must not be taken for the user's warm start (capture/earlier_entries.py).
+    ``session_type``: the session yielded (a layer above adds what it offers, such as the
+    decided ``.document`` of the public ``tcexplore.capture``).
     """
-    session = CaptureSession(bypass_caches, on_event)
+    session = session_type(bypass_caches, on_event, explored)
     with _torch_compat.capture_settings(bypass_caches), _torch_compat.skip_reasons() as skipped:
         session.skip_reasons = skipped
         listeners.open_session(session)
@@ -198,5 +237,7 @@ def capture(
             raise
         finally:
             listeners.close_session(session)
+            if explored:
+                session.remember_written_entries()
             if session.distributed is None:  # a group created after the last event
                 session.distributed = process_group()

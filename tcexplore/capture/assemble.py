@@ -19,18 +19,21 @@ from .attempts import keep_restarted_graph, name_restart_reasons
 from .compiled_autograd import link_autograd_passes
 from .events import Event
 from .fusion import attribute_kernels
+from .generations import Generations
 from .handlers import IGNORED, handler_for
 from .handlers.payloads import DetailBudget, json_or_none
 from .library_files import library_files
+from .parsers.identity import add_identity
 from .phases import build_phase_tree
 from .resume_links import bytecode_section, link_resumes
 from .static_memory import memory_section
 from .tracing_time import tracing_section
 
 
-def new_compile_record(cid: str, event: Event) -> dict[str, Any]:
+def new_compile_record(cid: str, event: Event, generation: int = 1) -> dict[str, Any]:
     return {
         "id": cid,
+        "generation": generation,
         "frame_id": event.frame_id,
         "frame_compile_id": event.frame_compile_id,
         "frame_compile_index": 0,  # among this document's compiles of the frame: finish()
@@ -101,14 +104,19 @@ class Assembler:
         self.memory_budgets: dict[str, float] = {}  # compile id -> activation_memory_budget
         self.autograd_passes: dict[int, dict[str, Any]] = {}  # compiled autograd's, by id
         self.detail: DetailBudget | None = None  # a big log's bound on graphs kept (traces/)
+        self.generations = Generations()  # torch's ids over torch.compiler.reset()
 
     def record_for(self, event: Event) -> dict[str, Any] | None:
-        cid = event.compile_id
-        if cid is None:
+        raw = event.compile_id
+        if raw is None:
             return None
+        begins = event.kind == "dynamo_start" and event.attempt == 0
+        cid, generation = self.generations.resolve(raw, begins=begins)
+        if event.kind == "compilation_metrics":
+            self.generations.end(raw)
         record = self.compiles.get(cid)
         if record is None:
-            record = self.compiles[cid] = new_compile_record(cid, event)
+            record = self.compiles[cid] = new_compile_record(cid, event, generation)
             self.breaks_before[cid] = len(self.graph_breaks)
         if event.attempt + 1 > record["attempts"]:
             # A restart (graph break) discards the earlier trace, and its shape symbols with it;
@@ -195,6 +203,7 @@ class Assembler:
             lambda: link_resumes(compiles, self.graph_breaks, self.breaks_before),
         )
         self._section("frame_compile_index", None, lambda: _number_within_frames(compiles))
+        self._section("identity", None, lambda: add_identity(compiles))
         self._section(
             "guard_paths", None, lambda: _complete_guard_paths(compiles, self.graph_breaks)
         )
@@ -289,14 +298,20 @@ def _number_within_frames(compiles: list[dict[str, Any]]) -> None:
     its frame. torch counts a frame's compiles over the whole process (``frame_compile_id``),
     so a function explored a second time in one process compiles as 0/1; a diff pairs
     compiles by this number, the one a user sees. Frames compiled under compiled autograd
-    are counted apart (their ids too are the process's)."""
+    are counted apart (their ids too are the process's); a frame id used again after
+    torch.compiler.reset() counts on, in generation order."""
     frames: dict[tuple[bool, Any], list[dict[str, Any]]] = {}
     for record in compiles:
         key = (record["compiled_autograd_id"] is not None, record["frame_id"])
         frames.setdefault(key, []).append(record)
     for records in frames.values():
         ordered = sorted(
-            records, key=lambda r: (r["frame_compile_id"] is None, r["frame_compile_id"] or 0)
+            records,
+            key=lambda r: (
+                r["generation"],
+                r["frame_compile_id"] is None,
+                r["frame_compile_id"] or 0,
+            ),
         )
         for index, record in enumerate(ordered):
             record["frame_compile_index"] = index

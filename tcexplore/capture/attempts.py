@@ -10,7 +10,19 @@ keeps the last attempt's graph in ``dynamo_graph`` and earlier ones in
 
 from __future__ import annotations
 
+import re
 from typing import Any
+
+# torch names a restart without a message by its exception's class: "<class 'a.b.C'>".
+_CLASS = re.compile(r"^<class '(?:[\w.]*\.)?(\w+)'>$")
+
+
+def reason_line(reason: str) -> str:
+    """A restart reason in one line, as the views name it: its first line, an exception's
+    class by its name alone ("TensorifyScalarRestartAnalysis")."""
+    line = reason.split("\n", 1)[0]
+    found = _CLASS.match(line)
+    return found[1] if found else line
 
 
 def keep_restarted_graph(record: dict[str, Any]) -> None:
@@ -30,3 +42,4 @@ def name_restart_reasons(record: dict[str, Any]) -> None:
     reasons = record["restart_reasons"]
     for attempt in record.get("restarted_attempts", []):
         attempt["reason"] = reasons[0] if len(reasons) == 1 else None
+        attempt["reason_line"] = reason_line(reasons[0]) if len(reasons) == 1 else None

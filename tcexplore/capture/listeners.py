@@ -1,13 +1,14 @@
 """The process-wide listeners that every open capture shares.
 
 torch's trace logger, its artifact loggers, ``warnings.showwarning``, two of Inductor's
-module globals, Dynamo's bytecode hooks and its tracing profiler are one per process. They
+module globals, how its caches compute keys, Dynamo's bytecode hooks and its tracing
+profiler are one per process. They
 are attached and set when the first capture opens and put back when the last one closes, in
 whatever order captures in several threads open and close. Each record goes to every capture
 open at that moment; a closed one hears nothing more.
 
 Each record is also checked, in the thread that compiles, against what the open captures
-need (provenance on, caches bypassed): torch keeps those settings per thread, so a compile
+need (provenance on, and caches bypassed where one asked): torch keeps those settings per thread, so a compile
 in a thread no capture covers runs without them, and its capture says so.
 """
 
@@ -47,6 +48,7 @@ def open_session(session: CaptureSession) -> None:
             try:
                 stack.enter_context(_torch_compat.backward_provenance())
                 stack.enter_context(_torch_compat.fused_node_provenance())
+                stack.enter_context(_torch_compat.keys_as_without_capture())
                 stack.enter_context(_attached_to_trace_log())
                 stack.enter_context(_attached_to_artifact_logs())
                 stack.enter_context(_recording_warnings())

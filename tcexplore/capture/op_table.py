@@ -7,7 +7,7 @@ in torch come from ``op_table.json``, generated from torch's own schemas by
 
     python -m tcexplore.capture.op_table      # adds the installed torch's ops
 
-(tests/test_op_table.py checks it against the installed torch). An op the table lacks (a
+(tests/capture/test_op_table.py checks it against the installed torch). An op the table lacks (a
 custom op of the user's, an op newer than the table) is asked of torch's registry when
 torch is already loaded in this process, as in a live capture; otherwise it counts as
 compute with side effects, so it is reported rather than hidden.

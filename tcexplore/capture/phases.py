@@ -16,14 +16,13 @@ def _data(event: dict[str, Any]) -> dict[str, Any]:
 def build_phase_tree(
     events: list[tuple[str | None, dict[str, Any]]],
 ) -> dict[str, list[dict[str, Any]]]:
-    """Per compile id, the nested phases with their durations in milliseconds."""
+    """Per compile id (the document's, which the event handler resolved), the nested
+    phases with their durations in milliseconds."""
     roots: dict[str, list[dict[str, Any]]] = {}
     stacks: dict[str, list[dict[str, Any]]] = {}
-    for record_cid, event in events:
-        cid = (event.get("args") or {}).get("compile_id") or record_cid
+    for cid, event in events:
         if cid is None or event.get("ph") not in ("B", "E"):
             continue
-        cid = str(cid)
         stack = stacks.setdefault(cid, [])
         if event["ph"] == "B":
             phase = {

@@ -46,25 +46,35 @@ def bytecode_section(
     }
 
 
-def resume_name(brk: Data, frame: Data) -> str | None:
-    """The resume function Dynamo names after the frame that broke and that frame's line."""
+def frame_entry(brk: Data, frame: Data) -> Data | None:
+    """The frame's own entry in a break event's user stack: where the frame broke."""
     function, file = frame.get("function"), frame.get("file")
     if not function or not file:
         return None
-    original = function
-    # A resume function's own resume is generated from the original code object.
-    while match := RESUME_NAME.match(original):
-        original = match["fn"]
     stack = [
         f
         for f in brk.get("user_stack") or []
         if isinstance(f, dict) and f.get("file") == file and isinstance(f.get("line"), int)
     ]
     # torch names a compiled resume frame in the stack by its own name or by the original's.
-    entry = next((f for f in stack if f.get("function") == function), None) or next(
-        (f for f in stack if f.get("function") == original), None
+    return next((f for f in stack if f.get("function") == function), None) or next(
+        (f for f in stack if f.get("function") == original_function(function)), None
     )
-    return None if entry is None else f"{RESUME_PREFIX}{original}_at_{entry['line']}"
+
+
+def original_function(function: str) -> str:
+    """The user's function a resume function (of a resume function...) goes on with."""
+    while match := RESUME_NAME.match(function):
+        function = match["fn"]
+    return function
+
+
+def resume_name(brk: Data, frame: Data) -> str | None:
+    """The resume function Dynamo names after the frame that broke and that frame's line."""
+    entry = frame_entry(brk, frame)
+    if entry is None:
+        return None
+    return f"{RESUME_PREFIX}{original_function(frame['function'])}_at_{entry['line']}"
 
 
 def link_resumes(

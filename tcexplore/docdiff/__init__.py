@@ -13,7 +13,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from ..document import Document, DocumentError, check_schema, read_json
+from ..decided import Document
+from ..document import DocumentError, check_schema, read_json
 from ..files.output import unwritable, write_text
 from .compute import SCHEMA, SUMMARY_KEYS, compute
 

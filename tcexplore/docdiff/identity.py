@@ -32,27 +32,25 @@ process or the run may count as a difference:
 - Never compared: timestamps, compile times, cache keys and kernel paths, the output
   code's wrapper text, node names, the document's ``id``.
 
-Spelled step for step like ``extension/src/model/identity.ts``.
+Spelled step for step like ``extension/src/model/identity.ts``; the masking itself is
+capture's (capture/parsers/identity.py), which stores the masked forms in the document for
+the extension's diff: neither diff reads torch's text apart on its own.
 """
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
+from ..capture.parsers.identity import (
+    kernel_source,
+    masked_guard,
+    name_tokens,
+    placeholder_target,
+    without_lines,
+)
 from ..document import SUMMARY_KEYS
 
 Data = dict[str, Any]
-
-_ID_CHECK = re.compile(r"(___check_(?:obj|type)_id\(.*?, )\d+\)")
-_ADDRESS = re.compile(r"0x[0-9a-fA-F]+")
-_INSTALLED = re.compile(r"(G\['__\w*?_)\d+('\])")  # Dynamo's install_global: name_<counter>
-_HASH = re.compile(r"\b[0-9a-fA-F]{32,}\b")
-_BUFFER = re.compile(r"\bbuf\d+\b")
-_NAME = re.compile(r"(?<![A-Za-z0-9_.])[A-Za-z_][A-Za-z0-9_]*")
-_NUMBERED = re.compile(r"_\d+$")
-_AT_LINE = re.compile(r"_at_\d+$")
-RESUME_PREFIX = "torch_dynamo_resume_in_"  # Dynamo's name for the rest of a frame after a break
 
 
 def text(value: Any) -> str:
@@ -84,7 +82,7 @@ def compile_keys(record: Data, labels: dict[str, str]) -> tuple[str, str, str]:
     exact = "\x00".join(
         [function, file_id(frame.get("file"), labels), text(frame.get("line")), which]
     )
-    unmoved = _without_lines(function)
+    unmoved = without_lines(function)
     return (
         exact,
         "\x00".join([unmoved, file_id(frame.get("file"), labels), which]),
@@ -102,14 +100,6 @@ def _which_compile(record: Data) -> str:
     )
 
 
-def _without_lines(function: str) -> str:
-    """A function's name with the break lines a resume function's name embeds masked:
-    ``torch_dynamo_resume_in_f_at_12`` (nested: ``..._in_torch_dynamo_resume_in_f_at_4_at_6``)."""
-    for _ in range(function.count(RESUME_PREFIX)):
-        function = _AT_LINE.sub("", function)
-    return function
-
-
 def frame_file(record: Data) -> Any:
     return (record.get("frame") or {}).get("file")
 
@@ -125,7 +115,7 @@ def node_target(node: Data) -> str:
     """A placeholder's target is its name (AOT graphs name saved tensors after forward
     nodes): without FX's "_N" numbering. Other targets are ops, kept whole."""
     target = text(node.get("target"))
-    return _NUMBERED.sub("", target) if node.get("op") == "placeholder" else target
+    return placeholder_target(target) if node.get("op") == "placeholder" else target
 
 
 def node_key(node: Data, labels: dict[str, str]) -> str:
@@ -146,27 +136,19 @@ def source_id(source: Any, labels: dict[str, str]) -> str:
 
 
 def guard_key(guard: Data) -> str:
-    expression = _ADDRESS.sub("0x?", _ID_CHECK.sub(r"\1?)", text(guard.get("expression"))))
-    return "\x00".join(
-        [
-            text(guard.get("type")),
-            _INSTALLED.sub(r"\1?\2", text(guard.get("source"))),
-            _INSTALLED.sub(r"\1?\2", expression),
-        ]
-    )
+    source, expression = masked_guard(text(guard.get("source")), text(guard.get("expression")))
+    return "\x00".join([text(guard.get("type")), source, expression])
 
 
 def kernel_text(kernel: Data, rename: dict[str, str] | None = None) -> str:
     """The kernel's source as compared; ``rename`` maps this side's graph names to the
     other side's (extern calls name graph values)."""
-    source, name = text(kernel.get("source")), text(kernel.get("name"))
-    if name:
-        source = source.replace(name, "<kernel>")
-    source = _HASH.sub("<hash>", source)
-    if kernel.get("kind") == "extern":
-        source = _BUFFER.sub("buf?", source)
-        if rename:
-            source = _NAME.sub(lambda m: rename.get(m[0], m[0]), source)
+    source = kernel_source(kernel)
+    if kernel.get("kind") == "extern" and rename:
+        source = "".join(
+            rename.get(t["text"], t["text"]) if t["name"] else t["text"]
+            for t in name_tokens(source)
+        )
     return source
 
 

@@ -1,4 +1,4 @@
-"""Eager vs compiled outputs and gradients: every label the views show for them, decided
+"""Eager vs compiled outputs, gradients and the state a step left: every label the views show for them, decided
 here and stored in the ``accuracy`` section (each leaf's ``state`` and ``label``, the
 section's ``verdict``), and the finding: a match (ok), a difference (error), or one random
 ops explain (warning, every differing leaf labelled "differs (random ops)", gradients
@@ -16,7 +16,7 @@ from .make import finding, location, short_where, source_link, tab_link
 Data = dict[str, Any]
 
 RANDOM_CAUSES = ("random", "random_in_graph")
-LEAVES = ("outputs", "inputs_after_call", "gradients")
+LEAVES = ("outputs", "inputs_after_call", "gradients", "state_after_call")
 MATCH = "Compiled outputs match eager within tolerance."
 NO_NODE = (
     "No graph node diverges on its own: the difference comes from outside the captured "
@@ -40,11 +40,12 @@ def leaf_label(leaf: Data, random_cause: bool) -> Data:
     return {"state": "match", "label": "match"}
 
 
-def bad_gradients(accuracy: Data) -> list[str]:
-    """Names of the parameters (or tensors) whose compiled gradient differs from eager's."""
+def bad_gradients(accuracy: Data, rows: str = "gradients") -> list[str]:
+    """Names of the parameters (or tensors) whose compiled gradient differs from eager's;
+    ``rows="state_after_call"``: whose value after the step differs."""
     return [
         str(row.get("path"))
-        for row in accuracy.get("gradients") or []
+        for row in accuracy.get(rows) or []
         if isinstance(row, dict) and not row.get("ok") and row.get("kind") != "truncated"
     ]
 
@@ -103,13 +104,16 @@ def accuracy_verdict(accuracy: Data, labels: dict[str, str]) -> Data:
         return {"severity": "ok", "headline": MATCH, "why": None, "advice": None}
     found = _first_divergence(accuracy)
     random = _why_random(accuracy, found)
-    bad = bad_gradients(accuracy)
+    bad, left = bad_gradients(accuracy), bad_gradients(accuracy, "state_after_call")
     outputs_ok = all(
         row.get("ok") for row in accuracy.get("outputs") or [] if isinstance(row, dict)
     )
     if bad and outputs_ok:
         headline = f"Compiled outputs match eager, but the gradients of {_named(bad)} differ"
         at = f"; first in the backward of {_node(found, labels)}" if found else ""
+    elif left and outputs_ok:
+        headline = f"Compiled outputs match eager, but after the step {_named(left)} differ"
+        at = f"; first at {_node(found, labels)}" if found else ""
     elif accuracy.get("cause") == "random" and found:
         headline = "Compiled outputs differ from eager at a random op"
         at = f": {_node(found, labels)}"
@@ -119,6 +123,10 @@ def accuracy_verdict(accuracy: Data, labels: dict[str, str]) -> Data:
     also = (
         f" The gradients of {plural(len(bad), 'parameter')} differ too."
         if bad and not outputs_ok
+        else ""
+    ) + (
+        f" After the step {plural(len(left), 'tensor')} of its state differ too."
+        if left and (bad or not outputs_ok)
         else ""
     )
     if random and accuracy.get("cause") == "random_in_graph":

@@ -14,7 +14,7 @@ def find(data: dict[str, Any]) -> list[dict[str, Any]]:
         if not unsettled:
             continue
         lacked = ", ".join(
-            "provenance tracking off" if s == "provenance" else "caches on"
+            "provenance tracking off" if s == "provenance" else "caches not bypassed"
             for s in unsettled.get("settings") or []
         )
         threads = ", ".join(str(t) for t in unsettled.get("threads") or [])

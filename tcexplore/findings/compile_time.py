@@ -1,6 +1,7 @@
 """Where compile time goes: the top phases and the top user functions by tracing time;
-advice on repeated identical graphs (regional compilation) and on warm starts (caches,
-mega-cache), with the figures behind it. Identical graphs that are all compiles of one
+advice on repeated identical graphs (regional compilation) and on a long compile that hit
+no cache (why it did not, by the caches the program had, and mega-cache), with the figures
+behind it. Identical graphs that are all compiles of one
 code object (one frame id) come from a block compiled on its own already (a layer's
 ``.compile()``) and compiled again on a guard: regional compilation is what the program
 does, so it is said, not advised."""
@@ -20,10 +21,20 @@ REGIONAL = (
     "layer/block module, e.g. `for layer in model.layers: layer.compile()`), so it "
     "is traced once and its compile reused"
 )
-WARM = (
-    "keep a warm start: leave Inductor's caches on (tcexplore run --use-caches) or ship "
-    "them with torch.compiler.save_cache_artifacts() / load_cache_artifacts() (mega-cache)"
+SHIP = (
+    "to start warm on another machine or in a fresh container, ship the caches with "
+    "torch.compiler.save_cache_artifacts() / load_cache_artifacts() (mega-cache)"
 )
+# Why a long compile had no hit, by the caches the program had (capture.caches).
+COLD = {
+    "on": "a first compile in this cache directory: the program's next run in it "
+    "(TORCHINDUCTOR_CACHE_DIR) starts warm; " + SHIP,
+    "off": "the program runs with Inductor's caches off (force_disable_caches, or "
+    "fx_graph_cache and enable_autograd_cache off): with them on (torch's default) its "
+    "next run in the same cache directory starts warm; " + SHIP,
+    "bypassed": "a cold capture (the caches bypassed on request); the program keeps its "
+    "caches on, so its next run in the same cache directory starts warm; " + SHIP,
+}
 
 
 def compile_ms(c: dict[str, Any]) -> float:
@@ -59,6 +70,42 @@ def _function_totals(compiles: list[dict[str, Any]]) -> dict[str, float]:
     return totals
 
 
+def traced_functions(data: dict[str, Any]) -> dict[str, Any]:
+    """Dynamo's tracing time per user function (file, first line, name), added up over the
+    compiles, heaviest first: ``functions`` (``cum_ms`` with what it inlined, ``self_ms``
+    without where torch's Dynamo profiler timed it, the compiles), and the ``sources`` of
+    the figures (``dynamo_profiler``, ``chromium_events``)."""
+    rows: dict[tuple[Any, Any, Any], dict[str, Any]] = {}
+    sources: set[str] = set()
+    for c in data.get("compiles") or []:
+        tracing = c.get("tracing")
+        if not isinstance(tracing, dict):
+            continue
+        sources.add(str(tracing.get("source")))
+        for f in tracing.get("functions") or []:
+            key = (f.get("file"), f.get("line"), f.get("function"))
+            row = rows.setdefault(
+                key,
+                {
+                    "file": f.get("file"),
+                    "line": f.get("line"),
+                    "function": f.get("function") or "?",
+                    "cum_ms": 0.0,
+                    "self_ms": None,
+                    "compiles": [],
+                },
+            )
+            row["cum_ms"] += f.get("cumtime_ms") or 0
+            if isinstance(f.get("tottime_ms"), (int, float)):
+                row["self_ms"] = (row["self_ms"] or 0) + f["tottime_ms"]
+            if c.get("id") not in row["compiles"]:
+                row["compiles"].append(c.get("id"))
+    return {
+        "functions": sorted(rows.values(), key=lambda r: -r["cum_ms"]),
+        "sources": sorted(sources),
+    }
+
+
 def _repeats(compiles: list[dict[str, Any]]) -> list[list[str]]:
     """Compiles whose Dynamo graphs are the same ops in the same order (of >1 node)."""
     groups: dict[tuple, list[str]] = {}
@@ -68,6 +115,22 @@ def _repeats(compiles: list[dict[str, Any]]) -> list[list[str]]:
         if len(key) > 3:
             groups.setdefault(key, []).append(str(c.get("id")))
     return [ids for ids in groups.values() if len(ids) > 2]
+
+
+def _caches(data: dict[str, Any]) -> str:
+    """How the program had its caches: "bypassed" by a cold capture, "off" in its own
+    settings, else "on" (a log does not say: what torch defaults to)."""
+    capture = data.get("capture") or {}
+    if capture.get("bypass_caches"):
+        return "bypassed"
+    settings = capture.get("caches") or {}
+    if (
+        settings.get("force_disable_caches")
+        or settings
+        and not (settings.get("fx_graph_cache") or settings.get("autograd_cache"))
+    ):
+        return "off"
+    return "on"
 
 
 def _frame_id(compile_id: str) -> str:
@@ -106,12 +169,12 @@ def find(data: dict[str, Any]) -> list[dict[str, Any]]:
         else:
             advice.append(f"{listed} made the same graph: {REGIONAL}")
     hit = any(e.get("result") == "hit" for c in compiles for e in c.get("cache") or [])
-    warm = total_ms / 1000 >= WARM_START_S and not hit
-    if warm:
-        advice.append(f"compiling took {fmt_duration(total_ms)} with no cache hit: {WARM}")
+    caches = _caches(data) if total_ms / 1000 >= WARM_START_S and not hit else None
+    if caches is not None:
+        advice.append(f"compiling took {fmt_duration(total_ms)} with no cache hit: {COLD[caches]}")
     fix = (
-        fixes.CACHES_ON
-        if warm
+        fixes.WARM_START
+        if caches == "on"
         else fixes.code_change("regional compilation: a change to the code")
         if advice
         else None

@@ -50,10 +50,11 @@ def mode(name: str) -> Data:
 
 
 LINE_CHANGE = "a change to the code at this line, not a setting"
-# Caches on: the capture keeps Inductor's FX-graph and AOTAutograd caches (explore's
-# bypass_caches=False); the try compiles twice and the second is the warm start.
-CACHES_ON = {
+# A warm start: the capture keeps Inductor's FX-graph and AOTAutograd caches (explore's
+# bypass_caches=False, its default); the try compiles twice in one empty cache directory
+# and the second compile, the warm start, is the one measured.
+WARM_START = {
     "setting": {"kind": "capture", "module": None, "name": "bypass_caches", "value": False},
-    "label": "caches on",
+    "label": "a warm start",
     "not_tried": None,
 }

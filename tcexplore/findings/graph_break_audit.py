@@ -23,6 +23,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..capture.resume_links import resume_name
+from ..common.relabel import relabel
 
 Data = dict[str, Any]
 
@@ -66,7 +67,7 @@ def _frame(loc: Any, labels: dict[str, str], library: frozenset[str]) -> Data:
     }
 
 
-def _reasons(events: list[Data]) -> list[Data]:
+def _reasons(events: list[Data], labels: dict[str, str]) -> list[Data]:
     grouped: dict[str, Data] = {}
     for brk in events:
         message = brk.get("message") or ""
@@ -86,7 +87,22 @@ def _reasons(events: list[Data]) -> list[Data]:
         entry["count"] += 1
         entry["details"] = entry["details"] or brk.get("details")
         entry["developer_context"] = entry["developer_context"] or brk.get("developer_context")
+    for entry in grouped.values():
+        entry["context"] = _context(entry, labels)
     return sorted(grouped.values(), key=lambda r: -r["count"])
+
+
+def _context(reason: Data, labels: dict[str, str]) -> str | None:
+    """torch's developer context of a reason as the views show it, in one text: its generic
+    line, the debug context, the details, labelled file names as their labels."""
+    dev = reason.get("developer_context")
+    parts = [
+        reason.get("generic"),
+        dev and f"Developer debug context: {dev}",
+        reason.get("details"),
+    ]
+    text = "\n".join(p for p in parts if p)
+    return relabel(text, labels) if text else None
 
 
 def _paths(events: list[Data], labels: dict[str, str], library: frozenset[str]) -> list[Data]:
@@ -159,7 +175,7 @@ def _site(
         "events": [i for i, _ in events],
         "compiles": [brk.get("compile_id") for brk in breaks],
         "frames": list(frames.values()),
-        "reasons": _reasons(breaks),
+        "reasons": _reasons(breaks, labels),
         "paths": _paths(breaks, labels, library),
         "resume_functions": [{"name": n, "compiles": ids} for n, ids in resumes.items() if ids],
     }

@@ -1,7 +1,8 @@
-"""Where the time goes: the profile's lines that views show as text, decided here and
-stored in the section (the calls line ``profile["calls"]["line"]``, each kernel's
-``below_roof["text"]``, the figures the step's verdict used ``step["basis"]["line"]``),
-and the finding (the step's verdict, what decided it and its first advice)."""
+"""Where the time goes: the step's verdict and advice (step_verdict.py, from what measure/
+measured) and the profile's lines that views show as text, decided here and stored in the
+section (the calls line ``profile["calls"]["line"]``, each kernel's ``below_roof["text"]``,
+the figures the step's verdict used ``step["basis"]["line"]``), and the finding (the
+step's verdict, what decided it and its first advice)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from typing import Any
 from ..common.formatting import share, time_us
 from . import fixes
 from .make import finding, tab_link
+from .step_verdict import judged
 
 Data = dict[str, Any]
 
@@ -82,6 +84,8 @@ def decide(data: Data) -> None:
     out = dict(profile)
     step = profile.get("step")
     if isinstance(step, dict) and isinstance(step.get("basis"), dict):
+        kernels = [k for k in profile.get("kernels") or [] if isinstance(k, dict)]
+        step = judged(step, kernels, profile.get("device") or "cpu")
         out["step"] = {
             **step,
             "basis": {**step["basis"], "line": basis_line(step["basis"], profile.get("device"))},
@@ -119,6 +123,9 @@ def find(data: Data) -> list[Data]:
             f"Where the time goes: {step['verdict']}",
             advice=advice[0] if advice else None,
             fix=fixes.mode(step["advised_modes"][0]) if step.get("advised_modes") else None,
+            # the other modes the advice names, tried beside it (findings/tried.py says
+            # which won)
+            also_fixes=[fixes.mode(m) for m in (step.get("advised_modes") or [])[1:]],
             details=details,
             evidence=[tab_link("profile", "Where the time goes")],
         )

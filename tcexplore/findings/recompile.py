@@ -1,4 +1,5 @@
-"""Recompiles, one finding per function (Dynamo frame), with every guard that failed.
+"""Recompiles, one finding per function (Dynamo frame), with every guard that failed (the
+group itself stored as the finding's ``recompiled``: the views draw it, they do not group).
 Each recompile's cause is the guard its newest cached entry failed (torch lists that entry
 first); a cause on a value (a bool flag, an int, a float lr, a container's length) is named
 in user terms with the advice its type and owner call for (guarded_value.py)."""
@@ -129,6 +130,13 @@ def find(data: dict[str, Any]) -> list[dict[str, Any]]:
                 details=[f"{guard} (×{n})" for guard, n in guards],
                 scalar=first["name"] if first else None,
                 fix=_fix(values or [None], list(group["causes"]) or [top]),
+                recompiled={
+                    "function": function,
+                    "frame": loc,
+                    "count": group["count"],
+                    "compiles": group["ids"],
+                    "guards": [{"guard": guard, "count": n} for guard, n in guards],
+                },
             )
         )
     return out

@@ -26,6 +26,13 @@ UNRECORDED = "a graph break this document did not record"
 # A compile id the profile saw run that the document lacks: a live capture opened after it.
 BEFORE_CAPTURE = "compiled before this document's capture opened"
 MESSAGE_CHARS = 60
+# A profiled step this much slower than the unprofiled one is said, with the ratio.
+SLOWDOWN_SAID = 1.1
+UNPROFILED_BY = {
+    "markers": "steps after the profiler stopped, timed by host timers at each entry of "
+    "the first compiled frame",
+    "calls": "the same calls, each timed to completion, without the profiler or the kernel ranges",
+}
 
 
 def _break(data: Data, index: Any) -> Data:
@@ -68,10 +75,58 @@ def gap_words(gap: Data, data: Data) -> tuple[str, str]:
     return f"graph break at {at}" + (f" ({message})" if message else ""), f"break at {at}"
 
 
+def step_words(run: Data) -> Data:
+    """The per-step figure every view shows (the unprofiled one where it was timed), the
+    line that says how it was taken, and the profiler's slowdown where it is over
+    :data:`SLOWDOWN_SAID`."""
+    plain = run.get("unprofiled") or {}
+    profiled = time_us(run["per_step_us"])
+    if not plain.get("per_step_us"):
+        return {
+            "per_step_us": run["per_step_us"],
+            "line": f"{profiled} per step, under the profiler: every steady step ran under "
+            "it, none was timed without it",
+            "slowdown_note": None,
+        }
+    ratio = plain.get("slowdown")
+    how = UNPROFILED_BY.get(plain.get("basis"), "timed without the profiler")
+    steps = count(plain.get("steps") or 0)
+    line = f"{time_us(plain['per_step_us'])} per step without the profiler ({how}; {steps} steps)"
+    marker = plain.get("marker_us")
+    if marker is not None:
+        calls = plain.get("graph_calls_per_step") or 1.0
+        line += f"; the timers cost {time_us(marker * calls)} a step"
+    note = None
+    if ratio and ratio > SLOWDOWN_SAID:
+        note = (
+            f"profiling slowed each step {ratio:.2f}× ({time_us(plain['per_step_us'])} "
+            f"without it, {profiled} under it): the times of the frames and gaps below are "
+            "the profiled steps', their shares how a profiled step divides"
+        )
+    elif ratio:
+        line += f"; under the profiler {profiled} ({ratio:.2f}×)"
+    return {"per_step_us": plain["per_step_us"], "line": line, "slowdown_note": note}
+
+
+def name_label(name: Data) -> str:
+    """What ran in an eager gap, as the views name it (torch's range, and what it is)."""
+    kind, said = name["kind"], name["name"]
+    if kind == "optimizer_step":
+        return f"{said.partition('#')[2] or said} (the optimizer's step, eager)"
+    if kind == "zero_grad":
+        return f"{said.partition('#')[2] or said} (zeroing the gradients)"
+    if kind == "data":
+        return f"{said.partition('#')[2] or said} (loading a batch)"
+    if kind == "guards":
+        return "Dynamo's cache lookup (the guards of a frame's entry)"
+    return said
+
+
 def headline(run: Data, data: Data) -> str:
     if not run["steps"]["steady"]:
         return "every step compiled: no steady step to measure"
-    said = f"{share(run['compiled_share'])} of each step runs compiled code"
+    step = time_us(run["step_time"]["per_step_us"])
+    said = f"{share(run['compiled_share'])} of each step ({step}) runs compiled code"
     unseen = sum(1 for f in run["frames"] if f["compile"] is None)
     # what the document cannot name: the frames' names and breaks are in no record of it
     were = "was" if unseen == 1 else "were"
@@ -80,27 +135,28 @@ def headline(run: Data, data: Data) -> str:
     costliest = next((g for g in run["gaps"] if g["kind"] == "graph_break"), None)
     if costliest is not None:
         brk = _break(data, costliest["break"])
-        cost = time_us(costliest["per_step_us"])
+        cost = share(costliest["per_step_us"] / run["per_step_us"])
         if not brk:
-            return f"{said}; {UNRECORDED} costs {cost} per step{note}"
+            return f"{said}; {UNRECORDED} costs {cost} of it{note}"
         at = short_where(brk.get("file"), brk.get("line"), source_labels(data))
-        return f"{said}; the graph break at {at} costs {cost} per step{note}"
-    return (
-        f"{said}; no graph break splits it ({time_us(run['eager_us'])} per step runs eagerly)"
-        + note
-    )
+        return f"{said}; the graph break at {at} costs {cost} of it{note}"
+    eager = share(1 - run["compiled_share"])
+    return f"{said}; no graph break splits it ({eager} of it runs eagerly){note}"
 
 
 def label_run(run: Data, data: Data, first: str | None, step: str = "call") -> Data:
     """``run`` with its words: ``first`` is the compile whose frame's entries start the
     steps (None: a step is a profiler step, one ``step`` of :data:`STEP_BY`)."""
     run["steps"]["basis"] = _basis(data, first, step)
+    run["step_time"] = step_words(run)
     short = []
     for gap in run["gaps"]:
         brk = _break(data, gap["break"]) if gap["kind"] == "graph_break" else {}
         gap["file"] = brk.get("file")
         gap["line"] = brk.get("line") if isinstance(brk.get("line"), int) else None
         gap["label"], bar = gap_words(gap, data)
+        for name in gap.get("names") or []:
+            name["label"] = name_label(name)
         short.append(bar)
     for span in run["timeline"]["spans"]:
         if span["frame"] is not None:
@@ -133,8 +189,8 @@ def find(data: Data) -> list[Data]:
             "run_view",
             "info",
             f"{f'The graph break at {at}' if brk else UNRECORDED.capitalize()} costs "
-            f"{time_us(gap['per_step_us'])} per step "
-            f"({share(gap['per_step_us'] / run['per_step_us'])} of it, run eagerly)",
+            f"{share(gap['per_step_us'] / run['per_step_us'])} of each step, run eagerly "
+            f"({time_us(gap['per_step_us'])} of a profiled step)",
             advice="Remove the break (its finding says how) to run this code compiled."
             if brk
             else "Open the capture before the compiled code's first call: the document then "

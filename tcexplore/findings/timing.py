@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..common.formatting import fmt_duration, fmt_num
+from ..common.formatting import fmt_duration, fmt_num, plural
 from .make import finding, tab_link
 
 Data = dict[str, Any]
@@ -120,12 +120,31 @@ def machine_line(machine: Data) -> str:
     return f"{'busy' if machine.get('busy') else 'quiet'}: " + ", ".join(parts) + over
 
 
+def _short(speedup: Any, uncertain: bool, compiled: bool) -> str:
+    """The verdict in a few words, where a list of documents names it (the sidebar)."""
+    if not compiled:
+        return "nothing compiled"
+    if not isinstance(speedup, (int, float)):
+        return "speedup unknown"
+    return "no clear difference" if uncertain else _times(speedup)
+
+
+def break_even(even: Any) -> str:
+    """The calls after which the compile has paid back, whole calls; never where compiled
+    is not faster."""
+    if not isinstance(even, (int, float)):
+        return "never (compiled is not faster)"
+    return plural(-int(-even // 1), "call")
+
+
 def timing_verdict(timing: Data, compiled: bool = True) -> Data:
     """The verdict every view shows: ``severity`` ("ok" only for a steady, clear result of
-    compiled code), ``headline``, ``noise`` (which side, how much), ``busy`` (why the
-    machine was), ``advice``; and ``measurement`` (noisy or steady, with the rule),
-    ``machine`` (its figures in one line, or None), ``first_call`` (what the first call's
-    time is). ``compiled``: whether anything was compiled (both sides ran eagerly if not)."""
+    compiled code), ``headline``, ``short`` (the headline in a few words), ``noise`` (which
+    side, how much), ``busy`` (why the machine was), ``advice``; and ``measurement`` (noisy
+    or steady, with the rule), ``machine`` (its figures in one line, or None),
+    ``first_call`` (what the first call's time is), ``break_even`` (the calls the compile
+    takes to pay back). ``compiled``: whether anything was compiled (both sides ran eagerly
+    if not)."""
     speedup, interval = timing.get("speedup"), timing.get("speedup_interval")
     uncertain = isinstance(interval, list) and interval[0] <= 1 <= interval[1]
     headline, noise = _headline(timing, uncertain), _noise(timing)
@@ -162,6 +181,7 @@ def timing_verdict(timing: Data, compiled: bool = True) -> Data:
     return {
         "severity": severity,
         "headline": headline,
+        "short": _short(speedup, uncertain, compiled),
         "noise": noise,
         "busy": busy,
         "advice": advice,
@@ -174,6 +194,7 @@ def timing_verdict(timing: Data, compiled: bool = True) -> Data:
         "first_call": (
             "first call (compile + run)" if compiled else "first call (nothing compiled)"
         ),
+        "break_even": break_even(timing.get("break_even_calls")),
     }
 
 

@@ -170,3 +170,21 @@ def attach(data: Data, found: list[Data]) -> None:
         fix = f.get("fix")
         if isinstance(fix, dict) and fix.get("label") in tries:
             f["tried"] = tries[fix["label"]]
+        also = [tries[x["label"]] for x in f.get("also_fixes") or [] if x.get("label") in tries]
+        if also:
+            f["also_tried"] = also
+            f["details"] = [
+                *f.get("details", []),
+                won([f["tried"], *also] if "tried" in f else also),
+            ]
+
+
+def won(records: list[Data]) -> str:
+    """Which of several tried settings was fastest, each with its speedup."""
+    timed = [r for r in records if isinstance(r.get("ratio"), (int, float))]
+    if not timed:
+        return "Tried: " + ", ".join(r["label"] for r in records) + " (none could be timed)"
+    best = max(timed, key=lambda r: r["ratio"])
+    said = ", ".join(f"{r['label']} {sig3(r['ratio'])}×" for r in timed)
+    verdict = "won" if best.get("helped") else "was fastest, and did not help"
+    return f"Tried, each timed back to back against the same baseline: {said}; {best['label']} {verdict}"

@@ -16,12 +16,26 @@ NO_PROVENANCE = (
 )
 
 
+# Why nodes go unmapped in a compile served from the caches: the entry holds no mapping.
+HIT_WITHOUT_PROVENANCE = (
+    "the compile was served from the caches, from an entry written without provenance "
+    "tracking, so torch loaded no kernel → node mapping (a cold capture, tcexplore run "
+    "--bypass-caches, compiles it afresh)"
+)
+
+
+def _hit(record: dict[str, Any]) -> bool:
+    return any(e.get("result") == "hit" for e in record.get("cache") or [])
+
+
 def decide(data: dict[str, Any]) -> None:
     """Each output code with unmapped nodes and no provenance says why, in place."""
     for record in data.get("compiles") or []:
         for output in record.get("output_codes") or []:
             if output.get("unmapped_nodes") and output.get("provenance") is None:
-                output["unmapped_reason"] = NO_PROVENANCE
+                output["unmapped_reason"] = (
+                    HIT_WITHOUT_PROVENANCE if _hit(record) else NO_PROVENANCE
+                )
             else:
                 output.pop("unmapped_reason", None)
 
@@ -36,15 +50,27 @@ def find(data: dict[str, Any]) -> list[dict[str, Any]]:
         for i, o in enumerate(c.get("output_codes") or [])
     ]
     unproven = sum(
-        len(o.get("unmapped_nodes") or []) for _, _, o in outputs if o.get("provenance") is None
+        len(o.get("unmapped_nodes") or [])
+        for c, _, o in outputs
+        if o.get("provenance") is None and not _hit(c)
+    )
+    loaded = sum(
+        len(o.get("unmapped_nodes") or [])
+        for c, _, o in outputs
+        if o.get("provenance") is None and _hit(c)
     )
     why = (
-        ""
-        if not unproven
+        f": {HIT_WITHOUT_PROVENANCE}"
+        if loaded == unmapped
         else f": {NO_PROVENANCE}"
         if unproven == unmapped
         else f" ({unproven} of them in output codes without torch's kernel → node mapping: "
         "INDUCTOR_PROVENANCE=1 records it)"
+        if unproven
+        else f" ({loaded} of them in compiles served from entries written without "
+        "provenance tracking)"
+        if loaded
+        else ""
     )
     first = next(((c, i) for c, i, o in outputs if o.get("unmapped_nodes")), None)
     evidence = (

@@ -15,7 +15,8 @@ would not help. Below ``BELOW`` of its roof a kernel gets ``below_roof``:
 * otherwise ``unexplained``: neither shows in what was measured (a busy machine, too few
   threads, work the per-element count does not see).
 
-The step's advice follows the reason of the kernels below their roof.
+The step's advice follows the reason of the kernels below their roof
+(findings/step_verdict.py).
 """
 
 from __future__ import annotations
@@ -72,48 +73,3 @@ def annotate(
             info["fault_share"] = min(1.0, faults * fault_s / launch_s)
         info["reason"] = _reason(row, info, launch_s)
         row["below_roof"] = info
-
-
-def _line(row: dict[str, Any]) -> str:
-    info = row["below_roof"]
-    head = f"{row.get('label') or row['name']} runs at {row['efficiency']:.2g} of its roof"
-    if info["reason"] == "page_faults":
-        share = f" (about {info['fault_share']:.0%} of its time)" if "fault_share" in info else ""
-        math = (
-            (
-                f"; it also computes {', '.join(info['transcendentals'])}, transcendental math "
-                "the roofline counts as one operation"
-            )
-            if info["transcendentals"]
-            else ""
-        )
-        return (
-            f"{head}: page faults, {info['page_faults']:.0f} per launch{share}: it writes "
-            "fresh memory every call. Pre-allocate its output and reuse it (an out= "
-            "buffer, a static buffer), or use an allocator that keeps freed memory mapped "
-            "(jemalloc or tcmalloc through LD_PRELOAD; glibc: raise MALLOC_MMAP_THRESHOLD_ "
-            f"and MALLOC_TRIM_THRESHOLD_); moving fewer bytes will not help{math}"
-        )
-    if info["reason"] == "transcendentals":
-        return (
-            f"{head}: transcendental math ({', '.join(info['transcendentals'])}), which the "
-            "roofline counts as one operation per element: it is math-bound. Fewer "
-            'transcendental ops help (an approximation such as gelu(approximate="tanh"), '
-            "algebra that removes them); moving fewer bytes will not"
-        )
-    return (
-        f"{head} with neither page faults nor transcendental math to explain it: a busy "
-        "machine, too few threads, or work the per-element count does not see"
-    )
-
-
-def advise(step: dict[str, Any], rows: list[dict[str, Any]]) -> None:
-    """Put the reasons of the kernels below their roof into the step's advice: first, and
-    alone when they take most of the kernel time (the roofline's advice would not help)."""
-    below = sorted((r for r in rows if r.get("below_roof")), key=lambda r: -r["time_us"])
-    if not below or step.get("verdict") == "overhead-bound":
-        return
-    lines = [_line(r) for r in below[:3]]
-    share = sum(r["time_us"] for r in below) / step["kernel_us"] if step.get("kernel_us") else 0
-    step["below_roof_share"] = share
-    step["advice"] = lines if share >= 0.5 else lines + list(step["advice"])

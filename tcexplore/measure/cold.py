@@ -4,9 +4,11 @@ Dynamo's and Inductor's state outlives a compile: kernels built for one row are 
 built, by the next row that generates the same code, and the first compile in a process
 pays its one-time set-up (imports, compiler probes). Rows would then time their order, not
 their configuration (seen: 0.90 s and 0.11 s for the same code). So each row compiles with
-Inductor's and Triton's caches empty (``_torch_compat.fresh_inductor_caches``; capture
-already bypasses the FX-graph and AOTAutograd caches), after one warm-up compile per backend
-and device in this process, which no row's document or time includes.
+Inductor's and Triton's caches empty (``_torch_compat.fresh_inductor_caches``: a cache
+directory of its own, where the FX-graph and AOTAutograd caches live too, so what the
+program's caches hold serves no row), after one warm-up compile per backend and device in
+this process, which no row's document or time includes. This is the one place tcexplore
+does not use the caches as the program has them, for a fair comparison; the grid says so.
 """
 
 from __future__ import annotations
@@ -20,8 +22,9 @@ import torch
 from .. import _torch_compat
 
 IN_PROCESS = (
-    "Inductor's and Triton's caches empty (a cache directory of its own), after one "
-    "warm-up compile of this backend in the process: no row reuses another's kernels"
+    "Inductor's caches (FX graph and AOTAutograd included) and Triton's empty, a cache "
+    "directory of its own, after one warm-up compile of this backend in the process: no "
+    "row reuses another's kernels or the program's cached compiles"
 )
 IN_FRESH_PROCESS = "a fresh process with an empty Inductor cache directory"
 

@@ -21,9 +21,11 @@ from typing import Any
 
 from .. import _torch_compat
 from .._version import __version__
-from ..document import SCHEMA, Document, wired
+from ..decided import Document, grid_bundle, grid_html
+from ..document import SCHEMA
 from ..files.output import write_text
-from ..findings.accuracy import RANDOM_CAUSES
+from ..findings import listing
+from ..findings.comparison import accuracy_status, decide_grid
 from .cold import IN_FRESH_PROCESS, cold_compiles
 from .exploration import Exploration, max_abs_error
 from .explore import explore
@@ -84,15 +86,6 @@ def _row(
     return row
 
 
-def accuracy_status(accuracy: dict[str, Any] | None) -> str:
-    """A row's status from its accuracy record: "ok" (outputs match, or were not compared),
-    "random" (random ops explain the difference: eager and Inductor draw different random
-    numbers), else "mismatch"."""
-    if accuracy is None or accuracy["ok"]:
-        return "ok"
-    return "random" if accuracy.get("cause") in RANDOM_CAUSES else "mismatch"
-
-
 def _explore_in_subprocess(
     fn: Callable, args: tuple, config: dict[str, Any], options: dict[str, Any]
 ) -> tuple[dict[str, Any], list[str]]:
@@ -147,47 +140,6 @@ def _compiled_peak(exploration: Exploration | None) -> int | None:
     return peaks["compiled"]["above_before_bytes"] if peaks else None
 
 
-def grid_notes(grid: list[dict[str, Any]]) -> list[str]:
-    """What the grid says under its headline: how its compile times were taken."""
-    hows = {row.get("cold_compile") for row in grid if row["status"] != "error"}
-    if len(hows) == 1 and None not in hows:
-        return [f"Compile times are cold, every row alike: {hows.pop()}."]
-    return []
-
-
-HELD_RATIO = 1.1  # the advised row must be at least this much faster per call
-
-
-def advice_check(grid: list[dict[str, Any]]) -> dict[str, Any] | None:
-    """Whether a profiled default row's advice held in this grid: the row with the mode
-    its verdict advises (same backend and ``dynamic``) against it, per call."""
-    for base in grid:
-        advised = base.get("advised_modes") or []
-        if base["mode"] not in (None, "default") or not advised or not base["median_ms"]:
-            continue
-        for row in grid:
-            if (
-                row["mode"] in advised
-                and row["backend"] == base["backend"]
-                and row["dynamic"] == base["dynamic"]
-                and row["median_ms"]
-            ):
-                ratio = base["median_ms"] / row["median_ms"]
-                return {
-                    "verdict": base["verdict"],
-                    "mode": row["mode"],
-                    "baseline": base["label"],
-                    "row": row["label"],
-                    "ratio": ratio,
-                    "held": ratio >= HELD_RATIO,
-                    "text": f"{base['label']} is {base['verdict']}, so the profile advised "
-                    f'mode="{row["mode"]}": {row["label"]} is {ratio:.2f}× '
-                    f"{'faster' if ratio >= 1 else 'as fast'} per call, so the "
-                    f"advice {'held' if ratio >= HELD_RATIO else 'did not hold'}.",
-                }
-    return None
-
-
 class Comparison:
     """The grid: ``.rows`` (dicts, each with its ``exploration``), ``.to_markdown()``,
     ``.figure()`` (plotly), ``.save()``; in a notebook it displays as the grid, each row
@@ -198,12 +150,13 @@ class Comparison:
         the grid are folded into it (``same_runs``), whichever path made the grid."""
         rows = collapse_same_runs(rows, row_label)
         grid = [_grid_row(row) for row in rows]
-        self.advice_check = advice_check(grid)
+        self.decided = decide_grid(grid)  # best row, headline, notes, advice check
+        self.advice_check = self.decided["advice_check"]
         for i, row in enumerate(rows):
             if row["exploration"] is not None:
                 row["exploration"] = Exploration(
                     row["exploration"].document.with_sections(
-                        comparison={"row": i, "rows": grid, "advice_check": self.advice_check}
+                        comparison={"row": i, "rows": grid, **self.decided}
                     )
                 )
         self.rows = rows
@@ -235,6 +188,7 @@ class Comparison:
                     "document_left_out": None,
                 }
             )
+        decided = decide_grid(rows)
         return {
             "schema": SCHEMA,
             "kind": "comparison",
@@ -242,8 +196,8 @@ class Comparison:
             "tool": {"name": "tcexplore", "version": __version__},
             "created": self.created,
             "rows": rows,
-            "advice_check": self.advice_check,
-            "notes": grid_notes(rows),
+            **decided,
+            "listing": listing.grid(rows),
         }
 
     def save(self, path: str | Path) -> Path:
@@ -251,11 +205,11 @@ class Comparison:
         path = Path(path)
         data = self.to_dict()
         if path.suffix.lower() in (".html", ".htm"):
-            return write_text(path, wired("comparison_html")(data))
+            return write_text(path, grid_html(data))
         return write_text(path, json.dumps(data, ensure_ascii=False))
 
     def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, Any]:
-        return wired("comparison_notebook")(self.to_dict(), repr(self))
+        return grid_bundle(self.to_dict(), repr(self))
 
     def __repr__(self) -> str:
         rows = ", ".join(

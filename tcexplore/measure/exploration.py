@@ -5,7 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from ..document import MIME_TYPE, Document, wired
+from ..decided import Document
+from ..document import MIME_TYPE
 
 __all__ = ["Exploration", "MIME_TYPE", "max_abs_error"]
 
@@ -51,7 +52,9 @@ class Exploration:
 
     @property
     def error(self) -> dict[str, Any] | None:
-        return (self.document.data.get("explore") or {}).get("error")
+        """What raised: the code's own call (the document's ``error``), else a measurement."""
+        data = self.document.data
+        return data.get("error") or (data.get("explore") or {}).get("error")
 
     def to_dict(self) -> dict[str, Any]:
         return self.document.data
@@ -88,7 +91,7 @@ class Exploration:
         return self.document.save(path)
 
     def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, Any]:
-        return wired("notebook")(self.document.data, repr(self))
+        return self.document.mime_bundle(repr(self))
 
     def __repr__(self) -> str:
         parts = ", ".join(

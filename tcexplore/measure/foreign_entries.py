@@ -10,7 +10,8 @@ with only those entries.
 
 from __future__ import annotations
 
-from ..document import Document, compute_summary
+from ..decided import Document
+from ..document import compute_summary
 
 
 def without_foreign_entries(document: Document) -> Document:

@@ -25,6 +25,7 @@ from typing import Any
 
 import torch
 from torch.profiler import record_function
+from torch.utils.flop_counter import FlopCounterMode
 
 from .. import _torch_compat
 from ..capture.parsers.output_code import kernel_labels
@@ -49,6 +50,7 @@ class KernelSite:
     label: str  # the name, numbered where it repeats in the module (extern_kernels.mm#2)
     lines: list[int | None]  # its launch lines, in the module's order
     bytes: int | None = None  # noted on the first call
+    flops: float | None = None  # an extern call's, counted on its first call
     in_out: set[int] = field(default_factory=set)  # parameters read and written
     page_faults: int = 0  # minor page faults of the process during its launches
     launches: int = 0  # launches counted (faults per launch = page_faults / launches)
@@ -123,12 +125,19 @@ class _Launch:
 
     def launch(self, line: int | None, args: tuple, kwargs: dict[str, Any]) -> Any:
         site, j = self.name.at(line)
+        counter = None
         if site.bytes is None:
             site.bytes = tensor_bytes(args, kwargs, site.in_out)
+            counter = FlopCounterMode(display=False) if site.kind == "extern" else None
         before = minor_page_faults()  # outside the range: its time stays the kernel's
         try:
             with record_function(site.range_name(j)):
-                return self._fn(*args, **kwargs)
+                if counter is None:
+                    return self._fn(*args, **kwargs)
+                with counter:
+                    result = self._fn(*args, **kwargs)
+                site.flops = float(counter.get_total_flops())
+                return result
         finally:
             site.page_faults += minor_page_faults() - before
             site.launches += 1

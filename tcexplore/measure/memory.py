@@ -7,7 +7,8 @@ whose allocation and free events are summed in time order; the peak is the highe
 total, i.e. above what was allocated before the call. After every call the caller's
 ``restore`` (explore()'s measure/snapshot.py snapshot) puts back what the call reached:
 the model, its gradients, optimizer state, the RNG; optimizer state that the step makes on
-its first run is kept, as a loop's next step finds it, so both sides measure that step.
+its first run is kept, as a loop's next step finds it, so both sides measure that step,
+each from the state the timing's calls start from.
 """
 
 from __future__ import annotations
@@ -25,12 +26,13 @@ from .native_stderr import quietly_entered
 CPU_DEVICE_TYPE = 0  # torch's DeviceType.CPU in the profiler's memory events
 
 
-def _step(fn: Callable, args: tuple, kwargs: dict[str, Any]) -> Callable[[], None]:
-    """One call on fresh copies of the inputs, then backward of its output if it needs grad."""
+def _step(fn: Callable, args: tuple, kwargs: dict[str, Any], backward: bool) -> Callable[[], None]:
+    """One call on fresh copies of the inputs, then, where ``backward`` (the call does not
+    back-propagate itself), backward of its output if it needs grad."""
 
     def run() -> None:
         out = fn(*clone_tensors(args), **clone_tensors(kwargs))
-        if isinstance(out, torch.Tensor) and out.requires_grad:
+        if backward and isinstance(out, torch.Tensor) and out.requires_grad:
             out.backward(torch.ones_like(out))
 
     return run
@@ -68,13 +70,25 @@ def _running_peak(prof: Any) -> int:
     return peak
 
 
+BACKWARD = (
+    "backward included (the call's own, where it back-propagates; else its output's, where "
+    "that needs grad)"
+)
 HOW = {
     "cuda": "torch.cuda.max_memory_allocated() around one call (peak statistics reset just "
-    "before it), backward included when the output needs grad; peak_bytes counts what "
+    f"before it) from the state the call starts from, {BACKWARD}; peak_bytes counts what "
     "was allocated before the call too",
     "cpu": "torch.profiler (profile_memory=True): allocations minus frees in time order during "
-    "one call, backward included when the output needs grad; the peak is above what "
+    f"one call from the state the call starts from, {BACKWARD}; the peak is above what "
     "was allocated before the call",
+}
+
+
+RUN_HOW = {
+    "cuda": "torch.cuda.max_memory_allocated() around the whole run (peak statistics reset "
+    "just before it); peak_bytes counts what was allocated before the run too",
+    "cpu": "torch.profiler (profile_memory=True): allocations minus frees in time order during "
+    "the whole run; the peak is above what was allocated before the run",
 }
 
 
@@ -85,17 +99,22 @@ def measure_peaks(
     kwargs: dict[str, Any],
     cuda: bool,
     restore: Callable[[], None],
+    backward: bool = True,
 ) -> dict[str, Any]:
     """``memory.peak_bytes``: eager and compiled, one call each after a warm-up call (which
-    compiles the backward), ``restore()`` after each."""
+    compiles the backward), each from the state ``restore()`` puts back (the start state,
+    as timing's calls start), and put back after. ``backward``: the call does not
+    back-propagate itself, so its output's backward is part of it (a step that calls
+    ``loss.backward()`` and returns the loss has done its backward)."""
     peak = _cuda_peak if cuda else _cpu_peak
     result: dict[str, Any] = {
         "device": "cuda" if cuda else "cpu",
         "how": HOW["cuda" if cuda else "cpu"],
     }
     for side, call in (("eager", fn), ("compiled", compiled_fn)):
-        run = _step(call, args, kwargs)
+        run = _step(call, args, kwargs, backward)
         try:
+            restore()
             run()
             restore()
             result[side] = peak(run)
@@ -134,9 +153,10 @@ def measure_memory(
     kwargs: dict[str, Any],
     cuda: bool,
     restore: Callable[[], None],
+    backward: bool = True,
 ) -> dict[str, Any]:
     """The document's ``memory`` section: peaks, and on CUDA the private pools after them."""
-    peaks = measure_peaks(fn, compiled_fn, args, kwargs, cuda, restore)
+    peaks = measure_peaks(fn, compiled_fn, args, kwargs, cuda, restore, backward)
     pools = cudagraph_pools() if cuda else None
     if pools and peaks["compiled"]["peak_bytes"]:
         for pool in pools:
@@ -160,7 +180,7 @@ def run_peak() -> Iterator[dict[str, Any]]:
         else:
             peak = _cpu_peak_of_block(stack)
         yield section
-    how = HOW["cuda" if cuda else "cpu"].replace("one call", "the whole run")
+    how = RUN_HOW["cuda" if cuda else "cpu"]
     section["peak_bytes"] = {
         "device": "cuda" if cuda else "cpu",
         "how": how,

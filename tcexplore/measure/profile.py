@@ -12,13 +12,14 @@ device time is ``cudagraph_share``. An extern call's FLOPs are torch's own estim
 (``with_flops``) for the ATen ops inside its range.
 
 Two scopes: ``explore(profile=True)`` profiles a few calls of the compiled function after
-its timing samples (times per call); ``tcexplore run --profile`` profiles the whole script
-(times summed over the run's compiled regions).
+its timing samples (times per call); ``tcexplore run --profile`` profiles a script's first
+steady steps (times summed over them; :class:`RunProfile`) and times the rest without it.
 """
 
 from __future__ import annotations
 
 import contextlib
+import statistics
 import time
 from collections import defaultdict
 from collections.abc import Callable, Iterator
@@ -37,6 +38,7 @@ from .loop import back_to_back, batch_calls
 from .native_stderr import quietly_entered, without_native_noise
 from .peaks import measured_peaks
 from .run_view import with_run
+from .step_markers import StepMarkers
 
 CUDA_GRAPH_REPLAY = "CUDA graph replay: "
 # The profiler range around a compiled graph's call. A kernel launched straight from it, with
@@ -44,6 +46,9 @@ CUDA_GRAPH_REPLAY = "CUDA graph replay: "
 COMPILED_GRAPH_CALL = "## Call CompiledFxGraph"
 COMPILED_REGION = "Torch-Compiled Region"  # ": <compile id>" follows
 PROFILED_CALLS = (3, 50)
+# Steady steps a run's profiler records before it stops (the rest are timed without it).
+PROFILED_STEPS = 5
+COMPILE_END = "compilation_metrics"  # the trace event that ends a Dynamo compile
 WARMUP_CALLS = 2
 HOW = {
     "cpu": "torch.profiler; each kernel launch and extern call runs inside a profiler range "
@@ -54,7 +59,8 @@ HOW = {
 }
 SCOPE = {
     "call": "per call of the compiled function, over calls profiled after the timing samples",
-    "run": "summed over the whole run of the script, every compiled region it entered",
+    "run": "summed over the run's profiled steps: every compiled region it entered until "
+    "the profiler stopped, after its first steady steps (the rest ran without it)",
 }
 
 
@@ -119,15 +125,6 @@ def compiling_calls(events: list[Any]) -> dict[str, Any]:
     }
 
 
-def _flops_inside(event: Any) -> float:
-    """torch's FLOP estimate for the ATen ops under ``event`` (outermost ops only)."""
-    total = 0.0
-    for child in event.cpu_children:
-        flops = getattr(child, "flops", 0) or 0
-        total += flops if flops else _flops_inside(child)
-    return total
-
-
 def _output_locations(document: dict[str, Any]) -> dict[str, tuple[int, int]]:
     """Output module path -> (compile index, output index)."""
     return {
@@ -148,7 +145,6 @@ def attribute(
     )
     calls = compiling_calls(events)
     time_us: dict[tuple[int, int], float] = defaultdict(float)
-    flops: dict[tuple[int, int], float] = defaultdict(float)
     launches: dict[tuple[int, int], int] = defaultdict(int)
     replayed: dict[str, float] = defaultdict(float)
     other_device_us = region_us = 0.0
@@ -163,7 +159,6 @@ def attribute(
         launch = _launch_of(event.name)
         if launch is not None:
             launches[launch] += 1
-            flops[launch] += _flops_inside(event)
             if not cuda:
                 time_us[launch] += event.cpu_time_total
         if not cuda:
@@ -184,7 +179,6 @@ def attribute(
         count = sum(launches[k] for k in ran)
         if count and site.path in where:
             ci, oi = where[site.path]
-            total_flops = sum(flops[k] for k in ran)
             rows.append(
                 {
                     "name": site.name,
@@ -203,7 +197,7 @@ def attribute(
                     "bytes": site.bytes,  # per launch
                     # per launch: torch's estimate for an extern call; a generated kernel's
                     # are counted from its nodes (roofline.kernel_flops)
-                    "flops": total_flops / count if site.kind == "extern" and total_flops else None,
+                    "flops": site.flops if site.kind == "extern" and site.flops else None,
                     # minor page faults per launch, over every launch of the profile
                     "page_faults": site.page_faults / site.launches if site.launches else None,
                 }
@@ -268,15 +262,25 @@ def profile_calls(
     samples. On CPU the step's wall time is the profiled calls'
     own (to completion, in the same period and with the profiler's overhead, so the
     kernels' share of it is consistent). On CUDA it is the time per call of calls made back
-    to back, as a loop makes them, outside the profiler (measure/loop.py): the profiled
-    calls' device time against the host's time to issue a call decides whether the GPU
-    waits for the CPU. ``wall_ms``, the timing samples' median, is kept beside it."""
+    to back, as a loop makes them, outside the profiler (measure/loop.py), timed before the
+    profiler runs (a profiled pass slows the calls after it): the profiled calls' device
+    time against the host's time to issue a call decides whether the GPU waits for the
+    CPU. ``wall_ms``, the timing samples' median, is kept beside it. The same calls, each to
+    completion, are timed without the profiler first: the run view's step as the program
+    runs it."""
     calls = (
         PROFILED_CALLS[1]
         if not wall_ms
         else max(PROFILED_CALLS[0], min(PROFILED_CALLS[1], int(budget_s * 1e3 / wall_ms)))
     )
     started = time.perf_counter()
+    figures = None
+    if cuda:  # uninstrumented, unprofiled: the loop's own costs
+        call_s = wall_ms / 1e3 if wall_ms else 1e-3
+        figures = back_to_back(
+            thunk, batch_calls(_document_launches(document), call_s, budget_s / 2)
+        )
+    plain = _timed_calls(thunk, calls, cuda)
     walls: list[float] = []
     with instrumented(document) as sites:
         if cuda:
@@ -285,8 +289,6 @@ def profile_calls(
         with quietly_entered(
             profile(
                 activities=_activities(cuda),
-                record_shapes=True,
-                with_flops=True,
                 schedule=schedule(wait=0, warmup=WARMUP_CALLS, active=calls, repeat=1),
                 acc_events=True,
             )
@@ -303,15 +305,8 @@ def profile_calls(
     run = attribute(events, sites, document, calls, cuda)
     wall_us = sum(walls[WARMUP_CALLS:]) / calls * 1e6
     wall = (wall_us, "the profiled calls, each timed to completion")
-    figures = None
-    if cuda:  # uninstrumented, unprofiled: the loop's own costs
-        call_s = wall_ms / 1e3 if wall_ms else wall_us / 1e6
-        figures = {
-            **back_to_back(
-                thunk, batch_calls(roofline.launches_per_call(run["kernels"]), call_s, budget_s / 2)
-            ),
-            "other_us": run["other_us"],
-        }
+    if figures is not None:
+        figures["other_us"] = run["other_us"]
         wall = (
             figures["loop_us"],
             f"calls back to back, as a loop makes them: CUDA events "
@@ -327,21 +322,60 @@ def profile_calls(
         loop=figures,
     )
     section["step"]["timing_wall_us"] = wall_ms * 1e3 if wall_ms else None
-    return with_run(section, events, document, by_calls=True, cuda=cuda, step=step)
+    unprofiled = {"per_step_us": plain, "steps": calls, "basis": "calls"}
+    return with_run(
+        section, events, document, by_calls=True, cuda=cuda, step=step, unprofiled=unprofiled
+    )
+
+
+def _document_launches(document: dict[str, Any]) -> int:
+    """Launch lines of every output code of the document: at most the launches of a call
+    (every graph, forward and backward), what a batch of calls must fit in the queue by."""
+    return sum(
+        len(k.get("launch_sites") or [None])
+        for c in document.get("compiles") or []
+        for o in c.get("output_codes") or []
+        for k in o.get("kernels") or []
+    )
+
+
+def _timed_calls(thunk: Callable[[], Any], calls: int, cuda: bool) -> float:
+    """µs per call, mean of ``calls`` calls each timed to completion, no profiler, no
+    kernel ranges: the profiled steps' own measure without them."""
+    walls = []
+    for _ in range(calls):
+        if cuda:
+            torch.cuda.synchronize()
+        began = time.perf_counter()
+        thunk()
+        if cuda:
+            torch.cuda.synchronize()
+        walls.append(time.perf_counter() - began)
+    return statistics.mean(walls) * 1e6
 
 
 class RunProfile:
-    """``tcexplore run --profile``: the whole script under the profiler; each output module
-    is instrumented as soon as it is loaded (by the next trace event after its code)."""
+    """``tcexplore run --profile``, ``capture(profile=True)``: the run under the profiler
+    until it has recorded ``profiled_steps`` steady steps (a step: an entry of the first
+    compiled frame), then without it; host timers at each step's start
+    (measure/step_markers.py) time every step, so the steps after the profiler stopped
+    give the run's own time per step. Each output module is instrumented as soon as it is
+    loaded (by the next trace event after its code), until the profiler stops."""
 
-    def __init__(self) -> None:
+    def __init__(self, profiled_steps: int = PROFILED_STEPS) -> None:
         self.cuda = torch.cuda.is_available()
         self._instrument = Instrument()
         self._pending: list[tuple[str, list[dict[str, Any]]]] = []
         self._profiler: Any = None
         self._started = 0.0
+        self._profiled_steps = profiled_steps
+        self.markers = StepMarkers(self._on_step)
+        self.stopped_at: int | None = None  # the step during which the profiler stopped
 
     def on_event(self, event: Any) -> None:
+        self.markers.heard(event.frame_id, event.kind == COMPILE_END)
+        if self.stopped_at is not None:
+            return
         if self._pending:
             self._pending = [(p, k) for p, k in self._pending if not self._instrument.install(p, k)]
         if event.kind == "inductor_output_code" and isinstance(event.data, dict):
@@ -349,20 +383,62 @@ class RunProfile:
             if path:
                 self._pending.append((path, parse_output_code(event.payload or "")["kernels"]))
 
+    def _on_step(self, index: int) -> None:
+        """A step starts: the profiler stops once the steps before hold enough steady
+        ones (one more than it keeps: the last profiled step's end is this step's region,
+        which it no longer records)."""
+        if self.stopped_at is not None or self._profiler is None:
+            return
+        if len([i for i in range(index) if i not in self.markers.compiled]) > self._profiled_steps:
+            self._stop(index)
+
+    def _stop(self, index: int) -> None:
+        self.stopped_at = index
+        self._instrument.restore()
+        self._pending.clear()
+        with without_native_noise():
+            self._profiler.stop()
+
     @contextlib.contextmanager
     def recording(self) -> Iterator[None]:
         self._started = time.perf_counter()
+        self._profiler = profile(activities=_activities(self.cuda))
         try:
-            with quietly_entered(
-                profile(activities=_activities(self.cuda), record_shapes=True, with_flops=True)
-            ) as self._profiler:
-                yield
+            with without_native_noise():
+                self._profiler.start()
+            yield
         finally:
-            self._instrument.restore()
+            self.markers.restore()
+            if self.stopped_at is None:
+                self._instrument.restore()
+                with without_native_noise():
+                    self._profiler.stop()
 
     def events(self) -> list[Any]:
         """The profiler's events of the run (after :meth:`recording`)."""
         return self._profiler.events()
+
+    def unprofiled(self) -> dict[str, Any]:
+        """The steps timed without the profiler: after the one it stopped in, those that
+        compiled nothing (the last, whose end nothing tells, left out)."""
+        profiled = sum(
+            1
+            for i in range(self.stopped_at or max(len(self.markers.starts) - 1, 0))
+            if i not in self.markers.compiled
+        )
+        durations = [] if self.stopped_at is None else self.markers.steady(self.stopped_at)
+        return {
+            "per_step_us": statistics.mean(durations) * 1e6 if durations else None,
+            "steps": len(durations),
+            "profiled_steps": profiled,
+            "marker_us": self.markers.cost_us(),
+            "optimizer_us": self.markers.optimizer_us(self.stopped_at)
+            if self.stopped_at is not None
+            else {},
+            "graph_calls_per_step": self.markers.graph_calls / max(len(self.markers.starts), 1),
+            "basis": "markers",
+            "stopped_at": self.stopped_at,
+        }
 
     def section(self, document: dict[str, Any]) -> dict[str, Any]:
         cost_s = time.perf_counter() - self._started
@@ -373,7 +449,9 @@ class RunProfile:
             "the run's compiled regions and compiled graph calls (the backward's included)",
         )
         section = finish(document, run, wall, scope="run", profiled_calls=1, cost_s=cost_s)
-        return with_run(section, events, document, by_calls=False, cuda=self.cuda)
+        return with_run(
+            section, events, document, by_calls=False, cuda=self.cuda, unprofiled=self.unprofiled()
+        )
 
 
 def finish(
@@ -405,8 +483,7 @@ def finish(
         for i, r in enumerate(rows)
     }
     below_roof.annotate(rows, sources, peaks, run["device"])
-    step = roofline.step_verdict(rows, wall_us, run["device"], loop)
-    below_roof.advise(step, rows)
+    step = roofline.step_figures(rows, wall_us, loop)  # judged by findings/step_verdict.py
     step["wall_source"] = wall_source
     return {
         **run,

@@ -1,4 +1,5 @@
-"""Each kernel held against the machine's roofs, and the verdict on a step.
+"""Each kernel held against the machine's roofs, and what a step measured (its verdict is
+findings/step_verdict.py's).
 
 Rules (documented in the README's "Why is it slow?"):
 
@@ -18,17 +19,9 @@ Rules (documented in the README's "Why is it slow?"):
   parallel work) dominate it. A long kernel far from the roofs keeps its class; its low
   efficiency is the finding (work the per-element count does not see, such as
   transcendentals, or a machine busy with something else).
-* **Step verdict**: ``overhead-bound`` when the fixed costs of a call bound it, else
-  ``compute-bound`` or ``memory-bound``, whichever kind of kernel takes more of the time.
-  On a CPU host time is device time: a call's wall time is split into kernel time and the
-  rest (Python, guards, wrapper), and the rest plus latency-bound kernels making up at
-  least half of it is overhead-bound (the same rule holds for a whole run's compiled
-  regions). On a GPU the host and the device run side by side, so a call timed with a
-  sync after it is no loop's figure: calls are taken back to back (measure/loop.py), and
-  the step is overhead-bound when the GPU waits for the CPU there (issuing a call takes
-  the host at least as long as its kernels take the GPU) or when latency-bound kernels
-  take at least half of the GPU's time. The figures the verdict used are stored in
-  ``basis``.
+* **Step figures**: a call's wall time split into kernel time and the rest, kernel time by
+  class, launches per call, and the figures the step's verdict reads (``basis``: on a GPU
+  the back-to-back loop's). The verdict on them is findings/step_verdict.py's.
 """
 
 from __future__ import annotations
@@ -36,12 +29,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ..common.formatting import format_bytes
-
 LATENCY_FACTOR = 10.0
 LATENCY_US = 50.0
-MIN_LAUNCHES_FOR_GRAPHS = 4
-OVERHEAD_BOUND_SHARE = 0.5
 _DIM = re.compile(r"^\d+$")
 
 
@@ -213,128 +202,39 @@ def launches_per_call(rows: list[dict[str, Any]]) -> float:
     return sum(r["calls"] or 0 for r in rows)
 
 
-def _decide(
-    by_bound: dict[str, float], wall_us: float, kernel_us: float, loop: dict[str, Any] | None
-) -> tuple[bool, dict[str, Any]]:
-    """Whether the step is overhead-bound, and the figures that decided it (``basis``)."""
-    latency_us = by_bound["latency"]
-    if loop is None:
-        share = ((max(0.0, wall_us - kernel_us) + latency_us) / wall_us) if wall_us else 0.0
-        return share >= OVERHEAD_BOUND_SHARE, {
-            "rule": "share",
-            "wall_us": wall_us,
-            "kernel_us": kernel_us,
-            "latency_us": latency_us,
-            "share": share,
-            "threshold": OVERHEAD_BOUND_SHARE,
-        }
-    device_us = kernel_us + (loop.get("other_us") or 0.0)
-    waits = loop["host_us"] >= device_us
-    latency_share = latency_us / device_us if device_us else 0.0
-    return waits or latency_share >= OVERHEAD_BOUND_SHARE, {
-        "rule": "loop",
-        **loop,
-        "device_us": device_us,
-        "gpu_waits": waits,
-        "latency_us": latency_us,
-        "latency_share": latency_share,
-        "threshold": OVERHEAD_BOUND_SHARE,
-    }
-
-
-def step_verdict(
-    rows: list[dict[str, Any]], wall_us: float, device: str, loop: dict[str, Any] | None = None
+def step_figures(
+    rows: list[dict[str, Any]], wall_us: float, loop: dict[str, Any] | None = None
 ) -> dict[str, Any]:
-    """The step's verdict over ``wall_us`` per call; ``loop``: a GPU's back-to-back figures
-    (measure/loop.py, with ``other_us``, the device time of kernels no row holds), which
-    decide whether the step is overhead-bound (the module docstring's rule)."""
+    """What a step measured over ``wall_us`` per call: kernel and overhead time, the time
+    of each class of kernel, launches per call, and the figures its verdict reads
+    (``basis``; findings/step_verdict.py judges them): the wall and kernel time, or a GPU's
+    back-to-back figures ``loop`` (measure/loop.py, with ``other_us``, the device time of
+    kernels no row holds)."""
     kernel_us = sum(r["time_us"] for r in rows)
     by_bound: dict[str, float] = {"memory": 0.0, "compute": 0.0, "latency": 0.0, "unknown": 0.0}
     for r in rows:
         by_bound[r.get("bound") or "unknown"] += r["time_us"]
     overhead_us = max(0.0, wall_us - kernel_us)
-    overhead, basis = _decide(by_bound, wall_us, kernel_us, loop)
-    if overhead:
-        verdict = "overhead-bound"
-    elif by_bound["compute"] >= by_bound["memory"]:
-        verdict = "compute-bound"
+    if loop is None:
+        basis = {
+            "rule": "share",
+            "wall_us": wall_us,
+            "kernel_us": kernel_us,
+            "latency_us": by_bound["latency"],
+        }
     else:
-        verdict = "memory-bound"
+        basis = {
+            "rule": "loop",
+            **loop,
+            "device_us": kernel_us + (loop.get("other_us") or 0.0),
+            "latency_us": by_bound["latency"],
+        }
     return {
         "wall_us": wall_us,
         "kernel_us": kernel_us,
         "overhead_us": overhead_us,
         "overhead_share": overhead_us / wall_us if wall_us else 0.0,
         "bound_us": by_bound,
-        "verdict": verdict,
         "basis": basis,
         "launches": launches_per_call(rows),
-        "advice": _advice(verdict, rows, device),
-        "advised_modes": advised_modes(verdict, rows, device),
     }
-
-
-def cuda_graphs_help(rows: list[dict[str, Any]], device: str) -> bool:
-    """Whether CUDA graphs can remove much of an overhead-bound call's cost: they replace
-    many launches by one; a call of a kernel or two is mostly guards and Python, which they
-    do not remove (and their own bookkeeping costs about as much)."""
-    return device == "cuda" and launches_per_call(rows) >= MIN_LAUNCHES_FOR_GRAPHS
-
-
-def advised_modes(verdict: str, rows: list[dict[str, Any]], device: str) -> list[str]:
-    """The torch.compile modes the advice names (what a compare() grid can check)."""
-    if verdict == "overhead-bound":
-        return ["reduce-overhead"] if cuda_graphs_help(rows, device) else []
-    if verdict == "compute-bound":
-        return ["max-autotune", "max-autotune-no-cudagraphs"]
-    return []
-
-
-def _advice(verdict: str, rows: list[dict[str, Any]], device: str) -> list[str]:
-    if verdict == "overhead-bound":
-        launches = launches_per_call(rows)
-        if cuda_graphs_help(rows, device):
-            return [
-                f'mode="reduce-overhead" replays the {launches:.0f} kernel launches of a '
-                "call as one CUDA graph, removing their launch and Python overhead",
-                "bigger batches spread the fixed cost of a call over more work",
-            ]
-        if device == "cuda":
-            return [
-                "bigger batches spread the fixed cost of a call (guards, Python, launches) "
-                "over more work",
-                f"a call launches {launches:.0f} kernel(s): its cost is the compiled call "
-                'itself, which mode="reduce-overhead" does not remove; compile a larger '
-                "region so that fewer calls do more each",
-                "fewer graph breaks: each break adds a guarded call and eager Python between graphs",
-            ]
-        return [
-            "bigger batches spread the fixed cost of a call (Python, guards, launches) "
-            "over more work",
-            'options={"cpp_wrapper": True} replaces the Python wrapper that launches the '
-            "kernels with C++",
-            "fewer graph breaks: each break adds a guarded call and eager Python between graphs",
-        ]
-    if verdict == "memory-bound":
-        heavy = sorted(
-            (r for r in rows if r.get("bound") == "memory" and r.get("bytes")),
-            key=lambda r: -r["bytes"] * (r["calls"] or 1),
-        )[:3]
-        named = ", ".join(
-            f"{r.get('label') or r['name']} ({format_bytes(r['bytes'])} per launch)" for r in heavy
-        )
-        return [
-            f"the time goes into moving memory: {named}"
-            if named
-            else "the time goes into moving memory",
-            "fewer, larger fused kernels move fewer bytes: look for intermediates written "
-            "and read back between kernels, and for graph breaks that split fusions",
-            "lower precision (bfloat16) halves the bytes moved",
-        ]
-    return [
-        'mode="max-autotune" tries more kernel configurations and templates for the '
-        "heavy matmuls and convolutions",
-        'lower precision: torch.set_float32_matmul_precision("high") (TF32) or bfloat16 autocast'
-        if device == "cuda"
-        else "lower precision: bfloat16 where the CPU supports it (AMX, AVX512-BF16)",
-    ]

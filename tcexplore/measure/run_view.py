@@ -22,6 +22,7 @@ from torch.autograd import DeviceType
 from .. import _torch_compat
 from ..common.contained import Unread, error_text
 from ..findings.run_view import label_run
+from .run_detail import entry_split, gap_names, guard_times
 from .run_pieces import (
     Key,
     Piece,
@@ -33,6 +34,7 @@ from .run_pieces import (
 )
 
 TIMELINE_SPANS = 200
+NAMES_KEPT = 6  # an eager gap's heaviest names kept
 HOW = (
     "torch.profiler's ranges: each compile's own time is its 'Torch-Compiled Region' range "
     "less the regions nested in it and, where it broke, less the break's eager code after "
@@ -46,11 +48,19 @@ KERNEL_TIME = {
 
 
 def run_section(
-    events: list[Any], document: dict[str, Any], *, by_calls: bool, cuda: bool, step: str = "call"
+    events: list[Any],
+    document: dict[str, Any],
+    *,
+    by_calls: bool,
+    cuda: bool,
+    step: str = "call",
+    unprofiled: dict[str, Any] | None = None,
 ) -> dict[str, Any] | None:
     """``profile.run`` from the profiler's events; ``by_calls``: a ``ProfilerStep`` is a
     step (one ``step``: an explored call, or a run of a cell's body), else each entry of the
-    run's first compiled frame starts one. None when no step ran compiled code."""
+    run's first compiled frame starts one. ``unprofiled``: the same steps timed without the
+    profiler (measure/profile.py), held beside the profiled ones. None when no step ran
+    compiled code."""
     cpu = [e for e in events if e.device_type == DeviceType.CPU]
     own_break, resumed = breaks(document)
     pieces, entries = pieces_of(cpu, own_break, resumed)
@@ -69,7 +79,11 @@ def run_section(
     ]
     ends = [p.end for p in pieces]
     steps = {i: step_pieces(pieces, ends, *bounds[i]) for i in steady}
-    frames, gaps = _frames(cpu, entries, steps, starts, cuda, document), _gaps(steps)
+    counted = {
+        id(e) for e, _ in entries if bisect.bisect_right(starts, e.time_range.start) - 1 in steps
+    }
+    frames = _frames(cpu, entries, steps, counted, cuda, document)
+    gaps = _gaps(steps, gap_names(cpu, steps))
     duration = {i: bounds[i][1] - bounds[i][0] for i in steady}
     per_step = sum(duration.values()) / len(steady) if steady else 0.0
     compiled = sum(f["total_us"] for f in frames) / len(steady) if steady else 0.0
@@ -84,15 +98,30 @@ def run_section(
         "frames": frames,
         "gaps": gaps,
         "timeline": _timeline(steps, duration, bounds, frames, gaps),
+        "unprofiled": _unprofiled(unprofiled, per_step),
     }
+    optimizers = run["unprofiled"].get("optimizer_us") or {}
+    for gap in gaps:
+        for name in gap["names"]:
+            found = optimizers.get(name["name"].partition("#")[2].partition(".")[0])
+            name["unprofiled_us"] = found if name["kind"] == "optimizer_step" else None
     return label_run(run, document, first, step)
+
+
+def _unprofiled(measured: dict[str, Any] | None, profiled_us: float) -> dict[str, Any]:
+    """The steps as the program runs them, without the profiler, and how much slower the
+    profiled ones were (``slowdown``: profiled / unprofiled; None where none was timed)."""
+    found = dict(measured or {"per_step_us": None, "steps": 0, "basis": "none"})
+    plain = found.get("per_step_us")
+    found["slowdown"] = profiled_us / plain if plain and profiled_us else None
+    return found
 
 
 def _frames(
     cpu: list[Any],
     entries: list[tuple[Any, Key]],
     steps: dict[int, list[Piece]],
-    starts: list[float],
+    counted: set[int],
     cuda: bool,
     document: dict[str, Any],
 ) -> list[dict[str, Any]]:
@@ -106,7 +135,7 @@ def _frames(
     kernel_us: dict[Key, float] = defaultdict(float)
     launch_us: dict[Key, float] = defaultdict(float)
     for event, key in entries:
-        if bisect.bisect_right(starts, event.time_range.start) - 1 not in steps:
+        if id(event) not in counted:
             continue
         entered[key] += 1
         kernels, launches = kernels_of.get(id(event), (0.0, 0.0))
@@ -114,6 +143,7 @@ def _frames(
         launch_us[key] += launches
     index = {c["id"]: i for i, c in enumerate(document.get("compiles") or [])}
     compiles = document.get("compiles") or []
+    split, guards = entry_split(entries, counted), guard_times(cpu, counted)
     rows = []
     for key, time in total.items():
         cid, backward = key
@@ -121,6 +151,7 @@ def _frames(
         frame = (compiles[ci].get("frame") or {}) if ci is not None else {}
         count = max(entered[key], 1)
         outside = time - (launch_us[key] if cuda else kernel_us[key])
+        metrics = (compiles[ci].get("metrics") or {}) if ci is not None and not backward else {}
         rows.append(
             {
                 "compile_id": cid,
@@ -136,6 +167,9 @@ def _frames(
                 "kernel_us": kernel_us[key],
                 "outside_us": max(0.0, outside),
                 "hot": None,
+                "guard_us": None if backward else guards.get(cid),
+                "guard_latency_us": metrics.get("guard_latency_us"),
+                "outside_split": _split(split.get(key), time / count, cuda, backward),
             }
         )
     by_frame: dict[tuple[str, bool], list[dict[str, Any]]] = defaultdict(list)
@@ -149,7 +183,22 @@ def _frames(
     return sorted(rows, key=lambda r: -r["total_us"])
 
 
-def _gaps(steps: dict[int, list[Piece]]) -> list[dict[str, Any]]:
+def _split(
+    found: dict[str, float] | None, own_us: float, cuda: bool, backward: bool
+) -> dict[str, float] | None:
+    """A frame's own time per entry by what ran it (measure/run_detail.py): Dynamo's
+    bytecode around the graph (the rest of a forward entry), AOTAutograd's wrapper,
+    Inductor's wrapper code, the launches (on CUDA their host time; on CPU the kernels)."""
+    if not found:
+        return None
+    split = {k: found.get(k, 0.0) for k in ("aot_us", "wrapper_us", "launch_us")}
+    split["dynamo_us"] = 0.0 if backward else max(0.0, own_us - sum(split.values()))
+    return split
+
+
+def _gaps(
+    steps: dict[int, list[Piece]], names: dict[tuple, list[dict[str, Any]]]
+) -> list[dict[str, Any]]:
     count: dict[tuple[str, int | None], int] = defaultdict(int)
     total: dict[tuple[str, int | None], float] = defaultdict(float)
     for pieces in steps.values():
@@ -165,6 +214,10 @@ def _gaps(steps: dict[int, list[Piece]]) -> list[dict[str, Any]]:
                 "count": count[(kind, brk)],
                 "total_us": time,
                 "per_step_us": time / len(steps),
+                "names": [
+                    {**n, "per_step_us": n["total_us"] / len(steps)}
+                    for n in names.get((kind, brk), [])[:NAMES_KEPT]
+                ],
             }
             for (kind, brk), time in total.items()
         ),

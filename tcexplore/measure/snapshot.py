@@ -153,6 +153,16 @@ class _SavedTensor:
         if _grad(tensor) is not self.grad:
             tensor.grad = self.grad
 
+    def on_host(self) -> None:
+        self.values = self.values.cpu()
+        if self.grad_values is not None:
+            self.grad_values = self.grad_values.cpu()
+
+    def unchanged(self, now: torch.Tensor) -> bool:
+        """``now`` is this tensor, holding its saved values."""
+        values = self.values
+        return now is self.tensor and now.shape == values.shape and torch.equal(now, values)
+
     def gradient_changed(self) -> bool:
         now = _grad(self.tensor)
         if now is None or self.grad_values is None:
@@ -187,12 +197,12 @@ class _SavedOptimizer:
         self.attributes = dict(optimizer.__dict__)
         self.state = {param: (state, dict(state)) for param, state in optimizer.state.items()}
         self.groups = [(group, dict(group)) for group in optimizer.param_groups]
-        self.tensors = [
-            _SavedTensor(t)
-            for _, (_, values) in self.state.items()
-            for t in values.values()
+        self.tensors = {  # (parameter, key) -> its saved value
+            (param, key): _SavedTensor(t)
+            for param, (_, values) in self.state.items()
+            for key, t in values.items()
             if isinstance(t, torch.Tensor)
-        ]
+        }
         self.made_states: dict[Any, dict[Any, Any]] = {}  # a parameter's state made since
         self.made_keys: dict[Any, dict[Any, Any]] = {}  # entries made since in a saved state
 
@@ -223,8 +233,22 @@ class _SavedOptimizer:
         for group, values in self.groups:
             group.clear()
             group.update(values)
-        for saved in self.tensors:
+        for saved in self.tensors.values():
             saved.restore(problems, f"{name} state")
+
+    def changed(self, name: str, parameter_names: dict[int, str]) -> dict[str, Any]:
+        """``{"opt.state[model.fc.weight].exp_avg": (a copy of it now, its saved value or
+        None where a step made it since)}`` for each state tensor that is not as saved."""
+        out: dict[str, Any] = {}
+        for i, (param, state) in enumerate(self.optimizer.state.items()):
+            label = parameter_names.get(id(param), f"param {i}")
+            for key, value in state.items():
+                saved = self.tensors.get((param, key))
+                if not isinstance(value, torch.Tensor) or (saved and saved.unchanged(value)):
+                    continue
+                before = saved.values if saved is not None else None
+                out[f"{name}.state[{label}].{key}"] = (value.detach().clone(), before)
+        return out
 
 
 class Snapshot:
@@ -232,12 +256,16 @@ class Snapshot:
     times), ``changed_gradients()`` names the gradients that differ from it now."""
 
     def __init__(self, fn: Callable, args: tuple, kwargs: dict[str, Any]):
+        self.reached = (fn, args, kwargs)
         self.roots = reachable(fn, args, kwargs)
         self.tensors: dict[int, tuple[str, _SavedTensor]] = {}
         self.parameters: list[tuple[str, torch.Tensor]] = []
         self.modules: list[_SavedModule] = []
         self.optimizers: list[tuple[str, _SavedOptimizer]] = []
         self.restored: list[str] = []
+        self.arguments = {  # ids of the argument tensors (compared as inputs, not state)
+            id(leaf) for leaf in _tensor_leaves([*args, *kwargs.values()]) if _is_state(leaf)
+        }
         for name, value in self.roots:
             if isinstance(value, torch.nn.Module):
                 self._save_module(name, value)
@@ -305,6 +333,35 @@ class Snapshot:
             for name, saved in self.tensors.values()
             if saved.gradient_changed()
         }
+
+    def changed_state(self) -> dict[str, tuple[torch.Tensor, torch.Tensor | None]]:
+        """``{name: (a copy of it now, its saved value)}`` of the state a step changes that
+        is not as saved: parameters, buffers, the tensors the function reaches that are not
+        its arguments (those are its inputs), each optimizer's per-parameter state (its
+        saved value None where a step made it since), in the order found."""
+        out: dict[str, Any] = {
+            name: (saved.tensor.detach().clone(), saved.values)
+            for key, (name, saved) in self.tensors.items()
+            if key not in self.arguments and not saved.unchanged(saved.tensor)
+        }
+        names = {id(param): name for name, param in self.parameters}
+        for name, optimizer in self.optimizers:
+            out.update(optimizer.changed(name, names))
+        return out
+
+    def now(self) -> Snapshot:
+        """A snapshot of what this one reached, as it is now."""
+        return Snapshot(*self.reached)
+
+    def on_host(self) -> Snapshot:
+        """The saved values moved to host memory, for a snapshot kept after measuring (a
+        kept copy holds no device memory the program could use); restoring copies back."""
+        for _, saved in self.tensors.values():
+            saved.on_host()
+        for _, optimizer in self.optimizers:
+            for saved in optimizer.tensors.values():
+                saved.on_host()
+        return self
 
     def report(self) -> dict[str, list[str]]:
         """The document's ``isolation`` section: what was put back, what could not be."""

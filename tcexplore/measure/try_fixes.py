@@ -17,32 +17,65 @@ What the try concludes is decided in findings/tried.py and stored in the documen
 from __future__ import annotations
 
 import contextlib
+import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
 from typing import Any
+
+import torch
 
 from .. import _torch_compat
 from ..document import error_record
 from ..findings.tried import side, tried
 from .cold import cold_compiles
-from .snapshot import untouched
+from .snapshot import Snapshot, untouched
 from .timing import measure, speedup_interval, uses_cuda
 from .unheard import quiet
 
 Data = dict[str, Any]
 
+# A try's timing sample: one side's calls back to back for about this long (the sides'
+# blocks in alternation), as a training or serving loop calls one compiled program.
+BLOCK_S = 0.02
+PROBE_CALLS = 5
+MAX_BLOCK_CALLS = 5000
+# Each side's own exploration is timed this long: only for the calls a loop makes after the
+# first (what the document it is compared with ran), its figures are not used.
+EXPLORED_BUDGET_S = 0.01
+
 # Explorations a "Try it" button may name, by document id: the latest few, in this kernel.
 KEPT = 8
-_recent: OrderedDict[str, tuple[Any, ...]] = OrderedDict()
+
+
+@dataclass
+class _Kept:
+    """What "Try it" needs of an exploration: the call, explore()'s options, the fixes its
+    findings advise, its document (the tries' before side), the tries made since, and for
+    a cell (whose real run kept its effects) the state that run started from."""
+
+    explore_fn: Callable[..., Any]
+    fn: Callable
+    args: tuple
+    kwargs: Data
+    options: Data
+    fixes: dict[str, Data]
+    document: Data
+    start: Snapshot | None
+    cell: bool  # its real run kept its effects: a try needs ``start``
+    tried: dict[str, Data] = field(default_factory=dict)
+
+
+_recent: OrderedDict[str, _Kept] = OrderedDict()
 
 
 def setting_fixes(data: Data) -> list[Data]:
     """The distinct fixes of the document's findings that are settings, in findings order."""
     out: dict[str, Data] = {}
     for f in data.get("findings") or []:
-        fix = f.get("fix")
-        if isinstance(fix, dict) and fix.get("setting") and fix["label"] not in out:
-            out[fix["label"]] = fix
+        for fix in [f.get("fix"), *(f.get("also_fixes") or [])]:
+            if isinstance(fix, dict) and fix.get("setting") and fix["label"] not in out:
+                out[fix["label"]] = fix
     return list(out.values())
 
 
@@ -53,10 +86,14 @@ def run_tries(
     kwargs: Data,
     options: Data,
     fixes: list[Data],
+    document: Data | None = None,
 ) -> list[Data]:
     """One baseline (``options``: explore()'s arguments as the user gave them) and one
     variant per fix, each explored cold, then the two timed in alternation; the tried
-    records, in ``fixes``' order."""
+    records, in ``fixes``' order. ``document``: the one whose findings advised the fixes:
+    the before side is its own (graphs, breaks, recompiles, peak, outputs), with the
+    baseline's cold compile and both sides' time per call measured alongside the variant
+    (figures compare only when measured alike)."""
     if not fixes:
         return []
     cuda = uses_cuda((args, kwargs))
@@ -65,16 +102,19 @@ def run_tries(
 
     def explored(overrides: Data) -> tuple[Data, Callable[[], Any]]:
         calls: list[Callable[[], Any]] = []
+        # Timed briefly: its calls are a loop's next steps, as the document's timing made
+        # them (a step's second call may recompile); the figures are the alternation's.
+        timed = {"measure_timing": True, "time_budget_s": EXPLORED_BUDGET_S}
         with quiet():  # the call's prints were shown once, by the run the user asked for
-            data = explore_fn(
+            exploration = explore_fn(
                 fn,
                 *args,
-                **{**options, **overrides, "measure_timing": False, "_keep_call": calls.append},
+                **{**options, **overrides, **timed, "_keep_call": calls.append},
                 **kwargs,
-            ).document.data
+            )
         if not calls:  # the compile or the first call raised: the exploration says how
-            raise TryFailed(data.get("explore", {}).get("error") or {})
-        return data, calls[0]
+            raise TryFailed(exploration.error or {})
+        return exploration.document.data, calls[0]
 
     try:
         with cold_compiles(backend, cuda):
@@ -85,18 +125,59 @@ def run_tries(
     records = []
     for fix in fixes:
         before = side(before_data)
+        if document is not None:
+            before = {**side(document), "compile_s": before["compile_s"]}
         try:
             with cold_compiles(backend, cuda), _applied(fix["setting"]) as overrides:
                 after_data, after_call = _variant(explored, fix["setting"], overrides)
                 after = side(after_data)
                 with untouched(fn, args, kwargs), quiet():
-                    first, second = measure(before_call, after_call, cuda=cuda, budget_s=budget)
+                    first, second = back_to_back(before_call, after_call, cuda, budget)
             before["median_ms"], after["median_ms"] = first.median_ms, second.median_ms
             interval = speedup_interval(first.per_call_s, second.per_call_s)
             records.append(tried(fix, before, after, None, interval))
         except Exception as exc:  # noqa: BLE001 - a variant that raises costs only itself
             records.append(tried(fix, before, None, _error(exc)))
     return records
+
+
+def _calls_per_block(call: Callable[[], Any], cuda: bool) -> int:
+    """Calls in a block of about BLOCK_S, from a few calls timed to completion."""
+    sync = torch.cuda.synchronize if cuda else (lambda: None)
+    call()
+    sync()
+    began = time.perf_counter()
+    for _ in range(PROBE_CALLS):
+        call()
+    sync()
+    per_call = (time.perf_counter() - began) / PROBE_CALLS
+    return max(1, min(MAX_BLOCK_CALLS, int(BLOCK_S / max(per_call, 1e-7))))
+
+
+def back_to_back(
+    before: Callable[[], Any], after: Callable[[], Any], cuda: bool, budget_s: float
+) -> tuple[Any, Any]:
+    """Both sides timed as a loop calls them: each sample a block of one side's calls back
+    to back (about BLOCK_S; on CUDA timing's own events around it), the sides' blocks in
+    alternation, so a switch between the two compiled programs (their CUDA graphs, the
+    caches) is paid once per block as a loop pays it once, not once per few calls. The
+    stats are per call."""
+    blocks = [_calls_per_block(c, cuda) for c in (before, after)]
+
+    def block(call: Callable[[], Any], n: int) -> Callable[[], None]:
+        def run() -> None:
+            for _ in range(n):
+                call()
+
+        return run
+
+    stats = measure(
+        *(block(c, n) for c, n in zip((before, after), blocks)), cuda=cuda, budget_s=budget_s
+    )
+    for result, n in zip(stats, blocks):
+        result.median_ms /= n
+        result.per_call_s = [t / n for t in result.per_call_s]
+    return stats[0], stats[1]
 
 
 class TryFailed(Exception):
@@ -119,6 +200,8 @@ def _applied(setting: Data) -> Iterator[Data]:
     if kind == "config":
         with _torch_compat.patched_config(setting["module"], name, value):
             yield {}
+    elif kind == "guard_filter":  # torch's helper, named by its dotted path
+        yield {"options": {name: _torch_compat.lookup.resolve(value)}}
     else:
         yield {name: value}
 
@@ -140,14 +223,22 @@ def remember(
     args: tuple,
     kwargs: Data,
     options: Data,
+    start: Snapshot | None = None,
 ) -> None:
     """Keep what the extension's "Try it" needs to try a fix of this exploration (the
-    function, its arguments, explore()'s options) under the document's id, in this kernel;
-    the oldest is dropped past KEPT. Only an exploration with a setting to try is kept."""
+    function, its arguments, explore()'s options, its document) under the document's id, in
+    this kernel; the oldest is dropped past KEPT. Only an exploration with a setting to try
+    is kept. ``start``: a cell's state before its real run, kept (in host memory) for the
+    latest cell only: it is a copy of everything the cell reaches."""
     fixes = {fix["label"]: fix for fix in setting_fixes(data)}
     if not fixes or not isinstance(data.get("id"), str):
         return
-    _recent[data["id"]] = (explore_fn, fn, args, kwargs, options, fixes)
+    if start is not None:
+        for older in _recent.values():
+            older.start = None
+        start = start.on_host()
+    cell = start is not None
+    _recent[data["id"]] = _Kept(explore_fn, fn, args, kwargs, options, fixes, data, start, cell)
     _recent.move_to_end(data["id"])
     while len(_recent) > KEPT:
         _recent.popitem(last=False)
@@ -155,15 +246,38 @@ def remember(
 
 def try_fix(document_id: str, label: str) -> Data:
     """The kernel's side of "Try it": the fix named ``label`` tried on the exploration
-    ``document_id`` made in this kernel; ``{"tried": record}`` or ``{"error": why}``."""
+    ``document_id`` made in this kernel, from the state its real call started from, its
+    before side the document's; ``{"tried": record}`` or ``{"error": why}``. A fix tried
+    already is not tried again: its record is the answer."""
     kept = _recent.get(document_id)
     if kept is None:
         return {
             "error": "this output's exploration is not in this kernel (the kernel restarted, "
             f"or more than {KEPT} explorations ran since): run its cell again to try it"
         }
-    explore_fn, fn, args, kwargs, options, fixes = kept
-    if label not in fixes:
+    if label not in kept.fixes:
         return {"error": f"{label} is not a setting this exploration's findings name"}
-    (record,) = run_tries(explore_fn, fn, args, kwargs, options, [fixes[label]])
+    if label in kept.tried:
+        return {"tried": kept.tried[label]}
+    if kept.cell and kept.start is None:
+        return {
+            "error": "the state this cell's run started from is kept for the latest cell "
+            "only (it is a copy of everything the cell reaches): run its cell again to try it"
+        }
+    current = kept.start.now() if kept.start else Snapshot(kept.fn, kept.args, kept.kwargs)
+    try:
+        if kept.start is not None:
+            kept.start.restore()
+        (record,) = run_tries(
+            kept.explore_fn,
+            kept.fn,
+            kept.args,
+            kept.kwargs,
+            kept.options,
+            [kept.fixes[label]],
+            kept.document,
+        )
+    finally:
+        current.restore()
+    kept.tried[label] = record
     return {"tried": record}

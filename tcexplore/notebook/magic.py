@@ -18,11 +18,11 @@ from IPython.core.magic import Magics, cell_magic, line_magic, magics_class
 from IPython.core.magic_arguments import argument, magic_arguments, parse_argstring
 
 from ..capture.notebook_cells import cell_sections, running_cell
-from ..document import Document, DocumentError, load
+from ..decided import Document
+from ..document import DocumentError
 from ..measure.cloned_inputs import clone_tensors, rng_state
 from ..measure.exploration import Exploration
-from ..measure.explore import explore
-from ..measure.try_fixes import remember, run_tries, setting_fixes
+from ..saved import load
 from ..workbench import AmbiguousKernel, WorkbenchError, find_kernel
 from ..workbench.cli import kernel_table
 from . import options as opts
@@ -80,6 +80,12 @@ class TcompileMagics(Magics):
         "compiled frame and the eager gaps each graph break makes (with --compare: each row)",
     )
     @argument(
+        "--memory",
+        action="store_true",
+        help="measure one run's peak memory, eager and compiled, each from the state the real "
+        "run started from, its backward included (with --compare each row measures it)",
+    )
+    @argument(
         "--out",
         metavar="NAME",
         help="bind the result in the notebook: the Exploration (with --compare: the Comparison)",
@@ -90,6 +96,12 @@ class TcompileMagics(Magics):
         default=1.0,
         metavar="SECONDS",
         help="timing budget of each of eager and compiled (default 1.0)",
+    )
+    @argument(
+        "--bypass-caches",
+        action="store_true",
+        help="a cold capture: the compiles miss Inductor's FX-graph and AOTAutograd caches, "
+        "so every view is complete (by default the caches are as the program has them)",
     )
     @argument(
         "--try-fixes",
@@ -111,7 +123,8 @@ class TcompileMagics(Magics):
         beyond its tensors (it then runs once). --profile then profiles runs of the compiled
         cell, each run of its body a step (on copies, its output hidden, the state the real
         run made put back): kernels by line, each compiled frame's time, and the eager gaps
-        each graph break makes.
+        each graph break makes. --memory measures one run's peak memory, eager and compiled,
+        each from the state the real run started from (the cell's own backward included).
 
         --compare takes space-separated KEY=V1,V2 groups, KEY one of modes, backends,
         dynamic (values none, true, false); an axis left out keeps the single value of
@@ -153,11 +166,13 @@ class TcompileMagics(Magics):
                 on_event=progress.on_event,
                 on_stage=progress.update,
                 profile=args.profile,
+                memory=args.memory,
+                try_fixes=args.try_fixes,
+                bypass_caches=args.bypass_caches,
             )
         except BaseException:
             progress.update("interrupted")
             raise
-        run.exploration = _tries(run, cell_fn, config, args, progress.update)
         progress.finish(run.exploration)
         self.last_exploration = run.exploration
         cell_fn.write_back(shell.user_ns, run.values)
@@ -261,7 +276,12 @@ class TcompileMagics(Magics):
             comparison = run_grid(
                 cell_fn.fn,
                 clone_tensors(values),
-                {"measure_timing": not args.no_eager, "profile": args.profile, **rest},
+                {
+                    "measure_timing": not args.no_eager,
+                    "profile": args.profile,
+                    "bypass_caches": args.bypass_caches,
+                    **rest,
+                },
                 configs,
                 time_budget_s=args.time_budget,
                 shown=shown,
@@ -277,27 +297,6 @@ class TcompileMagics(Magics):
             raise cell_fn.from_cell(exc) from None
         cell_fn.write_back(self.shell.user_ns, cell_fn.named_values(returned))
         return returned[0] if cell_fn.has_result else None
-
-
-def _tries(
-    run: Any,
-    cell_fn: CellFunction,
-    config: dict[str, Any],
-    args: Any,
-    on_stage: Callable[[str], None],
-) -> Exploration:
-    """After the cell's own capture closed: kept for the extension's "Try it", and with
-    --try-fixes each setting the findings advise tried on copies of the cell's inputs as
-    the real run started (measure/try_fixes.py)."""
-    document = run.exploration.document
-    options = {**config, "time_budget_s": args.time_budget, "find_divergence": False}
-    remember(explore, document.data, cell_fn.fn, run.inputs, {}, options)
-    fixes = setting_fixes(document.data) if args.try_fixes and run.error is None else []
-    if not fixes:
-        return run.exploration
-    on_stage(f"trying {', '.join(fix['label'] for fix in fixes)}")
-    tries = run_tries(explore, cell_fn.fn, run.inputs, {}, options, fixes)
-    return Exploration(document.with_sections(tries=tries))
 
 
 def _cell_file(shell: Any, raw: str) -> tuple[str, int]:
@@ -321,8 +320,9 @@ def _configuration(args: Any) -> dict[str, Any]:
         raise UsageError("--dynamic and --no-dynamic: give one of them, not both")
     if args.time_budget <= 0:
         raise UsageError(f"--time-budget: must be positive, not {args.time_budget}")
-    if args.profile and args.no_eager and not args.compare:
-        raise UsageError("--profile runs the cell again, profiled: it cannot go with --no-eager")
+    for option, why in (("profile", "profiled"), ("memory", "eager and compiled")):
+        if getattr(args, option) and args.no_eager and not args.compare:
+            raise UsageError(f"--{option} runs the cell again, {why}: it cannot go with --no-eager")
     if args.out is not None and not args.out.isidentifier():
         raise UsageError(f"--out: {args.out!r} is not a Python name")
     dynamic = True if args.dynamic else False if args.no_dynamic else None

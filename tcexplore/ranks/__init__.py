@@ -18,7 +18,8 @@ from typing import Any
 
 import orjson
 
-from ..document import Document, dump_json, validate
+from ..decided import Document
+from ..document import dump_json, validate
 from ..files.output import write_atomically, write_text
 from .build import EMBED_LIMIT, build_ranks_document
 from .digest import digest_rank

@@ -17,6 +17,7 @@ import orjson
 from .._version import __version__
 from ..common.formatting import plural
 from ..document import SCHEMA
+from ..findings import listing
 from ..render.rank_ranges import ranks_text
 from .divergence import find_divergence
 from .settle import inputs_finding
@@ -60,7 +61,15 @@ def build_ranks_document(
         "ranks": entries,
         "divergence": divergence,
         "rank_groups": rank_groups(entries),
+        "listing": listing.ranks(entries, divergence),
     }
+
+
+# What find_divergence compares, as the headline says it when nothing differs.
+COMPARED = (
+    "the same compile ids, recompiles, graph breaks, Dynamo graphs, collectives, compile "
+    "results, cache results and versions"
+)
 
 
 def headline(
@@ -71,15 +80,14 @@ def headline(
 ) -> str:
     """The view's first line: how many ranks, whether they diverge, and what of the inputs
     was not read as given (a rank with more than one file, files skipped, logs cut short)."""
-    ranks = len(entries)
     partial = [e["rank"] for e in entries if (e.get("capture") or {}).get("partial")]
     world = f" of world size {world_size}" if world_size else ""
-    text = (
-        f"{plural(ranks, 'rank')}{world}: {plural(len(divergence), 'divergence finding')}"
+    found = (
+        plural(len(divergence), "divergence finding")
         if divergence
-        else f"{plural(ranks, 'rank')}{world}: no divergence (same compile ids, recompiles, "
-        "graph breaks, graphs, collectives, results, caches and versions)"
+        else f"no divergence ({COMPARED})"
     )
+    text = f"{plural(len(entries), 'rank')}{world}: {found}"
     conflicts = (inputs or {}).get("conflicts") or []
     if conflicts:
         text += "; the inputs held more than one file for " + ranks_text(

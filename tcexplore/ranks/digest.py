@@ -15,8 +15,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from ..document import Document, DocumentError, dump_json
-from ..traces import document_from_log
+from ..decided import Document
+from ..document import DocumentError, dump_json
+from ..traces import data_from_log
 from ..traces.log_file import read_trace_log
 from .collectives import collectives, op_name
 from .files import per_input_path
@@ -54,7 +55,7 @@ def _read(source: RankSource) -> Document:
     if source.document is not None:
         return source.document
     if source.kind == "trace":
-        return document_from_log(read_trace_log(source.path))
+        return Document.built(data_from_log(read_trace_log(source.path)))
     return Document.load(source.path)
 
 

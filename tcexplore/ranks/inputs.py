@@ -16,7 +16,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..document import Document, DocumentError
+from ..decided import Document
+from ..document import DocumentError
 from ..traces.folder import Skipped, folder_files
 from .files import rank_files
 

@@ -113,14 +113,7 @@ def _rows(instructions: list[Data], marks: dict[int, str]) -> str:
 
 
 def _original_marks(data: Data, compile_: Data, section: Data) -> dict[int, str]:
-    frame = compile_.get("frame") or {}
-    broke = {
-        f.get("line")
-        for b in data.get("graph_breaks") or []
-        if b.get("compile_id") == compile_.get("id")
-        for f in b.get("user_stack") or []
-        if f.get("file") == frame.get("file") and f.get("function") == frame.get("function")
-    }
+    broke = set((data.get("break_lines") or {}).get(str(compile_.get("id"))) or [])
     resumes = {j.get("offset") for j in section.get("resume_jumps") or []}
     marks = {}
     for index, ins in enumerate(section["original"]["instructions"]):

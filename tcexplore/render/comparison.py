@@ -2,9 +2,11 @@
 each row's report) and its notebook MIME bundle (rows' documents as a one-run output shows
 them, while they fit a size limit; the ones left out are marked with their size).
 
-The same figures as the JupyterLab extension's grid (model/compare.ts): a headline naming
-the fastest configuration that matches eager, speedup and compile time per configuration
-drawn to scale, and the table, a failed row with its error.
+The same figures as the JupyterLab extension's grid (model/compare.ts), as findings/
+decided them when the grid was built (findings/comparison.py): the headline naming the
+fastest configuration that matches eager, its row marked, each speedup's words; speedup
+and compile time per configuration drawn to scale, and the table, a failed row with its
+error.
 """
 
 from __future__ import annotations
@@ -33,87 +35,26 @@ _COMPARISON_CSS = """
 """
 
 
-def best_row(rows: list[Data]) -> int | None:
-    """The fastest row that matched eager (the extension's ``bestRow``)."""
-    ranked = [
-        (r["speedup"], -i)
-        for i, r in enumerate(rows)
-        if r.get("status") == "ok" and isinstance(r.get("speedup"), (int, float))
-    ]
-    return -max(ranked)[1] if ranked else None
-
-
-def _uncertain(row: Data) -> bool:
-    interval = row.get("speedup_interval")
-    return isinstance(interval, list) and interval[0] <= 1 <= interval[1]
-
-
-def winning_row(rows: list[Data]) -> int | None:
-    """The best row to mark as the one to pick (green): none when even it is slower than
-    eager (the extension's ``winningRow``)."""
-    best = best_row(rows)
-    if best is not None and rows[best]["speedup"] < 1 and not _uncertain(rows[best]):
-        return None
-    return best
-
-
-def headline(rows: list[Data]) -> str:
-    best = best_row(rows)
-    failed = sum(1 for r in rows if r.get("status") == "error")
-    said = [f"{len(rows)} configuration{'s' if len(rows) != 1 else ''}"]
-    same = sum(len(r.get("same_runs") or []) for r in rows)
-    if same:
-        said[0] += f" ({same} more that torch runs identically, folded in)"
-    if best is not None:
-        row = rows[best]
-        at = f"{row['label']} at {fmt_num(row['speedup'])}× the speed of eager"
-        if _uncertain(row):
-            said.append(f"fastest that matches eager: {at} (within the noise)")
-        elif row["speedup"] < 1:
-            said.append(
-                f"every configuration that matches eager is slower than it; the fastest: {at}"
-            )
-        else:
-            said.append(f"fastest that matches eager: {at}")
-    else:
-        said.append("none both ran and matched eager")
-    if failed:
-        said.append(f"{failed} failed")
-    return "; ".join(said) + "."
+OLD_GRID = (
+    "This grid was saved before tcexplore stored its decisions (the fastest row, the "
+    "headline): compare() again to see them."
+)
 
 
 def _speedup_bar(row: Data, best: int | None, i: int) -> Bar:
     speedup = row.get("speedup")
+    words = row.get("speedup_words") or {}
     if not isinstance(speedup, (int, float)):
-        return Bar(
-            row["label"],
-            None,
-            "failed" if row.get("status") == "error" else "not timed",
-            title=row.get("error") or "",
-        )
+        return Bar(row["label"], None, words.get("text", ""), title=words.get("title", ""))
     interval = row.get("speedup_interval")
-    remark = (
-        " (busy machine)"
-        if row.get("busy")
-        else " (unclear)"
-        if _uncertain(row)
-        else " (noisy)"
-        if row.get("noisy")
-        else ""
-    )
     return Bar(
         row["label"],
         speedup,
-        f"{fmt_num(speedup)}×{remark}",
+        words.get("text", ""),
         colour="#cf222e" if row.get("status") in ("mismatch", "error") else "#0969da",
         band=tuple(interval) if isinstance(interval, list) else None,
         off_scale=f"to {fmt_num(interval[1])}×" if isinstance(interval, list) else "",
-        title=f"{row['label']}: {fmt_num(speedup)}× the speed of eager"
-        + (
-            f", 95% interval {fmt_num(interval[0])}–{fmt_num(interval[1])}×"
-            if isinstance(interval, list)
-            else ""
-        ),
+        title=words.get("title", ""),
         highlight=i == best,
     )
 
@@ -137,8 +78,7 @@ def _compile_bar(row: Data, best: int | None, i: int) -> Bar:
     )
 
 
-def charts(rows: list[Data]) -> str:
-    best = best_row(rows)
+def charts(rows: list[Data], best: int | None) -> str:
     speedups = [r["speedup"] for r in rows if isinstance(r.get("speedup"), (int, float))]
     compiles = [r["compile_s"] for r in rows if isinstance(r.get("compile_s"), (int, float))]
     speed_axis = linear_axis(max([1.0, *speedups]) * 1.1, "speedup over eager (×)", "×")
@@ -167,8 +107,7 @@ def _value(value: Any, digits: str = ".4g") -> str:
     return _e(format(value, digits)) if isinstance(value, float) else _e(value)
 
 
-def table(rows: list[Data], linked: bool = False) -> str:
-    winning = winning_row(rows)
+def table(rows: list[Data], winning: int | None, linked: bool = False) -> str:
     body = []
     for i, r in enumerate(rows):
         label = _e(r["label"])
@@ -251,15 +190,20 @@ def render_comparison_html(
 ) -> str:
     """The grid; with each row's report below it unless ``summary_only``."""
     rows = data.get("rows") or []
+    said = (
+        f'<p class="tcx-findings">{_e(data["headline"])}</p>'
+        if isinstance(data.get("headline"), str)
+        else _note(OLD_GRID)
+    )
     parts = [
         '<div class="tcx-report tcx-comparison">',
         f"<style>{_CSS}{_COMPARISON_CSS}</style>",
         "<h1>torch.compile configurations compared</h1>",
-        f'<p class="tcx-findings">{_e(headline(rows))}</p>',
+        said,
         *(f'<p class="tcx-muted tcx-grid-note">{_e(n)}</p>' for n in data.get("notes") or []),
         _advice(data.get("advice_check")),
-        charts(rows),
-        table(rows, linked=not summary_only),
+        charts(rows, data.get("best_row")),
+        table(rows, data.get("winning_row"), linked=not summary_only),
     ]
     if summary_only:
         parts.append(

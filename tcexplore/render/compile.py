@@ -71,6 +71,8 @@ def _compile_header(compile_: Data) -> str:
     parts.append("</p>")
     if compile_.get("error"):
         parts.append(_error_block(compile_["error"], "Compile failed"))
+    if isinstance(compile_.get("cache_hit"), dict):
+        parts.append(_note(compile_["cache_hit"].get("note")))
     if isinstance(compile_.get("without_capture_settings"), dict):
         parts.append(_note(_without_settings(compile_["without_capture_settings"])))
     restarts = compile_.get("restart_reasons") or []
@@ -83,7 +85,7 @@ def _compile_header(compile_: Data) -> str:
 def _without_settings(unsettled: Data) -> str:
     what = {
         "provenance": "provenance tracking was off (kernels may show unmapped nodes)",
-        "cache_bypass": "the caches were on (a cache hit replays code from another run)",
+        "cache_bypass": "the caches were not bypassed (a cold capture asked for that)",
     }
     lacked = "; ".join(what.get(s, str(s)) for s in unsettled.get("settings") or [])
     threads = ", ".join(str(t) for t in unsettled.get("threads") or [])

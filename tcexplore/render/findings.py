@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from .graph_breaks import site_anchor
 from .markup import Data, _c, _compile_anchor, _details, _e, _location, _note, _table
+from .memory import MEMORY_ANCHOR
 from .profile import PROFILE_ANCHOR
 from .tried import fix_block
 
@@ -30,14 +32,20 @@ _TAB_ANCHORS = {
     "timing": "tcx-measurements",
     "accuracy": "tcx-measurements",
     "profile": PROFILE_ANCHOR,
+    "run": "tcx-steps",
     "source": "tcx-source",
     "shapes": SHAPES_ANCHOR,
     "cudagraphs": "tcx-compiles",
     "overview": "tcx-overview",
+    "memory": MEMORY_ANCHOR,
 }
 
 
-def _href(link: Data) -> str | None:
+def link_href(link: Data) -> str | None:
+    """The report's anchor for a stored link (a finding's evidence, a source mark): a
+    break site, a compile, else the section of its tab."""
+    if isinstance(link.get("site"), int):
+        return site_anchor(link["site"])
     if link.get("compile") is not None:
         return _compile_anchor(link["compile"])
     return _TAB_ANCHORS.get(str(link.get("tab")))
@@ -48,7 +56,7 @@ def _evidence(links: list[Any]) -> str:
     for link in links:
         if not isinstance(link, dict):
             continue
-        href = _href(link)
+        href = link_href(link)
         text = _e(link.get("label") or link.get("tab"))
         parts.append(f'<a href="#{_e(href)}">{text}</a>' if href else text)
     return f'<div class="tcx-muted">See: {", ".join(parts)}</div>' if parts else ""

@@ -1,5 +1,6 @@
-"""A training step's gradients and what measuring put back, for the "Eager vs compiled"
-section: the gradient rows (one per parameter, labelled as the outputs are), and the
+"""A training step's gradients, the state it left and what measuring put back, for the
+"Eager vs compiled" section: the gradient rows (one per parameter, labelled as the outputs
+are), the state rows (one per parameter, buffer or optimizer state tensor), and the
 ``isolation`` section (restored, not restorable)."""
 
 from __future__ import annotations
@@ -18,6 +19,18 @@ def gradients_table(accuracy: Data, leaf_rows: Any, headers: list[str]) -> str:
         "<p>Gradients after one training step, eager against compiled (each step run "
         "from the same saved state):</p>"
         + _table(["parameter", *headers[1:]], leaf_rows(rows), "tcx-gradients-table")
+    )
+
+
+def state_table(accuracy: Data, leaf_rows: Any, headers: list[str]) -> str:
+    """The rows of the state the step left (parameters, buffers, optimizer state)."""
+    rows = accuracy.get("state_after_call") or []
+    if not rows:
+        return ""
+    return (
+        "<p>State after one training step (parameters, buffers, optimizer state it "
+        "changed), eager against compiled:</p>"
+        + _table(["state", *headers[1:]], leaf_rows(rows), "tcx-state-table")
     )
 
 

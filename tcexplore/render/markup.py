@@ -25,6 +25,8 @@ from pygments.lexers import CppLexer, CudaLexer, PythonLexer
 from pygments.styles.default import DefaultStyle
 from pygments.token import Error
 
+from ..common.relabel import relabel
+
 MAX_ROWS = 500  # rows of any one table
 MAX_TEXT_CHARS = 200_000  # characters of any one code/text block
 MAX_CELL_ITEMS = 100  # names listed in one table cell (fused nodes, aten ops, ...)
@@ -148,20 +150,8 @@ def _dict_table(items: list[Any], cls: str = "") -> str:
 
 def _relabel(text: str) -> str:
     """Labelled file names in a text (graph code comments, tracebacks, guard trees) as their
-    labels: ``/tmp/ipykernel_1/123.py:3`` -> ``cell [5], line 3``; also where torch cut the
-    name's start (``mp/ipykernel_1/123.py:3`` in a guard tree's comments)."""
-    for file, label in (SOURCE_LABELS.get() or {}).items():
-        base = file.rpartition("/")[2]
-        if not base or base not in text:
-            continue
-
-        def named(match: re.Match[str], file: str = file, label: str = label) -> str:
-            if not file.endswith(match[1]):
-                return match[0]  # another file with the same base name
-            return f"{label}, line {match[2]}" if match[2] else label
-
-        text = re.sub(r"([\w./-]*" + re.escape(base) + r")(?::(\d+))?", named, text)
-    return text
+    labels (common/relabel.py)."""
+    return relabel(text, SOURCE_LABELS.get() or {})
 
 
 def _clip(text: str) -> tuple[str, str]:

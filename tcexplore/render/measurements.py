@@ -15,7 +15,7 @@ from typing import Any
 
 from ..common.formatting import fmt_duration, fmt_num
 from .bars import BAR_COLOURS, Bar, axis_chart, time_axis
-from .isolation import divergence_of, gradients_table, isolation_html
+from .isolation import divergence_of, gradients_table, isolation_html, state_table
 from .markup import Data, _c, _details, _e, _error_block, _location_with_code, _names, _note, _table
 
 _TIMING_COLUMNS = (
@@ -133,11 +133,7 @@ def _timing(timing: Data) -> str:
         [_e(side)] + [_num((timing.get(side) or {}).get(k)) for k in _TIMING_COLUMNS]
         for side in ("eager", "compiled")
     ]
-    speedup, even, interval = (
-        timing.get("speedup"),
-        timing.get("break_even_calls"),
-        timing.get("speedup_interval"),
-    )
+    speedup, interval = timing.get("speedup"), timing.get("speedup_interval")
     speedup_text = "—"
     if isinstance(speedup, (int, float)):
         speedup_text = f"{fmt_num(speedup)}×" + (
@@ -148,12 +144,7 @@ def _timing(timing: Data) -> str:
     facts = [
         ["speedup (eager median / compiled median)", _e(speedup_text)],
         [_e(verdict["first_call"]), _e(fmt_duration(timing.get("compile_s", 0) * 1000))],
-        [
-            "break-even (calls to pay back the compile)",
-            _e(fmt_num(even))
-            if isinstance(even, (int, float))
-            else "never (compiled is not faster)",
-        ],
+        ["break-even (calls to pay back the compile)", _e(verdict.get("break_even") or "—")],
         ["device", _e(timing.get("device"))],
         ["measurement", _e(verdict["measurement"])],
     ]
@@ -309,6 +300,7 @@ def _accuracy(accuracy: Data) -> str:
             + _table(_LEAF_HEADERS, _leaf_rows(inputs), "tcx-inputs-table")
         )
     parts.append(gradients_table(accuracy, _leaf_rows, _LEAF_HEADERS))
+    parts.append(state_table(accuracy, _leaf_rows, _LEAF_HEADERS))
     if isinstance(accuracy.get("first_divergence"), dict):
         parts.append(_divergence(accuracy["first_divergence"]))
     parts.append(_error_block(accuracy.get("divergence_error"), "The divergence search failed"))

@@ -1,24 +1,23 @@
 """The Overview's "Not compiled" block: each frame Dynamo ran without compiled code, with
 torch's reason and what to do (the document's ``not_compiled`` section). Frames with the
-same reason share a row: the first is named in full, the others listed by name."""
+same reason share a row, as findings/ grouped them (``not_compiled_groups``): the first is
+named in full, the others listed by name."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from ..common.formatting import plural
-from .markup import _details, _e, _location, _table
+from .markup import _details, _e, _location, _note, _table
 
 # Reasons shown, and other frames named per reason; the rest are counted.
 MAX_ROWS, MAX_NAMES = 20, 8
 
 
-def reason_groups(entries: list[dict[str, Any]]) -> list[list[dict[str, Any]]]:
-    """Entries grouped by (category, reason, advice), in the order torch first gave them."""
-    groups: dict[tuple[Any, ...], list[dict[str, Any]]] = {}
-    for e in entries:
-        groups.setdefault((e.get("category"), e.get("reason"), e.get("advice")), []).append(e)
-    return list(groups.values())
+OLD_GROUPS = (
+    "This document was saved before tcexplore stored its frames not compiled by reason: "
+    "tcexplore.load() computes them."
+)
 
 
 def _frames(group: list[dict[str, Any]]) -> str:
@@ -37,21 +36,20 @@ def not_compiled_html(data: dict[str, Any]) -> str:
     entries = [e for e in data.get("not_compiled") or [] if isinstance(e, dict)]
     if not entries:
         return ""
-    groups = reason_groups(entries)
+    stored = data.get("not_compiled_groups")
+    if not isinstance(stored, dict):
+        return _details("Not compiled", _note(OLD_GROUPS), cls="tcx-not-compiled")
+    groups = [[entries[i] for i in group] for group in stored["groups"]]
     rows = [
         [_frames(g), _e(g[0].get("category")), _e(g[0].get("reason")), _e(g[0].get("advice"))]
         for g in groups[:MAX_ROWS]
     ]
     more = len(groups) - MAX_ROWS
     note = f'<p class="tcx-note">… {_e(more)} more reasons not shown</p>' if more > 0 else ""
-    compiled = bool((data.get("summary") or {}).get("graphs"))
-    title = f"Not compiled: {plural(len(entries), 'frame')} ran without compiled code" + (
-        "" if compiled else " (nothing was compiled)"
-    )
     return _details(
-        _e(title),
+        _e(stored["title"]),
         _table(["frame", "category", "torch's reason", "what to do"], rows, "tcx-not-compiled")
         + note,
         cls="tcx-not-compiled",
-        open_=not compiled,
+        open_=stored["open"],
     )

@@ -71,6 +71,23 @@ def _environment(data: Data) -> str:
         rows.append(["read from", "TORCH_TRACE log " + _c(capture.get("path"))])
     rows.append(["trace events", _e(capture.get("events"))])
     rows.append(["caches bypassed", _e(capture.get("bypass_caches"))])
+    caches = capture.get("caches")
+    if isinstance(caches, dict):
+        rows.append(
+            [
+                "the program's caches",
+                _e(
+                    ", ".join(
+                        f"{name} {'on' if caches.get(key) else 'off'}"
+                        for key, name in (
+                            ("fx_graph_cache", "FX graph"),
+                            ("autograd_cache", "AOTAutograd"),
+                        )
+                    )
+                    + (" (force_disable_caches)" if caches.get("force_disable_caches") else "")
+                ),
+            ]
+        )
     distributed = data.get("distributed")
     if isinstance(distributed, dict):
         rows.append(

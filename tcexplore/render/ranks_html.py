@@ -116,11 +116,7 @@ def _divergence(data: Data, layout: _Layout) -> str:
     if findings:
         body = "\n".join(_finding(f, layout) for f in findings)
     else:
-        body = (
-            f'<p class="tcx-none">No divergence across {plural(len(data.get("ranks") or []), "rank")}: '
-            "the same compile ids, recompiles, graph breaks, Dynamo graphs, collectives, "
-            "compile results, cache results and versions.</p>"
-        )
+        body = '<p class="tcx-none">No divergence.</p>'
     return _details(
         f"Divergence ({len(findings)})", body, cls="tcx-section", open_=True, id_="tcx-divergence"
     )
@@ -268,6 +264,9 @@ def _collectives(by_rank: dict[int, Data], layout: _Layout) -> str:
 # the smaller ones, first); the others are listed with where their documents are.
 MAX_RANK_REPORTS = 8
 MAX_REPORTS_CHARS = 20_000_000
+OLD_HEADLINE = (
+    "This document was saved before tcexplore stored its headline: tcexplore.load() computes it."
+)
 MAX_RANK_LINKS = 8  # ranks named one by one; more are written as ranges
 
 
@@ -344,8 +343,8 @@ def render_ranks_html(
             + (f" (world size {_e(data['world_size'])})" if data.get("world_size") else "")
             + "</h1>",
             f'<p class="tcx-ranks-headline">{_e(data["headline"])}</p>'
-            if data.get("headline")
-            else "",
+            if isinstance(data.get("headline"), str)
+            else _note(OLD_HEADLINE),
             _divergence(data, layout),
             _inputs(data),
             _side_by_side(by_rank, layout),

@@ -18,6 +18,7 @@ COLOURS = {
     "eager": "#8c959f",
 }
 STEPS_ANCHOR = "tcx-steps"
+SLOWDOWN_BOX = "border-left: 4px solid #d4a72c; background: #fff8c5; padding: 2px 8px"
 
 
 def _span_colour(run: Data, span: Data) -> str:
@@ -97,6 +98,31 @@ def timeline_svg(run: Data, breaks: dict[int, str]) -> str:
     return "".join(parts) + f'<p class="tcx-muted">{legend}{_e(more)}</p>'
 
 
+SPLIT = (
+    ("dynamo_us", "Dynamo"),
+    ("aot_us", "AOTAutograd"),
+    ("wrapper_us", "wrapper"),
+    ("launch_us", "launches"),
+)
+
+
+def _guards(row: Data) -> str:
+    """Steady guard time per entry beside torch's cold figure from the compile."""
+    if row.get("backward"):
+        return "—"
+    steady, cold = row.get("guard_us"), row.get("guard_latency_us")
+    said = [f"{time_us(steady)} steady" if steady is not None else "", ""]
+    said[1] = f"{time_us(cold)} cold (torch)" if cold is not None else ""
+    return " · ".join(s for s in said if s) or "—"
+
+
+def _split(row: Data) -> str:
+    split = row.get("outside_split") or {}
+    return (
+        " · ".join(f"{what} {time_us(split[key])}" for key, what in SPLIT if split.get(key)) or "—"
+    )
+
+
 def _frames(run: Data) -> str:
     rows = []
     for row in run["frames"]:
@@ -109,9 +135,12 @@ def _frames(run: Data) -> str:
                 _e(count(row["entered"])),
                 _e(count(row["per_step"])),
                 _e(time_us(row["total_us"])),
+                _e(share(row["total_us"] / run["per_step_us"] / max(run["steps"]["steady"], 1))),
                 _e(time_us(row["mean_us"])),
                 _e(time_us(row["kernel_us"])),
                 _e(time_us(row["outside_us"])),
+                _e(_guards(row)),
+                _e(_split(row)),
                 _e(hot),
             ]
         )
@@ -123,14 +152,31 @@ def _frames(run: Data) -> str:
             "entered",
             "per step",
             "time",
+            "of the step",
             "per entry",
             "in kernels",
             "outside kernels",
+            "guards per entry",
+            "outside kernels, per entry",
             "entry",
         ],
         rows,
         "tcx-run-frames",
     )
+
+
+def _names(run: Data, gap: Data) -> str:
+    """What ran in the gap, each with its time per profiled step and share of the step
+    (an optimizer step's unprofiled time beside it)."""
+    said = []
+    for name in gap.get("names") or []:
+        text = f"{name['label']}: {time_us(name['per_step_us'])}"
+        if run["per_step_us"]:
+            text += f" ({share(name['per_step_us'] / run['per_step_us'])})"
+        if name.get("unprofiled_us") is not None:
+            text += f", {time_us(name['unprofiled_us'])} without the profiler"
+        said.append(f"<li>{_e(text)}</li>")
+    return f'<ul class="tcx-run-names">{"".join(said)}</ul>' if said else "—"
 
 
 def _gaps(run: Data, breaks: dict[int, str]) -> str:
@@ -146,10 +192,13 @@ def _gaps(run: Data, breaks: dict[int, str]) -> str:
                 _e(time_us(gap["per_step_us"])),
                 _e(share(gap["per_step_us"] / run["per_step_us"]) if run["per_step_us"] else "—"),
                 _e(time_us(gap["total_us"])),
+                _names(run, gap),
             ]
         )
     return _table(
-        ["eager code", "line", "gaps", "per step", "of the step", "in all"], rows, "tcx-run-gaps"
+        ["eager code", "line", "gaps", "per step", "of the step", "in all", "what ran there"],
+        rows,
+        "tcx-run-gaps",
     )
 
 
@@ -164,13 +213,26 @@ def _figures(run: Data) -> str:
         shown = ", ".join(str(i) for i in compiled[:10]) + (" …" if len(compiled) > 10 else "")
         noun = "step" if len(compiled) == 1 else "steps"
         said += f"; left out, as torch compiled during them: {noun} {shown}"
+    step = run.get("step_time") or {}
     rows = [
         ["steps", _e(said)],
-        ["a step (mean)", _e(time_us(run["per_step_us"]))],
-        ["in compiled code", _e(f"{time_us(run['compiled_us'])} ({share(run['compiled_share'])})")],
-        ["eager", _e(time_us(run["eager_us"]))],
+        ["a step (mean)", _e(step.get("line") or time_us(run["per_step_us"]))],
+        ["under the profiler", _e(time_us(run["per_step_us"]))],
+        [
+            "in compiled code (profiled)",
+            _e(f"{time_us(run['compiled_us'])} ({share(run['compiled_share'])})"),
+        ],
+        [
+            "eager (profiled)",
+            _e(f"{time_us(run['eager_us'])} ({share(1 - run['compiled_share'])})"),
+        ],
     ]
     return _table(["", ""], rows, "tcx-step")
+
+
+def _slowdown(run: Data) -> str:
+    note = (run.get("step_time") or {}).get("slowdown_note")
+    return f'<p class="tcx-run-slowdown" style="{SLOWDOWN_BOX}">{_e(note)}</p>' if note else ""
 
 
 def run_view(data: Data, run: Data) -> str:
@@ -179,6 +241,7 @@ def run_view(data: Data, run: Data) -> str:
     body = "\n".join(
         [
             f'<p class="tcx-findings">{_e(run["headline"])}</p>',
+            _slowdown(run),
             _figures(run),
             f"<p>Step {_c(run['timeline']['step'])} "
             f"({_e(time_us(run['timeline']['duration_us']))}), the median steady one:</p>",

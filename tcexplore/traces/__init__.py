@@ -19,12 +19,12 @@ from ..capture.assemble import Assembler, new_compile_record
 from ..capture.events import ENVELOPE_KEYS, Event
 from ..capture.handlers.payloads import DetailBudget
 from ..common.formatting import plural
-from ..document import Document, DocumentError, build_document, validate
+from ..document import DocumentError, new_document, validate
 from ..files.without_gc import without_gc
 from .folder import ReadFile, Skipped, assign_ranks, folder_files
 from .log_file import TraceError, TraceLog, log_rank, read_trace_log
 
-__all__ = ["TraceError", "document_from_log", "load_trace"]
+__all__ = ["TraceError", "data_from_log", "read_trace"]
 
 # What a TORCH_TRACE log does not record, compared with an in-process capture.
 NOT_IN_TRACE = (
@@ -77,8 +77,8 @@ STATED = {
 }
 
 
-def load_trace(path: str | Path, *, rank: int | None = None) -> Document:
-    """The document of one TORCH_TRACE log.
+def read_trace(path: str | Path, *, rank: int | None = None) -> dict[str, Any]:
+    """The document data of one TORCH_TRACE log (``tcexplore.load_trace`` decides it).
 
     ``path`` is a log file, or the folder ``TORCH_TRACE`` named: with several logs in it
     (one per rank), ``rank`` picks one, each log's rank given by the folder's rules
@@ -86,11 +86,11 @@ def load_trace(path: str | Path, *, rank: int | None = None) -> Document:
     """
     path = Path(path)
     if not path.is_dir():
-        return document_from_log(read_trace_log(path))
+        return data_from_log(read_trace_log(path))
     found, skipped = folder_files(path)
     logs = [p for p, kind in found if kind == "trace"]
     if len(logs) == 1 and rank is None:
-        return document_from_log(read_trace_log(logs[0]))
+        return data_from_log(read_trace_log(logs[0]))
     files = []
     for order, log in enumerate(logs):
         try:
@@ -110,11 +110,12 @@ def load_trace(path: str | Path, *, rank: int | None = None) -> Document:
     chosen = [f for f in kept if f.rank == rank]
     if not chosen:
         raise TraceError(f"{path} holds no log of rank {rank} (ranks {[f.rank for f in kept]})")
-    return document_from_log(read_trace_log(chosen[0].path))
+    return data_from_log(read_trace_log(chosen[0].path))
 
 
-def document_from_log(log: TraceLog, keep: Iterable[str] = ()) -> Document:
-    """The log's events, read as they come, through the capture's Assembler. A damaged
+def data_from_log(log: TraceLog, keep: Iterable[str] = ()) -> dict[str, Any]:
+    """The document data of a log: its events, read as they come, through the capture's
+    Assembler, before any decision (the layers above decide it). A damaged
     event is skipped and kept in ``capture.unread``; the document is validated, as any
     document read from outside is, and a value the schema refuses (what a damaged event
     left in a compile) is put back to its empty value, itself an entry of ``unread``.
@@ -126,12 +127,10 @@ def document_from_log(log: TraceLog, keep: Iterable[str] = ()) -> Document:
         assembler, capture, parts = _assembled(log, DetailBudget(DETAIL_LIMIT, frozenset(keep)))
     problem = None
     for _ in range(MAX_REPAIRS):
-        document = build_document(
-            **parts, capture={**capture, "unread": assembler.unread.section()}
-        )
+        data = new_document(**parts, capture={**capture, "unread": assembler.unread.section()})
         try:
-            validate(document.data)
-            return document
+            validate(data)
+            return data
         except DocumentError as exc:
             problem = exc
             if not _repair(parts, exc, assembler):
@@ -169,7 +168,7 @@ _EMPTY = Event("", None, None, None, None, 0, None)
 def _assembled(
     log: TraceLog, detail: DetailBudget | None = None
 ) -> tuple[Assembler, dict[str, Any], dict[str, Any]]:
-    """The Assembler fed every readable event, the capture section, build_document's
+    """The Assembler fed every readable event, the capture section, new_document's
     other arguments."""
     assembler = Assembler({}, log.unread)  # file names come with the log's own `str` events
     assembler.detail = detail

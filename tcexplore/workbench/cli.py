@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 
-from ..document import Document, DocumentError
+from ..document import DocumentError, read_document
 from ..files.output import OutputError, unwritable, write_text
 from .kernel import AmbiguousKernel, all_kernels, find_kernel
 from .wrapper import WorkbenchError
@@ -25,7 +25,7 @@ def run_repro(document: str, name: str | None, out: str | None, launch: int) -> 
         print(f"tcexplore repro: {problem}", file=sys.stderr)
         return 2
     try:
-        data = Document.load(document).data
+        data = read_document(document)
         if name is None:
             print(kernel_table(data))
             return 0

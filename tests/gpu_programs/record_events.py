@@ -1,4 +1,4 @@
-"""Record the fusion-map events of GPU programs for tests/test_fusion_map.py to replay on CPU.
+"""Record the fusion-map events of GPU programs for tests/capture/test_fusion_map.py to replay on CPU.
 
     python tests/gpu_programs/record_events.py OUT.json.gz PROGRAM.py [PROGRAM.py ...]
 

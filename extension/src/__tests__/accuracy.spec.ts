@@ -233,3 +233,46 @@ describe('gradients of a training step', () => {
     expect(text).toContain('Not put back: files written');
   });
 });
+
+describe('the state a training step left', () => {
+  it('the Accuracy tab lists each parameter and optimizer state tensor the step changed', () => {
+    const doc = fixture();
+    const acc = doc.accuracy!;
+    acc.ok = false;
+    acc.outputs = [tensor('')];
+    acc.inputs_after_call = [];
+    acc.state_after_call = [
+      tensor('model.weight'),
+      {
+        ...tensor('opt.state[model.weight].exp_avg', 0.5),
+        ok: false,
+        mismatched: 4,
+        state: 'mismatch',
+        label: 'differs'
+      }
+    ];
+    acc.verdict = {
+      severity: 'error',
+      headline:
+        'Compiled outputs match eager, but after the step opt.state[model.weight].exp_avg differ.',
+      why: null,
+      advice: null
+    };
+    const root = createExplorer(doc);
+    (
+      root.querySelector('[role=tab][data-tab=accuracy]') as HTMLButtonElement
+    ).click();
+    const panel = root.querySelector(
+      '[role=tabpanel][data-tab=accuracy]'
+    ) as HTMLElement;
+    expect(panel.textContent).toContain('State after one training step');
+    expect(panel.textContent).toContain('but after the step opt.state');
+    const rows = [...panel.querySelectorAll('table:nth-of-type(2) tr')].map(
+      r => r.textContent ?? ''
+    );
+    expect(rows[0]).toMatch(/^state/);
+    expect(rows.some(r => r.includes('opt.state[model.weight].exp_avg'))).toBe(
+      true
+    );
+  });
+});

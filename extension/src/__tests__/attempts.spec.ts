@@ -3,13 +3,20 @@ import { createExplorer } from '../view/explorer';
 import { fixture } from './fixture';
 
 const TENSORIFY = "<class 'torch._dynamo.exc.TensorifyScalarRestartAnalysis'>";
+/** the reason in one line, as capture names it (tcexplore/capture/attempts.py) */
+const TENSORIFY_LINE = 'TensorifyScalarRestartAnalysis';
 
 describe('restarted attempts', () => {
-  it('labels an attempt with its number and the restart reason, or says it has none', () => {
+  it('labels an attempt with its number and the restart reason capture named, or says it has none', () => {
     const doc = fixture();
     const graph = doc.compiles[0].dynamo_graph!;
     expect(
-      restartedLabel(doc.compiles[0], { attempt: 0, graph, reason: TENSORIFY })
+      restartedLabel(doc.compiles[0], {
+        attempt: 0,
+        graph,
+        reason: TENSORIFY,
+        reason_line: TENSORIFY_LINE
+      })
     ).toBe(
       `${doc.compiles[0].id} · Dynamo, attempt 0 (restarted: TensorifyScalarRestartAnalysis)`
     );
@@ -22,7 +29,12 @@ describe('restarted attempts', () => {
     const doc = fixture();
     const c = doc.compiles[0];
     c.restarted_attempts = [
-      { attempt: 0, graph: c.dynamo_graph!, reason: TENSORIFY }
+      {
+        attempt: 0,
+        graph: c.dynamo_graph!,
+        reason: TENSORIFY,
+        reason_line: TENSORIFY_LINE
+      }
     ];
     const root = createExplorer(doc);
     (

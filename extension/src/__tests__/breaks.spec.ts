@@ -1,6 +1,6 @@
 /**
  * The graph-break sites as the document stores them (decided by Python's audit:
- * tests/fixtures/graph_break_audit/expected.json, which tests/test_graph_break_audit.py holds
+ * tests/fixtures/graph_break_audit/expected.json, which tests/findings/test_graph_break_audit.py holds
  * Python to), the grouped Overview findings, cell labels and the Source tab's order, on a
  * real %%tcompile document (tests/fixtures/graph_break_audit).
  */
@@ -14,15 +14,12 @@ import {
   libraryFiles,
   OLD_SITES_NOTE
 } from '../model/breaks';
-import { relabel, sourceLabels, where, whereTitle } from '../model/format';
+import { sourceLabels, where, whereTitle } from '../model/format';
 import { findings } from '../model/overview';
 import { checkDocument } from '../model/schema';
-import { folded, foldedSummary, lineChips, sourceFiles } from '../model/source';
 import { TcxDocument } from '../model/types';
 import { Context } from '../view/context';
 import { overviewTab } from '../view/overview';
-import { sourceTab } from '../view/source';
-import { fixture } from './fixture';
 
 const FIXTURE = path.join(
   __dirname,
@@ -88,9 +85,6 @@ describe('break sites', () => {
       OLD_SITES_NOTE
     );
     expect(overview.querySelectorAll('.tcx-finding-detail').length).toBe(0);
-    const source = sourceTab(ctx(doc)).element;
-    expect(source.querySelector('.tcx-note')!.textContent).toBe(OLD_SITES_NOTE);
-    expect(source.querySelectorAll('.tcx-mark-break').length).toBe(0);
     expect(breakSites({ ...doc, graph_breaks: [] })).toEqual([]);
   });
 });
@@ -191,84 +185,6 @@ describe('cell labels', () => {
     );
     expect(whereTitle({ file, line: 12, code: 'x = 1' })).toBe(
       `${file}:12\nx = 1`
-    );
-  });
-});
-
-describe('Source order and chips', () => {
-  it('puts the cells first in execution order and the library files last', () => {
-    const doc = fixture();
-    doc.compiles[0].guards.push({
-      type: 'LAMBDA_GUARD',
-      source: null,
-      expression: 'lib',
-      user_code: 'return F.linear(x)',
-      user_location: {
-        file: '/venv/lib/python3.11/site-packages/transformers/lin.py',
-        line: 5,
-        code: 'return F.linear(x)'
-      }
-    });
-    doc.compiles[0].guards.push({
-      type: 'LAMBDA_GUARD',
-      source: null,
-      expression: 'cut',
-      user_code: 'return input',
-      user_location: {
-        file: 'nn/modules/linear.py',
-        line: 9,
-        code: 'return input'
-      }
-    });
-    doc.library_files = [
-      '/venv/lib/python3.11/site-packages/transformers/lin.py'
-    ];
-    const files = sourceFiles({ ...doc, graph_breaks: [] });
-    expect(files.map(f => [f.label, folded(f)])).toEqual([
-      ['/home/me/model.py', false],
-      ['transformers/lin.py', true],
-      ['nn/modules/linear.py', true]
-    ]);
-    expect(foldedSummary(files.filter(folded))).toBe(
-      '1 library file (transformers) · 1 file only guards point to (torch shortens their paths)'
-    );
-    const cells = sourceFiles(scenario());
-    expect(cells.map(f => f.label)).toEqual(['cell [2]', 'cell [3]']);
-  });
-
-  it('shows breaks and recompiles first on a line and its guards as one count', () => {
-    const [cell2] = sourceFiles(scenario());
-    const line2 = cell2.lines.find(l => l.line === 2)!;
-    expect(line2.code).toBe('    return t * t.sum().item()');
-    const chips = lineChips(line2);
-    expect(chips.first[0]).toMatchObject({
-      kind: 'break',
-      label: 'graph break ×8'
-    });
-    expect(chips.first.some(m => m.kind === 'recompile')).toBe(true);
-    expect(chips.guards.length).toBeGreaterThan(5);
-    const { element } = sourceTab(ctx(scenario()));
-    const row = element.querySelector('[data-line="2"]') as HTMLElement;
-    const buttons = [...row.querySelectorAll('button')].map(b => b.textContent);
-    expect(buttons[0]).toBe('graph break ×8');
-    expect(buttons.filter(t => /guard/.test(t ?? ''))).toEqual([
-      `${chips.guards.length} guards`
-    ]);
-    expect(row.title).toContain('.py:2');
-    expect(element.querySelector('h4.tcx-file')!.textContent).toBe('cell [2]');
-  });
-});
-
-describe('relabel', () => {
-  it('names a cell by its label, also where torch cut its file name short, never another file', () => {
-    const labels = { '/tmp/ipykernel_1/123.py': 'cell [5]' };
-    expect(
-      relabel(
-        'at /tmp/ipykernel_1/123.py:3; guard # mp/ipykernel_1/123.py:4 in f; lib/123.py:5; File "/tmp/ipykernel_1/123.py", line 6',
-        labels
-      )
-    ).toBe(
-      'at cell [5], line 3; guard # cell [5], line 4 in f; lib/123.py:5; File "cell [5]", line 6'
     );
   });
 });

@@ -122,7 +122,7 @@ describe('tracing time', () => {
   });
 
   it("puts a tracing chip on the function's first line in Source", () => {
-    const marks = sourceFiles(doc).flatMap(f => f.lines.flatMap(l => l.marks));
+    const marks = sourceFiles(doc)!.flatMap(f => f.lines.flatMap(l => l.marks));
     expect(
       marks.some(m => m.kind === 'tracing' && m.label.startsWith('traced '))
     ).toBe(true);

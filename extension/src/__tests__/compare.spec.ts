@@ -2,9 +2,8 @@ import {
   compileChart,
   comparisonGrid,
   documentGrid,
-  gridHeadline,
-  speedupChart,
-  winningRow
+  OLD_GRID_NOTE,
+  speedupChart
 } from '../model/compare';
 import { findExplorations } from '../model/notebook';
 import { ComparisonRow, MIME_TYPE, TcxDocument } from '../model/types';
@@ -38,6 +37,12 @@ function row(label: string, extra: Partial<ComparisonRow>): ComparisonRow {
   };
 }
 
+/** A row's speedup in the words Python gives it (tcexplore/findings/comparison.py). */
+function words(text: string, title: string): ComparisonRow['speedup_words'] {
+  return { text, title };
+}
+
+/** A grid as compare() makes it: rows, and what Python decided of them. */
 function output() {
   /** a row's document as the output carries it: JSON the grid checks before a view reads it */
   const doc = (backend: string): ComparisonRow['document'] => {
@@ -61,7 +66,11 @@ function output() {
         speedup: 1.6,
         speedup_interval: [1.4, 1.8],
         kernels: 2,
-        document: doc('inductor')
+        document: doc('inductor'),
+        speedup_words: words(
+          '1.60×',
+          'inductor / default / dynamic=None: 1.60× the speed of eager, 95% interval 1.40–1.80×'
+        )
       }),
       row('aot_eager / default / dynamic=None', {
         compile_s: 0.2,
@@ -69,14 +78,21 @@ function output() {
         speedup: 0.8,
         speedup_interval: [0.5, 3.2],
         noisy: true,
-        document: doc('aot_eager')
+        document: doc('aot_eager'),
+        speedup_words: words(
+          '0.800× (unclear)',
+          'aot_eager / default / dynamic=None: 0.800× the speed of eager, 95% interval 0.500–3.20×'
+        )
       }),
       row('broken / default / dynamic=None', {
         status: 'error',
         error:
           "BackendCompilerFailed: backend='broken' raised:\nRuntimeError: no kernels for you",
         graphs: null,
-        document: doc('broken')
+        document: doc('broken'),
+        speedup_words: words('failed', 'BackendCompilerFailed: ...'),
+        error_line:
+          "BackendCompilerFailed: backend='broken' raised: RuntimeError: no kernels for you"
       }),
       row('inductor / max-autotune / dynamic=None', {
         compile_s: 9,
@@ -84,14 +100,23 @@ function output() {
         document_left_out: {
           reason: 'too big for this output',
           bytes: 9_000_000
-        }
+        },
+        speedup_words: words(
+          '1.70×',
+          'inductor / max-autotune / dynamic=None: 1.70× the speed of eager'
+        )
       })
-    ]
+    ],
+    best_row: 3,
+    winning_row: 3,
+    headline:
+      '4 configurations; fastest that matches eager: inductor / max-autotune / dynamic=None at 1.70× the speed of eager; 1 failed.',
+    listing: { label: '4 configurations compared', detail: '1 failed' }
   };
 }
 
 describe('the comparison grid', () => {
-  it('draws speedup and compile time per configuration to scale, 1× marked', () => {
+  it('draws speedup and compile time per configuration to scale, 1× marked, in the words Python stored', () => {
     const grid = comparisonGrid(output());
     const speed = speedupChart(grid);
     expect(speed.reference).toEqual({ value: 1, label: '1× = eager' });
@@ -109,35 +134,25 @@ describe('the comparison grid', () => {
       '1.70×'
     ]);
     expect(speed.bars[1].offScale).toBe('to 3.20×');
-    const busy = comparisonGrid({
-      ...output(),
-      rows: output().rows.map((r, i) => (i === 0 ? { ...r, busy: true } : r))
-    });
-    expect(speedupChart(busy).bars[0].value).toBe('1.60× (busy machine)');
+    expect(speed.bars[0].title).toBe(output().rows[0].speedup_words!.title);
     const compile = compileChart(grid);
     expect(compile.bars[3].length! * compile.axis.max).toBeCloseTo(9, 9);
     expect(compile.axis.title).toBe('first call: compile + one run (s)');
-    expect(gridHeadline(grid.rows)).toBe(
-      '4 configurations; fastest that matches eager: inductor / max-autotune / dynamic=None at 1.70× the speed of eager; 1 failed.'
-    );
+    expect([grid.headline, grid.best, grid.winning]).toEqual([
+      output().headline,
+      3,
+      3
+    ]);
   });
 
-  it('says plainly when every configuration that matches eager is slower than it', () => {
-    const rows: ComparisonRow[] = output()
-      .rows.filter(r => r.status === 'ok')
-      .map(r => ({
-        ...r,
-        speedup: 0.7,
-        speedup_interval: [0.6, 0.8] as [number, number]
-      }));
-    expect(gridHeadline(rows)).toContain(
-      'every configuration that matches eager is slower than it; the fastest: '
-    );
-    expect(gridHeadline(rows)).toContain('at 0.700× the speed of eager');
-    expect(winningRow(rows)).toBe(-1);
-    rows[0].speedup_interval = [0.6, 1.1];
-    expect(gridHeadline(rows)).toContain('fastest that matches eager: ');
-    expect(winningRow(rows)).toBe(0);
+  it('says a grid saved before its decisions were stored has none, marking no row', () => {
+    const old = output() as Record<string, unknown>;
+    delete old.headline;
+    delete old.best_row;
+    delete old.winning_row;
+    const view = createComparisonView(old);
+    expect(view.textContent).toContain(OLD_GRID_NOTE);
+    expect(view.querySelectorAll('tr.tcx-best')).toHaveLength(0);
   });
 
   it('renders as an output: charts, the table, a failed row with its error', () => {
@@ -204,9 +219,6 @@ describe('the comparison grid', () => {
       "= aot_eager / max-autotune / dynamic=None: the same run (torch: “aot_autograd-based backend ignoring extra kwargs {'mode': 'max-autotune'}”)"
     );
     expect(view.querySelectorAll('.tcx-same-run')).toHaveLength(1);
-    expect(view.querySelector('.tcx-compare-headline')?.textContent).toMatch(
-      /^4 configurations \(1 more that torch runs identically, folded in\);/
-    );
   });
 
   it('says why a row whose document was left out cannot open', () => {

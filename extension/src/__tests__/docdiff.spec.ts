@@ -49,7 +49,7 @@ describe('computeDiff', () => {
   });
 
   // relu, gelu and relu again were explored in one process: torch numbered the step's
-  // compiles 0/0, 0/1, 0/2 (tests/fixtures/docdiff/regenerate.py); tests/test_docdiff.py alike
+  // compiles 0/0, 0/1, 0/2 (tests/fixtures/docdiff/regenerate.py); tests/docdiff/test_docdiff.py alike
   it("pairs the compiles of one process by their place in each document, not by torch's numbers", () => {
     const again = computeDiff(
       doc('relu.json'),
@@ -210,37 +210,47 @@ describe('unified', () => {
 });
 
 describe('identity', () => {
-  it('masks object ids in guards and kernel names and buffer numbers in kernels', () => {
+  it('compares guards and kernels by the masked forms capture stored, parsing no text', () => {
+    // capture masked the object id (tcexplore/capture/parsers/identity.py): same key
     const g = (expression: string) =>
-      guardKey({ type: 'ID_MATCH', source: "G['f']", expression });
+      guardKey({
+        type: 'ID_MATCH',
+        source: "G['f']",
+        expression,
+        masked: { source: "G['f']", expression: "___check_obj_id(G['f'], ?)" }
+      });
     expect(g("___check_obj_id(G['f'], 140176378379248)")).toBe(
       g("___check_obj_id(G['f'], 94624617429712)")
     );
-    const builtin = (n: number) =>
-      guardKey({
-        type: 'ID_MATCH',
-        source: `G['__builtins_dict___${n}']['len']`,
-        expression: `___check_obj_id(G['__builtins_dict___${n}']['len'], 1)`
-      });
-    expect(builtin(1)).toBe(builtin(6));
-    const extern = (name: string, source: string) => ({
-      name,
+    const extern = (source: string, names: string[]) => ({
+      name: 'extern_kernels.mm',
       kind: 'extern' as const,
       source,
       post_grad_nodes: [],
       aten_ops: [],
       user_lines: [],
-      mapping: 'none' as const
+      mapping: 'none' as const,
+      // extern_kernels.mm(buf?, NAME, out=buf?), as capture cut it
+      tokens: [
+        { text: 'extern_kernels', name: true },
+        { text: '.mm(', name: false },
+        { text: 'buf', name: true },
+        { text: '?, ', name: false },
+        { text: names[0], name: true },
+        { text: ', ', name: false },
+        { text: 'out', name: true },
+        { text: '=', name: false },
+        { text: 'buf', name: true },
+        { text: '?)', name: false }
+      ]
     });
     expect(
       kernelText(
-        extern('extern_kernels.mm', 'extern_kernels.mm(buf2, mul, out=buf3)'),
+        extern('extern_kernels.mm(buf2, mul, out=buf3)', ['mul']),
         new Map([['mul', 'mul_3']])
       )
     ).toBe(
-      kernelText(
-        extern('extern_kernels.mm', 'extern_kernels.mm(buf4, mul_3, out=buf5)')
-      )
+      kernelText(extern('extern_kernels.mm(buf4, mul_3, out=buf5)', ['mul_3']))
     );
   });
 
@@ -263,7 +273,7 @@ describe('identity', () => {
 });
 
 describe('cache key changes', () => {
-  // the same records as tests/test_findings.py's, with the same result
+  // the same records as tests/findings/test_findings.py's, with the same result
   const record = (hash: string, fusion: string) =>
     ({
       cache: [
@@ -279,7 +289,7 @@ describe('cache key changes', () => {
       ]
     }) as unknown as Compile;
 
-  it('names the components whose hash or value differs, as docdiff/cache_keys.py does', () => {
+  it('names the components whose hash differs, as docdiff/cache_keys.py does', () => {
     expect(cacheKeyChanges(record('bb', '64'), record('bb', '64'))).toEqual([]);
     expect(cacheKeyChanges(record('bb', '64'), record('dd', '32'))).toEqual([
       {
@@ -291,5 +301,12 @@ describe('cache key changes', () => {
     expect(cacheKeyChanges(record('bb', '6…'), record('dd', '6…'))[0].a).toBe(
       '6…'
     );
+    // a value printed with an address: another text, the same hash, the same key
+    expect(
+      cacheKeyChanges(
+        record('bb', '<f at 0x7f1>'),
+        record('bb', '<f at 0x7f2>')
+      )
+    ).toEqual([]);
   });
 });

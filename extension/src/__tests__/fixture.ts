@@ -140,6 +140,7 @@ export function fixture(): TcxDocument {
             {
               name: 'l_self_modules_lin_parameters_weight_',
               op: 'placeholder',
+              module: ['lin'],
               target: 'w',
               args: [],
               users: ['linear'],
@@ -268,8 +269,8 @@ export function fixture(): TcxDocument {
               failed_compile_id: '0/0',
               guard:
                 "tensor 'x' size mismatch at index 0. expected 8, actual 16",
-              expected: null,
-              actual: null
+              expected: '8',
+              actual: '16'
             }
           ]
         ],
@@ -309,7 +310,9 @@ export function fixture(): TcxDocument {
         advice: null,
         measurement: 'steady (both IQRs within 10% of their medians)',
         machine: null,
-        first_call: 'first call (compile + run)'
+        first_call: 'first call (compile + run)',
+        short: '2.00× faster',
+        break_even: '3000 calls'
       }
     },
     accuracy: {
@@ -402,6 +405,142 @@ export function fixture(): TcxDocument {
           error: null
         }
       ]
+    },
+    // What Python's findings.decide() stores for this document (tcexplore/findings/), as a
+    // document built now carries it: the views draw these, they decide none of them.
+
+    source_marks: {
+      files: [
+        {
+          file: '/home/me/model.py',
+          label: '/home/me/model.py',
+          library: false,
+          guards_only: false,
+          folded: false,
+          lines: [
+            {
+              line: 10,
+              code: '',
+              marks: [
+                {
+                  kind: 'recompile',
+                  label: 'recompiled (0/1)',
+                  title:
+                    "tensor 'x' size mismatch at index 0. expected 8, actual 16",
+                  link: {
+                    tab: 'guards',
+                    compile: '0/1'
+                  }
+                }
+              ],
+              flagged: true
+            },
+            {
+              line: 11,
+              code: 'h = self.lin(x)',
+              marks: [
+                {
+                  kind: 'divergence',
+                  label: 'first divergence: relu',
+                  title: '',
+                  link: {
+                    tab: 'accuracy'
+                  }
+                },
+                {
+                  kind: 'kernel',
+                  label: 'cpp_fused_relu_0',
+                  title: 'cpp_fused_relu_0 (0/0)',
+                  link: {
+                    tab: 'fusion',
+                    compile: '0/0',
+                    output: 0,
+                    kernel: 'cpp_fused_relu_0'
+                  }
+                },
+                {
+                  kind: 'guard',
+                  label: '1 guard',
+                  title: 'show the guards of this line',
+                  link: {
+                    tab: 'guards',
+                    compile: '0/0'
+                  },
+                  per_compile: [
+                    {
+                      compile: '0/0',
+                      count: 1
+                    }
+                  ],
+                  items: [
+                    {
+                      compile: '0/0',
+                      text: 'x.size()[0] == 8'
+                    }
+                  ]
+                },
+                {
+                  kind: 'op',
+                  label: '2 graph ops',
+                  title: 'linear, relu',
+                  link: {
+                    tab: 'graphs',
+                    compile: '0/0',
+                    node: 'linear'
+                  },
+                  per_compile: [
+                    {
+                      compile: '0/0',
+                      count: 2
+                    }
+                  ],
+                  items: [
+                    {
+                      compile: '0/0',
+                      text: 'linear'
+                    },
+                    {
+                      compile: '0/0',
+                      text: 'relu'
+                    }
+                  ]
+                }
+              ],
+              flagged: true
+            },
+            {
+              line: 12,
+              code: 'if h.sum() > 0:',
+              marks: [
+                {
+                  kind: 'break',
+                  label: '1 graph break (#1)',
+                  title: '#1: Data-dependent branching',
+                  link: {
+                    tab: 'overview',
+                    site: 0
+                  }
+                }
+              ],
+              flagged: true
+            }
+          ]
+        }
+      ],
+      folded: null
+    },
+    break_lines: {
+      '0/0': [12]
+    },
+    resume_labels: {},
+    traced_functions: {
+      functions: [],
+      sources: []
+    },
+    listing: {
+      label: 'forward',
+      detail:
+        '2 compiles · 1 break · 1 recompile · 2.00× faster · outputs DIFFER'
     }
   } as unknown as TcxDocument;
 }

@@ -1,6 +1,6 @@
 /**
  * Numbers as the views write them (model/format.ts), pinned to the fixture
- * tcexplore/common/formatting.py is pinned to (tests/test_formatting.py): one spelling in both
+ * tcexplore/common/formatting.py is pinned to (tests/render/test_formatting.py): one spelling in both
  * languages.
  */
 

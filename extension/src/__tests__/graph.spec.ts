@@ -28,8 +28,16 @@ import { Graph, GraphNode } from '../model/types';
 const node = (
   name: string,
   op: GraphNode['op'],
-  args: string[] = []
-): GraphNode => ({ name, op, target: name, args, users: [] });
+  args: string[] = [],
+  module?: string[]
+): GraphNode => ({
+  name,
+  op,
+  target: name,
+  args,
+  users: [],
+  ...(module ? { module } : {})
+});
 
 /** Transformer-ish blocks: a norm's mean runs before its weight is read; `extra` more ops per block. */
 function blocks(count = 2, extra = 0): Graph {
@@ -39,13 +47,17 @@ function blocks(count = 2, extra = 0): Graph {
     nodes.push(
       node(
         `l_self_modules_blocks_modules_${b}_modules_ln_parameters_weight_`,
-        'placeholder'
+        'placeholder',
+        [],
+        ['blocks', String(b), 'ln']
       )
     );
     nodes.push(
       node(
         `l_self_modules_blocks_modules_${b}_modules_fc_parameters_weight_`,
-        'placeholder'
+        'placeholder',
+        [],
+        ['blocks', String(b), 'fc']
       )
     );
   }
@@ -117,16 +129,29 @@ function cellGraph(): Graph {
 }
 
 describe('graph model', () => {
-  it('reads module paths from Dynamo parameter names', () => {
+  it('reads the module paths capture stored, parsing no name', () => {
+    const input = (name: string, module?: string[]): GraphNode => ({
+      name,
+      op: 'placeholder',
+      target: name,
+      args: [],
+      users: [],
+      meta: null,
+      source: null,
+      ...(module ? { module } : {})
+    });
     expect(
       modulePath(
-        'l_self_modules_blocks_modules_0_modules_attn_modules_qkv_parameters_weight_'
+        input(
+          'l_self_modules_blocks_modules_0_modules_attn_modules_qkv_parameters_weight_',
+          ['blocks', '0', 'attn', 'qkv']
+        )
       )
     ).toEqual(['blocks', '0', 'attn', 'qkv']);
-    expect(modulePath('l_self_modules_tok_parameters_weight_')).toEqual([
-      'tok'
-    ]);
-    expect(modulePath('l_x_')).toBeNull();
+    // a name like a parameter's, without the stored path: no module
+    expect(
+      modulePath(input('l_self_modules_tok_parameters_weight_'))
+    ).toBeNull();
   });
 
   it("puts a module's own ops under it, not under the submodule it calls last (a real Dynamo graph)", () => {
@@ -203,10 +228,17 @@ describe('graph model', () => {
       nodes_truncated: false,
       nodes: [
         node('l_x_', 'placeholder'),
-        node('l_self_modules_norm1_parameters_weight_', 'placeholder'),
+        node(
+          'l_self_modules_norm1_parameters_weight_',
+          'placeholder',
+          [],
+          ['norm1']
+        ),
         node(
           'l_self_modules_attn_modules_qkv_parameters_weight_',
-          'placeholder'
+          'placeholder',
+          [],
+          ['attn', 'qkv']
         ),
         op('pow_1', ['l_x_'], at(8)),
         op('mean', ['pow_1'], at(8)),
@@ -291,7 +323,12 @@ describe('graph model', () => {
   it("folds a module holding exactly its parent's nodes into it, under the inner name", () => {
     const nodes = [
       node('l_x_', 'placeholder'),
-      node('l_self_modules_body_modules_lin_parameters_weight_', 'placeholder'),
+      node(
+        'l_self_modules_body_modules_lin_parameters_weight_',
+        'placeholder',
+        [],
+        ['body', 'lin']
+      ),
       node('linear', 'call_function', [
         'l_x_',
         'l_self_modules_body_modules_lin_parameters_weight_'

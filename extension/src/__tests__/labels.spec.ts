@@ -1,7 +1,7 @@
 /**
  * One cause, one label, everywhere: the extension draws the labels and verdicts Python stored
  * in the document, and shows for a real dropout training step (tests/fixtures/labels) exactly
- * what tests/test_labels.py checks the HTML report shows (expected.json): outputs and
+ * what tests/findings/test_labels.py checks the HTML report shows (expected.json): outputs and
  * gradients that differ only because of random ops carry the random-op label, in the warning
  * look, never a failure's. The same for each graph-break site of a %%tcompile cell
  * (tests/fixtures/graph_break_audit): its finding's title and its count note.
@@ -174,7 +174,7 @@ describe('graph-break sites, as the HTML report shows them', () => {
   const load = (name: string) =>
     JSON.parse(fs.readFileSync(path.join(BREAKS, name), 'utf-8'));
 
-  it("shows each site with its finding's title and count note, as tests/test_labels.py finds them in the report", () => {
+  it("shows each site with its finding's title and count note, as tests/findings/test_labels.py finds them in the report", () => {
     const checked = checkDocument({
       ...load('document.json'),
       findings: load('findings.json'),

@@ -2,19 +2,20 @@
  * The memory finding, the Memory tab and the Source view's saved lines, on a real
  * explore(..., memory=True) document (tests/fixtures/memory; Python's memory_finding of it
  * is expected_finding.json, its saved activations by line are stored in it, and
- * tests/test_memory.py holds Python to both).
+ * tests/measure/test_memory.py holds Python to both).
  */
 
 import * as fs from 'fs';
 import * as path from 'path';
 
-import { memoryFinding, OLD_SAVED_NOTE } from '../model/memory';
+import { memoryFinding } from '../model/memory';
 import { TcxDocument } from '../model/types';
 import { Context } from '../view/context';
 import { memoryTab } from '../view/memory';
 import { overviewTab } from '../view/overview';
 import { sourceTab } from '../view/source';
 import { fixture } from './fixture';
+import { OLD_MARKS_NOTE } from '../model/source';
 
 const FIXTURE = path.join(
   __dirname,
@@ -35,6 +36,7 @@ function documentWithMemory(): TcxDocument {
     memory: memory.memory,
     findings: memory.findings,
     saved_activations: memory.saved_activations,
+    source_marks: memory.source_marks,
     compiles: memory.compiles.map((c: { id: string; memory: unknown }) => ({
       ...fixture().compiles[0],
       id: c.id,
@@ -112,16 +114,16 @@ describe('memory', () => {
     expect(chips[0].title).toBe(
       'activations saved for backward from this line: 65.5 kB (relu)'
     );
-    expect(element.textContent).not.toContain(OLD_SAVED_NOTE);
+    expect(element.textContent).not.toContain(OLD_MARKS_NOTE);
   });
 
-  it('says a document saved before its saved activations were stored marks no line with them', () => {
+  it('says a document saved before its source marks were stored marks no line', () => {
     const doc = documentWithMemory();
-    delete doc.saved_activations;
+    delete doc.source_marks;
     const { element } = sourceTab(context(doc));
     expect(element.querySelectorAll('.tcx-mark-memory').length).toBe(0);
     expect(element.querySelector('.tcx-note')!.textContent).toBe(
-      OLD_SAVED_NOTE
+      OLD_MARKS_NOTE
     );
   });
 });

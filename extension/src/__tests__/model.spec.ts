@@ -1,11 +1,10 @@
 import { diffRows, divergenceLinks } from '../model/accuracy';
-import { bestRow, cell, comparisonRows } from '../model/compare';
+import { cell, comparisonRows } from '../model/compare';
 import { cudaGraphSections } from '../model/cudagraphs';
 import { fusionModel, kernelColour, EXTERN_COLOUR } from '../model/fusion';
 import { guardSummary, recompileRows, recompiles } from '../model/guards';
 import { findings, pipeline } from '../model/overview';
 import { checkDocument } from '../model/schema';
-import { sourceFiles } from '../model/source';
 import { phaseBoxes, runtimeChart } from '../model/timing';
 import { createExplorer } from '../view/explorer';
 import { fixture } from './fixture';
@@ -125,23 +124,6 @@ describe('overview', () => {
       { tab: 'timing' },
       undefined
     ]);
-  });
-});
-
-describe('sourceFiles', () => {
-  it('shows the referenced user lines with what happened at each', () => {
-    const [file, ...rest] = sourceFiles(fixture());
-    expect(rest).toEqual([]);
-    expect(file.file).toBe('/home/me/model.py');
-    expect(file.lines.map(l => l.line)).toEqual([10, 11, 12]);
-    expect(file.lines[0].marks.map(m => m.kind)).toEqual(['recompile']);
-    const line11 = file.lines[1];
-    expect(line11.code).toBe('h = self.lin(x)');
-    expect(new Set(line11.marks.map(m => m.kind))).toEqual(
-      new Set(['node', 'kernel', 'guard', 'divergence'])
-    );
-    expect(file.lines[2].code).toBe('if h.sum() > 0:');
-    expect(file.lines[2].marks[0].kind).toBe('break');
   });
 });
 
@@ -283,11 +265,10 @@ describe('accuracy', () => {
 });
 
 describe('compare and CUDA graphs', () => {
-  it('formats the grid and picks the fastest matching row', () => {
+  it('formats the grid', () => {
     const rows = comparisonRows(fixture());
     expect(cell(rows[0], 'mode')).toBe('default');
     expect(cell(rows[0], 'speedup')).toBe('2');
-    expect(bestRow(rows)).toBe(0);
   });
 
   it('finds CUDA-graph data only where a document has it', () => {

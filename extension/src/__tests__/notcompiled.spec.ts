@@ -1,3 +1,4 @@
+import { OLD_GROUPS_NOTE } from '../model/notcompiled';
 import { TcxDocument } from '../model/types';
 import { createExplorer } from '../view/explorer';
 import { fixture } from './fixture';
@@ -22,7 +23,14 @@ function nothingCompiledDoc(): TcxDocument {
     not_compiled: [
       SKIPPED,
       { ...SKIPPED, function: '<b>forward</b>', line: null }
-    ]
+    ],
+    // as Python grouped them (tcexplore/findings/not_compiled_groups.py)
+    not_compiled_groups: {
+      title:
+        'Not compiled: 2 frames ran without compiled code (nothing was compiled)',
+      open: true,
+      groups: [[0, 1]]
+    }
   };
 }
 
@@ -42,5 +50,9 @@ describe('frames that were not compiled', () => {
     expect(
       createExplorer(fixture()).querySelector('.tcx-not-compiled')
     ).toBeNull();
+    const old = { ...nothingCompiledDoc(), not_compiled_groups: undefined };
+    expect(
+      createExplorer(old).querySelector('.tcx-not-compiled')!.textContent
+    ).toContain(OLD_GROUPS_NOTE);
   });
 });

@@ -222,6 +222,8 @@ describe('run view', () => {
         '300 µs',
         '4.00 ms',
         '2.00 ms',
+        '—',
+        '—',
         'hot'
       ],
       [
@@ -234,6 +236,8 @@ describe('run view', () => {
         '400 µs',
         '6.50 ms',
         '1.50 ms',
+        '—',
+        '—',
         ''
       ],
       [
@@ -246,6 +250,8 @@ describe('run view', () => {
         '100 µs',
         '1.20 ms',
         '800 µs',
+        '—',
+        '—',
         ''
       ],
       [
@@ -258,6 +264,8 @@ describe('run view', () => {
         '200 µs',
         '300 µs',
         '100 µs',
+        '—',
+        '—',
         ''
       ]
     ]);
@@ -267,14 +275,18 @@ describe('run view', () => {
         'model.py:12',
         '20',
         '400 µs',
-        '8.00 ms'
+        '26.7%',
+        '8.00 ms',
+        '—'
       ],
       [
         'between steps (outside any compiled frame)',
         '',
         '19',
         '260 µs',
-        '5.20 ms'
+        '17.3%',
+        '5.20 ms',
+        '—'
       ]
     ]);
     const facts = view.querySelector('.tcx-facts')!.textContent;

@@ -162,6 +162,39 @@ describe('advice tried', () => {
     expect(drawn.querySelector('.tcx-try-fix')).toBeNull();
   });
 
+  it('is no longer offered on any finding of the setting once it was tried', async () => {
+    const stored = saved().findings!.find(
+      f => f.fix?.label === 'dynamic=True'
+    )!.tried!;
+    const asked: string[] = [];
+    const root = overview(doc(true), {
+      tryFix: async request => {
+        asked.push(request.label);
+        return stored;
+      },
+      tryFixUnavailable: async () => null
+    });
+    await settle();
+    const offers = () =>
+      Array.from(root.querySelectorAll<HTMLElement>('.tcx-can-try')).filter(
+        b => b.dataset.try === 'dynamic=True'
+      );
+    expect(offers().length).toBe(3); // three findings advise it
+    (offers()[0].querySelector('.tcx-try-fix') as HTMLButtonElement).click();
+    await settle();
+    expect(asked).toEqual(['dynamic=True']);
+    expect(offers()).toEqual([]);
+    const drawn = Array.from(
+      root.querySelectorAll<HTMLElement>(
+        '.tcx-tried[data-label="dynamic=True"]'
+      )
+    );
+    expect(drawn.length).toBe(3);
+    expect(drawn.filter(b => b.querySelector('.tcx-tried-table')).length).toBe(
+      1
+    ); // in full once, then its sentence
+  });
+
   it('sends the request as data in one Python string literal and reads the reply', () => {
     const request = {
       document: 'a"b\n</script>',

@@ -3,14 +3,10 @@
 import { firstLine } from './format';
 import { Compile, RestartedAttempt } from './types';
 
-/** torch names a restart without a message by its exception's class: "<class 'a.b.C'>" -> "C". */
-function reasonLine(reason: string): string {
-  const line = firstLine(reason);
-  return /^<class '(?:[\w.]*\.)?(\w+)'>$/.exec(line)?.[1] ?? line;
-}
-
 /** "2/1 · Dynamo, attempt 0 (restarted: TensorifyScalarRestartAnalysis)" */
 export function restartedLabel(c: Compile, a: RestartedAttempt): string {
-  const why = a.reason ? `restarted: ${reasonLine(a.reason)}` : 'restarted';
+  // the reason in one line as capture named it (an exception's class by its name alone)
+  const line = a.reason_line ?? (a.reason ? firstLine(a.reason) : null);
+  const why = line ? `restarted: ${line}` : 'restarted';
   return `${c.id} · Dynamo, attempt ${a.attempt} (${why})`;
 }

@@ -13,13 +13,14 @@ export const OLD_SITES_NOTE =
   'This document was saved before tcexplore stored its graph breaks grouped by site, so none are shown here. ' +
   'Read it with tcexplore.load() in Python (which computes them) and display or save it again.';
 
-/** torch_dynamo_resume_in_<function>_at_<line>: the code after a graph break, as Dynamo names it */
-export const RESUME_NAME = /^torch_dynamo_resume_in_(.+)_at_\d+$/;
-
-/** "f after line 19" for Dynamo's torch_dynamo_resume_in_f_at_19, else the name itself. */
-export function resumeLabel(name: string): string {
-  const found = /^torch_dynamo_resume_in_(.+)_at_(\d+)$/.exec(name);
-  return found ? `${found[1]} after line ${found[2]}` : name;
+/** "f after line 19" for Dynamo's torch_dynamo_resume_in_f_at_19 (the document's
+ * `resume_labels`, named in Python by tcexplore/findings/resume_labels.py); null for any
+ * other function, or a document saved before the labels were stored. */
+export function resumeLabel(
+  doc: Pick<TcxDocument, 'resume_labels'>,
+  name: string | null | undefined
+): string | null {
+  return (name && doc.resume_labels?.[name]) || null;
 }
 
 /**

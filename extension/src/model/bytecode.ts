@@ -7,7 +7,6 @@
  * document's `bytecode` section (capture read the instructions and the steps).
  */
 
-import { RESUME_NAME } from './breaks';
 import {
   Bytecode,
   Compile,
@@ -98,31 +97,11 @@ export function modifiedRows(b: Bytecode): BytecodeRow[] {
   });
 }
 
-/** The lines of the frame's own code where it broke: its entry in the user stack of this
- * compile's break events (by its name, or a resume function's by the function it resumes,
- * as torch names such frames either way; graph_break_audit.resume_name does the same). */
+/** The lines of the frame's own code where it broke, as Python decided them (the
+ * document's `break_lines`, tcexplore/findings/break_lines.py); none for a document saved
+ * before they were stored. */
 export function breakLines(doc: TcxDocument, c: Compile): number[] {
-  const name = c.frame?.function ?? '';
-  let original = name;
-  for (let m = RESUME_NAME.exec(original); m; m = RESUME_NAME.exec(original)) {
-    original = m[1];
-  }
-  const lines = new Set<number>();
-  for (const brk of doc.graph_breaks) {
-    if (brk.compile_id !== c.id) {
-      continue;
-    }
-    const mine = brk.user_stack.filter(
-      f => f.file === c.frame?.file && typeof f.line === 'number'
-    );
-    const entry =
-      mine.find(f => f.function === name) ??
-      mine.find(f => f.function === original);
-    if (entry && typeof entry.line === 'number') {
-      lines.add(entry.line);
-    }
-  }
-  return [...lines];
+  return doc.break_lines?.[c.id] ?? [];
 }
 
 /** The original code's rows: the instructions of the line that broke, and where each

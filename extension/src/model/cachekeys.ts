@@ -2,7 +2,8 @@
  * Which parts of a cache key changed between two runs of a compile, step for step as
  * tcexplore/docdiff/cache_keys.py: each cache event's key components (`key_components`, parsed
  * at capture from torch's "[hash] name: value" lines) compared by name, one change per
- * component whose hash or value differs. A document saved before they were parsed has none:
+ * component whose hash differs: the hash is what enters the key (a value printed with an
+ * address, `<function ... at 0x7f...>`, differs from run to run where the hash does not). A document saved before they were parsed has none:
  * its cache keys are not compared (tcexplore.load() in Python parses them).
  */
 
@@ -14,7 +15,7 @@ const NAMES: Array<[string, string]> = [
   ['aotautograd', 'AOTAutograd']
 ];
 
-/** name -> [hash, value]: the hash tells values apart that the document cut short. */
+/** name -> [hash, value]: the hash enters the key (and tells apart values cut short). */
 function components(
   record: Compile,
   cache: string
@@ -43,7 +44,7 @@ export function cacheKeyChanges(
       continue;
     }
     const names = [...new Set([...a.keys(), ...b.keys()])].filter(
-      n => a.get(n)?.[0] !== b.get(n)?.[0] || a.get(n)?.[1] !== b.get(n)?.[1]
+      n => a.get(n)?.[0] !== b.get(n)?.[0]
     );
     for (const component of names.slice(0, MAX_CHANGES)) {
       out.push({

@@ -1,7 +1,10 @@
 /**
  * The grid of tcexplore.compare(): a comparison output ("kind": "comparison", its rows
  * carrying their documents) or the `comparison` section of one row's document (the grid
- * that row belongs to). Speedup and compile time per configuration, drawn to scale.
+ * that row belongs to). Speedup and compile time per configuration, drawn to scale. The
+ * fastest row, the row to pick, the headline and each speedup's words are Python's
+ * (tcexplore/findings/comparison.py, stored with the grid); a grid saved before they were
+ * stored says so.
  */
 
 import { Axis, AxisBar, fraction, linearAxis } from './axis';
@@ -38,6 +41,27 @@ export interface Grid {
   advice?: AdviceCheck | null;
   /** what the grid says under its headline (how compile times were taken, rows left out) */
   notes?: string[];
+  /** what the grid says first; null: saved before it was stored (OLD_GRID_NOTE) */
+  headline: string | null;
+  /** the fastest row that matches eager, or null */
+  best: number | null;
+  /** the row to mark as the one to pick (green), or null */
+  winning: number | null;
+}
+
+/** Why a grid has no headline: saved before its decisions were stored. */
+export const OLD_GRID_NOTE =
+  'This grid was saved before tcexplore stored its decisions (the fastest row, the headline): run compare() again to see them.';
+
+function decisions(
+  section: Record<string, unknown>
+): Pick<Grid, 'headline' | 'best' | 'winning'> {
+  const index = (v: unknown) => (typeof v === 'number' ? v : null);
+  return {
+    headline: typeof section.headline === 'string' ? section.headline : null,
+    best: index(section.best_row),
+    winning: index(section.winning_row)
+  };
 }
 
 function adviceOf(value: unknown): AdviceCheck | null {
@@ -73,17 +97,23 @@ export function comparisonGrid(data: unknown): Grid {
     advice: adviceOf(object(data).advice_check),
     notes: Array.isArray(notes)
       ? notes.filter((n): n is string => typeof n === 'string')
-      : []
+      : [],
+    ...decisions(object(data))
   };
 }
 
 /** The grid a row's document belongs to (its `comparison` section), that row current. */
 export function documentGrid(doc: TcxDocument): Grid {
   const section = object(doc.comparison);
+  const notes = section.notes;
   return {
     rows: rowsOf(section.rows),
     current: typeof section.row === 'number' ? section.row : null,
-    advice: adviceOf(section.advice_check)
+    advice: adviceOf(section.advice_check),
+    notes: Array.isArray(notes)
+      ? notes.filter((n): n is string => typeof n === 'string')
+      : [],
+    ...decisions(section)
   };
 }
 
@@ -109,64 +139,6 @@ export function rowLabel(r: ComparisonRow): string {
   return typeof r.label === 'string'
     ? r.label
     : `${cell(r, 'backend')} / ${cell(r, 'mode')} / dynamic=${cell(r, 'dynamic')}`;
-}
-
-/** The index of the fastest row that matched eager, for the reader's eye. */
-export function bestRow(rows: ComparisonRow[]): number {
-  let best = -1;
-  rows.forEach((r, i) => {
-    if (
-      r.status === 'ok' &&
-      typeof r.speedup === 'number' &&
-      (best < 0 || r.speedup > (rows[best].speedup as number))
-    ) {
-      best = i;
-    }
-  });
-  return best;
-}
-
-function uncertain(r: ComparisonRow): boolean {
-  const interval = r.speedup_interval;
-  return Array.isArray(interval) && interval[0] <= 1 && interval[1] >= 1;
-}
-
-/** The best row to mark as the one to pick (green): none when even it is slower than eager. */
-export function winningRow(rows: ComparisonRow[]): number {
-  const best = bestRow(rows);
-  return best >= 0 &&
-    (rows[best].speedup as number) < 1 &&
-    !uncertain(rows[best])
-    ? -1
-    : best;
-}
-
-/** One line: how many configurations, the fastest matching eager, how many failed. */
-export function gridHeadline(rows: ComparisonRow[]): string {
-  const best = bestRow(rows);
-  const failed = rows.filter(r => r.status === 'error').length;
-  const said = [`${rows.length} configuration${rows.length === 1 ? '' : 's'}`];
-  const same = rows.reduce((n, r) => n + (r.same_runs?.length ?? 0), 0);
-  if (same) {
-    said[0] += ` (${same} more that torch runs identically, folded in)`;
-  }
-  if (best < 0) {
-    said.push('none both ran and matched eager');
-  } else {
-    const row = rows[best];
-    const at = `${rowLabel(row)} at ${num(row.speedup)}× the speed of eager`;
-    said.push(
-      uncertain(row)
-        ? `fastest that matches eager: ${at} (within the noise)`
-        : (row.speedup as number) < 1
-          ? `every configuration that matches eager is slower than it; the fastest: ${at}`
-          : `fastest that matches eager: ${at}`
-    );
-  }
-  if (failed) {
-    said.push(`${failed} failed`);
-  }
-  return `${said.join('; ')}.`;
 }
 
 export interface GridChart {
@@ -203,23 +175,13 @@ export function speedupChart(grid: Grid): GridChart {
           : 'tcx-bar-config',
       highlight: i === grid.current
     };
+    const words = r.speedup_words ?? { text: '', title: label };
     if (typeof r.speedup !== 'number') {
-      return {
-        ...base,
-        ...missing(r, 'not timed'),
-        title: r.error ?? `${label}: not timed`
-      };
+      return { ...base, length: null, value: words.text, title: words.title };
     }
     const interval = Array.isArray(r.speedup_interval)
       ? r.speedup_interval
       : null;
-    const remark = r.busy
-      ? ' (busy machine)'
-      : uncertain(r)
-        ? ' (unclear)'
-        : r.noisy
-          ? ' (noisy)'
-          : '';
     return {
       ...base,
       length: fraction(axis, r.speedup),
@@ -228,12 +190,8 @@ export function speedupChart(grid: Grid): GridChart {
         : null,
       offScale:
         interval && interval[1] > axis.max ? `to ${num(interval[1])}×` : null,
-      value: `${num(r.speedup)}×${remark}`,
-      title:
-        `${label}: ${num(r.speedup)}× the speed of eager` +
-        (interval
-          ? `, 95% interval ${num(interval[0])}–${num(interval[1])}×`
-          : '')
+      value: words.text,
+      title: words.title
     };
   });
   return { axis, bars, reference: { value: 1, label: '1× = eager' } };

@@ -24,6 +24,8 @@ export interface TreeCompile {
   recompiledBecause: string | null;
   resumeOf: ResumeOf | null;
   hasBytecode: boolean;
+  /** what served it from the caches and what a hit could not show (findings/cache.py) */
+  cacheHit: string | null;
 }
 
 export interface TreeNode {
@@ -60,7 +62,8 @@ function entry(c: Compile, index: number): TreeCompile {
         : null,
     recompiledBecause: failed ? failed.guard : null,
     resumeOf: c.resume_of ?? null,
-    hasBytecode: Boolean(c.bytecode)
+    hasBytecode: Boolean(c.bytecode),
+    cacheHit: c.cache_hit?.note ?? null
   };
 }
 

@@ -86,6 +86,22 @@ export interface TcexploreDocumentVersionTcexplore1 {
     row?: number;
     rows: ComparisonRow[];
     advice_check?: AdviceCheck;
+    /**
+     * the index of the fastest row that matches eager (findings/comparison.py), or null
+     */
+    best_row?: number | null;
+    /**
+     * the row to mark as the one to pick: the best row, unless even it is slower than eager beyond the noise
+     */
+    winning_row?: number | null;
+    /**
+     * what the grid says first (findings/comparison.py)
+     */
+    headline?: string;
+    /**
+     * what the grid says under its headline
+     */
+    notes?: string[];
   };
   advice_check?: AdviceCheck;
   explore?: ExploreInfo;
@@ -105,7 +121,7 @@ export interface TcexploreDocumentVersionTcexplore1 {
   distributed?: null | Distributed;
   world_size?: number | null;
   /**
-   * a multi-rank document's first line: how many ranks, whether they diverge, what of the inputs was not read as given
+   * what the grid says first (findings/comparison.py); a multi-rank document's: how many ranks and whether they diverge
    */
   headline?: string;
   /**
@@ -138,13 +154,55 @@ export interface TcexploreDocumentVersionTcexplore1 {
    * the fixes tried on this call (findings/tried.py); each finding whose fix's label matches holds its record as tried
    */
   tries?: TriedFix[];
+  /**
+   * the index of the fastest row that matches eager (findings/comparison.py), or null
+   */
+  best_row?: number | null;
+  /**
+   * the row to mark as the one to pick: the best row, unless even it is slower than eager beyond the noise
+   */
+  winning_row?: number | null;
+  listing?: Listing;
+  /**
+   * compile id -> the lines of its own frame where it broke (its entry in its graph-break events' user stacks), decided in Python (findings/break_lines.py): the Bytecode views mark them; absent in documents written before it
+   */
+  break_lines?: {
+    [k: string]: number[];
+  };
+  traced_functions?: TracedFunctions;
+  source_marks?: SourceMarks;
+  /**
+   * Dynamo's resume function name -> how the views name it ('f after line 19'), decided in Python (findings/resume_labels.py); absent in documents written before it
+   */
+  resume_labels?: {
+    [k: string]: string;
+  };
+  /**
+   * the Overview's Not compiled block as both views draw it: its title, whether it opens (nothing compiled), and not_compiled's entries grouped by torch's reason, as their indices (findings/not_compiled_groups.py); null where nothing is listed; absent in documents written before it
+   */
+  not_compiled_groups?: {
+    title: string;
+    open: boolean;
+    groups: number[][];
+  } | null;
 }
 export interface CaptureInfo {
   /**
    * live: captured in-process; trace: read from a TORCH_TRACE log
    */
   source?: "live" | "trace";
+  /**
+   * true where the capture bypassed the FX-graph and AOTAutograd caches on request (a cold capture: tcexplore run --bypass-caches); null for a log, which does not say
+   */
   bypass_caches: boolean | null;
+  /**
+   * the user's cache settings when the capture opened (live capture only)
+   */
+  caches?: {
+    fx_graph_cache: boolean;
+    autograd_cache: boolean;
+    force_disable_caches: boolean;
+  };
   events: number;
   path?: string;
   compression?: string | null;
@@ -209,6 +267,9 @@ export interface Summary {
   kernels: number;
   guards: number;
   unmapped_nodes: number;
+  /**
+   * failed compiles, and failed measurements (explore.error, memory.error, accuracy.divergence_error)
+   */
   failures: number;
   /**
    * trace events that could not be read (capture.unread.events); absent in documents made before it
@@ -216,7 +277,14 @@ export interface Summary {
   unread_events?: number;
 }
 export interface Compile {
+  /**
+   * torch's frame/compile id; a compile after torch.compiler.reset() (which numbers compiles from 0/0 again) is g<generation>:<torch's id>
+   */
   id: string;
+  /**
+   * 1, then one more after each torch.compiler.reset() that numbered a compile again, as the events' order tells (absent in documents written before it)
+   */
+  generation?: number;
   frame_id?: number | null;
   frame_compile_id?: number | null;
   /**
@@ -285,7 +353,22 @@ export interface Compile {
      */
     components_truncated?: number;
     time_saved_ms?: number;
+    /**
+     * a hit on an entry that an earlier explore() or %%tcompile cell of this process wrote (tcexplore compiled the code again, where the program would not have): not the user's warm start
+     */
+    earlier_exploration?: boolean;
   }[];
+  /**
+   * a compile torch served from its caches: what that shows and what a hit could not show, decided by findings/cache.py (absent for a compile that hit nothing)
+   */
+  cache_hit?: {
+    note: string;
+    lacks?: string[];
+    /**
+     * the id of the compile of this document that missed the same key (wrote the entry)
+     */
+    cold?: string | null;
+  };
   phases: Phase[];
   metrics: {
     [k: string]: unknown;
@@ -325,6 +408,10 @@ export interface Compile {
   resume_of?: ResumeOf | null;
   tracing?: Tracing | null;
   memory?: CompileMemory | null;
+  /**
+   * a resume function's compile: its frame's function name with the break lines it embeds masked, by which diffs pair a frame that moved (capture/parsers/identity.py); absent otherwise
+   */
+  unmoved_function?: string;
 }
 export interface Location {
   file?: string | null;
@@ -343,6 +430,10 @@ export interface RestartedAttempt {
   attempt: number;
   graph: Graph;
   reason: string | null;
+  /**
+   * the reason in one line as the views name it (an exception's class by its name alone), read at capture; absent in documents written before it
+   */
+  reason_line?: string | null;
 }
 export interface Graph {
   text: string;
@@ -375,6 +466,14 @@ export interface GraphNode {
    * a runtime assert (_assert_scalar) of a post-grad graph: the wrapper line (1-based, in its output code) of the check of the same expression
    */
   check?: number;
+  /**
+   * an input or attribute named after a module's parameter or buffer (Dynamo's l_self_modules_blocks_modules_0_..._parameters_weight_): that module's path, [] for the root; read at capture (capture/parsers/fx_text.py), absent otherwise
+   */
+  module?: string[];
+  /**
+   * a placeholder's target as diffs compare it, without FX's _N numbering (capture/parsers/identity.py); absent in documents written before it
+   */
+  target_key?: string;
 }
 export interface InvokedSubgraph {
   name: string;
@@ -388,6 +487,13 @@ export interface Guard {
   expression: string;
   user_code?: string | null;
   user_location?: Location | null;
+  /**
+   * the source and expression as diffs compare them, object ids, addresses and installed globals' counters masked (capture/parsers/identity.py); null where the guard holds none; absent in documents written before it
+   */
+  masked?: {
+    source: string;
+    expression: string;
+  } | null;
 }
 export interface Recompile {
   failed_compile_id: string | null;
@@ -461,6 +567,17 @@ export interface Kernel {
    * the nested compile regions' functions in the wrapper that launch this kernel (null: the wrapper's own call()); its post_grad_nodes are nodes of those subgraphs. Empty or absent: only call() launches it
    */
   subgraphs?: (string | null)[];
+  /**
+   * the long hex hashes the source holds, masked when diffs compare it (capture/parsers/identity.py); absent in documents written before it
+   */
+  hashes?: string[];
+  /**
+   * an extern call's source as diffs compare it (its name, hashes and buffer numbers masked), cut into pieces, each a name (which diffs read through the node alignment) or the text between (capture/parsers/identity.py); absent in documents written before it
+   */
+  tokens?: {
+    text: string;
+    name: boolean;
+  }[];
 }
 export interface LaunchSite {
   /**
@@ -863,6 +980,10 @@ export interface BreakReason {
   generic: string | null;
   details: string | null;
   developer_context: string | null;
+  /**
+   * torch's developer context as the views show it (generic line, debug context, details), file names relabelled, decided in Python; absent in documents written before it
+   */
+  context?: string | null;
 }
 export interface CallPath {
   count: number;
@@ -927,7 +1048,7 @@ export interface NotCompiled {
  */
 export interface Finding {
   /**
-   * graph_break, recompile, dynamic_shape, cache, nothing_compiled, cudagraph_skip, compile_time, accuracy, timing, profile, run_view, error, failed_compile, unmapped, capture_settings, unread, all_clear, ...
+   * graph_break, recompile, dynamic_shape, cache, nothing_compiled, cudagraph_skip, compile_time, accuracy, timing, profile, run_view, error, failed_compile, failed_measurement, unmapped, capture_settings, unread, all_clear, ...
    */
   kind: string;
   severity: "error" | "warning" | "info" | "ok";
@@ -947,6 +1068,7 @@ export interface Finding {
   shape?: ShapeInfo;
   fix?: null | Fix;
   tried?: TriedFix;
+  recompiled?: RecompiledFunction;
 }
 export interface FindingEvidence {
   tab: string;
@@ -1009,9 +1131,9 @@ export interface Fix {
 }
 export interface FixSetting {
   /**
-   * a torch.compile argument, a config value of torch._<module>.config, or a capture()/explore() option (bypass_caches: caches on)
+   * a torch.compile argument, a config value of torch._<module>.config, a capture()/explore() option (bypass_caches: caches on), or a guard_filter_fn helper of torch.compiler passed as options={"guard_filter_fn": ...} (value: its dotted name)
    */
-  kind: "compile_kwarg" | "config" | "capture";
+  kind: "compile_kwarg" | "config" | "capture" | "guard_filter";
   /**
    * dynamo, inductor or functorch for a config value
    */
@@ -1072,6 +1194,23 @@ export interface TrySide {
    * the side's outputs (and gradients) match eager
    */
   outputs_match: boolean | null;
+}
+/**
+ * a recompile finding's group: the function (Dynamo frame) compiled again, how often, its compiles and every guard that failed with how often (findings/recompile.py); absent in documents written before it
+ */
+export interface RecompiledFunction {
+  function: string;
+  frame: null | {
+    file: string;
+    line: number | null;
+    function: string | null;
+  };
+  count: number;
+  compiles: string[];
+  guards: {
+    guard: string;
+    count: number;
+  }[];
 }
 export interface PipelineStage {
   name: string;
@@ -1176,6 +1315,14 @@ export interface TimingVerdict {
    * what the first call's time is: 'first call (compile + run)', or with nothing compiled 'first call (nothing compiled)'
    */
   first_call?: string;
+  /**
+   * the headline in a few words, where a list of documents names it ('1.58× faster', 'no clear difference'); absent in documents written before it
+   */
+  short?: string;
+  /**
+   * the calls the compile takes to pay back, whole calls ('508 calls'), or never; absent in documents written before it
+   */
+  break_even?: string;
 }
 export interface Accuracy {
   ok: boolean;
@@ -1188,6 +1335,10 @@ export interface Accuracy {
    * a training step's gradients, eager against compiled, each from one step on the same saved state: one row per parameter (or tensor argument) whose .grad either run changed, path its name ('model.fc.weight'); absent when neither run changed a gradient
    */
   gradients?: LeafDiff[];
+  /**
+   * a training step's state after it, eager against compiled, each from one step on the same saved state: one row per parameter, buffer, tensor the function reaches (not its arguments) or optimizer state tensor ('opt.state[model.fc.weight].exp_avg') that either run changed or made; absent when neither run changed any
+   */
+  state_after_call?: LeafDiff[];
   first_divergence: null | FirstDivergence;
   reference?: Reference;
   divergence_error?: ErrorInfo;
@@ -1415,6 +1566,17 @@ export interface ComparisonRow {
    * how the row compiled cold (its document's explore.cold_compile); null or absent for a failed row or a document written before it
    */
   cold_compile?: string | null;
+  /**
+   * the row's speedup as its bar says it, and the bar's tooltip (findings/comparison.py)
+   */
+  speedup_words?: {
+    text: string;
+    title: string;
+  };
+  /**
+   * a failed row's error as its cell leads with it: the first paragraph, in one line (findings/comparison.py)
+   */
+  error_line?: string;
 }
 export interface ExploreInfo {
   /**
@@ -1707,7 +1869,7 @@ export interface Run {
    */
   wall_us: number;
   /**
-   * mean wall time of a steady step
+   * mean wall time of a steady step under the profiler (the frames' and gaps' times add up to it); the program's own is step_time.per_step_us
    */
   per_step_us: number;
   /**
@@ -1735,6 +1897,8 @@ export interface Run {
    */
   gaps: RunGap[];
   timeline: RunTimeline;
+  unprofiled?: UnprofiledSteps;
+  step_time?: RunStepTime;
 }
 export interface RunSteps {
   /**
@@ -1801,6 +1965,35 @@ export interface RunFrame {
    * for a frame with more than one cache entry that ran: true on the one with the most time (null: one entry ran)
    */
   hot: boolean | null;
+  /**
+   * Dynamo's cache lookup at each entry (the guards of every cache entry tried), median over the steady entries, under the profiler (its 'TorchDynamo Cache Lookup' range); null for a backward
+   */
+  guard_us?: number | null;
+  /**
+   * torch's own figure at compile (compilation_metrics.guard_latency_us): one guard check after flushing the CPU cache, a cold upper bound
+   */
+  guard_latency_us?: number | null;
+  /**
+   * the frame's own time per entry outside its kernels by what ran it, from torch's ranges under the profiler (measure/run_detail.py); null where none was found
+   */
+  outside_split?: {
+    /**
+     * Dynamo's bytecode around the graph's call
+     */
+    dynamo_us?: number;
+    /**
+     * AOTAutograd's runtime wrapper (CompiledFunction / the backward node, less the graph's call)
+     */
+    aot_us?: number;
+    /**
+     * the compiled graph's call less its kernel launches: Inductor's wrapper code, a CUDA graph's replay bookkeeping
+     */
+    wrapper_us?: number;
+    /**
+     * the kernel launch ranges' host time (on CPU the kernels themselves)
+     */
+    launch_us?: number;
+  } | null;
 }
 export interface RunGap {
   /**
@@ -1820,6 +2013,24 @@ export interface RunGap {
   count: number;
   total_us: number;
   per_step_us: number;
+  /**
+   * what ran in the gap, from torch's outermost eager profiler ranges (Optimizer.step#AdamW.step, the autograd engine, ATen ops, Dynamo's cache lookup, a user's record_function; Python with no range), heaviest first; absent in documents written before it
+   */
+  names?: RunGapName[];
+}
+export interface RunGapName {
+  name: string;
+  kind: "optimizer_step" | "zero_grad" | "data" | "backward" | "guards" | "ops" | "range" | "python";
+  label?: string;
+  total_us: number;
+  /**
+   * per profiled step
+   */
+  per_step_us: number;
+  /**
+   * an optimizer step's time per unprofiled step (torch's optimizer step hooks)
+   */
+  unprofiled_us?: number | null;
 }
 /**
  * one steady step drawn (the median one by wall time), times from its start
@@ -1846,6 +2057,63 @@ export interface RunSpan {
    */
   gap: number | null;
   label: string;
+}
+/**
+ * the steps as the program runs them, without the profiler (measure/profile.py): a run's steps after the profiler stopped, timed by host timers at each entry of the first compiled frame (measure/step_markers.py), or explore's calls timed to completion before profiling; absent in documents written before it
+ */
+export interface UnprofiledSteps {
+  /**
+   * mean wall time of a steady step without the profiler (null: none was timed without it)
+   */
+  per_step_us: number | null;
+  /**
+   * the steps it is the mean of
+   */
+  steps: number;
+  /**
+   * a run's steady steps the profiler recorded before it stopped
+   */
+  profiled_steps?: number;
+  /**
+   * markers: host timers at each entry of a run's first compiled frame; calls: explore's calls timed to completion; none: not timed
+   */
+  basis: "markers" | "calls" | "none";
+  /**
+   * per_step_us under the profiler over this one: how much profiling slowed a step
+   */
+  slowdown: number | null;
+  /**
+   * one graph call's host timer, measured (µs)
+   */
+  marker_us?: number | null;
+  /**
+   * graph calls (each through a timer) per step
+   */
+  graph_calls_per_step?: number | null;
+  /**
+   * per optimizer class, its steps' time per unprofiled step (torch's optimizer step hooks)
+   */
+  optimizer_us?: {
+    [k: string]: number;
+  };
+  /**
+   * a run's step (0-based) in which the profiler stopped (null: it never did); the unprofiled steps are those after it
+   */
+  stopped_at?: number | null;
+}
+/**
+ * the per-step figure every view shows, in words (findings/run_view.py); absent in documents written before it
+ */
+export interface RunStepTime {
+  /**
+   * the unprofiled step where one was timed, else the profiled one
+   */
+  per_step_us: number;
+  line: string;
+  /**
+   * how much profiling slowed a step, where over 1.1x
+   */
+  slowdown_note: string | null;
 }
 export interface Distributed {
   rank: number | null;
@@ -2023,4 +2291,96 @@ export interface SavedActivations {
   lines: SavedLine[];
   recomputed: number;
   budgets: number[];
+}
+/**
+ * how the document is named where several are listed (JupyterLab's sidebar of a notebook's outputs), decided in Python (findings/listing.py): its functions or what it is, and its counts and verdicts in a few words; absent in documents written before it
+ */
+export interface Listing {
+  label: string;
+  detail: string;
+}
+/**
+ * Dynamo's tracing time per user function added up over the compiles, heaviest first (findings/compile_time.py); absent in documents written before it
+ */
+export interface TracedFunctions {
+  functions: TracedFunctionTime[];
+  sources: string[];
+}
+export interface TracedFunctionTime {
+  file: string | null;
+  line: number | null;
+  function: string;
+  cum_ms: number;
+  self_ms: number | null;
+  compiles: string[];
+}
+/**
+ * what torch.compile did at each line of the code, as the Source views show it, decided in Python (findings/source_marks.py): files, the user's first, each with its marked lines; absent in documents written before it
+ */
+export interface SourceMarks {
+  files: SourceFile[];
+  /**
+   * what the views say of the files they fold (library files, files only guards name)
+   */
+  folded: string | null;
+}
+export interface SourceFile {
+  file: string;
+  label: string;
+  library: boolean;
+  guards_only: boolean;
+  folded: boolean;
+  lines: SourceLine[];
+}
+export interface SourceLine {
+  line: number;
+  code: string;
+  flagged: boolean;
+  marks: SourceMark[];
+}
+export interface SourceMark {
+  kind:
+    | "break"
+    | "break-path"
+    | "recompile"
+    | "shape"
+    | "divergence"
+    | "tracing"
+    | "time"
+    | "kernel"
+    | "guard"
+    | "op"
+    | "memory";
+  label: string;
+  title: string;
+  link: MarkLink;
+  /**
+   * a time or memory mark: its line's share of the heaviest line's
+   */
+  heat?: number;
+  /**
+   * a guard or op mark: how many per compile
+   */
+  per_compile?: {
+    compile: string;
+    count: number;
+  }[];
+  /**
+   * a guard or op mark: each guard's expression, each node's name, with its compile
+   */
+  items?: {
+    compile: string;
+    text: string;
+  }[];
+}
+/**
+ * where a mark leads: a tab of the explorer (and the report's matching section), with the compile, output, kernel, graph node or break site it names
+ */
+export interface MarkLink {
+  tab: string;
+  compile?: string;
+  output?: number;
+  kernel?: string;
+  node?: string;
+  site?: number;
 }

@@ -166,28 +166,6 @@ export function where(
   return `${baseName(loc.file)}${line}`;
 }
 
-/**
- * Labelled file names in a free text (torch's messages) as their labels, as the HTML report
- * does: also where torch cut the name's start (`mp/ipykernel_1/123.py:3`).
- */
-export function relabel(text: string, labels: SourceLabels): string {
-  let out = text;
-  for (const [file, label] of Object.entries(labels)) {
-    const base = file.slice(file.lastIndexOf('/') + 1);
-    if (!base || !out.includes(base)) {
-      continue;
-    }
-    const named = new RegExp(
-      `([\\w./-]*${base.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')})(?::(\\d+))?`,
-      'g'
-    );
-    out = out.replace(named, (whole: string, path: string, line?: string) =>
-      !file.endsWith(path) ? whole : line ? `${label}, line ${line}` : label
-    );
-  }
-  return out;
-}
-
 /** A location's tooltip: the full path and line, then its code. */
 export function whereTitle(loc: Location | null | undefined): string {
   if (!loc || !loc.file) {

@@ -3,7 +3,8 @@
  * groups it is shown in, each from what torch emitted:
  *
  * - by module, where Dynamo named parameter inputs after their module
- *   (`l_self_modules_blocks_modules_0_modules_attn_..._parameters_weight_`): a node reading a
+ *   (`l_self_modules_blocks_modules_0_modules_attn_..._parameters_weight_`, read by capture
+ *   into the node's `module`): a node reading a
  *   parameter belongs to its module; one reading none to the module that calls the modules
  *   whose parameters are read before and after it (ownerBetween);
  * - else by the user code each node was traced from (its `source`: function, then line), in
@@ -33,15 +34,11 @@ export interface GraphModel {
   groupBy: GroupBy;
 }
 
-const PARAM = /^l_+self_+(?:modules_)?(.*?)_(?:parameters|buffers)_/;
-
-/** `l_self_modules_blocks_modules_0_modules_attn_parameters_weight_` → blocks.0.attn */
-export function modulePath(name: string): string[] | null {
-  const m = PARAM.exec(name);
-  if (!m) {
-    return null;
-  }
-  return m[1] ? m[1].split('_modules_') : [];
+/** The module an input or attribute node belongs to, as capture read it from Dynamo's name
+ * (`l_self_modules_blocks_modules_0_modules_attn_parameters_weight_` → blocks.0.attn:
+ * the node's `module`, tcexplore/capture/parsers/fx_text.py); null for any other node. */
+export function modulePath(node: GraphNode): string[] | null {
+  return Array.isArray(node.module) ? node.module : null;
 }
 
 function edgesOf(
@@ -197,9 +194,7 @@ export function buildGraph(graph: Graph): GraphModel {
   raw.forEach((n, i) => byName.set(String(n.name), i));
   const edges = edgesOf(raw, byName);
   const own = raw.map(n =>
-    n.op === 'placeholder' || n.op === 'get_attr'
-      ? modulePath(String(n.name))
-      : null
+    n.op === 'placeholder' || n.op === 'get_attr' ? modulePath(n) : null
   );
   let groupBy: GroupBy = own.some(m => m !== null)
     ? 'module'

@@ -26,9 +26,8 @@ export interface RecompileEntry {
   rows: RecompileRow[];
 }
 
-const MISMATCH = /expected\s+(.+?),\s*actual\s+(.+)$/;
-
-/** The failed guards behind a compile, expected/actual read from the reason text where the fields are empty. */
+/** The failed guards behind a compile, with expected/actual as capture read them from
+ * torch's reason (tcexplore/capture/parsers/recompiles.py), empty where it names none. */
 export function recompileRows(
   c: Compile,
   compiles: Compile[] = []
@@ -36,14 +35,13 @@ export function recompileRows(
   return (Array.isArray(c.recompile_reasons) ? c.recompile_reasons : [])
     .flat()
     .map(r => {
-      const parsed = MISMATCH.exec(r.guard ?? '');
       const cached = r.failed_compile_id ?? '';
       return {
         cached,
         cachedIndex: compiles.findIndex(other => other.id === cached),
         guard: r.guard ?? '',
-        expected: r.expected ?? parsed?.[1] ?? '',
-        actual: r.actual ?? parsed?.[2] ?? '',
+        expected: r.expected ?? '',
+        actual: r.actual ?? '',
         userCode: r.user_code ?? '',
         userLocation: r.user_location ?? null
       };

@@ -1,6 +1,9 @@
 /**
  * What makes two compiles, nodes, guards and kernels the same, and what is noise: spelled
  * step for step like tcexplore/docdiff/identity.py, whose docstring gives the reasons.
+ * What is noise in torch's text (object ids, addresses, hashes, buffer numbers, FX's
+ * numbering, a resume function's lines) capture masked and stored beside the text
+ * (tcexplore/capture/parsers/identity.py): this reads those stored forms and parses no text.
  */
 
 import { Compile, Guard, Kernel, Location, TcxDocument } from './types';
@@ -16,18 +19,6 @@ const DOCUMENT_SUMMARY_KEYS = [
   'unmapped_nodes',
   'failures'
 ];
-
-const ID_CHECK = /(___check_(?:obj|type)_id\(.*?, )\d+\)/g;
-const ADDRESS = /0x[0-9a-fA-F]+/g;
-/** Dynamo's install_global: name_<counter>. */
-const INSTALLED = /(G\['__\w*?_)\d+('\])/g;
-const HASH = /\b[0-9a-fA-F]{32,}\b/g;
-const BUFFER = /\bbuf\d+\b/g;
-const NAME = /(?<![A-Za-z0-9_.])[A-Za-z_][A-Za-z0-9_]*/g;
-const NUMBERED = /_\d+$/;
-const AT_LINE = /_at_\d+$/;
-/** Dynamo's name for the rest of a frame after a break. */
-const RESUME_PREFIX = 'torch_dynamo_resume_in_';
 
 export type Labels = Record<string, string>;
 type Loose = Record<string, unknown>;
@@ -60,7 +51,8 @@ export function compileKeys(
   const exact = [fn, fileId(frame.file, labels), text(frame.line), which].join(
     '\x00'
   );
-  const unmoved = withoutLines(fn);
+  // a resume function's name with its lines masked, as capture stored it
+  const unmoved = record.unmoved_function ?? fn;
   return [
     exact,
     [unmoved, fileId(frame.file, labels), which].join('\x00'),
@@ -86,15 +78,6 @@ function whichCompile(record: Compile): string {
   ].join('\x00');
 }
 
-/** A function's name with the break lines a resume function's name embeds masked. */
-function withoutLines(fn: string): string {
-  const depth = fn.split(RESUME_PREFIX).length - 1;
-  for (let i = 0; i < depth; i++) {
-    fn = fn.replace(AT_LINE, '');
-  }
-  return fn;
-}
-
 export function frameFile(record: Compile): unknown {
   return ((record.frame ?? {}) as Location).file;
 }
@@ -110,7 +93,9 @@ export function asOneFile(record: Compile, labels: Labels): Labels {
 
 export function nodeTarget(node: Loose): string {
   const target = text(node.target);
-  return node.op === 'placeholder' ? target.replace(NUMBERED, '') : target;
+  return node.op === 'placeholder' && typeof node.target_key === 'string'
+    ? node.target_key
+    : target;
 }
 
 export function sourceId(source: unknown, labels: Labels): string {
@@ -132,13 +117,11 @@ export function nodeKey(node: Loose, labels: Labels): string {
 }
 
 export function guardKey(guard: Guard): string {
-  const expression = text(guard.expression)
-    .replace(ID_CHECK, '$1?)')
-    .replace(ADDRESS, '0x?');
+  const masked = guard.masked;
   return [
     text(guard.type),
-    text(guard.source).replace(INSTALLED, '$1?$2'),
-    expression.replace(INSTALLED, '$1?$2')
+    masked ? masked.source : text(guard.source),
+    masked ? masked.expression : text(guard.expression)
   ].join('\x00');
 }
 
@@ -147,17 +130,21 @@ export function kernelText(
   kernel: Kernel,
   rename: Map<string, string> | null = null
 ): string {
+  if (kernel.kind === 'extern' && Array.isArray(kernel.tokens)) {
+    return kernel.tokens
+      .map(t => (t.name && rename ? (rename.get(t.text) ?? t.text) : t.text))
+      .join('');
+  }
   let source = text(kernel.source);
   const name = text(kernel.name);
   if (name) {
     source = source.split(name).join('<kernel>');
   }
-  source = source.replace(HASH, '<hash>');
-  if (kernel.kind === 'extern') {
-    source = source.replace(BUFFER, 'buf?');
-    if (rename && rename.size) {
-      source = source.replace(NAME, token => rename.get(token) ?? token);
-    }
+  // longest first: a hash inside a longer hex run is that run's
+  for (const hash of [...(kernel.hashes ?? [])].sort(
+    (a, b) => b.length - a.length
+  )) {
+    source = source.split(hash).join('<hash>');
   }
   return source;
 }

@@ -19,23 +19,24 @@ export function notCompiled(doc: TcxDocument): NotCompiled[] {
     }));
 }
 
-/** Entries grouped by (category, reason, advice), in the order torch first gave them. */
-export function reasonGroups(entries: NotCompiled[]): NotCompiled[][] {
-  const groups = new Map<string, NotCompiled[]>();
-  for (const e of entries) {
-    const key = JSON.stringify([e.category, e.reason, e.advice]);
-    const group = groups.get(key);
-    if (group) {
-      group.push(e);
-    } else {
-      groups.set(key, [e]);
-    }
+/** The block as Python decided it (`not_compiled_groups`, tcexplore/findings/
+ * not_compiled_groups.py): its title, whether it opens, the entries grouped by torch's
+ * reason; null for a document saved before it was stored (OLD_GROUPS_NOTE). */
+export function notCompiledGroups(
+  doc: TcxDocument,
+  entries: NotCompiled[]
+): { title: string; open: boolean; groups: NotCompiled[][] } | null {
+  const stored = doc.not_compiled_groups;
+  if (!stored || !Array.isArray(stored.groups)) {
+    return null;
   }
-  return [...groups.values()];
+  return {
+    title: stored.title,
+    open: stored.open,
+    groups: stored.groups.map(g => g.map(i => entries[i]).filter(Boolean))
+  };
 }
 
-/** No graph was compiled (a compile record without a graph compiled nothing). */
-export function nothingCompiled(doc: TcxDocument): boolean {
-  const graphs = doc.summary?.graphs;
-  return typeof graphs === 'number' ? graphs === 0 : doc.compiles.length === 0;
-}
+/** Why the block lists no frame: a document saved before the groups were stored. */
+export const OLD_GROUPS_NOTE =
+  'This document was saved before tcexplore stored its frames not compiled by reason: tcexplore.load() computes them.';

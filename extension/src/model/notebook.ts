@@ -1,8 +1,6 @@
 /** The sidebar's view of open notebooks: which cells hold a tcexplore output. */
 
-import { plural } from './format';
 import { MIME_TYPE } from './types';
-import { Inflate, inflateGzip, unpack } from './unpack';
 
 export interface OutputLike {
   data?: Record<string, unknown> | null;
@@ -29,7 +27,9 @@ export function cellPrompt(entry: ExplorationEntry): string {
   return entry.execution === null ? '[ ]' : `[${entry.execution}]`;
 }
 
-/** A document's own numbers, where it has them: compiles, breaks, recompiles, speed, accuracy. */
+/** What the sidebar says of a stored document: the `listing` Python decided for it
+ * (tcexplore/findings/listing.py: its functions, counts and verdicts in a few words, the
+ * same as its own views say), or why it has none. */
 export function labelOf(data: unknown): { label: string; detail: string } {
   const doc = (data && typeof data === 'object' ? data : {}) as Record<
     string,
@@ -41,106 +41,39 @@ export function labelOf(data: unknown): { label: string; detail: string } {
       detail: `schema ${String(doc.schema ?? '?')}`
     };
   }
-  if (doc.kind === 'ranks') {
-    const ranks = Array.isArray(doc.ranks) ? doc.ranks.length : 0;
-    const found = Array.isArray(doc.divergence) ? doc.divergence.length : 0;
-    return {
-      label: `${plural(ranks, 'rank')} side by side`,
-      detail: found ? plural(found, 'divergence') : 'no divergence'
-    };
+  const listing = doc.listing;
+  if (
+    listing &&
+    typeof listing.label === 'string' &&
+    typeof listing.detail === 'string'
+  ) {
+    return { label: listing.label, detail: listing.detail };
   }
-  if (doc.kind === 'comparison') {
-    const rows: any[] = Array.isArray(doc.rows) ? doc.rows : [];
-    const failed = rows.filter(r => r?.status === 'error').length;
-    return {
-      label: `${plural(rows.length, 'configuration')} compared`,
-      detail: failed ? `${failed} failed` : 'all ran'
-    };
-  }
-  const s = doc.summary ?? {};
-  const compiles: any[] = Array.isArray(doc.compiles) ? doc.compiles : [];
-  const named = compiles
-    .map(c => c?.frame?.function)
-    .filter((f: unknown): f is string => typeof f === 'string');
-  // Resume functions are Dynamo's continuations after a break: the user's own names first.
-  const frames = [
-    ...new Set([
-      ...named.filter(f => !f.startsWith('torch_dynamo_resume_in_')),
-      ...named
-    ])
-  ];
-  const parts = [
-    plural(compiles.length, 'compile'),
-    plural(Number(s.graph_breaks ?? 0), 'break'),
-    plural(Number(s.recompiles ?? 0), 'recompile')
-  ];
-  const speedup = doc.timing?.speedup;
-  if (typeof speedup === 'number' && speedup > 0) {
-    parts.push(
-      speedup >= 1
-        ? `${speedup.toPrecision(3)}× faster`
-        : `${(1 / speedup).toPrecision(3)}× slower`
-    );
-  }
-  if (typeof doc.accuracy?.ok === 'boolean') {
-    parts.push(doc.accuracy.ok ? 'outputs match' : 'outputs DIFFER');
-  }
-  const label = frames.length
-    ? frames.slice(0, 3).join(', ') + (frames.length > 3 ? ', …' : '')
-    : compiles.length
-      ? 'compiles'
-      : 'no compiles';
-  return { label, detail: parts.join(' · ') };
+  return { label: 'tcexplore output', detail: OLD_LISTING };
 }
 
-/** Labels of packed documents, by document id: inflating is done once per output. */
-const packedLabels = new Map<
-  string,
-  Promise<{ label: string; detail: string }>
->();
+/** Why an entry names nothing of its document: one saved before its listing was stored. */
+export const OLD_LISTING =
+  'saved before tcexplore stored how to list it: run the cell again, or tcexplore.load() and display it';
 
-async function labelOfOutput(
-  data: unknown,
-  inflate: Inflate
-): Promise<{ label: string; detail: string }> {
-  const doc = data as Record<string, unknown> | null;
-  if (!doc || typeof doc !== 'object' || !doc.packed) {
-    return labelOf(data);
-  }
-  const key = typeof doc.id === 'string' ? doc.id : '';
-  let found = key ? packedLabels.get(key) : undefined;
-  if (!found) {
-    found = unpack(data, inflate).then(labelOf, error => ({
-      label: 'tcexplore output',
-      detail: `unreadable: ${String(error)}`
-    }));
-    if (key) {
-      packedLabels.set(key, found);
-    }
-  }
-  return found;
-}
-
-/** Every tcexplore output of a notebook's cells, labelled from its document (big ones unpacked). */
+/** Every tcexplore output of a notebook's cells, named by its stored listing (which a big
+ * output keeps beside its packed compiles: nothing is inflated to list it). */
 export async function findExplorations(
-  cells: CellLike[],
-  inflate: Inflate = inflateGzip
+  cells: CellLike[]
 ): Promise<ExplorationEntry[]> {
-  const found: Array<Promise<ExplorationEntry>> = [];
+  const found: ExplorationEntry[] = [];
   cells.forEach(({ executionCount, outputs }, cell) =>
     outputs.forEach((out, output) => {
       const data = out.data?.[MIME_TYPE];
       if (data !== undefined) {
-        found.push(
-          labelOfOutput(data, inflate).then(label => ({
-            cell,
-            execution: executionCount,
-            output,
-            ...label
-          }))
-        );
+        found.push({
+          cell,
+          execution: executionCount,
+          output,
+          ...labelOf(data)
+        });
       }
     })
   );
-  return Promise.all(found);
+  return found;
 }

@@ -2,13 +2,13 @@
 
 import { breakSites } from './breaks';
 import { duration } from './format';
-import { recompileRows } from './guards';
 import {
   BreakSite,
   CaptureInfo,
   FindingEvidence,
   Fix,
   Location,
+  RecompiledFunction as StoredRecompiled,
   ShapeInfo,
   Target,
   TcxDocument,
@@ -37,7 +37,8 @@ export interface Finding {
   tried?: TriedFix;
 }
 
-/** One frame (function) compiled again, with every guard that failed and how often. */
+/** One frame (function) compiled again, with every guard that failed and how often, as
+ * Python grouped them (a recompile finding's `recompiled`, tcexplore/findings/recompile.py). */
 export interface RecompiledFunction {
   function: string;
   frame: Location | null;
@@ -46,41 +47,22 @@ export interface RecompiledFunction {
   guards: Array<{ guard: string; count: number }>;
 }
 
-/** Recompiles grouped by frame (Dynamo's frame id), most recompiles first. */
-export function recompiledFunctions(doc: TcxDocument): RecompiledFunction[] {
-  const groups = new Map<string, RecompiledFunction & { first: number }>();
-  doc.compiles.forEach((c, index) => {
-    const rows = recompileRows(c);
-    if (!rows.length) {
-      return;
-    }
-    const frameId = c.id.split('/')[0];
-    const entry = groups.get(frameId) ?? {
-      function: c.frame?.function ?? '?',
-      frame: c.frame ?? null,
-      count: 0,
-      compiles: [],
-      guards: [],
-      first: index
-    };
-    entry.count += c.recompile_reasons.length; // one group of failed guards per recompile
-    entry.compiles.push({ id: c.id, index });
-    for (const r of rows) {
-      const seen = entry.guards.find(g => g.guard === r.guard);
-      if (seen) {
-        seen.count += 1;
-      } else {
-        entry.guards.push({ guard: r.guard, count: 1 });
+function recompiledOf(
+  doc: TcxDocument,
+  r: StoredRecompiled | undefined
+): RecompiledFunction | undefined {
+  return r
+    ? {
+        function: r.function,
+        frame: r.frame ?? null,
+        count: r.count,
+        compiles: r.compiles.map(id => ({
+          id,
+          index: doc.compiles.findIndex(c => c.id === id)
+        })),
+        guards: r.guards
       }
-    }
-    groups.set(frameId, entry);
-  });
-  return [...groups.values()]
-    .sort((a, b) => b.count - a.count || a.first - b.first)
-    .map(({ first: _first, ...g }) => ({
-      ...g,
-      guards: g.guards.sort((a, b) => b.count - a.count)
-    }));
+    : undefined;
 }
 
 export interface Stage {
@@ -122,7 +104,6 @@ export function findings(doc: TcxDocument): Finding[] {
     return [];
   }
   const sites = breakSites(doc) ?? [];
-  const recompiled = recompiledFunctions(doc);
   return doc.findings.map(f => {
     const evidence = (f.evidence ?? []).map(e => ({
       label: e.label,
@@ -134,11 +115,6 @@ export function findings(doc: TcxDocument): Finding[] {
       f.kind === 'graph_break' && loc
         ? sites.find(s => s.file === loc.file && s.line === loc.line)
         : undefined;
-    const ids = new Set(f.evidence.map(e => e.compile));
-    const recompile =
-      f.kind === 'recompile'
-        ? recompiled.find(r => r.compiles.some(c => ids.has(c.id)))
-        : undefined;
     return {
       severity: f.severity,
       text: f.title,
@@ -148,7 +124,7 @@ export function findings(doc: TcxDocument): Finding[] {
       details: f.details ?? [],
       evidence,
       site,
-      recompiled: recompile,
+      recompiled: recompiledOf(doc, f.recompiled),
       shape: f.shape,
       fix: f.fix ?? null,
       tried: f.tried
@@ -191,6 +167,8 @@ export function evidenceTarget(
       return { tab: e.tab };
     case 'profile':
       return { tab: 'profile' };
+    case 'run':
+      return { tab: 'run' };
     default:
       return undefined;
   }

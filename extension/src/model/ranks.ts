@@ -224,18 +224,14 @@ export function ranksText(ranks: number[]): string {
   return `${sorted.length === 1 ? 'rank' : 'ranks'} ${parts.join(', ')}`;
 }
 
-/** One line for the top of the view: the stored one; for a document written before it was
- * stored, how many ranks and whether they diverge. */
-export function headline(doc: RanksDocument): string {
-  if (doc.headline !== null) {
-    return doc.headline;
-  }
-  const n = doc.ranks.length;
-  const world = doc.world_size ? ` of world size ${doc.world_size}` : '';
-  const found = doc.divergence.length;
-  return found
-    ? `${plural(n, 'rank')}${world}: ${plural(found, 'divergence finding')}`
-    : `${plural(n, 'rank')}${world}: no divergence (same compile ids, recompiles, graph breaks, graphs, collectives, results, caches and versions)`;
+/** Why the view has no headline: a document saved before it was stored. */
+export const OLD_HEADLINE_NOTE =
+  'This document was saved before tcexplore stored its headline: tcexplore.load() computes it.';
+
+/** What the view says first, as Python decided it (tcexplore/ranks/build.py); null for a
+ * document saved before it was stored (OLD_HEADLINE_NOTE). */
+export function headline(doc: RanksDocument): string | null {
+  return typeof doc.headline === 'string' ? doc.headline : null;
 }
 
 /** The side-by-side table: a label, then one value per group of alike ranks (its first's). */

@@ -1,54 +1,34 @@
 /**
- * The Source tab: the user's code lines the document references (it has file, line and
- * code of those lines, not whole files), with what happened at each one. The user's own
- * files come first (notebook cells in execution order); library files (site-packages,
- * torch, the standard library) and files named only by guards (torch shortens those paths,
- * so where they live is unknown) are folded after them. On a line, graph breaks and
- * recompiles come first and guards are one count.
+ * The Source tab: the user's code lines the document marks, with what torch.compile did at
+ * each one, as Python decided them (the document's `source_marks`,
+ * tcexplore/findings/source_marks.py; the HTML report draws the same): files in their
+ * order (notebook cells first, library files and files only guards name folded after),
+ * each marked line with its code and its marks in order. Nothing is decided here: a mark's
+ * link becomes a place in the explorer, and a document saved before the marks were stored
+ * shows a note instead.
  */
 
-import { breakSites, libraryFiles, OLD_SITES_NOTE } from './breaks';
-import {
-  duration,
-  formatBytes,
-  microseconds,
-  percent,
-  plural,
-  SourceLabels,
-  sourceLabels
-} from './format';
-import { tracedFunctions } from './tracing';
-import { OLD_SAVED_NOTE, savedActivations } from './memory';
-import { shapeRows } from './shapes';
-import { Location, Target, TcxDocument } from './types';
+import { MarkLink, SourceMark, Target, TcxDocument } from './types';
 
-export type MarkKind =
-  | 'break'
-  | 'break-path'
-  | 'recompile'
-  | 'shape'
-  | 'guard'
-  | 'divergence'
-  | 'tracing'
-  | 'node'
-  | 'kernel'
-  | 'time'
-  | 'memory';
+export type MarkKind = SourceMark['kind'];
 
 export interface Mark {
   kind: MarkKind;
   label: string;
-  /** a longer text for the tooltip (torch's reason of a break; a guard's compile id) */
-  title?: string;
+  /** the tooltip (torch's reason of a break, the failed guards of a recompile, ...) */
+  title: string;
   target?: Target;
-  /** a 'time' mark: the line's kernel time as a fraction of the heaviest line's (the heat);
-   * a 'memory' mark: its saved activation bytes as a fraction of the heaviest line's */
+  /** a 'time' or 'memory' mark: the line's share of the heaviest line's (the heat) */
   heat?: number;
+  /** a 'guard' or 'op' mark: each guard's expression or node's name, with its compile */
+  items: Array<{ compile: string; text: string; target?: Target }>;
 }
 
 export interface SourceLine {
   line: number;
   code: string;
+  /** something went wrong here (a graph break, a recompile, a first divergence) */
+  flagged: boolean;
   marks: Mark[];
 }
 
@@ -59,19 +39,21 @@ export interface SourceFile {
   library: boolean;
   /** only guards point here: torch prints their paths cut to the last characters */
   guardsOnly: boolean;
+  /** shown folded below the user's own files */
+  folded: boolean;
   lines: SourceLine[];
 }
 
-/** A line's marks as the view shows them. */
+/** A line's marks placed as the view draws them. */
 export interface LineChips {
-  /** breaks, recompiles and a first divergence: always shown, in that order */
+  /** breaks, recompiles, dynamic sizes, a first divergence, tracing: always shown, in order */
   first: Mark[];
   /** kernels: the view may fold some behind "+N more" */
   others: Mark[];
-  /** one count chip that opens to the list */
-  guards: Mark[];
-  /** one chip for the graph nodes of the line */
-  nodes: Mark[];
+  /** the line's guards: one count chip that opens to the list */
+  guards: Mark | null;
+  /** the line's graph ops: one chip */
+  nodes: Mark | null;
   /** the line's measured kernel time (profile), if any */
   time: Mark | null;
   /** the activation bytes saved for backward from this line, if any */
@@ -87,317 +69,99 @@ const FIRST: MarkKind[] = [
   'tracing'
 ];
 
-class Collector {
-  private files = new Map<string, Map<number, SourceLine>>();
-  private beyondGuards = new Set<string>();
+/** Why the Source tab shows no marks: a document saved before they were stored. */
+export const OLD_MARKS_NOTE =
+  'This document was saved before tcexplore stored its source marks, so none are shown here. ' +
+  'Read it with tcexplore.load() in Python (which computes them) and display or save it again.';
 
-  /** `sources`: the texts the document carries (notebook cells), for lines it names without code */
-  constructor(private sources: Record<string, string>) {}
-
-  add(
-    loc: Location | null | undefined,
-    code: string | null | undefined,
-    mark?: Mark
-  ): void {
-    if (!loc || !loc.file || typeof loc.line !== 'number') {
-      return;
-    }
-    const source = this.sources[loc.file];
-    const carried =
-      typeof source === 'string' ? source.split('\n')[loc.line - 1] : undefined;
-    // the carried text keeps the line's indentation; an empty string still says the file is the user's
-    const text =
-      [carried, code, loc.code].find(t => typeof t === 'string' && t) ??
-      (typeof code === 'string' ? code : undefined);
-    let lines = this.files.get(loc.file);
-    if (!lines) {
-      if (typeof text !== 'string') {
-        return; // a file only known by name (torch internals): nothing to show
-      }
-      lines = new Map();
-      this.files.set(loc.file, lines);
-    }
-    let entry = lines.get(loc.line);
-    if (!entry) {
-      entry = {
-        line: loc.line,
-        code: typeof text === 'string' ? text : '',
-        marks: []
-      };
-      lines.set(loc.line, entry);
-    } else if (!entry.code && typeof text === 'string') {
-      entry.code = text;
-    }
-    if (mark && mark.kind !== 'guard') {
-      this.beyondGuards.add(loc.file);
-    }
-    if (
-      mark &&
-      !entry.marks.some(
-        m =>
-          m.kind === mark.kind &&
-          m.label === mark.label &&
-          m.title === mark.title
-      )
-    ) {
-      entry.marks.push(mark);
-    }
+/** A stored link as a place in the explorer (compile ids become the compile's index). */
+export function markTarget(
+  doc: TcxDocument,
+  link: MarkLink | undefined
+): Target | undefined {
+  if (!link) {
+    return undefined;
   }
-
-  result(labels: SourceLabels, library: Set<string>): SourceFile[] {
-    const files = [...this.files.entries()].map(([file, lines]) => ({
-      file,
-      label: fileLabel(file, labels),
-      library: library.has(file),
-      guardsOnly: !this.beyondGuards.has(file),
-      lines: [...lines.values()]
-        .filter(l => l.code || l.marks.length)
-        .sort((a, b) => a.line - b.line)
-    }));
-    return files
-      .map((f, i) => [f, i] as const)
-      .sort(
-        ([a, i], [b, j]) =>
-          fileRank(a, labels) - fileRank(b, labels) ||
-          cellNumber(a, labels) - cellNumber(b, labels) ||
-          i - j
-      )
-      .map(([f]) => f);
+  const compile =
+    typeof link.compile === 'string'
+      ? doc.compiles.findIndex(c => c.id === link.compile)
+      : -1;
+  switch (link.tab) {
+    case 'graphs':
+      return compile >= 0
+        ? { tab: 'graphs', compile, graph: 'dynamo', node: link.node }
+        : undefined;
+    case 'fusion':
+      return compile >= 0 && typeof link.output === 'number'
+        ? { tab: 'fusion', compile, output: link.output, kernel: link.kernel }
+        : undefined;
+    case 'guards':
+      return compile >= 0 ? { tab: 'guards', compile } : undefined;
+    case 'overview':
+    case 'shapes':
+    case 'timing':
+    case 'profile':
+    case 'memory':
+    case 'accuracy':
+      return { tab: link.tab };
+    default:
+      return undefined;
   }
 }
 
-function cellNumber(f: SourceFile, labels: SourceLabels): number {
-  const found = /\[(\d+)\]/.exec(labels[f.file] ?? '');
-  return found ? Number(found[1]) : 0;
-}
-
-/** labelled files (cells) first, then the user's other files, then the folded ones */
-function fileRank(f: SourceFile, labels: SourceLabels): number {
-  return labels[f.file] ? 0 : f.guardsOnly ? 3 : f.library ? 2 : 1;
-}
-
-/** Whether the Source tab folds the file below the user's own. */
-export function folded(f: SourceFile): boolean {
-  return f.library || f.guardsOnly;
-}
-
-/** "cell [5]", "transformers/models/gpt2/modeling_gpt2.py" (inside site-packages), or the path. */
-export function fileLabel(file: string, labels: SourceLabels): string {
-  if (labels[file]) {
-    return labels[file];
-  }
-  const inside = /[\\/](?:site-packages|dist-packages)[\\/](.+)$/.exec(file);
-  return inside ? inside[1] : file;
-}
-
-/** The marks of a line, grouped and ordered for display (see LineChips). */
-export function lineChips(line: SourceLine): LineChips {
-  const first = line.marks
-    .filter(m => FIRST.includes(m.kind))
-    .sort((a, b) => FIRST.indexOf(a.kind) - FIRST.indexOf(b.kind));
+function mark(doc: TcxDocument, m: SourceMark): Mark {
+  const target = markTarget(doc, m.link);
   return {
-    first,
-    others: line.marks.filter(m => m.kind === 'kernel'),
-    guards: line.marks.filter(m => m.kind === 'guard'),
-    nodes: line.marks.filter(m => m.kind === 'node'),
-    time: line.marks.find(m => m.kind === 'time') ?? null,
-    memory: line.marks.find(m => m.kind === 'memory') ?? null
+    kind: m.kind,
+    label: m.label,
+    title: m.title,
+    target,
+    heat: typeof m.heat === 'number' ? m.heat : undefined,
+    items: (m.items ?? []).map(i => ({
+      ...i,
+      target:
+        m.kind === 'guard'
+          ? markTarget(doc, { tab: 'guards', compile: i.compile })
+          : markTarget(doc, { tab: 'graphs', compile: i.compile, node: i.text })
+    }))
   };
 }
 
-/** What the marks lack in a document saved before it was stored, one note each. */
-export function absentMarks(doc: TcxDocument): string[] {
-  const out: string[] = [];
-  if (breakSites(doc) === null) {
-    out.push(OLD_SITES_NOTE);
+/** The marked files as stored; null for a document saved before they were (OLD_MARKS_NOTE). */
+export function sourceFiles(doc: TcxDocument): SourceFile[] | null {
+  const stored = doc.source_marks;
+  if (!stored || !Array.isArray(stored.files)) {
+    return null;
   }
-  if (savedActivations(doc) === null) {
-    out.push(OLD_SAVED_NOTE);
-  }
-  return out;
-}
-
-export function sourceFiles(doc: TcxDocument): SourceFile[] {
-  const sources = doc.explore?.sources;
-  const c = new Collector(
-    sources && typeof sources === 'object' ? sources : {}
-  );
-  doc.compiles.forEach((comp, ci) => {
-    for (const node of comp.dynamo_graph?.nodes ?? []) {
-      c.add(node.source, undefined, {
-        kind: 'node',
-        label: node.name,
-        target: { tab: 'graphs', compile: ci, graph: 'dynamo', node: node.name }
-      });
-    }
-    comp.output_codes.forEach((out, oi) => {
-      for (const k of out.kernels) {
-        if (k.kind === 'extern') {
-          continue;
-        }
-        for (const loc of k.user_lines ?? []) {
-          c.add(loc, undefined, {
-            kind: 'kernel',
-            label: k.name,
-            target: { tab: 'fusion', compile: ci, output: oi, kernel: k.name }
-          });
-        }
-      }
-    });
-    for (const g of comp.guards) {
-      if (g.user_location) {
-        c.add(g.user_location, g.user_code, {
-          kind: 'guard',
-          label: g.expression,
-          title: comp.id,
-          target: { tab: 'guards', compile: ci }
-        });
-      }
-    }
-    // one mark per compile and line, its failed guards in the tooltip
-    const failed = new Map<
-      string,
-      {
-        loc: Location | null | undefined;
-        code?: string | null;
-        guards: string[];
-      }
-    >();
-    for (const r of comp.recompile_reasons.flat()) {
-      const loc = r.user_location ?? comp.frame;
-      const key = JSON.stringify([loc?.file, loc?.line]);
-      const entry = failed.get(key) ?? {
-        loc,
-        code: r.user_location ? r.user_code : undefined,
-        guards: []
-      };
-      entry.guards.push(r.guard);
-      failed.set(key, entry);
-    }
-    for (const { loc, code, guards } of failed.values()) {
-      c.add(loc, code, {
-        kind: 'recompile',
-        label: `recompiled (${comp.id})`,
-        title: guards.join('\n'),
-        target: { tab: 'guards', compile: ci }
-      });
-    }
-  });
-  for (const shape of shapeRows(doc)) {
-    for (const g of shape.guards) {
-      c.add(g, undefined, {
-        kind: 'shape',
-        label: `${shape.name}: ${g.expr}`,
-        title: `${g.kind === 'specialized' ? 'specializes' : 'guards'} ${shape.name} (${shape.symbol})`,
-        target: { tab: 'shapes' }
-      });
-    }
-  }
-  (breakSites(doc) ?? []).forEach((site, i) => {
-    const reason = site.reasons[0]?.message ?? '';
-    const title = `#${i + 1}: ${reason}`;
-    c.add({ file: site.file, line: site.line }, site.code ?? '', {
-      kind: 'break',
-      label: `graph break ×${site.count}`,
-      title,
-      target: { tab: 'overview' }
-    });
-    for (const path of site.paths) {
-      for (const f of path.stack) {
-        if (
-          !f.library &&
-          !(f.file === site.file && f.line === site.line) &&
-          !(f.code ?? '').startsWith('%%')
-        ) {
-          c.add(f, f.code ?? '', {
-            kind: 'break-path',
-            label: `leads to graph break #${i + 1}`,
-            title,
-            target: { tab: 'overview' }
-          });
-        }
-      }
-    }
-  });
-  for (const f of tracedFunctions(doc).functions) {
-    const frame = doc.compiles
-      .map(comp => comp.frame)
-      .find(fr => fr?.file === f.loc.file && fr?.line === f.loc.line);
-    c.add(f.loc, frame?.code, {
-      kind: 'tracing',
-      label: `traced ${duration(f.cumMs)}`,
-      title: `Dynamo traced ${f.function} for ${duration(f.cumMs)}${f.selfMs === null ? '' : ` (self ${duration(f.selfMs)})`} in ${f.compiles.join(', ')}`,
-      target: { tab: 'timing' }
-    });
-  }
-  for (const t of timedLines(doc)) {
-    c.add(t.loc, t.loc.code, {
-      kind: 'time',
-      label: t.label,
-      title: t.title,
-      heat: t.heat,
-      target: { tab: 'profile' }
-    });
-  }
-  const saved = savedActivations(doc)?.lines ?? [];
-  const heaviest = Math.max(...saved.map(l => l.bytes), 1);
-  for (const l of saved) {
-    c.add({ file: l.file, line: l.line, function: l.function }, l.code, {
-      kind: 'memory',
-      label: `saved ${formatBytes(l.bytes)}`,
-      heat: l.bytes / heaviest,
-      target: { tab: 'memory' },
-      title: `activations saved for backward from this line: ${formatBytes(l.bytes)} (${l.nodes.join(', ')})`
-    });
-  }
-  const d = doc.accuracy?.first_divergence;
-  if (d?.source) {
-    c.add(d.source, undefined, {
-      kind: 'divergence',
-      label: `first divergence: ${d.node}`,
-      target: { tab: 'accuracy' }
-    });
-  }
-  return c.result(sourceLabels(doc), libraryFiles(doc));
-}
-
-/** The profile's lines: time, share and heat (relative to the heaviest line). */
-function timedLines(
-  doc: TcxDocument
-): Array<{ loc: Location; label: string; title: string; heat: number }> {
-  const lines = (doc.profile?.lines ?? []).filter(
-    l => l.file && typeof l.line === 'number'
-  );
-  const heaviest = Math.max(...lines.map(l => l.time_us), 1e-9);
-  const per = doc.profile?.scope === 'run' ? 'over the run' : 'per call';
-  return lines.map(l => ({
-    loc: { file: l.file, line: l.line, code: l.code },
-    label: `${microseconds(l.time_us)} · ${percent(l.share)}`,
-    title: `kernel time ${per} from this line: ${microseconds(l.time_us)} (${percent(l.share)} of the step) in ${(l.kernels ?? []).join(', ')}`,
-    heat: l.time_us / heaviest
+  return stored.files.map(f => ({
+    file: f.file,
+    label: f.label,
+    library: f.library,
+    guardsOnly: f.guards_only,
+    folded: f.folded,
+    lines: f.lines.map(l => ({
+      line: l.line,
+      code: l.code,
+      flagged: l.flagged,
+      marks: l.marks.map(m => mark(doc, m))
+    }))
   }));
 }
 
-/** "3 library files (transformers, torch) · 2 files only guards point to": the folded section. */
-export function foldedSummary(files: SourceFile[]): string {
-  const libraries = files.filter(f => f.library);
-  const packages = [
-    ...new Set(
-      libraries
-        .filter(f => f.label !== f.file)
-        .map(f => f.label.split(/[\\/]/)[0])
-    )
-  ];
-  const named =
-    packages.length && packages.length <= 4 ? ` (${packages.join(', ')})` : '';
-  const parts = libraries.length
-    ? [`${plural(libraries.length, 'library file')}${named}`]
-    : [];
-  const guarded = files.length - libraries.length;
-  if (guarded) {
-    parts.push(
-      `${plural(guarded, 'file')} only guards point to (torch shortens their paths)`
-    );
-  }
-  return parts.join(' · ');
+/** What the Source tab says of the files it folds, as stored ("3 library files (torch)"). */
+export function foldedSummary(doc: TcxDocument): string {
+  return doc.source_marks?.folded ?? '';
+}
+
+/** The marks of a line, placed for display (see LineChips), in their stored order. */
+export function lineChips(line: SourceLine): LineChips {
+  const one = (kind: MarkKind) => line.marks.find(m => m.kind === kind) ?? null;
+  return {
+    first: line.marks.filter(m => FIRST.includes(m.kind)),
+    others: line.marks.filter(m => m.kind === 'kernel'),
+    guards: one('guard'),
+    nodes: one('op'),
+    time: one('time'),
+    memory: one('memory')
+  };
 }

@@ -111,12 +111,7 @@ export function timingSummary(doc: TcxDocument): Array<[string, string]> {
     ['device', t.device],
     ['speedup', speedup],
     [v.first_call ?? 'first call', duration(t.compile_s * 1000)],
-    [
-      'break-even',
-      t.break_even_calls === null
-        ? 'never (compiled is not faster)'
-        : `${Math.ceil(t.break_even_calls)} calls`
-    ],
+    ['break-even', v.break_even ?? '—'],
     [
       'samples',
       `eager ${t.eager.samples}, compiled ${t.compiled.samples}` +

@@ -1,8 +1,10 @@
 /**
  * Where Dynamo's tracing time goes in the user's code: each compile's `tracing` section
- * added up per function (file, first line, name) over the document's compiles. Its source
- * says how fine it is: torch's Dynamo profiler times every traced function (inlined calls
- * too), the compile phases only the compiled frame's function with all it inlined.
+ * added up per function (file, first line, name) over the document's compiles, as Python
+ * added it up (the document's `traced_functions`, tcexplore/findings/compile_time.py). Its
+ * source says how fine it is: torch's Dynamo profiler times every traced function
+ * (inlined calls too), the compile phases only the compiled frame's function with all it
+ * inlined.
  */
 
 import { Axis, AxisBar, fraction, timeAxis } from './axis';
@@ -22,40 +24,25 @@ export interface TracingSummary {
   functions: TracedTotal[];
   /** "dynamo_profiler", "chromium_events", or both when compiles differ */
   sources: string[];
+  /** the function names in words (resume functions: "f after line 19") */
+  labels: Record<string, string>;
 }
 
+/** The stored totals; none for a document saved before they were. */
 export function tracedFunctions(doc: TcxDocument): TracingSummary {
-  const rows = new Map<string, TracedTotal>();
-  const sources = new Set<string>();
-  for (const c of doc.compiles) {
-    const t = c.tracing;
-    if (!t) {
-      continue;
-    }
-    sources.add(t.source);
-    for (const f of t.functions) {
-      const k = JSON.stringify([f.file, f.line, f.function]);
-      const row = rows.get(k) ?? {
-        loc: { file: f.file, line: f.line, function: f.function, code: null },
-        function: f.function ?? '?',
-        cumMs: 0,
-        selfMs: null,
-        compiles: []
-      };
-      row.cumMs += f.cumtime_ms;
-      if (typeof f.tottime_ms === 'number') {
-        row.selfMs = (row.selfMs ?? 0) + f.tottime_ms;
-      }
-      if (!row.compiles.includes(c.id)) {
-        row.compiles.push(c.id);
-      }
-      rows.set(k, row);
-    }
+  const stored = doc.traced_functions;
+  const functions = (stored?.functions ?? []).map(f => ({
+    loc: { file: f.file, line: f.line, function: f.function, code: null },
+    function: f.function,
+    cumMs: f.cum_ms,
+    selfMs: f.self_ms,
+    compiles: f.compiles
+  }));
+  const labels: Record<string, string> = {};
+  for (const f of functions) {
+    labels[f.function] = resumeLabel(doc, f.function) ?? f.function;
   }
-  return {
-    functions: [...rows.values()].sort((a, b) => b.cumMs - a.cumMs),
-    sources: [...sources].sort()
-  };
+  return { functions, sources: stored?.sources ?? [], labels };
 }
 
 /** What the numbers mean, by their source. */
@@ -88,7 +75,7 @@ export function tracingChart(
   return {
     axis,
     bars: shown.map(f => ({
-      label: resumeLabel(f.function),
+      label: summary.labels[f.function] ?? f.function,
       sub: `${f.compiles.length} compile${f.compiles.length === 1 ? '' : 's'}`,
       length: fraction(axis, f.cumMs),
       value:

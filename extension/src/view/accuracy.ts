@@ -75,6 +75,16 @@ export function accuracyTab(ctx: Context): TabView {
       diffTable(acc.gradients, 'parameter')
     );
   }
+  if (acc.state_after_call?.length) {
+    element.append(
+      el(
+        'h4',
+        null,
+        'State after one training step (parameters, buffers, optimizer state it changed)'
+      ),
+      diffTable(acc.state_after_call, 'state')
+    );
+  }
   const d = acc.first_divergence;
   if (d) {
     const links = divergenceLinks(ctx.doc);

@@ -1,4 +1,4 @@
-import { languageOf } from '../model/highlight';
+import { languageOf } from './highlight';
 import { kernelTimes, timeLabel } from '../model/profile';
 import { Context, TabView } from './context';
 import { el, note, wrappable } from './dom';

@@ -1,7 +1,7 @@
 /** Highlighted code with line numbers; past HIGHLIGHT_CHARS the rest is plain text. */
 
 import { boundedText } from '../model/bounds';
-import { Language, tokenize } from '../model/highlight';
+import { Language, tokenize } from './highlight';
 import { el } from './dom';
 
 export const HIGHLIGHT_CHARS = 150_000;

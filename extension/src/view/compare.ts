@@ -15,10 +15,9 @@ import {
   documentGrid,
   Grid,
   GridChart,
-  gridHeadline,
+  OLD_GRID_NOTE,
   rowLabel,
-  speedupChart,
-  winningRow
+  speedupChart
 } from '../model/compare';
 import { computeDiff } from '../model/docdiff';
 import { checkDocument } from '../model/schema';
@@ -42,15 +41,14 @@ function chart(c: GridChart, label: string): SVGSVGElement {
   return axisChart(c.axis, c.bars, { label, ...CHART, reference: c.reference });
 }
 
-/** A failed row's error: its first paragraph, the whole of it behind a disclosure. */
-function errorCell(error: string | null | undefined): HTMLElement | string {
+/** A failed row's error: the line Python led it with (its first paragraph), the whole of
+ * it behind a disclosure. */
+function errorCell(row: ComparisonRow): HTMLElement | string {
+  const error = row.error;
   if (!error) {
     return '';
   }
-  const first = error
-    .trim()
-    .split(/\n\s*\n/)[0]
-    .replace(/\s*\n\s*/g, ' ');
+  const first = row.error_line ?? error;
   return first === error
     ? el('span', { class: 'tcx-error' }, error)
     : el(
@@ -160,7 +158,7 @@ export function gridView(grid: Grid, options: GridOptions = {}): HTMLElement {
     );
     return element;
   }
-  const winning = winningRow(rows);
+  const winning = grid.winning;
   const detail = el('div', { class: 'tcx-compare-detail' });
   const show = (
     heading: string,
@@ -260,7 +258,7 @@ export function gridView(grid: Grid, options: GridOptions = {}): HTMLElement {
             'td',
             null,
             key === 'error'
-              ? errorCell(r.error)
+              ? errorCell(r)
               : key === 'status'
                 ? statusCell(cell(r, key))
                 : cell(r, key)
@@ -278,7 +276,9 @@ export function gridView(grid: Grid, options: GridOptions = {}): HTMLElement {
     })
   );
   element.append(
-    el('p', { class: 'tcx-compare-headline' }, gridHeadline(rows)),
+    grid.headline === null
+      ? note(OLD_GRID_NOTE)
+      : el('p', { class: 'tcx-compare-headline' }, grid.headline),
     ...(grid.notes ?? []).map(text =>
       el('p', { class: 'tcx-muted tcx-grid-note' }, text)
     ),

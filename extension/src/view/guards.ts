@@ -149,7 +149,14 @@ export function guardsTab(ctx: Context): TabView {
           { title: c.frame?.file ?? '' },
           `Compile ${c.id} · ${c.frame?.function ?? '?'} (${where(c.frame, labels)}) `
         ),
-        el('span', { class: `tcx-status tcx-status-${c.status}` }, c.status),
+        el(
+          'span',
+          {
+            class: `tcx-status tcx-status-${c.status}`,
+            title: c.cache_hit?.note ?? ''
+          },
+          c.status
+        ),
         blocks.has(i)
           ? el('span', { class: 'tcx-chip tcx-mark-recompile' }, 'recompile')
           : null,
@@ -165,6 +172,9 @@ export function guardsTab(ctx: Context): TabView {
           `${c.error.type ?? 'error'}: ${c.error.message ?? ''}`
         )
       );
+    }
+    if (c.cache_hit) {
+      fold.appendChild(el('p', { class: 'tcx-note' }, c.cache_hit.note));
     }
     folds.push(fold);
     fold.addEventListener('toggle', () => fill(i));

@@ -1,11 +1,11 @@
 import {
   notCompiled,
-  nothingCompiled,
-  reasonGroups
+  notCompiledGroups,
+  OLD_GROUPS_NOTE
 } from '../model/notcompiled';
 import { sourceLabels, where } from '../model/format';
 import { Context } from './context';
-import { code, el, table } from './dom';
+import { code, el, note, table } from './dom';
 
 /** Reasons shown, and other frames named per reason; the rest are counted. */
 const MAX_ROWS = 20;
@@ -19,8 +19,16 @@ export function notCompiledView(ctx: Context): HTMLElement | null {
     return null;
   }
   const labels = sourceLabels(ctx.doc);
-  const none = nothingCompiled(ctx.doc);
-  const groups = reasonGroups(entries);
+  const stored = notCompiledGroups(ctx.doc, entries);
+  if (!stored) {
+    return el(
+      'details',
+      { class: 'tcx-not-compiled' },
+      el('summary', null, 'Not compiled'),
+      note(OLD_GROUPS_NOTE)
+    );
+  }
+  const groups = stored.groups;
   const rows = groups.slice(0, MAX_ROWS).map(g => {
     const [first, ...others] = g;
     const names = others.slice(0, MAX_NAMES).map(e => e.function);
@@ -52,12 +60,8 @@ export function notCompiledView(ctx: Context): HTMLElement | null {
   const more = groups.length - MAX_ROWS;
   return el(
     'details',
-    { class: 'tcx-not-compiled', attrs: none ? { open: '' } : {} },
-    el(
-      'summary',
-      null,
-      `Not compiled: ${entries.length} frame${entries.length === 1 ? '' : 's'} ran without compiled code${none ? ' (nothing was compiled)' : ''}`
-    ),
+    { class: 'tcx-not-compiled', attrs: stored.open ? { open: '' } : {} },
+    el('summary', null, stored.title),
     table(['frame', 'category', "torch's reason", 'what to do'], rows),
     more > 0
       ? el('p', { class: 'tcx-muted' }, `… ${more} more reasons not shown`)

@@ -3,7 +3,6 @@ import {
   breakSites,
   foldStack,
   OLD_SITES_NOTE,
-  RESUME_NAME,
   resumeLabel
 } from '../model/breaks';
 import {
@@ -25,7 +24,6 @@ import {
   microseconds,
   percent,
   plural,
-  relabel,
   SourceLabels,
   sourceLabels,
   where,
@@ -132,31 +130,12 @@ function siteDetail(ctx: Context, site: BreakSite): HTMLElement {
         : null,
       r.explanation ? el('p', null, r.explanation) : null,
       ...r.hints.slice(1).map(h => el('p', { class: 'tcx-hint' }, 'Hint: ', h)),
-      [
-        r.generic,
-        r.developer_context &&
-          `Developer debug context: ${r.developer_context}`,
-        r.details
-      ].some(Boolean)
+      r.context
         ? el(
             'details',
             { class: 'tcx-dev-context' },
             el('summary', null, "torch's developer context"),
-            el(
-              'pre',
-              null,
-              relabel(
-                [
-                  r.generic,
-                  r.developer_context &&
-                    `Developer debug context: ${r.developer_context}`,
-                  r.details
-                ]
-                  .filter(Boolean)
-                  .join('\n'),
-                labels
-              )
-            )
+            el('pre', null, r.context)
           )
         : null
     )
@@ -401,9 +380,20 @@ function treeCompile(ctx: Context, c: TreeCompile): HTMLElement {
       `compile ${c.id} in Guards & recompiles`
     ),
     ' ',
-    el('span', { class: `tcx-status tcx-status-${c.status}` }, c.status),
+    el(
+      'span',
+      { class: `tcx-status tcx-status-${c.status}`, title: c.cacheHit ?? '' },
+      c.status
+    ),
     ' ',
     el('span', { class: 'tcx-muted' }, plural(c.guards, 'guard')),
+    c.cacheHit
+      ? el(
+          'span',
+          { class: 'tcx-muted', title: c.cacheHit },
+          ' · served from the caches'
+        )
+      : null,
     c.restarts
       ? el(
           'span',
@@ -474,8 +464,8 @@ function treeNode(
           { title: whereTitle(f) },
           el('strong', null, f.function ?? '?'),
           ' ',
-          RESUME_NAME.test(f.function ?? '')
-            ? `(${resumeLabel(f.function!)}) `
+          resumeLabel(ctx.doc, f.function)
+            ? `(${resumeLabel(ctx.doc, f.function)}) `
             : '',
           el('span', { class: 'tcx-muted' }, where(f, labels))
         ),

@@ -12,6 +12,7 @@ import {
   groupLead,
   groupLeads,
   headline,
+  OLD_HEADLINE_NOTE,
   leftOut,
   normalizeRanks,
   RankEntry,
@@ -168,7 +169,9 @@ function overview(doc: RanksDocument, open: OpenRank): HTMLElement {
   return el(
     'div',
     { class: 'tcx-ranks' },
-    el('p', { class: 'tcx-ranks-headline' }, headline(doc)),
+    headline(doc) === null
+      ? note(OLD_HEADLINE_NOTE)
+      : el('p', { class: 'tcx-ranks-headline' }, headline(doc)),
     el('h3', null, `Divergence (${doc.divergence.length})`),
     findings,
     inputsView(doc.inputs),

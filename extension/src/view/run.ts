@@ -22,7 +22,7 @@ import {
   RUN_BEFORE_NOTE,
   runOf
 } from '../model/run';
-import { Run, RunTimeline, Target } from '../model/types';
+import { Run, RunFrame, RunGap, RunTimeline, Target } from '../model/types';
 import { Context, TabView } from './context';
 import { append, Child, el, link, note, svg, table, wrappable } from './dom';
 
@@ -208,12 +208,16 @@ function facts(run: Run): HTMLTableElement {
       'steady steps',
       `${count(run.steps.steady)} (the figures per step are their mean)`
     ],
-    ['per step', microseconds(run.per_step_us)],
+    ['per step', run.step_time?.line ?? microseconds(run.per_step_us)],
+    ['under the profiler', microseconds(run.per_step_us)],
     [
-      'in compiled code',
+      'in compiled code (profiled)',
       `${microseconds(run.compiled_us)} per step (${percent(run.compiled_share)})`
     ],
-    ['in eager code', `${microseconds(run.eager_us)} per step`],
+    [
+      'in eager code (profiled)',
+      `${microseconds(run.eager_us)} per step (${percent(1 - run.compiled_share)})`
+    ],
     ['the profiled window', microseconds(run.wall_us)]
   ];
   return el(
@@ -270,6 +274,8 @@ function framesTable(ctx: Context, run: Run): HTMLTableElement {
       'mean',
       'in kernels',
       'outside kernels',
+      'guards per entry',
+      'outside kernels, per entry',
       'hot'
     ],
     run.frames.map(f => [
@@ -292,6 +298,8 @@ function framesTable(ctx: Context, run: Run): HTMLTableElement {
       microseconds(f.mean_us),
       microseconds(f.kernel_us),
       microseconds(f.outside_us),
+      guards(f),
+      split(f),
       f.hot
         ? el(
             'span',
@@ -312,9 +320,72 @@ function framesTable(ctx: Context, run: Run): HTMLTableElement {
   return t;
 }
 
+const SPLIT: Array<[keyof NonNullable<RunFrame['outside_split']>, string]> = [
+  ['dynamo_us', 'Dynamo'],
+  ['aot_us', 'AOTAutograd'],
+  ['wrapper_us', 'wrapper'],
+  ['launch_us', 'launches']
+];
+
+/** Steady guard time per entry beside torch's cold figure from the compile. */
+function guards(f: RunFrame): string {
+  if (f.backward) {
+    return '—';
+  }
+  const said = [
+    typeof f.guard_us === 'number' ? `${microseconds(f.guard_us)} steady` : '',
+    typeof f.guard_latency_us === 'number'
+      ? `${microseconds(f.guard_latency_us)} cold (torch)`
+      : ''
+  ].filter(Boolean);
+  return said.join(' · ') || '—';
+}
+
+function split(f: RunFrame): string {
+  const found = f.outside_split;
+  if (!found) {
+    return '—';
+  }
+  return (
+    SPLIT.filter(([key]) => found[key])
+      .map(([key, what]) => `${what} ${microseconds(found[key] ?? 0)}`)
+      .join(' · ') || '—'
+  );
+}
+
+/** What ran in a gap: each name with its time per profiled step and share of the step. */
+function names(run: Run, g: RunGap): Child {
+  const found = g.names ?? [];
+  if (!found.length) {
+    return '—';
+  }
+  return el(
+    'ul',
+    { class: 'tcx-run-names' },
+    ...found.map(n => {
+      let text = `${n.label ?? n.name}: ${microseconds(n.per_step_us)}`;
+      if (run.per_step_us) {
+        text += ` (${percent(n.per_step_us / run.per_step_us)})`;
+      }
+      if (typeof n.unprofiled_us === 'number') {
+        text += `, ${microseconds(n.unprofiled_us)} without the profiler`;
+      }
+      return el('li', null, text);
+    })
+  );
+}
+
 function gapsTable(ctx: Context, run: Run): HTMLTableElement {
   const t = table(
-    ['eager gap', 'where', 'gaps', 'per step', 'total'],
+    [
+      'eager gap',
+      'where',
+      'gaps',
+      'per step',
+      'of the step',
+      'total',
+      'what ran there'
+    ],
     run.gaps.map(g => [
       goLink(
         ctx,
@@ -325,7 +396,9 @@ function gapsTable(ctx: Context, run: Run): HTMLTableElement {
       placeLink(ctx, g),
       count(g.count),
       microseconds(g.per_step_us),
-      microseconds(g.total_us)
+      run.per_step_us ? percent(g.per_step_us / run.per_step_us) : '—',
+      microseconds(g.total_us),
+      names(run, g)
     ]),
     'tcx-run-gaps'
   );
@@ -391,6 +464,9 @@ export function runTab(ctx: Context): TabView {
   append(
     element,
     el('h3', { class: 'tcx-run-headline' }, run.headline),
+    run.step_time?.slowdown_note
+      ? el('p', { class: 'tcx-run-slowdown' }, run.step_time.slowdown_note)
+      : null,
     facts(run),
     el('p', { class: 'tcx-muted' }, run.how),
     el(

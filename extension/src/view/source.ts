@@ -1,10 +1,9 @@
-import { plural, whereTitle } from '../model/format';
+import { whereTitle } from '../model/format';
 import {
-  absentMarks,
-  folded,
   foldedSummary,
   lineChips,
   Mark,
+  OLD_MARKS_NOTE,
   SourceFile,
   sourceFiles
 } from '../model/source';
@@ -34,33 +33,29 @@ function chip(
 }
 
 /** The guards of a line: one count chip; clicking it lists them below the line. */
-function guardChip(
-  ctx: Context,
-  guards: Mark[],
-  list: HTMLElement
-): HTMLElement {
+function guardChip(ctx: Context, guards: Mark, list: HTMLElement): HTMLElement {
   return el(
     'button',
     {
       class: 'tcx-chip tcx-mark-guard',
-      title: 'show the guards of this line',
+      title: guards.title,
       attrs: { type: 'button', 'aria-expanded': 'false' },
       onclick: event => {
         const button = event.currentTarget as HTMLElement;
         const open = list.hidden;
         if (open && !list.childElementCount) {
           list.append(
-            ...guards.map(g =>
+            ...guards.items.map(g =>
               el(
                 'li',
                 null,
                 link(
-                  g.title ?? '',
+                  g.compile,
                   () => g.target && ctx.go(g.target),
                   'this compile in Guards & recompiles'
                 ),
                 ' ',
-                code(g.label)
+                code(g.text)
               )
             )
           );
@@ -69,7 +64,7 @@ function guardChip(
         button.setAttribute('aria-expanded', String(open));
       }
     },
-    plural(guards.length, 'guard')
+    guards.label
   );
 }
 
@@ -81,7 +76,7 @@ function lineRow(
   const chips = lineChips(line);
   const box = el('span', { class: 'tcx-marks' });
   for (const m of chips.first) {
-    box.appendChild(chip(ctx, m.kind, m.label, m.title ?? m.label, m.target));
+    box.appendChild(chip(ctx, m.kind, m.label, m.title || m.label, m.target));
   }
   if (chips.time) {
     box.appendChild(
@@ -89,13 +84,13 @@ function lineRow(
         ctx,
         'time',
         chips.time.label,
-        chips.time.title ?? chips.time.label,
+        chips.time.title || chips.time.label,
         chips.time.target
       )
     );
   }
   for (const m of chips.others.slice(0, SHOWN_KERNELS)) {
-    box.appendChild(chip(ctx, m.kind, m.label, m.title ?? m.label, m.target));
+    box.appendChild(chip(ctx, m.kind, m.label, m.title || m.label, m.target));
   }
   if (chips.others.length > SHOWN_KERNELS) {
     box.appendChild(
@@ -110,25 +105,14 @@ function lineRow(
     class: 'tcx-guard-list',
     attrs: { hidden: '' }
   });
-  if (chips.guards.length) {
+  if (chips.guards) {
     box.appendChild(guardChip(ctx, chips.guards, guardList));
   }
   const nodes = chips.nodes;
-  if (nodes.length) {
-    box.appendChild(
-      chip(
-        ctx,
-        'node',
-        nodes.length === 1 ? nodes[0].label : `${nodes.length} graph nodes`,
-        nodes
-          .map(n => n.label)
-          .slice(0, 30)
-          .join(', '),
-        nodes[0].target
-      )
-    );
+  if (nodes) {
+    box.appendChild(chip(ctx, 'node', nodes.label, nodes.title, nodes.target));
   }
-  const flagged = chips.first.some(m => m.kind !== 'break-path');
+  const flagged = line.flagged;
   const time = chips.time;
   const memory = chips.memory;
   if (memory) {
@@ -137,7 +121,7 @@ function lineRow(
         ctx,
         memory.kind,
         memory.label,
-        memory.title ?? memory.label,
+        memory.title || memory.label,
         memory.target
       )
     );
@@ -201,17 +185,17 @@ function fileSection(
 }
 
 export function sourceTab(ctx: Context): TabView {
-  const files = sourceFiles(ctx.doc);
+  const stored = sourceFiles(ctx.doc);
+  const files = stored ?? [];
   const rows = new Map<string, HTMLElement>();
   const element = el('div', { class: 'tcx-source' });
-  for (const what of absentMarks(ctx.doc)) {
-    element.appendChild(note(what));
-  }
-  if (!files.length) {
+  if (!stored) {
+    element.appendChild(note(OLD_MARKS_NOTE));
+  } else if (!files.length) {
     element.appendChild(note('The document references no lines of user code.'));
   }
-  const own = files.filter(f => !folded(f));
-  const others = files.filter(folded);
+  const own = files.filter(f => !f.folded);
+  const others = files.filter(f => f.folded);
   for (const f of own) {
     element.appendChild(fileSection(ctx, f, rows));
   }
@@ -219,7 +203,7 @@ export function sourceTab(ctx: Context): TabView {
     ? el(
         'details',
         { class: 'tcx-library-files', attrs: own.length ? {} : { open: '' } },
-        el('summary', null, foldedSummary(others)),
+        el('summary', null, foldedSummary(ctx.doc)),
         ...others.map(f => fileSection(ctx, f, rows))
       )
     : null;

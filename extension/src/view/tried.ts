@@ -122,13 +122,34 @@ export function fixBlock(
   }
   const block = el(
     'div',
-    { class: 'tcx-muted tcx-can-try' },
+    {
+      class: 'tcx-muted tcx-can-try',
+      attrs: { 'data-try': fix.label }
+    },
     'Can be tried: ',
     code(fix.label),
     ' '
   );
   block.append(tryButton(ctx, fix.label, block) ?? `(${TRY_ELSEWHERE})`);
   return block;
+}
+
+/**
+ * A try drawn where it was asked for, and in place of every other offer of the same setting
+ * in this explorer (one try, held by several findings, as Python attaches a stored one):
+ * a tried setting is no longer offered.
+ */
+function drawTried(block: HTMLElement, tried: TriedFix): void {
+  let top: HTMLElement = block;
+  while (top.parentElement) {
+    top = top.parentElement;
+  }
+  const explorer = block.closest('.tcx-explorer') ?? top;
+  const others = Array.from(
+    explorer.querySelectorAll<HTMLElement>('.tcx-can-try')
+  ).filter(other => other !== block && other.dataset.try === tried.label);
+  block.replaceWith(triedBlock(tried));
+  others.forEach(other => other.replaceWith(triedBlock(tried, true)));
 }
 
 /** "Try it" where the page offers it (JupyterLab); disabled, saying why, with no kernel. */
@@ -165,7 +186,7 @@ function tryButton(
         status.className = 'tcx-muted tcx-try-status';
         status.textContent = ` trying ${label} (compiles the call twice)…`;
         tryFix({ document: documentId, label }).then(
-          tried => block.replaceWith(triedBlock(tried)),
+          tried => drawTried(block, tried),
           (error: unknown) => {
             status.textContent = ` ${error instanceof Error ? error.message : String(error)}`;
             status.className = 'tcx-error tcx-try-status';

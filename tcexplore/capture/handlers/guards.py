@@ -22,7 +22,11 @@ def _guards(assembler: Assembler, event: Event, record: dict[str, Any]) -> None:
 
 @handles("recompile_reasons")
 def _recompile(assembler: Assembler, event: Event, record: dict[str, Any]) -> None:
-    record["recompile_reasons"].append(parse_recompile_reasons(event.payload))
+    reasons = parse_recompile_reasons(event.payload)
+    for reason in reasons:  # the compile it names is of this generation
+        if reason["failed_compile_id"]:
+            reason["failed_compile_id"] = assembler.generations.named(reason["failed_compile_id"])
+    record["recompile_reasons"].append(reasons)
 
 
 @handles("create_symbol")

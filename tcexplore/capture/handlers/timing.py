@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ..events import Event
+from ..generations import BEGIN_PHASES
 from .payloads import json_or_none
 from .registry import handles
 
@@ -15,9 +16,18 @@ if TYPE_CHECKING:
 
 @handles("chromium_event")
 def _chromium(assembler: Assembler, event: Event, record: dict[str, Any] | None) -> None:
+    """A phase's begin or end, under the compile its ``compile_id`` names in the generation
+    it opens or runs in (a compile's first phases precede its dynamo_start)."""
     data = json_or_none(event.payload)
-    if isinstance(data, dict):
-        assembler.chromium.append((record["id"] if record else None, data))
+    if not isinstance(data, dict):
+        return
+    named = (data.get("args") or {}).get("compile_id")
+    raw = named if isinstance(named, str) and named != "None" else event.compile_id
+    cid = None
+    if raw is not None:
+        begins = data.get("ph") == "B" and data.get("name") in BEGIN_PHASES
+        cid, _ = assembler.generations.resolve(raw, begins=begins)
+    assembler.chromium.append((cid, data))
 
 
 @handles("dynamo_profiler")

@@ -1,7 +1,9 @@
 """Inductor's output code -> the buffers its wrapper allocates, reuses and frees.
 
 Read from the wrapper's own statements (``buf0 = empty_strided_cpu((4, 16), (16, 1),
-torch.float32)``, ``buf3 = buf0; del buf0  # reuse``, ``del buf1``), walked in text order
+torch.float32)``, ``buf3 = buf0; del buf0  # reuse``, ``buf4 = reinterpret_tensor(buf3, (2,
+8), (8, 1), 0); del buf3  # reuse`` where the new buffer's shape differs, ``del buf1``),
+walked in text order
 per generated function (``call`` and any ``partition_N``), so the planned peak is the most
 bytes of Inductor's own allocations alive at once in one function, held against their sum.
 Sizes given by symbols (dynamic shapes) have no byte count: they are listed, not summed.
@@ -13,11 +15,13 @@ import re
 from typing import Any
 
 _DEF = re.compile(r"^(?P<indent>\s*)def (?P<name>call|partition_\d+)\(")
-_ALLOC = re.compile(
-    r"^(?P<name>buf\w+) = empty_strided(?:_(?P<device>\w+))?\(\((?P<size>[^)]*)\), "
-    r"\((?P<stride>[^)]*)\), torch\.(?P<dtype>\w+)"
+# Sizes and strides are tuples of expressions that may hold parentheses of their own
+# (``8*((7 + s27) // 8)``): the arguments are split at the commas outside them.
+_ALLOC = re.compile(r"^(?P<name>buf\w+) = empty_strided(?:_(?P<device>\w+))?\((?P<args>.*)\)$")
+_REUSE = re.compile(
+    r"^(?P<name>buf\w+) = (?:reinterpret_tensor\()?(?P<old>buf\w+)(?:, [^;]*\))?; "
+    r"del (?P=old)\s+# reuse"
 )
-_REUSE = re.compile(r"^(?P<name>buf\w+) = (?P<old>buf\w+); del (?P=old)\s+# reuse")
 _DEL = re.compile(r"^del (?P<names>[\w, ]+)$")
 
 ITEMSIZE = {
@@ -40,8 +44,36 @@ ITEMSIZE = {
 }
 
 
-def _ints(text: str) -> list[int] | None:
-    parts = [p.strip() for p in text.split(",") if p.strip()]
+def _split_top(text: str) -> list[str]:
+    """The comma-separated parts of ``text`` outside any parentheses or brackets."""
+    parts, depth, start = [], 0, 0
+    for i, ch in enumerate(text):
+        if ch in "([":
+            depth += 1
+        elif ch in ")]":
+            depth -= 1
+        elif ch == "," and depth == 0:
+            parts.append(text[start:i].strip())
+            start = i + 1
+    parts.append(text[start:].strip())
+    return [p for p in parts if p]
+
+
+def _allocation(statement: str) -> tuple[str, str, list[str], list[str], str] | None:
+    """``bufN = empty_strided_<device>((size), (stride), torch.<dtype>)`` -> its name,
+    device, size and stride expressions and dtype; None for any other statement."""
+    match = _ALLOC.match(statement)
+    if not match:
+        return None
+    args = _split_top(match["args"])
+    tuples = [a[1:-1] for a in args[:2] if a.startswith("(") and a.endswith(")")]
+    if len(args) < 3 or len(tuples) != 2 or not args[2].startswith("torch."):
+        return None
+    size, stride = (_split_top(t) for t in tuples)
+    return match["name"], match["device"] or "cpu", size, stride, args[2][len("torch.") :]
+
+
+def _ints(parts: list[str]) -> list[int] | None:
     try:
         return [int(p) for p in parts]
     except ValueError:
@@ -106,14 +138,14 @@ def parse_buffers(code: str) -> dict[str, Any]:
 
 def _walk(fn: dict[str, Any], statement: str, number: int) -> None:
     live: dict[str, dict[str, Any]] = fn["_live"]
-    if match := _ALLOC.match(statement):
-        size, stride = _ints(match["size"]), _ints(match["stride"])
+    if allocation := _allocation(statement):
+        name, device, size, stride, dtype = allocation
         buffer = {
-            "name": match["name"],
-            "shape": [p.strip() for p in match["size"].split(",") if p.strip()],
-            "dtype": match["dtype"],
-            "device": match["device"] or "cpu",
-            "bytes": storage_bytes(size, stride, match["dtype"]),
+            "name": name,
+            "shape": size,
+            "dtype": dtype,
+            "device": device,
+            "bytes": storage_bytes(_ints(size), _ints(stride), dtype),
             "line": number,
             "freed_line": None,
         }

@@ -274,7 +274,24 @@ def _parse_forward(lines: list[str], i: int, max_nodes: int) -> dict[str, Any]:
         _link(node, by_name)
         nodes.append(node)
         by_name[node["name"]] = node
+    for node in nodes:
+        add_module(node)
     return {"nodes": nodes, "nodes_truncated": truncated}
+
+
+# Dynamo names a parameter or buffer input after the module holding it:
+# l_self_modules_blocks_modules_0_modules_attn_parameters_weight_ is blocks.0.attn's weight.
+_MODULE_INPUT = re.compile(r"^l_+self_+(?:modules_)?(.*?)_(?:parameters|buffers)_")
+
+
+def add_module(node: dict[str, Any]) -> None:
+    """An input or attribute node named after a module's parameter or buffer gets that
+    module's path (``module``: ["blocks", "0", "attn"], [] for the root), which the graph
+    views group nodes by."""
+    if node.get("op") in ("placeholder", "get_attr"):
+        found = _MODULE_INPUT.match(str(node.get("name")))
+        if found:
+            node["module"] = found[1].split("_modules_") if found[1] else []
 
 
 def _argument_text(rhs: str) -> str:

@@ -1,0 +1,77 @@
+"""Tried modes timed as a loop pays them (#40 item 5), on a GPU: an overhead-bound MLP (six
+Linear layers, batch 8) explored with try_fixes: every mode that removes launch overhead is
+tried, each speedup within 10% of the same two compiles timed independently here, each in
+its own back-to-back loop (CUDA events around 2,000 calls), and the finding says which
+mode won."""
+
+from __future__ import annotations
+
+import statistics
+
+import pytest
+import torch
+
+import tcexplore
+
+pytestmark = pytest.mark.gpu
+
+WITHIN = 0.10
+MODES = ["reduce-overhead", "max-autotune", "max-autotune-no-cudagraphs"]
+
+
+def _loop_us(call, calls=2000, repeats=3):
+    per_call = []
+    for _ in range(repeats):
+        for _ in range(20):
+            call()
+        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        torch.cuda.synchronize()
+        start.record()
+        for _ in range(calls):
+            call()
+        end.record()
+        end.synchronize()
+        per_call.append(start.elapsed_time(end) * 1e3 / calls)
+    return statistics.median(per_call)
+
+
+@pytest.fixture(scope="module")
+def tried(tmp_path_factory):
+    torch.manual_seed(0)
+    layers = []
+    for _ in range(6):
+        layers += [torch.nn.Linear(256, 256), torch.nn.ReLU()]
+    model = torch.nn.Sequential(*layers).cuda().eval()
+    x = torch.randn(8, 256, device="cuda")
+
+    def mlp(x):
+        with torch.no_grad():
+            return model(x)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("TCEXPLORE_CACHE_DIR", str(tmp_path_factory.mktemp("cache")))
+        data = tcexplore.explore(mlp, x, profile=True, try_fixes=True, time_budget_s=0.5)
+        data = data.document.data
+    # each its own compile (Dynamo keys the entries by backend, which differs by mode)
+    independent = {None: torch.compile(mlp), **{m: torch.compile(mlp, mode=m) for m in MODES}}
+    loops = {mode: _loop_us(lambda c=c: c(x)) for mode, c in independent.items()}
+    return data, loops
+
+
+def test_every_launch_overhead_mode_is_tried_and_the_winner_said(tried):
+    data, _ = tried
+    assert data["profile"]["step"]["verdict"] == "overhead-bound"
+    labels = {t["label"] for t in data["tries"]}
+    assert {f'mode="{m}"' for m in MODES} <= labels
+    (profile,) = [f for f in data["findings"] if f["kind"] == "profile"]
+    assert any(d.startswith("Tried, each timed back to back") for d in profile["details"])
+
+
+def test_each_tried_speedup_is_an_independent_loops(tried):
+    data, loops = tried
+    for record in data["tries"]:
+        mode = record["setting"]["value"]
+        independent = loops[None] / loops[mode]
+        print(f"{mode}: tried {record['ratio']:.2f}x, independent loops {independent:.2f}x "
+              f"({loops[None]:.1f} -> {loops[mode]:.1f} us)")
+        assert record["ratio"] == pytest.approx(independent, rel=WITHIN), record
