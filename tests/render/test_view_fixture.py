@@ -64,7 +64,9 @@ def test_the_fixture_holds_what_python_decides(documents, expected):
         row.pop("speedup_words")
     grid.update(decide_grid(grid["rows"]))
     ranks = again["ranks"]
-    ranks["headline"] = headline(len(ranks["ranks"]), ranks["world_size"], ranks["divergence"])
+    ranks["headline"] = headline(
+        ranks["ranks"], ranks["world_size"], ranks["divergence"], ranks.get("inputs")
+    )
     assert _shown(again) == _shown(documents) == expected
 
 

@@ -120,6 +120,14 @@ export interface TcexploreDocumentVersionTcexplore1 {
    */
   distributed?: null | Distributed;
   world_size?: number | null;
+  /**
+   * what the grid says first (findings/comparison.py); a multi-rank document's: how many ranks and whether they diverge
+   */
+  headline?: string;
+  /**
+   * a multi-rank document's inputs: the files looked at, those skipped with why, the ranks two files claimed and how that was settled (traces/folder.py); null when built from digests alone
+   */
+  inputs?: null | RankInputs;
   ranks?: RankEntry[];
   divergence?: RankDivergence[];
   /**
@@ -154,10 +162,6 @@ export interface TcexploreDocumentVersionTcexplore1 {
    * the row to mark as the one to pick: the best row, unless even it is slower than eager beyond the noise
    */
   winning_row?: number | null;
-  /**
-   * what the grid says first (findings/comparison.py); a multi-rank document's: how many ranks and whether they diverge
-   */
-  headline?: string;
   listing?: Listing;
   /**
    * compile id -> the lines of its own frame where it broke (its entry in its graph-break events' user stacks), decided in Python (findings/break_lines.py): the Bytecode views mark them; absent in documents written before it
@@ -210,7 +214,7 @@ export interface CaptureInfo {
     [k: string]: number;
   };
   /**
-   * what this document cannot hold because its source does not record it (not: found empty)
+   * what this document cannot hold because its source does not record it, or a stated size bound keeps out (a big log's graphs past DETAIL_LIMIT); not: found empty
    */
   unavailable?: Unavailable[];
   unread?: Unread;
@@ -2143,8 +2147,52 @@ export interface Distributed {
    */
   source?: "process_group" | "environment" | "trace";
 }
+export interface RankInputs {
+  /**
+   * files (and documents) looked at
+   */
+  files: number;
+  /**
+   * inputs read as a rank
+   */
+  read: number;
+  /**
+   * files not read, with why; one set aside for another file of its rank names that rank
+   */
+  skipped: {
+    path: string;
+    reason: string;
+    rank: number | null;
+  }[];
+  /**
+   * ranks more than one file claimed: the files, the one read, those read as their file name's rank instead, those set aside, and the rule that chose
+   */
+  conflicts: {
+    rank: number;
+    paths: string[];
+    kept: string | null;
+    moved: {
+      path: string;
+      rank: number;
+    }[];
+    set_aside: string[];
+    rule: string | null;
+  }[];
+  /**
+   * one line of what was skipped or settled (the command line prints it); null when every input was read as its metadata's rank
+   */
+  line: string | null;
+}
 export interface RankEntry {
   rank: number;
+  /**
+   * which rule gave the rank: the input's metadata (its events' rank, a document's distributed.rank), its file name's rank_<N>, or its place among the inputs; null in documents written before
+   */
+  rank_from?: "metadata" | "file_name" | "order" | null;
+  /**
+   * which rule gave the rank, in words, and how a conflict over it was settled for this input, if there was one
+   */
+  rank_note?: string | null;
   source: {
     kind: "document" | "trace";
     path: string | null;
@@ -2207,7 +2255,8 @@ export interface RankDivergence {
     | "graph_breaks"
     | "collectives"
     | "status"
-    | "cache";
+    | "cache"
+    | "inputs";
   /**
    * the ranks that differ from the others
    */
