@@ -62,10 +62,13 @@ def documents(tmp_path_factory):
         shell = InteractiveShell.instance()
         assert shell.run_cell(SETUP).success
         step = _function(shell.user_ns, tmp_path_factory.mktemp("step"))
+        # both cold: with the caches, the cell would be served from what explore() wrote
         function = tcexplore.explore(
-            step, shell.user_ns["x"], profile=True, time_budget_s=0.1
+            step, shell.user_ns["x"], profile=True, time_budget_s=0.1, bypass_caches=True
         ).document.data
-        ran = shell.run_cell(f"%%tcompile --profile --time-budget 0.1 --out cell\n{BODY}")
+        ran = shell.run_cell(
+            f"%%tcompile --profile --time-budget 0.1 --bypass-caches --out cell\n{BODY}"
+        )
         assert ran.success, ran.error_in_exec
         cell = shell.user_ns["cell"].document.data
     return cell, function
