@@ -44,7 +44,7 @@ def test_compiles_past_the_bound_keep_their_counts_and_are_named(log, monkeypatc
 
 def test_a_compile_named_is_kept_whole_wherever_it_lies(log, monkeypatch):
     monkeypatch.setattr(traces, "DETAIL_LIMIT", 1)
-    data = traces.document_from_log(traces.read_trace_log(log), keep=["0/1"]).data
+    data = traces.data_from_log(traces.read_trace_log(log), keep=["0/1"])
     assert all(c["dynamo_graph"]["nodes"] for c in data["compiles"])
     assert "compiles[].graphs_and_code" not in {u["field"] for u in data["capture"]["unavailable"]}
 
