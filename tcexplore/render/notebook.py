@@ -5,8 +5,7 @@ from their nodes. The bundle's document therefore leaves out what no view reads:
 joint graph when forward and backward are there, the FX code text of graphs that have
 their nodes (marked ``truncated``, ``chars`` kept) and each node's copy of its code line,
 the disassembly texts of bytecode read into instructions (marked the same way),
-Inductor's raw provenance, non-scalar compile metrics, the components of each cache
-miss's key (the diff of two saved documents reads them). ``Exploration.save()`` still
+Inductor's raw provenance, non-scalar compile metrics. ``Exploration.save()`` still
 writes everything. And a document still over :data:`PACK_OVER` bytes carries its
 ``compiles`` gzip-compressed in ``packed`` (the JupyterLab extension unpacks it); its
 ``text/html`` fallback is then the summary report, which points to the extension. So is
@@ -88,12 +87,6 @@ def _display_compile(record: dict[str, Any]) -> dict[str, Any]:
     for key in ("metrics", "backward_metrics"):
         if key in record:
             record[key] = _scalar_metrics(record[key])
-    # a cache miss's key components (~600 per FX graph, for the diff of two saved documents,
-    # docdiff/cache_keys.py): no view draws them
-    record["cache"] = [
-        {k: v for k, v in e.items() if k not in ("key_components", "key_components_unread")}
-        for e in record.get("cache") or []
-    ]
     return record
 
 
