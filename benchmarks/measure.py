@@ -33,9 +33,13 @@ def _tree_rss(process: psutil.Process) -> int:
     return total
 
 
-def measure(command: list[str], env: dict[str, str] | None = None) -> Measured:
+def measure(
+    command: list[str], env: dict[str, str] | None = None, cwd: str | None = None
+) -> Measured:
     cpu_before, began = _cpu(), time.perf_counter()
-    popen = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    popen = subprocess.Popen(
+        command, env=env, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+    )
     watched, peak = psutil.Process(popen.pid), 0
     while popen.poll() is None:
         try:

@@ -10,10 +10,14 @@ benchmarks/gpt_trace.py), read in one run by
   1, 2, 4, … up to this machine's cores),
 
 with wall time, CPU time and the peak memory of the whole process tree (the parent and
-its workers together).
+its workers together). ``--baseline DIR`` adds, for each ``--jobs``, the same command run
+with an earlier tcexplore's source tree first on the path (``git archive REV tcexplore |
+tar -x -C DIR``), alternating with this one: before and after in one run. ``--no-tlparse``
+leaves tlparse out.
 
     python benchmarks/ranks_scale.py                       # 8 ranks, jobs 1..cores
     python benchmarks/ranks_scale.py --ranks 8 64 --jobs 2 16
+    python benchmarks/ranks_scale.py --ranks 64 --jobs 1 --baseline /tmp/base --no-tlparse
 """
 
 from __future__ import annotations
@@ -67,53 +71,62 @@ def main() -> int:
     )
     parser.add_argument("--ranks", type=int, nargs="+", default=[8])
     parser.add_argument("--jobs", type=int, nargs="+", default=_default_jobs())
+    parser.add_argument("--baseline", type=Path, help="an earlier tcexplore's source tree")
+    parser.add_argument("--no-tlparse", action="store_true")
     args = parser.parse_args()
-    if shutil.which("tlparse") is None:
+    if not args.no_tlparse and shutil.which("tlparse") is None:
         parser.error("tlparse is not installed (pip install tlparse, or the `test` extra)")
     log = args.log or gpt_trace_log(args.work / "gpt12")
     print(f"log: {log} ({log.stat().st_size / 1e6:.1f} MB) x N ranks; {_cores()} cores")
     print(f"{'':38} {'wall s':>7} {'cpu s':>7} {'peak MB':>8}")
+    arms = {"": None}
+    if args.baseline:
+        arms["baseline "] = dict(os.environ, PYTHONPATH=str(args.baseline.resolve()))
     for ranks in args.ranks:
         with tempfile.TemporaryDirectory() as tmp:
             directory = _rank_dir(log, ranks, Path(tmp))
-            m = measure(
-                [
-                    "tlparse",
-                    str(directory),
-                    "--all-ranks-html",
-                    "-o",
-                    str(Path(tmp) / "tl"),
-                    "--overwrite",
-                    "--no-browser",
-                ]
-            )
-            _row(f"{ranks} ranks: tlparse --all-ranks-html", m)
-            base = None
-            for jobs in args.jobs:  # each row printed as it is measured
-                out = Path(tmp) / f"out{jobs}"
-                out.mkdir()
+            if not args.no_tlparse:
                 m = measure(
                     [
-                        sys.executable,
-                        "-m",
-                        "tcexplore",
-                        "ranks",
+                        "tlparse",
                         str(directory),
-                        "--json",
-                        str(out / "ranks.json"),
-                        "--html",
-                        str(out / "ranks.html"),
-                        "--jobs",
-                        str(jobs),
+                        "--all-ranks-html",
+                        "-o",
+                        str(Path(tmp) / "tl"),
+                        "--overwrite",
+                        "--no-browser",
                     ]
                 )
-                shutil.rmtree(out)
-                base = base or m.wall_s
-                _row(
-                    f"{ranks} ranks: tcexplore ranks --jobs {jobs}",
-                    m,
-                    f"  x{base / m.wall_s:.2f} of --jobs {args.jobs[0]}",
-                )
+                _row(f"{ranks} ranks: tlparse --all-ranks-html", m)
+            base = None
+            for jobs in args.jobs:  # each row printed as it is measured
+                for arm, env in arms.items():  # the source tree's own, then the baseline's
+                    out = Path(tmp) / f"out{jobs}"
+                    out.mkdir()
+                    m = measure(
+                        [
+                            sys.executable,
+                            "-m",
+                            "tcexplore",
+                            "ranks",
+                            str(directory),
+                            "--json",
+                            str(out / "ranks.json"),
+                            "--html",
+                            str(out / "ranks.html"),
+                            "--jobs",
+                            str(jobs),
+                        ],
+                        env=env,
+                        cwd=tmp,  # not this checkout: the baseline's tree comes first on its path
+                    )
+                    shutil.rmtree(out)
+                    base = base or m.wall_s
+                    _row(
+                        f"{ranks} ranks: {arm}tcexplore ranks --jobs {jobs}",
+                        m,
+                        f"  x{base / m.wall_s:.2f} of the first row",
+                    )
     return 0
 
 

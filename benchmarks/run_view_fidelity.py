@@ -127,7 +127,7 @@ def measure(device: str, steps: int, workdir: Path) -> dict[str, Any]:
 
 
 def table(found: dict[str, Any]) -> str:
-    ms = lambda us: f"{us / 1e3:.2f} ms"  # noqa: E731
+    ms = lambda us: "none timed" if us is None else f"{us / 1e3:.2f} ms"  # noqa: E731
     runs = ", ".join(ms(u) for u in found["plain_runs_us"])
     rows = [
         ("python loop.py (the loop's own, median of 3)", f"{ms(found['plain_us'])} ({runs})"),
@@ -135,7 +135,12 @@ def table(found: dict[str, Any]) -> str:
         ("tcexplore run --profile loop.py (the loop's own)", ms(found["profile_run_us"])),
         ("the run view's per-step figure (unprofiled steps)", ms(found["view_us"])),
         ("the run view's profiled steps (frames + gaps)", ms(found["view_profiled_us"])),
-        ("slowdown the view states", f"{found['slowdown']:.2f}×"),
+        (
+            "slowdown the view states",
+            "none (no step was timed unprofiled)"
+            if found["slowdown"] is None
+            else f"{found['slowdown']:.2f}×",
+        ),
     ]
     return "\n".join(f"| {a} | {b} |" for a, b in rows)
 

@@ -13,6 +13,7 @@ import pickle
 import re
 import subprocess
 import sys
+import tempfile
 import traceback
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -156,6 +157,14 @@ def tlparse_output_codes(out_dir: Path) -> list[str]:
     artifacts = [a for entry in directory.values() for a in entry["artifacts"]
                  if a["name"].startswith("inductor_output_code_")]
     return [(out_dir / a["url"]).read_text() for a in sorted(artifacts, key=lambda a: a["number"])]
+
+
+def pytest_configure(config):
+    """Inductor's caches start empty for each run, as on CI's clean machine: a capture uses
+    the caches as the program has them (a hit has no codegen to show), so what one test run
+    left in ~/.cache or /tmp must not decide what the next one sees. A test needing a cold
+    compile asks for it (``bypass_caches=True``), as a user would."""
+    os.environ.setdefault("TORCHINDUCTOR_CACHE_DIR", tempfile.mkdtemp(prefix="tcx-inductor-"))
 
 
 def pytest_collection_modifyitems(config, items):

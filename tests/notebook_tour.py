@@ -129,6 +129,8 @@ def execute_tour(directory: Path) -> Tour:
                              store_widget_state=True,
                              resources={"metadata": {"path": str(directory)}})
     start = time.perf_counter()
-    client.execute(env=checkout_env())  # the kernel runs in `directory` (resources path)
+    # the kernel runs in `directory` (resources path), with Inductor's caches empty, as a
+    # learner's first session on a fresh machine: what other tests compiled is not its own
+    client.execute(env=checkout_env(TORCHINDUCTOR_CACHE_DIR=str(directory / "inductor-cache")))
     nbformat.write(notebook, directory / "tour.ipynb")
     return Tour(notebook, directory, time.perf_counter() - start, updates)

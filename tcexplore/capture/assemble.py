@@ -21,7 +21,7 @@ from .events import Event
 from .fusion import attribute_kernels
 from .generations import Generations
 from .handlers import IGNORED, handler_for
-from .handlers.payloads import json_or_none
+from .handlers.payloads import DetailBudget, json_or_none
 from .library_files import library_files, torch_file
 from .parsers.identity import add_identity
 from .phases import build_phase_tree
@@ -103,6 +103,7 @@ class Assembler:
         self.bytecode_texts: dict[str, dict[str, Any]] = {}  # compile id -> what was heard
         self.memory_budgets: dict[str, float] = {}  # compile id -> activation_memory_budget
         self.autograd_passes: dict[int, dict[str, Any]] = {}  # compiled autograd's, by id
+        self.detail: DetailBudget | None = None  # a big log's bound on graphs kept (traces/)
         self.generations = Generations()  # torch's ids over torch.compiler.reset()
 
     def record_for(self, event: Event) -> dict[str, Any] | None:

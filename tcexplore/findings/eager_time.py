@@ -2,8 +2,9 @@
 :data:`GAP_SHARE` of a step says what ran there (torch's own profiler ranges, stored by
 measure/run_detail.py: the optimizer's step, zeroing gradients, loading a batch, the
 autograd engine, ATen ops, Dynamo's cache lookup) with its time per step, and the advice
-that fits the heaviest; an eager optimizer step over that share is a finding of its own,
-whose advice is to compile it. A graph break's gap is run_view's finding."""
+that fits the heaviest; an eager optimizer step over that share (of the step as the program
+runs it, where both were timed without the profiler) is a finding of its own, whose advice
+is to compile it. A graph break's gap is run_view's finding."""
 
 from __future__ import annotations
 
@@ -61,12 +62,25 @@ def _named(run: Data, name: Data) -> str:
     return said
 
 
+def _optimizer_share(run: Data, name: Data) -> float:
+    """An optimizer step's share of a step: of the step as the program runs it where both
+    were timed without the profiler (torch's optimizer step hooks and the step markers),
+    else of the profiled step (the profiler's per-op records inflate eager ops more than
+    compiled code, so its share is the less faithful one)."""
+    plain = (run.get("unprofiled") or {}).get("per_step_us")
+    if plain and name.get("unprofiled_us") is not None:
+        return name["unprofiled_us"] / plain
+    return name["per_step_us"] / run["per_step_us"]
+
+
 def _optimizer(run: Data) -> list[Data]:
     found = []
     for gap in run.get("gaps") or []:
         for name in gap.get("names") or []:
-            part = name["per_step_us"] / run["per_step_us"]
-            if name["kind"] != "optimizer_step" or part < GAP_SHARE:
+            if name["kind"] != "optimizer_step":
+                continue
+            part = _optimizer_share(run, name)
+            if part < GAP_SHARE:
                 continue
             which = name["name"].partition("#")[2] or name["name"]
             found.append(

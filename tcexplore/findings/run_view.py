@@ -1,12 +1,14 @@
 """The run view's words: what started a step, each eager gap's and each timeline bar's
-label, the headline (the share of a step in compiled code and the costliest graph break),
-and the finding that names that break with its measured cost. The figures are
-measure/run_view.py's; both views draw these stored texts."""
+label, the timeline's axis (ending at the step's end), the headline (the share of a step in
+compiled code and the costliest graph break), and the finding that names that break with
+its measured cost. The figures are measure/run_view.py's; both views draw these stored
+texts."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from ..common.axis import span_axis
 from ..common.formatting import count, share, time_us
 from .graph_break_audit import source_labels
 from .make import compile_link, finding, short_where, source_link, tab_link
@@ -26,11 +28,12 @@ UNRECORDED = "a graph break this document did not record"
 # A compile id the profile saw run that the document lacks: a live capture opened after it.
 BEFORE_CAPTURE = "compiled before this document's capture opened"
 MESSAGE_CHARS = 60
+STEP_AXIS = "time from the step's start"  # the timeline's axis, ending at the step's end
 # A profiled step this much slower than the unprofiled one is said, with the ratio.
 SLOWDOWN_SAID = 1.1
 UNPROFILED_BY = {
-    "markers": "steps after the profiler stopped, timed by host timers at each entry of "
-    "the first compiled frame",
+    "markers": "the steps the profiler did not record, timed by host timers at each entry "
+    "of the first compiled frame",
     "calls": "the same calls, each timed to completion, without the profiler or the kernel ranges",
 }
 
@@ -45,7 +48,12 @@ def _message(brk: Data) -> str:
     return text if len(text) <= MESSAGE_CHARS else text[: MESSAGE_CHARS - 1] + "…"
 
 
-def _basis(data: Data, first: str | None, step: str) -> str:
+def _steps_said(runs: list[list[int]]) -> str:
+    said = [f"{a}–{b}" if b > a else str(a) for a, b in runs]
+    return ", ".join(said[:-1]) + (" and " if len(said) > 1 else "") + said[-1]
+
+
+def _basis(data: Data, first: str | None, step: str, run: Data) -> str:
     if first is None:
         return STEP_BY[step]
     record = next((c for c in data.get("compiles") or [] if c.get("id") == first), None)
@@ -55,9 +63,19 @@ def _basis(data: Data, first: str | None, step: str) -> str:
         frame = record.get("frame") or {}
         at = short_where(frame.get("file"), frame.get("line"), source_labels(data))
         which = f"{frame.get('function') or first} at {at}"
+    starts = f"each entry of the run's first compiled frame ({which}) starts a step"
+    plain = run.get("unprofiled") or {}
+    profiled = run["steps"].get("profiled") or []
+    if plain.get("basis") != "markers" or not profiled:
+        return (
+            f"{starts}; the last step ends with its last compiled code, so it is left out of "
+            "the figures"
+        )
+    windows = "a window" if len(plain.get("windows") or []) < 2 else "windows"
     return (
-        f"each entry of the run's first compiled frame ({which}) starts a step; the last step "
-        "ends with its last compiled code, so it is left out of the figures"
+        f"{starts}; the profiler recorded steps {_steps_said(profiled)} whole ({windows} "
+        f"from the run's start, and from each compile after one closed, each until "
+        f"{plain.get('window_steps')} steady steps); the other steps ran without it"
     )
 
 
@@ -147,7 +165,7 @@ def headline(run: Data, data: Data) -> str:
 def label_run(run: Data, data: Data, first: str | None, step: str = "call") -> Data:
     """``run`` with its words: ``first`` is the compile whose frame's entries start the
     steps (None: a step is a profiler step, one ``step`` of :data:`STEP_BY`)."""
-    run["steps"]["basis"] = _basis(data, first, step)
+    run["steps"]["basis"] = _basis(data, first, step, run)
     run["step_time"] = step_words(run)
     short = []
     for gap in run["gaps"]:
@@ -166,6 +184,7 @@ def label_run(run: Data, data: Data, first: str | None, step: str = "call") -> D
             )
         else:
             span["label"] = short[span["gap"]] if span["gap"] is not None else "eager"
+    run["timeline"]["axis"] = span_axis(run["timeline"]["duration_us"], STEP_AXIS)
     run["headline"] = headline(run, data)
     return run
 

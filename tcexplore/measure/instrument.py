@@ -178,11 +178,13 @@ def _extern_root(name: str) -> str:
 
 
 class Instrument:
-    """Kernel wrappers installed on output modules, until ``restore()``."""
+    """Kernel wrappers installed on output modules, until ``restore()``; ``pause()`` puts
+    the modules' own globals back and ``resume()`` the wrappers again (a run profiled in
+    windows: measure/profile.py's ``RunProfile``)."""
 
     def __init__(self) -> None:
         self.sites: list[KernelSite] = []
-        self._swapped: list[tuple[Any, str, Any]] = []
+        self._swapped: list[tuple[Any, str, Any, Any]] = []  # module, name, own, wrapper
 
     def _site(
         self,
@@ -239,12 +241,21 @@ class Instrument:
         return True
 
     def _swap(self, module: Any, name: str, wrapper: Any) -> None:
-        self._swapped.append((module, name, module.__dict__[name]))
+        self._swapped.append((module, name, module.__dict__[name], wrapper))
         module.__dict__[name] = wrapper
 
+    def pause(self) -> None:
+        for module, name, own, wrapper in reversed(self._swapped):
+            if module.__dict__.get(name) is wrapper:
+                module.__dict__[name] = own
+
+    def resume(self) -> None:
+        for module, name, own, wrapper in self._swapped:
+            if module.__dict__.get(name) is own:
+                module.__dict__[name] = wrapper
+
     def restore(self) -> None:
-        for module, name, value in reversed(self._swapped):
-            module.__dict__[name] = value
+        self.pause()
         self._swapped.clear()
 
 

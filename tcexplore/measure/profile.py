@@ -13,21 +13,25 @@ device time is ``cudagraph_share``. An extern call's FLOPs are torch's own estim
 
 Two scopes: ``explore(profile=True)`` profiles a few calls of the compiled function after
 its timing samples (times per call); ``tcexplore run --profile`` profiles a script's first
-steady steps (times summed over them; :class:`RunProfile`) and times the rest without it.
+steady steps, and again those after each later compile (times summed over them;
+:class:`RunProfile`), and times the rest without it.
 """
 
 from __future__ import annotations
 
+import bisect
 import contextlib
 import statistics
+import threading
 import time
 from collections import defaultdict
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from typing import Any
 
 import torch
 from torch.autograd import DeviceType
-from torch.profiler import ProfilerActivity, profile, schedule
+from torch.profiler import ProfilerActivity, profile, record_function, schedule
 
 from .. import _torch_compat
 from ..capture.parsers.output_code import parse_output_code
@@ -37,6 +41,7 @@ from .lines import roll_up
 from .loop import back_to_back, batch_calls
 from .native_stderr import quietly_entered, without_native_noise
 from .peaks import measured_peaks
+from .run_pieces import STEP_RANGE, WINDOW_RANGE, marked_steps
 from .run_view import with_run
 from .step_markers import StepMarkers
 
@@ -46,7 +51,8 @@ CUDA_GRAPH_REPLAY = "CUDA graph replay: "
 COMPILED_GRAPH_CALL = "## Call CompiledFxGraph"
 COMPILED_REGION = "Torch-Compiled Region"  # ": <compile id>" follows
 PROFILED_CALLS = (3, 50)
-# Steady steps a run's profiler records before it stops (the rest are timed without it).
+# Steady steps a run's profiler window records after its last compile before it stops (the
+# rest are timed without it).
 PROFILED_STEPS = 5
 COMPILE_END = "compilation_metrics"  # the trace event that ends a Dynamo compile
 WARMUP_CALLS = 2
@@ -59,8 +65,9 @@ HOW = {
 }
 SCOPE = {
     "call": "per call of the compiled function, over calls profiled after the timing samples",
-    "run": "summed over the run's profiled steps: every compiled region it entered until "
-    "the profiler stopped, after its first steady steps (the rest ran without it)",
+    "run": "summed over the steps the profiler recorded whole: windows from the run's start "
+    "and from each compile after one closed, each until its first steady steps (the rest "
+    "ran without it)",
 }
 
 
@@ -96,15 +103,37 @@ def _outermost_call(event: Any) -> Any:
     return next((a for a in reversed(_ancestors(event)) if _is_compiled(a)), None)
 
 
-def compiling_calls(events: list[Any]) -> dict[str, Any]:
+def _within(spans: list[tuple[float, float]] | None) -> Callable[[Any], bool]:
+    """Whether a call starts inside one of ``spans`` (None: every call counts)."""
+    if spans is None:
+        return lambda call: True
+    spans = sorted(spans)
+    starts = [start for start, _ in spans]
+
+    def kept(call: Any) -> bool:
+        k = bisect.bisect_right(starts, call.time_range.start) - 1
+        return k >= 0 and call.time_range.start < spans[k][1]
+
+    return kept
+
+
+def compiling_calls(
+    events: list[Any], within: list[tuple[float, float]] | None = None
+) -> dict[str, Any]:
     """Calls of compiled code (outermost compiled ranges) and those during which torch
     compiled: a graph break's resume function or a recompile compiles inside the call that
     reaches it, and such a call's time is mostly compile. Told by torch's own compile ranges
-    (``_torch_compat.is_compile_range``)."""
+    (``_torch_compat.is_compile_range``). ``within``: the spans a call must start in to
+    count (a run's steps recorded whole: a call the profiler's stop cut, or one it entered
+    before a window opened, is not one)."""
+    kept = _within(within)
     outermost = [
         e
         for e in events
-        if e.device_type == DeviceType.CPU and _is_compiled(e) and _outermost_call(e) is e
+        if e.device_type == DeviceType.CPU
+        and _is_compiled(e)
+        and _outermost_call(e) is e
+        and kept(e)
     ]
     compiling = {
         id(call): call
@@ -113,7 +142,7 @@ def compiling_calls(events: list[Any]) -> dict[str, Any]:
             for e in events
             if e.device_type == DeviceType.CPU and _torch_compat.is_compile_range(e.name)
         )
-        if call is not None
+        if call is not None and kept(call)
     }
     steady = [e.cpu_time_total for e in outermost if id(e) not in compiling]
     return {
@@ -136,14 +165,20 @@ def _output_locations(document: dict[str, Any]) -> dict[str, tuple[int, int]]:
 
 
 def attribute(
-    events: list[Any], sites: list[KernelSite], document: dict[str, Any], steps: int, cuda: bool
+    events: list[Any],
+    sites: list[KernelSite],
+    document: dict[str, Any],
+    steps: int,
+    cuda: bool,
+    within: list[tuple[float, float]] | None = None,
 ) -> dict[str, Any]:
     """The profiler's events as kernel rows, with time per step (``steps`` profiled).
-    Calls during which torch compiled are left out (see :func:`compiling_calls`)."""
+    Calls during which torch compiled, and calls outside ``within``, are left out (see
+    :func:`compiling_calls`)."""
     graphs_recorded = any(
         c.get("cudagraphs", {}).get("recordings") for c in document.get("compiles", [])
     )
-    calls = compiling_calls(events)
+    calls, kept = compiling_calls(events, within), _within(within)
     time_us: dict[tuple[int, int], float] = defaultdict(float)
     launches: dict[tuple[int, int], int] = defaultdict(int)
     replayed: dict[str, float] = defaultdict(float)
@@ -152,7 +187,7 @@ def attribute(
         if event.device_type != DeviceType.CPU:
             continue  # on CUDA a range also shows as a GPU-side annotation of the same name
         call = _outermost_call(event)
-        if id(call) in calls["compiling_ids"]:
+        if id(call) in calls["compiling_ids"] or not kept(call or event):
             continue
         if call is event:
             region_us += event.cpu_time_total
@@ -354,28 +389,68 @@ def _timed_calls(thunk: Callable[[], Any], calls: int, cuda: bool) -> float:
     return statistics.mean(walls) * 1e6
 
 
+@dataclass
+class _Window:
+    """One stretch of a run under the profiler: from ``first`` (the first step it can
+    record whole) to the step it stopped in; ``origin_us``: its clock's offset from the
+    host's (``time.perf_counter``, µs), told by a range at its start."""
+
+    profiler: Any
+    first: int
+    stopped_at: int | None = None
+    origin_us: float = 0.0
+
+
 class RunProfile:
     """``tcexplore run --profile``, ``capture(profile=True)``: the run under the profiler
-    until it has recorded ``profiled_steps`` steady steps (a step: an entry of the first
-    compiled frame), then without it; host timers at each step's start
-    (measure/step_markers.py) time every step, so the steps after the profiler stopped
-    give the run's own time per step. Each output module is instrumented as soon as it is
-    loaded (by the next trace event after its code), until the profiler stops."""
+    in windows, each until it has recorded ``profiled_steps`` steady steps after its last
+    compile (a step: an entry of the first compiled frame), then without it. A window opens
+    with the run and again at the first trace event after one stopped (torch compiles:
+    the code a run's later steps run may be new), on the thread that opened the first.
+    Host timers at each step's start (measure/step_markers.py) see every step, and number
+    each one a window records (a ``tcexplore step #<n>`` range), so the steps outside the
+    windows give the run's own time per step. Each output module is instrumented as soon
+    as it is loaded (by the next trace event after its code), while a window records."""
 
     def __init__(self, profiled_steps: int = PROFILED_STEPS) -> None:
         self.cuda = torch.cuda.is_available()
         self._instrument = Instrument()
         self._pending: list[tuple[str, list[dict[str, Any]]]] = []
-        self._profiler: Any = None
         self._started = 0.0
         self._profiled_steps = profiled_steps
         self.markers = StepMarkers(self._on_step)
-        self.stopped_at: int | None = None  # the step during which the profiler stopped
+        self.windows: list[_Window] = []
+        self._recording: int | None = None  # the recording thread, while recording
+        self._events: list[Any] | None = None
+
+    def _open(self) -> None:
+        """A window opens: the profiler starts, the kernels' wrappers go back in."""
+        window = _Window(profile(activities=_activities(self.cuda)), len(self.markers.starts))
+        with without_native_noise():
+            window.profiler.start()
+        with record_function(WINDOW_RANGE):
+            window.origin_us = time.perf_counter() * 1e6
+        self._instrument.resume()
+        self.windows.append(window)
+
+    def _close(self, index: int) -> None:
+        window = self.windows[-1]
+        window.stopped_at = index
+        self._instrument.pause()
+        with without_native_noise():
+            window.profiler.stop()
+
+    @property
+    def _window(self) -> _Window | None:
+        """The window recording now, if any."""
+        return self.windows[-1] if self.windows and self.windows[-1].stopped_at is None else None
 
     def on_event(self, event: Any) -> None:
         self.markers.heard(event.frame_id, event.kind == COMPILE_END)
-        if self.stopped_at is not None:
-            return
+        if self._window is None:
+            if self._recording != threading.get_ident():
+                return
+            self._open()
         if self._pending:
             self._pending = [(p, k) for p, k in self._pending if not self._instrument.install(p, k)]
         if event.kind == "inductor_output_code" and isinstance(event.data, dict):
@@ -384,73 +459,111 @@ class RunProfile:
                 self._pending.append((path, parse_output_code(event.payload or "")["kernels"]))
 
     def _on_step(self, index: int) -> None:
-        """A step starts: the profiler stops once the steps before hold enough steady
-        ones (one more than it keeps: the last profiled step's end is this step's region,
-        which it no longer records)."""
-        if self.stopped_at is not None or self._profiler is None:
+        """A step starts: numbered in the window; the window closes once the steps since
+        its last compile hold enough steady ones (this step's start ends the last)."""
+        window = self._window
+        if window is None:
             return
-        if len([i for i in range(index) if i not in self.markers.compiled]) > self._profiled_steps:
-            self._stop(index)
-
-    def _stop(self, index: int) -> None:
-        self.stopped_at = index
-        self._instrument.restore()
-        self._pending.clear()
-        with without_native_noise():
-            self._profiler.stop()
+        with record_function(f"{STEP_RANGE}{index}"):
+            pass
+        compiled = self.markers.compiled
+        since = max([window.first, *(i + 1 for i in compiled if i < index)])
+        if sum(1 for i in range(since, index) if i not in compiled) >= self._profiled_steps:
+            self._close(index)
 
     @contextlib.contextmanager
     def recording(self) -> Iterator[None]:
         self._started = time.perf_counter()
-        self._profiler = profile(activities=_activities(self.cuda))
+        self._recording = threading.get_ident()
+        self._open()
         try:
-            with without_native_noise():
-                self._profiler.start()
             yield
         finally:
+            self._recording = None
             self.markers.restore()
-            if self.stopped_at is None:
-                self._instrument.restore()
+            if self._window is not None:
+                self._instrument.pause()
                 with without_native_noise():
-                    self._profiler.stop()
+                    self.windows[-1].profiler.stop()
+            self._instrument.restore()
 
     def events(self) -> list[Any]:
-        """The profiler's events of the run (after :meth:`recording`)."""
-        return self._profiler.events()
+        """Every window's events (after :meth:`recording`), on the host's clock (µs)."""
+        if self._events is None:
+            self._events = []
+            for window in self.windows:
+                events = list(window.profiler.events())
+                anchor = next((e for e in events if e.name == WINDOW_RANGE), None)
+                shift = window.origin_us - anchor.time_range.start if anchor else 0.0
+                for event in events:
+                    event.time_range.start += shift
+                    event.time_range.end += shift
+                self._events += events
+        return self._events
+
+    def _profiled(self) -> set[int]:
+        """The steps a window recorded (the one it stopped in included)."""
+        last = len(self.markers.starts) - 1
+        return {
+            i
+            for w in self.windows
+            for i in range(w.first, (last if w.stopped_at is None else w.stopped_at) + 1)
+        }
 
     def unprofiled(self) -> dict[str, Any]:
-        """The steps timed without the profiler: after the one it stopped in, those that
-        compiled nothing (the last, whose end nothing tells, left out)."""
-        profiled = sum(
-            1
-            for i in range(self.stopped_at or max(len(self.markers.starts) - 1, 0))
-            if i not in self.markers.compiled
-        )
-        durations = [] if self.stopped_at is None else self.markers.steady(self.stopped_at)
+        """The steps timed without the profiler: those no window recorded that compiled
+        nothing (the last, whose end nothing tells, left out)."""
+        profiled = self._profiled()
+        steps = self.markers.steady(profiled)
+        durations = self.markers.durations(steps)
         return {
             "per_step_us": statistics.mean(durations) * 1e6 if durations else None,
             "steps": len(durations),
-            "profiled_steps": profiled,
+            "profiled_steps": len(profiled - self.markers.compiled),
             "marker_us": self.markers.cost_us(),
-            "optimizer_us": self.markers.optimizer_us(self.stopped_at)
-            if self.stopped_at is not None
-            else {},
+            "optimizer_us": self.markers.optimizer_us(steps),
             "graph_calls_per_step": self.markers.graph_calls / max(len(self.markers.starts), 1),
             "basis": "markers",
-            "stopped_at": self.stopped_at,
+            "windows": [[w.first, w.stopped_at] for w in self.windows],
+            "window_steps": self._profiled_steps,
+        }
+
+    def marked(self) -> dict[str, Any]:
+        """What the markers saw of every step, for the run view."""
+        return {
+            "count": len(self.markers.starts),
+            "compiled": sorted(self.markers.compiled),
+            "stops": [w.stopped_at for w in self.windows if w.stopped_at is not None],
         }
 
     def section(self, document: dict[str, Any]) -> dict[str, Any]:
         cost_s = time.perf_counter() - self._started
         events = self.events()
-        run = attribute(events, self._instrument.sites, document, 1, self.cuda)
+        marked = self.marked()
+        cpu = [e for e in events if e.device_type == DeviceType.CPU]
+        whole, _ = marked_steps(cpu, set(marked["stops"]))
+        run = attribute(
+            events,
+            self._instrument.sites,
+            document,
+            1,
+            self.cuda,
+            within=list(whole.values()) if marked["count"] else None,
+        )
         wall = (
             run["region_us"] or sum(r["time_us"] for r in run["kernels"]),
-            "the run's compiled regions and compiled graph calls (the backward's included)",
+            "the run's compiled regions and compiled graph calls (the backward's included) "
+            "in the steps the profiler recorded whole",
         )
         section = finish(document, run, wall, scope="run", profiled_calls=1, cost_s=cost_s)
         return with_run(
-            section, events, document, by_calls=False, cuda=self.cuda, unprofiled=self.unprofiled()
+            section,
+            events,
+            document,
+            by_calls=False,
+            cuda=self.cuda,
+            unprofiled=self.unprofiled(),
+            marked=marked,
         )
 
 

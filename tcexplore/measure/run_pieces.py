@@ -16,8 +16,13 @@ From the profiler's own ranges (measure/run_view.py says what it makes of them):
   break's eager code) is cut out of that region's time, as a nested region is.
 - a step is a ``ProfilerStep`` up to its last compiled code (``explore(profile=True)``: one
   call of the function; the rest of the profiler step is tcexplore's harness), or, in a
-  whole run, each entry of the first compiled frame that ran starts one and the last one
-  ends with its last compiled code.
+  whole run, each entry of the first compiled frame that ran starts one: the step markers
+  (measure/step_markers.py) number each entry in a ``tcexplore step #<n>`` range, inside
+  the region that entered the frame, while a profiler window records. A numbered step runs
+  from its region's start to the next step's, where the window recorded that one too (the
+  step in which a window stopped has no end it recorded). Without the markers' ranges (the
+  frame compiled before the capture opened) each entry of the first frame's regions starts
+  a step and the last one ends with its last compiled code.
 """
 
 from __future__ import annotations
@@ -33,6 +38,8 @@ REGION = "Torch-Compiled Region: "  # then the compile id
 GRAPH_CALLS = ("CompiledFunction", "## Call CompiledFxGraph")  # exact / a prefix
 BACKWARD = "CompiledFunctionBackward"
 PROFILER_STEP = "ProfilerStep"
+STEP_RANGE = "tcexplore step #"  # then the step's index (measure/profile.py's RunProfile)
+WINDOW_RANGE = "tcexplore window"  # where a profiler window's clock meets the host's
 Key = tuple[str, bool]  # (compile id, backward)
 
 
@@ -194,6 +201,41 @@ def step_bounds(
     starts = [r.time_range.start for r in regions if compile_id(r).rsplit("/", 1)[0] == first]
     last_end = max(p.end for p in pieces)
     return list(zip(starts, [*starts[1:], last_end])), compile_id(regions[0])
+
+
+def marked_steps(
+    cpu: list[Any], stops: set[int]
+) -> tuple[dict[int, tuple[float, float]], str | None]:
+    """The steps the markers numbered (their ``STEP_RANGE`` ranges) that a window recorded
+    whole: index -> (start, end); ``stops``: the steps in which a window stopped. And the
+    compile whose region holds the first step's range. A step starts where the outermost
+    region holding its range does (a region the profiler's stop cut short keeps no
+    children: the one of its thread that spans the range)."""
+    outermost = sorted(
+        (e for e in cpu if e.name.startswith(REGION) and _enclosing_region(e) is None),
+        key=lambda e: e.time_range.start,
+    )
+    starts = [e.time_range.start for e in outermost]
+    marks: dict[int, tuple[float, str | None]] = {}
+    for event in cpu:
+        index = event.name[len(STEP_RANGE) :] if event.name.startswith(STEP_RANGE) else ""
+        if not index.isdigit():
+            continue
+        at = event.time_range.start
+        k = bisect.bisect_right(starts, at) - 1
+        while k >= 0 and outermost[k].thread != event.thread:
+            k -= 1
+        region = outermost[k] if k >= 0 and outermost[k].time_range.end >= at else None
+        marks[int(index)] = (
+            region.time_range.start if region is not None else at,
+            compile_id(region) if region is not None else None,
+        )
+    bounds = {
+        i: (start, marks[i + 1][0])
+        for i, (start, _) in marks.items()
+        if i + 1 in marks and i not in stops
+    }
+    return bounds, marks[min(marks)][1] if marks else None
 
 
 def step_pieces(pieces: list[Piece], ends: list[float], start: float, end: float) -> list[Piece]:

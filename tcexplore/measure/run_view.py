@@ -28,6 +28,7 @@ from .run_pieces import (
     Piece,
     breaks,
     kernel_time,
+    marked_steps,
     pieces_of,
     step_bounds,
     step_pieces,
@@ -55,33 +56,28 @@ def run_section(
     cuda: bool,
     step: str = "call",
     unprofiled: dict[str, Any] | None = None,
+    marked: dict[str, Any] | None = None,
 ) -> dict[str, Any] | None:
     """``profile.run`` from the profiler's events; ``by_calls``: a ``ProfilerStep`` is a
     step (one ``step``: an explored call, or a run of a cell's body), else each entry of the
     run's first compiled frame starts one. ``unprofiled``: the same steps timed without the
-    profiler (measure/profile.py), held beside the profiled ones. None when no step ran
-    compiled code."""
+    profiler (measure/profile.py), held beside the profiled ones. ``marked``: what a run's
+    step markers saw of every step (``count``, ``compiled``; ``stops``: the steps in which
+    a profiler window stopped). None when no step ran compiled code."""
     cpu = [e for e in events if e.device_type == DeviceType.CPU]
     own_break, resumed = breaks(document)
     pieces, entries = pieces_of(cpu, own_break, resumed)
-    bounds, first = step_bounds(cpu, pieces, by_calls) if pieces else ([], None)
+    bounds, first, count, compiled_seen = _bounds(cpu, pieces, by_calls, marked)
     if not bounds:
         return None
-    starts = [s for s, _ in bounds]
-    compiling = {
-        bisect.bisect_right(starts, e.time_range.start) - 1
-        for e in cpu
-        if _torch_compat.is_compile_range(e.name)
+    at = _step_at(bounds)
+    compiling = set(compiled_seen) | {
+        i for e in cpu if _torch_compat.is_compile_range(e.name) if (i := at(e)) is not None
     }
-    compiled_steps = sorted(i for i in compiling if 0 <= i < len(bounds))
-    steady = [
-        i for i in range(len(bounds)) if i not in compiling and (by_calls or i < len(bounds) - 1)
-    ]
+    steady = sorted(i for i in bounds if i not in compiling)
     ends = [p.end for p in pieces]
     steps = {i: step_pieces(pieces, ends, *bounds[i]) for i in steady}
-    counted = {
-        id(e) for e, _ in entries if bisect.bisect_right(starts, e.time_range.start) - 1 in steps
-    }
+    counted = {id(e) for e, _ in entries if at(e) in steps}
     frames = _frames(cpu, entries, steps, counted, cuda, document)
     gaps = _gaps(steps, gap_names(cpu, steps))
     duration = {i: bounds[i][1] - bounds[i][0] for i in steady}
@@ -89,8 +85,13 @@ def run_section(
     compiled = sum(f["total_us"] for f in frames) / len(steady) if steady else 0.0
     run = {
         "how": HOW.format(kernels=KERNEL_TIME["cuda" if cuda else "cpu"]),
-        "steps": {"count": len(bounds), "compiled": compiled_steps, "steady": len(steady)},
-        "wall_us": bounds[-1][1] - bounds[0][0],
+        "steps": {
+            "count": count,
+            "compiled": sorted(i for i in compiling if 0 <= i < count),
+            "steady": len(steady),
+            "profiled": _windows(sorted(bounds)),
+        },
+        "wall_us": sum(end - start for start, end in bounds.values()),
         "per_step_us": per_step,
         "compiled_us": compiled,
         "eager_us": per_step - compiled,
@@ -106,6 +107,48 @@ def run_section(
             found = optimizers.get(name["name"].partition("#")[2].partition(".")[0])
             name["unprofiled_us"] = found if name["kind"] == "optimizer_step" else None
     return label_run(run, document, first, step)
+
+
+def _bounds(
+    cpu: list[Any], pieces: list[Piece], by_calls: bool, marked: dict[str, Any] | None
+) -> tuple[dict[int, tuple[float, float]], str | None, int, list[int]]:
+    """The steps recorded whole (index -> (start, end)), the compile whose frame's entries
+    start them (None: profiler steps), how many steps there were, and those that compiled
+    as the markers saw them: a run's numbered steps where the markers ran, else the
+    profiler's steps or the first frame's regions (the last region's step left out, its
+    end being unrecorded)."""
+    if marked is not None and not by_calls:
+        bounds, first = marked_steps(cpu, set(marked.get("stops") or ()))
+        if bounds:
+            return bounds, first, max(marked["count"], max(bounds) + 2), marked["compiled"]
+    listed, first = step_bounds(cpu, pieces, by_calls) if pieces else ([], None)
+    whole = listed if by_calls else listed[:-1]
+    return dict(enumerate(whole)), first, len(listed), []
+
+
+def _step_at(bounds: dict[int, tuple[float, float]]) -> Any:
+    """A function from an event to the recorded step its start lies in (None: none)."""
+    order = sorted(bounds)
+    starts = [bounds[i][0] for i in order]
+
+    def at(event: Any) -> int | None:
+        k = bisect.bisect_right(starts, event.time_range.start) - 1
+        if k < 0 or event.time_range.start >= bounds[order[k]][1]:
+            return None
+        return order[k]
+
+    return at
+
+
+def _windows(indices: list[int]) -> list[list[int]]:
+    """Runs of consecutive step indices as [first, last] pairs."""
+    runs: list[list[int]] = []
+    for i in indices:
+        if runs and runs[-1][1] == i - 1:
+            runs[-1][1] = i
+        else:
+            runs.append([i, i])
+    return runs
 
 
 def _unprofiled(measured: dict[str, Any] | None, profiled_us: float) -> dict[str, Any]:

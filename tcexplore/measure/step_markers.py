@@ -1,5 +1,6 @@
-"""Host timers at each entry of a run's first compiled frame: its steps, timed without the
-profiler (``tcexplore run --profile``, ``capture(profile=True)``).
+"""Host timers at each entry of a run's first compiled frame: every step of the run, those
+outside the profiler's windows timed without it (``tcexplore run --profile``,
+``capture(profile=True)``).
 
 A step starts at each entry of the first compiled frame that runs (as the run view tells
 steps from the profiler's ranges, measure/run_pieces.py). Dynamo's transformed code calls
@@ -10,7 +11,9 @@ here (:meth:`StepMarkers.cost_us`) and stated with the figures. A step during wh
 compiled (any trace event) is marked; the globals are put back by :meth:`restore` (one a
 ``torch.compiler.reset()`` removed meanwhile stays removed). torch's global optimizer
 step hooks (``torch.optim.optimizer.register_optimizer_step_pre_hook`` and ``_post_``)
-time each optimizer step the same way: the eager optimizer's own time, unprofiled.
+time each optimizer step the same way: the eager optimizer's own time, unprofiled. While
+a profiler window records, ``on_step`` numbers each step in the profile
+(measure/profile.py's ``RunProfile``).
 """
 
 from __future__ import annotations
@@ -90,35 +93,34 @@ class StepMarkers:
                 scope[name] = graph
         self._swapped.clear()
 
-    def steady(self, after: int = -1) -> list[float]:
-        """Durations (s) of the steps after step ``after`` that compiled nothing; the last
-        step, whose end no timer tells, is left out."""
+    def steady(self, left_out: set[int] = frozenset()) -> list[int]:
+        """The steps that compiled nothing, less those in ``left_out`` (the profiled
+        ones); the last step, whose end no timer tells, is left out."""
         return [
-            self.starts[i + 1] - self.starts[i]
-            for i in range(after + 1, len(self.starts) - 1)
-            if i not in self.compiled
+            i for i in range(len(self.starts) - 1) if i not in self.compiled and i not in left_out
         ]
 
-    def optimizer_us(self, after: int = -1) -> dict[str, float]:
-        """Per optimizer class, its steps' time per step over the steady steps after step
-        ``after`` (as :meth:`steady` counts them)."""
-        steady = [
-            (self.starts[i], self.starts[i + 1])
-            for i in range(after + 1, len(self.starts) - 1)
-            if i not in self.compiled
-        ]
-        if not steady:
+    def durations(self, steps: list[int]) -> list[float]:
+        """The ``steps``' durations (s)."""
+        return [self.starts[i + 1] - self.starts[i] for i in steps]
+
+    def optimizer_us(self, steps: list[int]) -> dict[str, float]:
+        """Per optimizer class, its steps' time per step over ``steps`` (each one whose
+        optimizer step lies within one of them counts)."""
+        if not steps:
             return {}
+        bounds = [(self.starts[i], self.starts[i + 1]) for i in steps]
         found: dict[str, float] = {}
         for name, began, ended in self.optimizer_steps:
-            if any(start <= began and ended <= end for start, end in steady):
+            if any(start <= began and ended <= end for start, end in bounds):
                 found[name] = found.get(name, 0.0) + (ended - began) * 1e6
-        return {name: total / len(steady) for name, total in found.items()}
+        return {name: total / len(steps) for name, total in found.items()}
 
     def cost_us(self) -> float:
-        """One graph call's timer, µs: a first frame's (the dearer path), measured on a
-        no-op against the no-op alone."""
-        probe = StepMarkers()
+        """One graph call's timer, µs: a first frame's (the dearer path, ``on_step``
+        included, as it runs outside the profiler), measured on a no-op against the no-op
+        alone."""
+        probe = StepMarkers(self._on_step)
         probe.restore()
         probe.first_frame = 0
         timed = probe._timer(_noop, 0)

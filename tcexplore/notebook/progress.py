@@ -39,6 +39,9 @@ _EVENTS = {
     "dynamo_output_graph": "Dynamo graph captured",
     "inductor_output_code": "kernels generated",
     "compilation_metrics": "compiled",
+    # a hit skips the stage it caches: torch loads the entry instead
+    "aotautograd_cache_hit": "AOTAutograd served from its cache",
+    "fx_graph_cache_hit": "Inductor served from its cache (no codegen)",
 }
 MIN_INTERVAL_S = 0.25  # between two updates of the same stage (the elapsed time moves)
 

@@ -19,12 +19,13 @@ from typing import Any
 import orjson
 
 from ..decided import Document
-from ..document import DocumentError, dump_json, validate
+from ..document import dump_json, validate
 from ..files.output import write_atomically, write_text
 from .build import EMBED_LIMIT, build_ranks_document
 from .digest import digest_rank
 from .inputs import find_sources
 from .pool import run_all
+from .settle import ranked_digests, settle
 
 __all__ = ["Ranks", "ranks"]
 
@@ -39,50 +40,46 @@ def ranks(
     """Compare the ranks of a job: documents, saved documents, logs, a TORCH_TRACE directory,
     or the ``--json`` path of ``tcexplore run`` (``out.json`` -> ``out.rank*.json``).
 
+    Each input's rank is what its metadata says, else its file name's ``rank_<N>``, else
+    its place among the inputs; files that cannot be read are skipped, and of two files
+    claiming one rank one is read by a stated rule: the document's ``inputs`` section and
+    each entry's ``rank_from`` say what was done (traces/folder.py, :mod:`.settle`).
+
     Ranks are read in parallel: on ``executor`` (any ``concurrent.futures.Executor``, e.g. a
     Dask ``Client.get_executor()``), else in ``jobs`` processes (default: this machine's
     cores). The document of a rank read from a log is written to ``documents`` (a path
     ``ranks.json`` gives ``ranks.rank<N>.json``; default a temporary directory kept while
     the returned object lives): give a place the executor's workers share.
     """
-    found = find_sources(sources)
+    inputs = find_sources(sources)
     scratch = None
-    if documents is None and any(s.kind == "trace" for s in found):
+    if documents is None and any(s.kind == "trace" for s in inputs.sources):
         scratch = tempfile.TemporaryDirectory(prefix="tcexplore-ranks-")
         documents = Path(scratch.name) / "ranks.json"
-    in_memory = [s for s in found if s.document is not None]
-    on_disk = [s for s in found if s.document is None]
-    digests = [digest_rank(s, None) for s in in_memory]
-    digests += run_all(
-        digest_rank, on_disk, str(documents) if documents else None, jobs=jobs, executor=executor
-    )
-    digests = _one_per_rank(digests)
+    base = str(documents) if documents else None
+    by_order = {}
+    for source in inputs.sources:
+        if source.document is not None:
+            by_order[source.order] = digest_rank(source, None)
+    on_disk = [s for s in inputs.sources if s.document is None]
+    for source, digest in zip(
+        on_disk, run_all(digest_rank, on_disk, base, jobs=jobs, executor=executor)
+    ):
+        by_order[source.order] = digest
+    kept, set_aside, section = settle(inputs, [by_order[s.order] for s in inputs.sources])
+    digests = ranked_digests(kept, set_aside, base)
     _share_graphs(digests)
     view = Ranks(
-        build_ranks_document(digests, embed_limit),
+        build_ranks_document(digests, embed_limit, section),
         check=False,
         documents={
-            s.document.data.get("distributed", {}).get("rank"): s.document
-            for s in in_memory
-            if s.document.data.get("distributed")
+            by_order[s.order]["rank"]: s.document
+            for s in inputs.sources
+            if s.document is not None and "rank" in by_order[s.order]
         },
     )
     view._scratch = scratch
     return view
-
-
-def _one_per_rank(digests: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    by_rank: dict[int, dict[str, Any]] = {}
-    for digest in digests:
-        rank = digest["rank"]
-        if rank in by_rank:
-            raise DocumentError(
-                f"two inputs for rank {rank}: "
-                f"{by_rank[rank]['entry']['source']['path'] or 'a document'} and "
-                f"{digest['entry']['source']['path'] or 'a document'}"
-            )
-        by_rank[rank] = digest
-    return [by_rank[r] for r in sorted(by_rank)]
 
 
 def _share_graphs(digests: list[dict[str, Any]]) -> None:

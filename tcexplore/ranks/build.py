@@ -20,14 +20,18 @@ from ..document import SCHEMA
 from ..findings import listing
 from ..render.rank_ranges import ranks_text
 from .divergence import find_divergence
+from .settle import inputs_finding
 
 EMBED_LIMIT = 50_000_000  # bytes of rank-document JSON a saved multi-rank document embeds
 
 
 def build_ranks_document(
-    digests: list[dict[str, Any]], embed_limit: int = EMBED_LIMIT
+    digests: list[dict[str, Any]],
+    embed_limit: int = EMBED_LIMIT,
+    inputs: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """From the digests of :func:`.digest.digest_rank`, by rank."""
+    """From the digests of :func:`.digest.digest_rank`, by rank, and the ``inputs`` section
+    of :func:`.settle.settle`."""
     entries = [d["entry"] for d in digests]
     world_sizes = [(e.get("distributed") or {}).get("world_size") for e in entries]
     world_size = next((w for w in world_sizes if w), None)
@@ -43,17 +47,20 @@ def build_ranks_document(
                 + (f"; open {where}" if where else ""),
                 "bytes": size or 0,
             }
-    divergence = find_divergence([(d["rank"], d["slim"]) for d in digests], world_size)
+    divergence = inputs_finding(inputs, [e["rank"] for e in entries]) + find_divergence(
+        [(d["rank"], d["slim"]) for d in digests], world_size
+    )
     return {
         "schema": SCHEMA,
         "kind": "ranks",
         "tool": {"name": "tcexplore", "version": __version__},
         "created": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
         "world_size": world_size,
+        "headline": headline(entries, world_size, divergence, inputs),
+        "inputs": inputs,
         "ranks": entries,
         "divergence": divergence,
         "rank_groups": rank_groups(entries),
-        "headline": headline(len(entries), world_size, divergence),
         "listing": listing.ranks(entries, divergence),
     }
 
@@ -65,19 +72,39 @@ COMPARED = (
 )
 
 
-def headline(ranks: int, world_size: int | None, divergence: list[dict[str, Any]]) -> str:
-    """What the multi-rank view says first: how many ranks, and whether they diverge."""
+def headline(
+    entries: list[dict[str, Any]],
+    world_size: int | None,
+    divergence: list[dict[str, Any]],
+    inputs: dict | None,
+) -> str:
+    """The view's first line: how many ranks, whether they diverge, and what of the inputs
+    was not read as given (a rank with more than one file, files skipped, logs cut short)."""
+    partial = [e["rank"] for e in entries if (e.get("capture") or {}).get("partial")]
     world = f" of world size {world_size}" if world_size else ""
     found = (
         plural(len(divergence), "divergence finding")
         if divergence
         else f"no divergence ({COMPARED})"
     )
-    return f"{plural(ranks, 'rank')}{world}: {found}"
+    text = f"{plural(len(entries), 'rank')}{world}: {found}"
+    conflicts = (inputs or {}).get("conflicts") or []
+    if conflicts:
+        text += "; the inputs held more than one file for " + ranks_text(
+            sorted(c["rank"] for c in conflicts)
+        )
+    stray = [s for s in (inputs or {}).get("skipped") or [] if s["rank"] is None]
+    if stray:
+        text += f"; {plural(len(stray), 'file')} skipped, each with why"
+    if partial:
+        text += f"; the {'log' if len(partial) == 1 else 'logs'} of {ranks_text(partial)} "
+        text += f"{'is' if len(partial) == 1 else 'are'} cut short (partial)"
+    return text
 
 
-# What makes two ranks' entries alike: all but where they came from and who they are.
-_ALIKE = ("environment", "summary", "compiles", "graph_breaks", "collectives", "error")
+# What makes two ranks' entries alike: all but where they came from and who they are (the rule
+# that gave their rank is drawn in their column, so it is part of it).
+_ALIKE = ("environment", "summary", "compiles", "graph_breaks", "collectives", "error", "rank_from")
 
 
 def rank_groups(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:

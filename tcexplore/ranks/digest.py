@@ -4,7 +4,10 @@ slim copy of its document holding only what the divergence findings compare (no 
 code, no output code; of the lower graphs only their collectives).
 
 A rank read from a log has its whole document written beside the multi-rank document
-(``<base>.rank<N>.json``), so no process has to hold every rank's document at once.
+(``<base>.input<I>.json``, renamed ``<base>.rank<N>.json`` once its rank is settled:
+:mod:`.settle`), so no process has to hold every rank's document at once. A source that
+cannot be read is a digest saying why (``{"skipped": reason}``), never an exception: the
+job is read without it.
 """
 
 from __future__ import annotations
@@ -17,27 +20,31 @@ from ..document import DocumentError, dump_json
 from ..traces import data_from_log
 from ..traces.log_file import read_trace_log
 from .collectives import collectives, op_name
-from .files import per_rank_path, rank_in_name
+from .files import per_input_path
 from .inputs import RankSource
 
 MAX_REASON = 500  # characters of a graph-break reason kept in a rank's entry
 
 
 def digest_rank(source: RankSource, documents_base: str | None) -> dict[str, Any]:
-    """``{"rank", "entry", "slim", "document_path", "bytes"}`` of one source."""
-    document = _read(source)
-    rank = _rank(document, source)
+    """``{"said", "entry", "slim", "document_path", "bytes"}`` of one source (``said``: the
+    rank its document says, or None), or ``{"skipped": reason}``."""
+    if source.kind == "trace" and documents_base is None:
+        raise DocumentError("rank documents read from logs need a place to be written")
+    try:
+        document = _read(source)
+    except Exception as exc:  # noqa: BLE001 - one unreadable input costs only itself
+        return {"skipped": _why(exc, source.path)}
+    said = (document.data.get("distributed") or {}).get("rank")
     path = source.path
     if source.kind == "trace":
-        if documents_base is None:
-            raise DocumentError("rank documents read from logs need a place to be written")
-        target = per_rank_path(documents_base, rank)
+        target = per_input_path(documents_base, source.order)
         target.parent.mkdir(parents=True, exist_ok=True)
         path = str(document.save(target))
     size = Path(path).stat().st_size if path else len(dump_json(document.data))
     return {
-        "rank": rank,
-        "entry": entry(rank, document.data, source, path),
+        "said": said,
+        "entry": entry(said, document.data, source, path),
         "slim": slim(document.data),
         "document_path": path,
         "bytes": size,
@@ -52,20 +59,20 @@ def _read(source: RankSource) -> Document:
     return Document.load(source.path)
 
 
-def _rank(document: Document, source: RankSource) -> int:
-    rank = (document.data.get("distributed") or {}).get("rank")
-    if rank is None and source.kind == "document" and source.path:
-        rank = rank_in_name(source.path)
-    if rank is None:
-        raise DocumentError(
-            f"{source.path or 'a document'} does not say which rank it is (it "
-            "was not captured under a launcher or with a process group)"
-        )
-    return rank
+def _why(exc: Exception, path: str | None) -> str:
+    """The reason a source was not read, without its own path in front."""
+    text = str(exc)
+    if path and text.startswith(f"{path}: "):
+        text = text[len(path) + 2 :]
+    elif path and text.startswith(f"{path} is "):
+        text = text[len(path) + 4 :]
+    if isinstance(exc, (DocumentError, ValueError, OSError)):
+        return text
+    return f"could not be read ({type(exc).__name__}: {text})"
 
 
 def entry(
-    rank: int, data: dict[str, Any], source: RankSource, document_path: str | None
+    rank: int | None, data: dict[str, Any], source: RankSource, document_path: str | None
 ) -> dict[str, Any]:
     capture = data.get("capture") or {}
     compiles, found = [], []
@@ -89,6 +96,8 @@ def entry(
             found.append({"compile_id": record["id"], "graph": level, "ops": ops})
     return {
         "rank": rank,
+        "rank_from": None,  # which rule gave the rank, and how a conflict was settled: settle.py
+        "rank_note": None,
         "source": {"kind": source.kind, "path": source.path},
         "distributed": data.get("distributed"),
         "environment": data.get("environment") or {},

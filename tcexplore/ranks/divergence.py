@@ -5,7 +5,8 @@ and run the same collectives in the same order; where they do not, the job is sl
 best and hangs at worst. Each finding names the ranks that differ from the others, the
 groups of ranks that agree, and the evidence torch reported (guard failures verbatim).
 
-Findings come in this order: a rank that raised; collectives that differ; recompiles on
+Findings come in this order (after the one of :mod:`.settle`, when a rank had more than
+one file): a rank that raised; collectives that differ; recompiles on
 some ranks; compile ids on some ranks only; graph breaks on some ranks; Dynamo graphs that
 differ; compile statuses; cache results; versions; ranks missing from the inputs.
 """
@@ -462,20 +463,25 @@ def _environments(docs: RankDocs) -> list[dict[str, Any]]:
 
 
 def _missing_ranks(docs: RankDocs, world_size: int | None) -> list[dict[str, Any]]:
-    if not world_size:
-        return []
+    """Ranks of the world size not given; without a world size (logs do not record it),
+    the ranks below the highest one given that are missing (the job had at least as many)."""
     have = {r for r, _ in docs}
-    missing = [r for r in range(world_size) if r not in have]
+    if not have:
+        return []
+    known = world_size or max(have) + 1
+    missing = [r for r in range(known) if r not in have]
     if not missing:
         return []
     groups = [{"ranks": sorted(have), "value": "given"}, {"ranks": missing, "value": "missing"}]
+    of = f"of the {world_size}" if world_size else f"(below rank {max(have)}, the highest given)"
+    verb = "is" if len(missing) == 1 else "are"
     return [
         _finding(
             "ranks",
-            f"{ranks_text(missing)} of the {world_size} are not among the "
-            "inputs: they are not compared",
+            f"{ranks_text(missing)} {of} {verb} not among the inputs: "
+            f"{'it is' if len(missing) == 1 else 'they are'} not compared",
             groups,
-            [{"rank": r, "text": "no document or log given"} for r in missing],
+            [{"rank": r, "text": "no readable document or log of this rank"} for r in missing],
             quiet="given",
         )
     ]

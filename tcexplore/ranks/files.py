@@ -34,8 +34,10 @@ def rank_files(path: str | Path) -> list[Path]:
     return [p for _, p in sorted(found)]
 
 
-def rank_in_name(path: str | Path) -> int | None:
-    """The N of ``out.rankN.json`` (documents written before they carried their rank)."""
+def per_input_path(path: str | Path, index: int) -> Path:
+    """``out.json`` -> ``out.input3.json``: the document of the fourth input, until its rank
+    is settled and it is renamed ``out.rank<N>.json``."""
     path = Path(path)
-    match = _RANK_SUFFIX.search(path.stem if path.suffix else path.name)
-    return int(match.group(1)) if match else None
+    return path.with_name(
+        f"{path.stem}.input{index}{path.suffix}" if path.suffix else f"{path.name}.input{index}"
+    )

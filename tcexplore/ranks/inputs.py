@@ -1,11 +1,12 @@
 """The rank inputs a multi-rank view is built from, whatever the user points at.
 
 A source is a :class:`~tcexplore.Document` (or its dict), a saved document, a TORCH_TRACE
-log, the directory ``TORCH_TRACE`` named (every log in it), or the ``--json`` path given
-to ``tcexplore run`` under a launcher (``out.json`` stands for ``out.rank0.json``,
-``out.rank1.json``…). Sources are only found here, not read: each is read where its
-digest is made (:mod:`.digest`), possibly in another process. A missing input raises
-:class:`~tcexplore.DocumentError` naming it.
+log, a folder (the one ``TORCH_TRACE`` named: every log or document in it, the other files
+skipped with why, traces/folder.py), or the ``--json`` path given to ``tcexplore run``
+under a launcher (``out.json`` stands for ``out.rank0.json``, ``out.rank1.json``…).
+Sources are only found here, not read: each is read where its digest is made
+(:mod:`.digest`), possibly in another process, and its rank is settled once all are read
+(:mod:`.settle`). A missing input raises :class:`~tcexplore.DocumentError` naming it.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from typing import Any
 
 from ..decided import Document
 from ..document import DocumentError
-from ..traces import trace_logs
+from ..traces.folder import Skipped, folder_files
 from .files import rank_files
 
 
@@ -26,25 +27,39 @@ class RankSource:
     kind: str  # "document" (a file or an in-memory document) or "trace" (a log file)
     path: str | None
     document: Document | None = None  # an in-memory one: read in this process only
+    order: int = 0  # its place among the inputs
 
 
-def find_sources(sources: Iterable[Any]) -> list[RankSource]:
+@dataclass
+class Inputs:
+    sources: list[RankSource]
+    skipped: list[Skipped]  # files of the folders given that are not read, with why
+
+
+def find_sources(sources: Iterable[Any]) -> Inputs:
     found: list[RankSource] = []
+    skipped: list[Skipped] = []
     for source in sources:
-        found.extend(_found(source))
-    if not found:
+        found.extend(_found(source, skipped))
+    if not found and not skipped:
         raise DocumentError("no rank documents or TORCH_TRACE logs were given")
-    return found
+    for order, source in enumerate(found):
+        source.order = order
+    return Inputs(found, skipped)
 
 
-def _found(source: Any) -> list[RankSource]:
+def _found(source: Any, skipped: list[Skipped]) -> list[RankSource]:
     if isinstance(source, Document):
         return [RankSource("document", None, source)]
     if isinstance(source, dict):
         return [RankSource("document", None, Document(source))]
     path = Path(source)
     if path.is_dir():
-        return [RankSource("trace", str(p)) for p in trace_logs(path)]
+        files, left = folder_files(path)
+        if not files and not left:
+            raise DocumentError(f"{path} holds no TORCH_TRACE log or document: it is empty")
+        skipped.extend(left)
+        return [RankSource(kind, str(p)) for p, kind in files]
     if path.is_file():
         return [RankSource(_kind(path), str(path))]
     per_rank = rank_files(path)

@@ -1,67 +1,25 @@
 """Bars drawn to scale on a labelled axis from 0, as inline SVG (no script, no stylesheet).
 
 The same charts as the JupyterLab extension's (extension/src/model/axis.ts, view/charts.ts):
-round ticks with a unit, medians as bars, IQR whiskers, a min–max line cut at the axis
+round ticks with a unit (common/axis.py), medians as bars, IQR whiskers, a min–max line cut at the axis
 end and an off-scale max marked past it. Colours are SVG attributes, so the chart keeps
 them wherever the HTML goes.
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from ..common.formatting import sig3, tick
+from ..common.axis import Axis
 from .markup import _e
 
 WIDTH = 640
 RIGHT = 190
 ROW = 34
 CHAR = 6.2  # px per character of 11px text, near enough to keep labels apart
-_STEPS = (1, 2, 2.5, 5, 10)
 _INK, _MUTED, _GRID, _WARN, _FAIL = "#1f2328", "#656d76", "#d0d7de", "#9a6700", "#cf222e"
 BAR_COLOURS = {"eager": "#9aa5b1", "compiled": "#0969da"}
-
-
-@dataclass
-class Axis:
-    max: float
-    ticks: list[tuple[float, str]]
-    title: str
-    unit: str = ""
-    factor: float = 1.0  # the axis's unit per value unit
-
-    def fmt(self, value: float) -> str:
-        """A value written in the axis's unit ("13.8 µs")."""
-        return f"{sig3(value * self.factor)}{' ' + self.unit if self.unit else ''}"
-
-
-def nice_step(extent: float, count: int = 5) -> float:
-    """The smallest round step (1, 2, 2.5 or 5 × 10^k) giving at most ``count`` intervals."""
-    raw = extent / count
-    power = 10 ** math.floor(math.log10(raw))
-    return next((s for s in _STEPS if s * power >= raw * (1 - 1e-9)), 10) * power
-
-
-def linear_axis(extent: float, title: str, unit: str = "", count: int = 5) -> Axis:
-    extent = extent if extent > 0 and math.isfinite(extent) else 1.0
-    step = nice_step(extent, count)
-    intervals = max(1, math.ceil(extent / step - 1e-9))
-    return Axis(
-        intervals * step, [(i * step, tick(i * step)) for i in range(intervals + 1)], title, unit
-    )
-
-
-def time_axis(extent_ms: float, what: str) -> Axis:
-    """Values in milliseconds; ticks in µs, ms or s as the extent suits."""
-    unit, factor = (
-        ("s", 1e-3) if extent_ms >= 2000 else ("µs", 1e3) if extent_ms < 0.5 else ("ms", 1)
-    )
-    axis = linear_axis(extent_ms * factor, f"{what} ({unit})")
-    return Axis(
-        axis.max / factor, [(v / factor, text) for v, text in axis.ticks], axis.title, unit, factor
-    )
 
 
 @dataclass

@@ -14,9 +14,10 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from ..common.axis import linear_axis
 from ..common.formatting import fmt_num, format_bytes
 from ..document import MIME_TYPE
-from .bars import Bar, axis_chart, linear_axis
+from .bars import Bar, axis_chart
 from .html import _CSS, render_html
 from .markup import Data, _details, _e, _note, _page
 from .notebook import BUNDLE_BUDGET, display_document

@@ -53,11 +53,21 @@ def _phases(phases: list[Any]) -> str:
 
 
 def _cache(cache: list[Any]) -> str:
+    """Each lookup's cache, result, key and reason; its key's components (hundreds per FX
+    graph) are counted, not listed: the diff of two documents names the one that changed."""
     if not cache:
         return ""
+    rows = [
+        {
+            **{k: v for k, v in e.items() if k not in ("key_components", "key_components_unread")},
+            "key components": len(e.get("key_components") or []) or None,
+        }
+        for e in cache
+        if isinstance(e, dict)
+    ]
     return _details(
         f"Cache results ({len(cache)})",
-        _dict_table(cache, "tcx-cache-table"),
+        _dict_table(rows, "tcx-cache-table"),
         cls="tcx-sub tcx-cache",
     )
 

@@ -13,8 +13,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from ..common.axis import time_axis
 from ..common.formatting import fmt_duration, fmt_num
-from .bars import BAR_COLOURS, Bar, axis_chart, time_axis
+from .bars import BAR_COLOURS, Bar, axis_chart
 from .isolation import divergence_of, gradients_table, isolation_html, state_table
 from .markup import Data, _c, _details, _e, _error_block, _location_with_code, _names, _note, _table
 

@@ -122,6 +122,34 @@ def _divergence(data: Data, layout: _Layout) -> str:
     )
 
 
+def _inputs(data: Data) -> str:
+    """The files the job was read from, when any was skipped or its rank not said by its
+    metadata: the stored line, the files skipped with why, the ranks two files claimed."""
+    inputs = data.get("inputs") or {}
+    if not inputs.get("line"):
+        return ""
+    skipped = [
+        [
+            _c(s.get("path")),
+            "" if s.get("rank") is None else f"rank {_e(s['rank'])}",
+            _e(s.get("reason")),
+        ]
+        for s in inputs.get("skipped") or []
+    ]
+    body = f"<p>{_e(inputs['line'])}</p>" + (
+        _table(["file", "rank it claimed", "why it is not read"], skipped, "tcx-skipped")
+        if skipped
+        else ""
+    )
+    return _details(
+        f"Inputs ({inputs.get('read')} of {plural(inputs.get('files') or 0, 'file')} read)",
+        body,
+        cls="tcx-section",
+        open_=True,
+        id_="tcx-inputs",
+    )
+
+
 def _group_header(ranks: list[int]) -> str:
     return ranks_text(ranks) + (" (alike)" if len(ranks) > 1 else "")
 
@@ -142,6 +170,7 @@ def _side_by_side(by_rank: dict[int, Data], layout: _Layout) -> str:
             + (" …" if len(g) > 1 else "")
             for e, g in zip(entries, layout.groups)
         ],
+        ["rank"] + [_e(e.get("rank_note")) for e in entries],
         ["backend"] + [distributed(e, "backend") for e in entries],
         ["world size"] + [distributed(e, "world_size") for e in entries],
         ["torch"] + [_e((e.get("environment") or {}).get("torch")) for e in entries],
@@ -164,8 +193,9 @@ def _side_by_side(by_rank: dict[int, Data], layout: _Layout) -> str:
     headers = [""] + [_group_header(g) for g in layout.groups]
     note = (
         _note(
-            f"{len(by_rank)} ranks in {len(layout.groups)} columns: ranks alike in "
-            "compiles, counts, graph breaks, collectives, errors and versions share one."
+            f"{len(by_rank)} ranks in {plural(len(layout.groups), 'column')}: ranks alike in "
+            "compiles, counts, graph breaks, collectives, errors, versions and how their rank "
+            "was found share one."
         )
         if len(layout.groups) < len(by_rank)
         else ""
@@ -312,10 +342,11 @@ def render_ranks_html(
             f"<h1>torch.compile across {plural(len(entries), 'rank')}"
             + (f" (world size {_e(data['world_size'])})" if data.get("world_size") else "")
             + "</h1>",
-            f'<p class="tcx-findings">{_e(data["headline"])}</p>'
+            f'<p class="tcx-ranks-headline">{_e(data["headline"])}</p>'
             if isinstance(data.get("headline"), str)
             else _note(OLD_HEADLINE),
             _divergence(data, layout),
+            _inputs(data),
             _side_by_side(by_rank, layout),
             _compiles(by_rank, layout),
             _collectives(by_rank, layout),

@@ -6,7 +6,7 @@ line. Draws ``profile.run`` as stored (measure/run_view.py, findings/run_view.py
 from __future__ import annotations
 
 from ..common.formatting import count, share, time_us
-from .bars import CHAR, time_axis
+from .bars import CHAR
 from .graph_breaks import event_anchors
 from .markup import Data, _c, _compile_anchor, _compile_link, _details, _e, _location, _table
 
@@ -40,11 +40,15 @@ def timeline_svg(run: Data, breaks: dict[int, str]) -> str:
     inside where it fits (always in its tooltip), an axis in the step's time below."""
     timeline = run["timeline"]
     duration = timeline["duration_us"] or 1.0
-    axis = time_axis(duration / 1e3, "time from the step's start")
+    # the stored axis ends at the step's end (common/axis.py); one saved before it, only there
+    axis = timeline.get("axis") or {
+        "title": "time from the step's start",
+        "ticks": [{"at_us": duration, "label": time_us(duration)}],
+    }
     plot = WIDTH - LEFT - RIGHT
 
     def x(us: float) -> float:
-        return round(LEFT + min(max(us / 1e3 / axis.max, 0.0), 1.0) * plot, 2)
+        return round(LEFT + min(max(us / duration, 0.0), 1.0) * plot, 2)
 
     aria = f"step {timeline['step']}, drawn to scale"
     parts = [
@@ -71,16 +75,17 @@ def timeline_svg(run: Data, breaks: dict[int, str]) -> str:
             )
         href = _span_href(run, span, breaks)
         parts.append(f'<a href="#{_e(href)}">{rect}</a>' if href else rect)
-    for value, text in axis.ticks:
-        at = x(value * 1e3)
+    for tick in axis["ticks"]:
+        at = x(tick["at_us"])
+        anchor = "end" if at > WIDTH - RIGHT - 20 else "middle"
         parts.append(
             f'<line x1="{at}" x2="{at}" y1="{LANE + 6}" y2="{LANE + 10}" stroke="#656d76"/>'
-            f'<text x="{at}" y="{LANE + 22}" text-anchor="middle" font-size="10" '
-            f'fill="#656d76">{_e(text)}</text>'
+            f'<text x="{at}" y="{LANE + 22}" text-anchor="{anchor}" font-size="10" '
+            f'fill="#656d76">{_e(tick["label"])}</text>'
         )
     parts.append(
         f'<text x="{LEFT + plot / 2}" y="{LANE + 40}" text-anchor="middle" '
-        f'font-weight="600">{_e(axis.title)}</text></svg>'
+        f'font-weight="600">{_e(axis["title"])}</text></svg>'
     )
     drawn = {_span_colour(run, span) for span in timeline["spans"]}
     legend = " · ".join(

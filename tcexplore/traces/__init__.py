@@ -11,16 +11,20 @@ and counted in ``summary.unread_events``; only a file with no readable event is 
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
 from ..capture.assemble import Assembler, new_compile_record
 from ..capture.events import ENVELOPE_KEYS, Event
+from ..capture.handlers.payloads import DetailBudget
+from ..common.formatting import plural
 from ..document import DocumentError, new_document, validate
 from ..files.without_gc import without_gc
+from .folder import ReadFile, Skipped, assign_ranks, folder_files
 from .log_file import TraceError, TraceLog, log_rank, read_trace_log
 
-__all__ = ["TraceError", "data_from_log", "read_trace", "trace_logs"]
+__all__ = ["TraceError", "data_from_log", "read_trace"]
 
 # What a TORCH_TRACE log does not record, compared with an in-process capture.
 NOT_IN_TRACE = (
@@ -61,61 +65,66 @@ NOT_IN_TRACE = (
         ),
     ),
 )
+# Characters of graph and code text a document read from a log keeps in full (about six
+# bytes of memory a character, with the graphs' nodes): past it, memory follows what is
+# kept, not the log (DetailBudget).
+DETAIL_LIMIT = 100_000_000
 STATED = {
     "torch": "pytorch_version",
     "triton": "triton_version",
     "cuda": "cuda_version",
     "python": "python_version",
 }
-LOG_SUFFIXES = (".log", ".log.gz", ".log.bz2", ".log.xz")
-
-
-def trace_logs(directory: Path) -> list[Path]:
-    """The TORCH_TRACE logs in a directory: torch's own file names, or any ``*.log``."""
-    found = sorted(
-        p
-        for p in directory.iterdir()
-        if p.is_file()
-        and (p.name.startswith("dedicated_log_torch_trace_") or p.name.endswith(LOG_SUFFIXES))
-    )
-    if not found:
-        raise TraceError(f"{directory} holds no TORCH_TRACE log (dedicated_log_torch_trace_*.log)")
-    return found
 
 
 def read_trace(path: str | Path, *, rank: int | None = None) -> dict[str, Any]:
     """The document data of one TORCH_TRACE log (``tcexplore.load_trace`` decides it).
 
-    ``path`` is a log file, or the directory ``TORCH_TRACE`` named: with several logs in
-    it (one per rank), ``rank`` picks one; ``tcexplore.ranks(path)`` reads them all.
+    ``path`` is a log file, or the folder ``TORCH_TRACE`` named: with several logs in it
+    (one per rank), ``rank`` picks one, each log's rank given by the folder's rules
+    (traces/folder.py); ``tcexplore.ranks(path)`` reads them all.
     """
     path = Path(path)
     if not path.is_dir():
         return data_from_log(read_trace_log(path))
-    logs = trace_logs(path)
+    found, skipped = folder_files(path)
+    logs = [p for p, kind in found if kind == "trace"]
     if len(logs) == 1 and rank is None:
         return data_from_log(read_trace_log(logs[0]))
-    ranks = {p: log_rank(p) for p in logs}
+    files = []
+    for order, log in enumerate(logs):
+        try:
+            files.append(ReadFile(str(log), "trace", log_rank(log), order, log.stat().st_mtime))
+        except TraceError as exc:
+            skipped.append(Skipped(str(log), str(exc)))
+    if not files:
+        why = "; ".join(f"{Path(s.path).name}: {s.reason}" for s in skipped)
+        raise TraceError(f"{path} holds no TORCH_TRACE log" + (f" ({why})" if why else ""))
+    kept, _, _ = assign_ranks(files)
     if rank is None:
-        listed = ", ".join(f"{p.name} (rank {r})" for p, r in ranks.items())
+        listed = ", ".join(f"{Path(f.path).name} (rank {f.rank})" for f in kept)
         raise TraceError(
-            f"{path} holds {len(logs)} logs: {listed}. Pass rank=N for one, or "
+            f"{path} holds {len(kept)} logs: {listed}. Pass rank=N for one, or "
             "use tcexplore.ranks(path) / `tcexplore ranks` for all of them"
         )
-    chosen = [p for p, r in ranks.items() if r == rank]
-    if len(chosen) != 1:
-        raise TraceError(f"{path} holds {len(chosen)} logs of rank {rank}")
-    return data_from_log(read_trace_log(chosen[0]))
+    chosen = [f for f in kept if f.rank == rank]
+    if not chosen:
+        raise TraceError(f"{path} holds no log of rank {rank} (ranks {[f.rank for f in kept]})")
+    return data_from_log(read_trace_log(chosen[0].path))
 
 
-def data_from_log(log: TraceLog) -> dict[str, Any]:
+def data_from_log(log: TraceLog, keep: Iterable[str] = ()) -> dict[str, Any]:
     """The document data of a log: its events, read as they come, through the capture's
     Assembler, before any decision (the layers above decide it). A damaged
     event is skipped and kept in ``capture.unread``; the document is validated, as any
     document read from outside is, and a value the schema refuses (what a damaged event
-    left in a compile) is put back to its empty value, itself an entry of ``unread``."""
+    left in a compile) is put back to its empty value, itself an entry of ``unread``.
+
+    A big log's graphs and code are kept in full up to :data:`DETAIL_LIMIT` characters
+    (and for the compiles whose ids are in ``keep``); the other compiles keep their counts,
+    guards, breaks, metrics and kernels, and ``capture.unavailable`` says which they are."""
     with without_gc():
-        assembler, capture, parts = _assembled(log)
+        assembler, capture, parts = _assembled(log, DetailBudget(DETAIL_LIMIT, frozenset(keep)))
     problem = None
     for _ in range(MAX_REPAIRS):
         data = new_document(**parts, capture={**capture, "unread": assembler.unread.section()})
@@ -156,10 +165,13 @@ def _repair(parts: dict[str, Any], exc: DocumentError, assembler: Assembler) -> 
 _EMPTY = Event("", None, None, None, None, 0, None)
 
 
-def _assembled(log: TraceLog) -> tuple[Assembler, dict[str, Any], dict[str, Any]]:
+def _assembled(
+    log: TraceLog, detail: DetailBudget | None = None
+) -> tuple[Assembler, dict[str, Any], dict[str, Any]]:
     """The Assembler fed every readable event, the capture section, new_document's
     other arguments."""
     assembler = Assembler({}, log.unread)  # file names come with the log's own `str` events
+    assembler.detail = detail
     stated: list[Event] = []  # the events that state versions
     events = 0
     for line, metadata, payload in log.records():
@@ -184,6 +196,7 @@ def _assembled(log: TraceLog) -> tuple[Assembler, dict[str, Any], dict[str, Any]
         {"field": f"environment.{key}", "reason": "the log does not say which machine wrote it"}
         for key in ("platform", "gpus")
     ]
+    unavailable += _left_out(detail)
     distributed = None
     if log.rank is not None:
         distributed = {"rank": log.rank, "world_size": None, "backend": None, "source": "trace"}
@@ -209,6 +222,31 @@ def _assembled(log: TraceLog) -> tuple[Assembler, dict[str, Any], dict[str, Any]
         capture,
         {**assembled, "error": None, "environment": environment, "distributed": distributed},
     )
+
+
+MAX_IDS = 20  # compile ids named where a big log's graphs are left out; the rest counted
+
+
+def _left_out(detail: DetailBudget | None) -> list[dict[str, str]]:
+    """The entry of ``capture.unavailable`` naming the compiles whose graphs and code a big
+    log's document left out, if any."""
+    ids = detail.left_out if detail else []
+    if not ids:
+        return []
+    named = ", ".join(ids[:MAX_IDS]) + (
+        f" and {len(ids) - MAX_IDS} more" if len(ids) > MAX_IDS else ""
+    )
+    return [
+        {
+            "field": "compiles[].graphs_and_code",
+            "reason": f"the log's graphs and Inductor code are kept in full up to "
+            f"{DETAIL_LIMIT // 1_000_000} M characters; {plural(len(ids), 'compile')} past "
+            f"that ({named}) keep their record, guards, graph breaks, recompile reasons, "
+            "metrics and kernels (what tlparse counts is counted in full), not their graphs "
+            "and code (nor their nodes, mapped or unmapped): `tcexplore import LOG "
+            "--compile ID` keeps one in full",
+        }
+    ]
 
 
 def _kind(metadata: dict[str, Any]) -> str | None:

@@ -37,7 +37,6 @@ from ..common.contained import Unread
 
 # tlparse's pattern (src/lib.rs): level, month, day, time, process, emitting file:line.
 GLOG_LINE = re.compile(rb"^[VIWEC]\d{4} \d{2}:\d{2}:\d{2}\.\d{6} \d+\s*[^:]+:\d+\] (?=.)")
-TRACE_FILE_RANK = re.compile(r"dedicated_log_torch_trace_rank_(\d+)_")
 # Envelope keys torch writes as integers (or null); anything else is a damaged event.
 _INTEGER_KEYS = ("frame_id", "frame_compile_id", "attempt", "compiled_autograd_id", "rank")
 _FIRST_KEY = re.compile(rb'^\{\s*"([A-Za-z_][A-Za-z0-9_]*)"')  # the kind a damaged line names
@@ -86,8 +85,9 @@ class TraceLog:
 
     def records(self) -> Iterator[Record]:
         """The log's events in order, one pass over the file; afterwards an empty file or
-        one with no event is a TraceError, and ``rank`` is known."""
-        with _open(self.path)[1] as stream:
+        one with no event is a TraceError, and ``rank`` is known (None where no event says
+        one: a file name's rank is the job folder's rule, traces/folder.py)."""
+        with open_log(self.path)[1] as stream:
             yield from _read_records(_lines(stream, self), self)
         if not self.records_read and not self.partial:
             what = (
@@ -99,12 +99,11 @@ class TraceLog:
                     "none of them a trace event torch writes)"
                 )
             raise TraceError(f"{self.path} is {what}")
-        named = TRACE_FILE_RANK.search(self.path.name)
-        if self.rank is None and named:
-            self.rank = int(named.group(1))
 
 
-def _open(path: Path) -> tuple[str | None, IO[bytes]]:
+def open_log(path: Path) -> tuple[str | None, IO[bytes]]:
+    """The file's compression (None, "gzip", "bz2", "xz") and its bytes, unpacked as read;
+    a compression that cannot be read here is a TraceError."""
     with path.open("rb") as probe:
         head = probe.read(6)
     for magic, (name, command) in _REFUSED.items():
@@ -146,17 +145,14 @@ def read_trace_log(path: str | Path) -> TraceLog:
     path = Path(path)
     if not path.is_file():
         raise TraceError(f"no such TORCH_TRACE log: {path}")
-    compression, stream = _open(path)
+    compression, stream = open_log(path)
     stream.close()
     return TraceLog(path=path, compression=compression)
 
 
 def log_rank(path: Path) -> int | None:
-    """A log's rank without reading it whole: from torch's file name, else from the first
-    event that names one."""
-    named = TRACE_FILE_RANK.search(path.name)
-    if named:
-        return int(named.group(1))
+    """The rank a log's events say (the first event that names one), without reading
+    further; None where none does."""
     log = read_trace_log(path)
     for _, metadata, _ in log.records():
         if metadata.get("rank") is not None:

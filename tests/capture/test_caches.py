@@ -12,7 +12,6 @@ import torch
 
 import tcexplore
 from tcexplore import _torch_compat
-from tcexplore.capture import capture as capture_only
 from tcexplore.document import validate
 from tcexplore.findings.unmapped import HIT_WITHOUT_PROVENANCE
 
@@ -64,7 +63,7 @@ def test_entries_written_without_tcexplore_serve_a_capture_and_the_settings_come
     before = (_torch_compat.settings_snapshot(), _torch_compat.cache_settings())
     torch.compile(_matmul)(*_inputs())  # the program alone: writes the entries
     torch.compiler.reset()
-    with capture_only() as session:
+    with tcexplore.capture() as session:
         torch.compile(_matmul)(*_inputs())
     assert (_torch_compat.settings_snapshot(), _torch_compat.cache_settings()) == before
     (record,) = session.document.compiles
@@ -86,7 +85,7 @@ def test_entries_written_without_tcexplore_serve_a_capture_and_the_settings_come
 
 
 def test_entries_written_under_a_capture_serve_the_program_alone(cache_dir):
-    with capture_only() as session:
+    with tcexplore.capture() as session:
         torch.compile(_matmul)(*_inputs())
     assert {e["result"] for c in session.document.compiles for e in c["cache"]} == {"miss"}
     torch.compiler.reset()
@@ -128,7 +127,7 @@ def test_compiles_across_reset_are_records_of_their_own_in_order(cache_dir):
         torch.compiler.reset()
         torch.compile(_matmul)(*_inputs())
 
-    with capture_only() as session:
+    with tcexplore.capture() as session:
         twice()
     first, second = session.document.compiles
     assert (first["id"], first["generation"]) == ("0/0", 1)

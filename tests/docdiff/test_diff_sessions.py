@@ -39,10 +39,22 @@ def _pairs(result) -> list[tuple[str, str | None, str | None]]:
 
 @pytest.fixture(scope="module")
 def explored_twice():
-    """`breaking` compiled by the user first (a warm process), then explored twice."""
+    """`breaking` compiled by the user first (a warm process), then explored twice, cold
+    (with the caches the second is served from what the first wrote: the next test)."""
     x = torch.randn(8)
     torch.compile(breaking, backend="eager")(x)
-    return [tcexplore.explore(breaking, x, **QUICK) for _ in range(2)]
+    return [tcexplore.explore(breaking, x, bypass_caches=True, **QUICK) for _ in range(2)]
+
+
+def test_explored_twice_with_the_caches_the_diff_says_only_the_second_was_served_from_them():
+    x = torch.randn(8)
+    first, second = (tcexplore.explore(breaking, x, **QUICK) for _ in range(2))
+    hits = [e for c in second.document.data["compiles"] for e in c["cache"] if e["result"] == "hit"]
+    assert hits and all(e["earlier_exploration"] for e in hits)
+    text = tcexplore.diff(first, second).to_text()
+    said = {line.strip() for line in text.splitlines() if line.startswith("  ")}
+    assert said == {"status: ok -> cache_hit"}, text
+    assert "nodes: +0 -0 ~0 · kernels: +0 -0 ~0" in text
 
 
 def test_a_function_explored_twice_in_one_process_diffs_empty(explored_twice):

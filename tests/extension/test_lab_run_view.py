@@ -80,6 +80,8 @@ def test_the_run_tab_draws_the_stored_headline_spans_and_the_breaks_gap(profiled
         gaps = panel.locator("table.tcx-run-gaps tbody tr")
         assert gap["label"] in gaps.all_inner_texts()[run["gaps"].index(gap)]
         assert panel.evaluate("p => p.scrollWidth <= p.clientWidth + 1"), "the Run tab scrolls sideways"
+        ticks = panel.locator(".tcx-run-timeline text.tcx-tick").all_text_contents()
+        assert ticks == [t["label"] for t in run["timeline"]["axis"]["ticks"]]  # ends at the step's end
         explorer.screenshot(path=str(shots / "run-tab.png"))
         panel.locator(".tcx-run-timeline .tcx-span-eager[data-row]").first.click()
         assert panel.locator("table.tcx-run-gaps tr.tcx-active").count() == 1

@@ -58,6 +58,7 @@ def session():
     from IPython.core.interactiveshell import InteractiveShell
 
     shell = InteractiveShell.instance()
+    torch.compiler.reset()  # what other tests in this process compiled is not these cells'
     assert shell.run_cell(SETUP).success
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")

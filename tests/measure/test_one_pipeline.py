@@ -37,6 +37,8 @@ opt.step()"""
 
 # Findings whose words follow the clock (a verdict on the timing, the profile, a cost).
 TIMED = {"timing", "profile", "run_view", "compile_time"}
+# ... and those the clock decides whether to make at all (an eager gap's share of a step)
+CLOCKED = TIMED | {"eager_time"}
 SUMMARY = ("graphs", "graph_breaks", "recompiles", "output_codes", "kernels", "guards",
            "unmapped_nodes", "failures")
 
@@ -54,8 +56,17 @@ def _function(namespace, folder):
 @pytest.fixture(scope="module")
 def documents(tmp_path_factory):
     """explore() first: it leaves the optimizer as it found it (no state), so the cell's
-    real run starts from the same state (its first step makes the momentum buffers)."""
+    real run starts from the same state (its first step makes the momentum buffers).
+
+    Dynamo starts empty, as in a fresh kernel: the cell compiles ``SGD.step`` as the user's
+    code, beside the entries earlier tests' optimizers left on it, and torch logs a
+    recompile for each of those it finds deallocated ("Cache line invalidated because
+    L['self'] got deallocated"), which the function, compiled in its own recompile region,
+    never meets."""
+    import torch
     from IPython.core.interactiveshell import InteractiveShell
+
+    torch.compiler.reset()
 
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("TCEXPLORE_CACHE_DIR", str(tmp_path_factory.mktemp("cache")))
@@ -92,7 +103,9 @@ def test_the_findings_are_the_same_but_for_where_the_code_lives(documents):
         return sorted(
             (f["kind"], f["severity"], _without_place(f["title"]))
             for f in data["findings"]
-            if f["kind"] not in TIMED
+            # the cell, run second, is served from the entries explore() wrote: torch loads
+            # no kernel -> node mapping for it, and says so (tests/capture/test_caches.py)
+            if f["kind"] not in CLOCKED and f["kind"] != "unmapped"
         )
 
     cell, function = documents

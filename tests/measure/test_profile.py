@@ -48,20 +48,21 @@ def fresh_output(x):
 
 @pytest.fixture(scope="module")
 def profiles(tmp_path_factory):
-    """One profiled explore() per program, with this module's own peak cache."""
+    """One profiled explore() per program, with this module's own peak cache; each cold,
+    as its lines come from the post-grad graph a cache hit skips."""
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("TCEXPLORE_CACHE_DIR", str(tmp_path_factory.mktemp("cache")))
         torch.manual_seed(0)
         runs = {
             "overhead": tcexplore.explore(chained_pointwise, torch.randn(8), profile=True,
-                                          time_budget_s=0.3),
+                                          time_budget_s=0.3, bypass_caches=True),
             "memory": tcexplore.explore(fused_pointwise, torch.randn(NUMEL), profile=True,
-                                        time_budget_s=1.0),
+                                        time_budget_s=1.0, bypass_caches=True),
             "compute": tcexplore.explore(matmul, torch.randn(1024, 1024),
                                          torch.randn(1024, 1024), profile=True,
-                                         time_budget_s=1.0),
+                                         time_budget_s=1.0, bypass_caches=True),
             "fresh": tcexplore.explore(fresh_output, torch.randn(FRESH_NUMEL), profile=True,
-                                       time_budget_s=0.3),
+                                       time_budget_s=0.3, bypass_caches=True),
         }
     return {name: run.document.data for name, run in runs.items()}
 
@@ -145,11 +146,15 @@ def test_run_profile_times_forward_and_backward_kernels_of_a_script(tmp_path, mo
     outputs = {run.document["compiles"][r["compile"]]["output_codes"][r["output"]]["kind"]
                for r in profile["kernels"]}
     assert outputs == {"forward", "backward"}
-    # the script's two steps: each launch line ran twice; an extern call made from several
-    # lines (the backward's matmuls) is a row per line
+    # the kernels are counted over the steps the profiler recorded whole (of the script's
+    # two, the first: the last step's end is told by nothing): each launch line ran once a
+    # step; an extern call made from several lines (the backward's matmuls) is a row per line
+    recorded = sum(last - first + 1 for first, last in profile["run"]["steps"]["profiled"])
+    assert recorded == 1
     for row in profile["kernels"]:
-        assert [s["calls"] for s in row["launch_sites"]] == [2] * len(row["launch_sites"]), row
-        assert row["calls"] == 2 * len(row["launch_sites"])
+        sites = row["launch_sites"]
+        assert [s["calls"] for s in sites] == [recorded] * len(sites), row
+        assert row["calls"] == recorded * len(sites)
     assert any(r["label"].endswith("#2") for r in profile["kernels"] if r["kind"] == "extern")
     assert profile["step"]["kernel_us"] <= profile["step"]["wall_us"]
     assert f"tcexplore: profile: {profile['step']['verdict']}" in run.stderr

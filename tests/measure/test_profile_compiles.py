@@ -15,7 +15,7 @@ from tcexplore.measure.native_stderr import without_native_noise
 
 # A graph break (its resume function compiles inside the first call) and a new size after
 # fifteen calls (a recompile inside the call that meets it). The script times its own last
-# calls, under the same profiler, as the steady call to compare with.
+# calls (after the profiler's windows) as the steady call to compare with.
 RECOMPILING_LOOP = '''
 import json, statistics, sys, time
 import torch
@@ -60,7 +60,11 @@ def test_calls_that_compiled_are_named_by_torchs_compile_ranges_and_left_out(pro
     assert calls["compiling"] >= 2, (
         "no profiled call holds a compile range: torch may no longer open "
         "'<key> (dynamo_timed)' profiler ranges (_torch_compat.is_compile_range)")
-    assert calls["steady"] + calls["compiling"] >= 30
+    # a window from the start and one from the recompile: every call of the steps they
+    # recorded whole (one call a step) is counted, the one the profiler's stop cut is not
+    recorded = document["profile"]["run"]["steps"]["profiled"]
+    assert len(recorded) == 2 and recorded[1][0] == 15
+    assert calls["steady"] + calls["compiling"] == sum(b - a + 1 for a, b in recorded)
     assert calls["compiling_us"] > document["profile"]["step"]["wall_us"]
 
 
@@ -92,12 +96,16 @@ def test_only_the_native_noise_is_dropped_and_fd_2_is_restored(capfd):
 
 
 def test_a_recompiled_frame_names_its_hot_entry_and_the_steps_that_compiled(profiled):
-    """The run view of the same loop: each entry of `step` starts a step; the steps where
-    the break's resume function and the new size compiled are named and left out."""
+    """The run view of the same loop: each entry of `step` starts a step, all 30 counted,
+    profiled or not; the steps where the break's resume function and the new size compiled
+    are named and left out; the recompile opened a window of its own, so the new entries'
+    steps are profiled too."""
     document, _, _ = profiled
     view = document["profile"]["run"]
     steps = view["steps"]
     assert steps["count"] == 30 and {0, 15} <= set(steps["compiled"])
+    assert [first for first, _ in view["unprofiled"]["windows"]] == [0, 15]
+    assert view["unprofiled"]["steps"] > 0  # steps outside both windows, timed without it
     forward = [f for f in view["frames"] if not f["backward"]]
     by_frame = {}
     for row in forward:

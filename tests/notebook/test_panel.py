@@ -48,7 +48,8 @@ def test_panel_selection_changes_the_grid():
 def test_progress_stages_follow_the_compile():
     torch.compiler.reset()
     stages = []
-    with tcexplore.capture(on_event=lambda e: stages.append(stage_of(e))):
+    # cold: a cache hit skips AOTAutograd and Inductor's codegen (test_cache_hits_stage)
+    with tcexplore.capture(on_event=lambda e: stages.append(stage_of(e)), bypass_caches=True):
         torch.compile(lambda t: (t.sin() + 1).sum())(torch.randn(8))
     stages = [s for s in stages if s]
     for expected in ("Dynamo tracing frame 0/0", "AOTAutograd frame 0/0",
@@ -58,3 +59,22 @@ def test_progress_stages_follow_the_compile():
     order = [stages.index(s) for s in ("Dynamo tracing frame 0/0", "AOTAutograd frame 0/0",
                                        "Inductor codegen frame 0/0")]
     assert order == sorted(order)
+
+
+def test_a_cache_hit_is_a_stage_of_its_own(tmp_path, monkeypatch):
+    """Caches as the program has them: a compile served from them shows that stage, not a
+    codegen that did not happen."""
+    monkeypatch.setenv("TORCHINDUCTOR_CACHE_DIR", str(tmp_path / "inductor"))
+
+    def fn(t):
+        return (t.cos() * 3).sum()
+
+    torch.compiler.reset()
+    torch.compile(fn)(torch.randn(8))  # the program alone writes the entries
+    torch.compiler.reset()
+    stages = []
+    with tcexplore.capture(on_event=lambda e: stages.append(stage_of(e))):
+        torch.compile(fn)(torch.randn(8))
+    stages = [s for s in stages if s]
+    assert any(s.startswith("Inductor served from its cache") for s in stages), stages
+    assert not any(s.startswith("Inductor codegen") for s in stages), stages

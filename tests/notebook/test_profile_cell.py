@@ -14,6 +14,7 @@ import tcexplore
 from tcexplore.common.formatting import share
 from tcexplore.document import validate
 from tcexplore.findings.run_view import BEFORE_CAPTURE, STEP_BY, UNRECORDED
+from tcexplore.measure.profile import PROFILED_STEPS
 
 pytest.importorskip("IPython", reason="IPython is in the `notebook` extra")
 
@@ -170,10 +171,14 @@ def test_a_profiled_capture_tells_steps_as_a_run_does(session):
     steps = view["steps"]
     assert data["profile"]["scope"] == "run"
     assert steps["basis"].startswith("each entry of the run's first compiled frame (stepped")
-    assert steps["count"] == LOOP_STEPS
+    assert steps["count"] == LOOP_STEPS  # every step, profiled or not
     assert 0 in steps["compiled"]  # the first call compiled both graphs
-    steady = [i for i in range(LOOP_STEPS - 1) if i not in steps["compiled"]]
-    assert steps["steady"] == len(steady) >= 1
+    # the figures are over the steps the profiler's window recorded whole, less step 0;
+    # the window stops after PROFILED_STEPS steady ones, the later steps run without it
+    ((first, last),) = steps["profiled"]
+    steady = [i for i in range(first, last + 1) if i not in steps["compiled"]]
+    assert first == 0 and steps["steady"] == len(steady) == PROFILED_STEPS < LOOP_STEPS - 1
+    assert view["unprofiled"]["steps"] == LOOP_STEPS - 1 - (last + 2)  # after the window
     assert {f["compile_id"] for f in view["frames"]} == {c["id"] for c in data["compiles"]}
     assert all(f["entered"] == steps["steady"] for f in view["frames"])
     frames, gaps = _sums(view)

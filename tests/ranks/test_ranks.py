@@ -53,7 +53,7 @@ def test_a_graph_break_on_one_rank_moves_its_collective_into_another_graph(rank_
     view = tcexplore.ranks(rank_runs["print_on_rank0"].workdir / "out.json")
     found = {f["kind"]: f for f in view.divergence}
     assert set(found) == {"collectives", "compile_ids", "graph_breaks", "graph"}
-    assert found["graph_breaks"]["ranks"] == [0] and "rank_step.py:25" in found["graph_breaks"]["title"]
+    assert found["graph_breaks"]["ranks"] == [0] and "rank_step.py:31" in found["graph_breaks"]["title"]
     assert found["compile_ids"]["ranks"] == [0] and found["compile_ids"]["compile_id"] == "1/0"
     groups = {tuple(g["ranks"]): g["value"] for g in found["collectives"]["groups"]}
     assert "`step`: none" in groups[(0,)] and "all_reduce → wait_tensor" in groups[(0,)]
@@ -132,14 +132,22 @@ def test_a_missing_rank_is_a_finding(rank_runs):
     assert finding["kind"] == "ranks" and finding["ranks"] == [1]
 
 
-def test_bad_inputs_are_clear_errors(rank_runs, undistributed_document, tmp_path):
-    run = rank_runs["alike"]
-    with pytest.raises(DocumentError, match="two inputs for rank 0"):
-        tcexplore.ranks(run.workdir / "out.rank0.json", run.workdir / "trace")
+def test_bad_inputs_are_clear_errors(undistributed_document, tmp_path):
     with pytest.raises(DocumentError, match="does not say which rank"):
         tcexplore.ranks(undistributed_document)
     with pytest.raises(DocumentError, match="no such file"):
         tcexplore.ranks(tmp_path / "nothing.json")
+
+
+def test_a_rank_given_twice_is_read_from_its_document(rank_runs):
+    """Its document and its log: the document is read (a capture holds more), and said."""
+    run = rank_runs["alike"]
+    view = tcexplore.ranks(run.workdir / "out.rank0.json", run.workdir / "trace")
+    assert [(e["rank"], e["source"]["kind"]) for e in view.data["ranks"]] == [
+        (0, "document"), (1, "trace")]
+    (finding,) = view.divergence
+    assert finding["kind"] == "inputs" and finding["ranks"] == [0]
+    assert finding["title"].startswith("2 files claim rank 0: out.rank0.json read (a document")
 
 
 @pytest.fixture

@@ -260,12 +260,87 @@ describe('ranks view', () => {
     expect(tab(root, 'rank-0').getAttribute('aria-selected')).toBe('true');
   });
 
+  it('draws what Python stored of a folder read with stray files and two files of one rank', () => {
+    const data = ranksFixture() as any;
+    const line =
+      'read 2 of 4 files as ranks 0, 1; rank 1 from its file name; 2 files claim rank 0: 1 read as rank 1, as its file name says; skipped 1: notes.txt (not a TORCH_TRACE log)';
+    data.headline =
+      '2 ranks of world size 2: 2 divergence findings; the inputs held more than one file for rank 0; 1 file skipped, each with why';
+    data.inputs = {
+      files: 4,
+      read: 2,
+      skipped: [
+        {
+          path: 'trace/notes.txt',
+          reason: 'not a TORCH_TRACE log',
+          rank: null
+        },
+        {
+          path: 'trace/dedicated_log_torch_trace_rank_0_old.log',
+          reason: 'a second file of rank 0',
+          rank: 0
+        }
+      ],
+      conflicts: [],
+      line
+    };
+    data.ranks[1].rank_from = 'file_name';
+    data.ranks[1].rank_note =
+      'from its file name: its metadata says rank 0, as dedicated_log_torch_trace_rank_0.log does';
+    const doc = normalizeRanks(data);
+    expect(headline(doc)).toBe(data.headline); // drawn, not decided again
+    expect(new Map(sideBySide(doc)).get('rank')).toEqual([
+      '',
+      data.ranks[1].rank_note
+    ]);
+    const overview = panel(createRanksView(data, undefined, inflate), 'ranks');
+    expect(overview.querySelector('.tcx-ranks-headline')?.textContent).toBe(
+      data.headline
+    );
+    const inputs = overview.querySelector('.tcx-rank-inputs')!;
+    expect(inputs.querySelector('h3')?.textContent).toBe(
+      'Inputs (2 of 4 files read)'
+    );
+    expect(inputs.textContent).toContain(line);
+    expect(
+      [...inputs.querySelectorAll('.tcx-skipped tbody tr')].map(r =>
+        [...r.querySelectorAll('td')].map(td => td.textContent)
+      )
+    ).toEqual([
+      ['trace/notes.txt', '', 'not a TORCH_TRACE log'],
+      [
+        'trace/dedicated_log_torch_trace_rank_0_old.log',
+        'rank 0',
+        'a second file of rank 0'
+      ]
+    ]);
+    const text = overview.textContent ?? '';
+    expect(text.indexOf('Inputs (')).toBeLessThan(
+      text.indexOf('Ranks side by side')
+    );
+  });
+
+  it('says nothing of its inputs when every file was read as its metadata says', () => {
+    const data = ranksFixture() as any;
+    data.inputs = { files: 2, read: 2, skipped: [], conflicts: [], line: null };
+    const overview = panel(createRanksView(data, undefined, inflate), 'ranks');
+    expect(overview.querySelector('.tcx-rank-inputs')).toBeNull();
+  });
+
   it('never turns document text into markup', () => {
     const data = ranksFixture() as any;
     const evil = '<img src=x onerror="window.pwned=1">';
     data.divergence[0].title = evil;
     data.divergence[0].evidence[0].text = evil;
     data.ranks[0].compiles[0].frame.function = evil;
+    data.headline = evil;
+    data.inputs = {
+      files: 1,
+      read: 1,
+      skipped: [{ path: evil, reason: evil, rank: null }],
+      line: evil
+    };
+    data.ranks[0].rank_note = evil;
     const root = createRanksView(data, undefined, inflate);
     expect(root.querySelector('img')).toBeNull();
     expect(root.textContent).toContain(evil);

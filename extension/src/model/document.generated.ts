@@ -120,6 +120,14 @@ export interface TcexploreDocumentVersionTcexplore1 {
    */
   distributed?: null | Distributed;
   world_size?: number | null;
+  /**
+   * what the grid says first (findings/comparison.py); a multi-rank document's: how many ranks and whether they diverge
+   */
+  headline?: string;
+  /**
+   * a multi-rank document's inputs: the files looked at, those skipped with why, the ranks two files claimed and how that was settled (traces/folder.py); null when built from digests alone
+   */
+  inputs?: null | RankInputs;
   ranks?: RankEntry[];
   divergence?: RankDivergence[];
   /**
@@ -154,10 +162,6 @@ export interface TcexploreDocumentVersionTcexplore1 {
    * the row to mark as the one to pick: the best row, unless even it is slower than eager beyond the noise
    */
   winning_row?: number | null;
-  /**
-   * what the grid says first (findings/comparison.py); a multi-rank document's: how many ranks and whether they diverge
-   */
-  headline?: string;
   listing?: Listing;
   /**
    * compile id -> the lines of its own frame where it broke (its entry in its graph-break events' user stacks), decided in Python (findings/break_lines.py): the Bytecode views mark them; absent in documents written before it
@@ -210,7 +214,7 @@ export interface CaptureInfo {
     [k: string]: number;
   };
   /**
-   * what this document cannot hold because its source does not record it (not: found empty)
+   * what this document cannot hold because its source does not record it, or a stated size bound keeps out (a big log's graphs past DETAIL_LIMIT); not: found empty
    */
   unavailable?: Unavailable[];
   unread?: Unread;
@@ -1923,7 +1927,7 @@ export interface Run {
   how: string;
   steps: RunSteps;
   /**
-   * the profiled window's steps, from the first one's start to the last one's end
+   * the steps the profiler recorded whole, in all
    */
   wall_us: number;
   /**
@@ -1960,7 +1964,7 @@ export interface Run {
 }
 export interface RunSteps {
   /**
-   * steps in the profiled window
+   * steps of the run or of the profiled calls: in a run, every step the step markers saw (measure/step_markers.py), profiled or not; else the steps the profiler recorded
    */
   count: number;
   /**
@@ -1968,13 +1972,17 @@ export interface RunSteps {
    */
   basis: string;
   /**
-   * 0-based steps during which torch compiled (their time is mostly compile): left out of the figures
+   * 0-based steps during which torch compiled (their time is mostly compile): left out of the figures; in a run, every such step the markers saw, profiled or not
    */
   compiled: number[];
   /**
-   * the steps the figures are over: those that did not compile (and, in a run, not the last, whose end nothing that ran tells)
+   * the steps the figures are over: those the profiler recorded whole that did not compile
    */
   steady: number;
+  /**
+   * the steps the profiler recorded whole, as [first, last] runs (a run's windows; explore's calls)
+   */
+  profiled?: [number, number][];
 }
 export interface RunFrame {
   /**
@@ -2101,6 +2109,7 @@ export interface RunTimeline {
    * spans past the drawing limit, not listed
    */
   spans_left_out: number;
+  axis?: RunTimelineAxis;
 }
 export interface RunSpan {
   kind: "compiled" | "eager";
@@ -2117,7 +2126,20 @@ export interface RunSpan {
   label: string;
 }
 /**
- * the steps as the program runs them, without the profiler (measure/profile.py): a run's steps after the profiler stopped, timed by host timers at each entry of the first compiled frame (measure/step_markers.py), or explore's calls timed to completion before profiling; absent in documents written before it
+ * the time axis the views draw under the step (common/axis.py's span_axis): round ticks, then the step's end, where the axis ends; absent in documents written before it
+ */
+export interface RunTimelineAxis {
+  title: string;
+  ticks: {
+    /**
+     * from the step's start
+     */
+    at_us: number;
+    label: string;
+  }[];
+}
+/**
+ * the steps as the program runs them, without the profiler (measure/profile.py): a run's steps outside the profiler's windows, timed by host timers at each entry of the first compiled frame (measure/step_markers.py), or explore's calls timed to completion before profiling; absent in documents written before it
  */
 export interface UnprofiledSteps {
   /**
@@ -2129,7 +2151,7 @@ export interface UnprofiledSteps {
    */
   steps: number;
   /**
-   * a run's steady steps the profiler recorded before it stopped
+   * a run's steps the profiler's windows recorded that did not compile
    */
   profiled_steps?: number;
   /**
@@ -2155,9 +2177,13 @@ export interface UnprofiledSteps {
     [k: string]: number;
   };
   /**
-   * a run's step (0-based) in which the profiler stopped (null: it never did); the unprofiled steps are those after it
+   * a run's profiler windows as [the first step it could record whole, the step in which it stopped (null: it never did)]: one from the run's start, and one from each trace event (a compile) after a window stopped; the unprofiled steps are the others
    */
-  stopped_at?: number | null;
+  windows?: [number | null, number | null][];
+  /**
+   * steady steps after its last compile that a window records before it stops
+   */
+  window_steps?: number;
 }
 /**
  * the per-step figure every view shows, in words (findings/run_view.py); absent in documents written before it
@@ -2183,8 +2209,52 @@ export interface Distributed {
    */
   source?: "process_group" | "environment" | "trace";
 }
+export interface RankInputs {
+  /**
+   * files (and documents) looked at
+   */
+  files: number;
+  /**
+   * inputs read as a rank
+   */
+  read: number;
+  /**
+   * files not read, with why; one set aside for another file of its rank names that rank
+   */
+  skipped: {
+    path: string;
+    reason: string;
+    rank: number | null;
+  }[];
+  /**
+   * ranks more than one file claimed: the files, the one read, those read as their file name's rank instead, those set aside, and the rule that chose
+   */
+  conflicts: {
+    rank: number;
+    paths: string[];
+    kept: string | null;
+    moved: {
+      path: string;
+      rank: number;
+    }[];
+    set_aside: string[];
+    rule: string | null;
+  }[];
+  /**
+   * one line of what was skipped or settled (the command line prints it); null when every input was read as its metadata's rank
+   */
+  line: string | null;
+}
 export interface RankEntry {
   rank: number;
+  /**
+   * which rule gave the rank: the input's metadata (its events' rank, a document's distributed.rank), its file name's rank_<N>, or its place among the inputs; null in documents written before
+   */
+  rank_from?: "metadata" | "file_name" | "order" | null;
+  /**
+   * which rule gave the rank, in words, and how a conflict over it was settled for this input, if there was one
+   */
+  rank_note?: string | null;
   source: {
     kind: "document" | "trace";
     path: string | null;
@@ -2247,7 +2317,8 @@ export interface RankDivergence {
     | "graph_breaks"
     | "collectives"
     | "status"
-    | "cache";
+    | "cache"
+    | "inputs";
   /**
    * the ranks that differ from the others
    */

@@ -30,6 +30,10 @@ export interface RankCompile {
 
 export interface RankEntry {
   rank: number;
+  /** Which rule gave the rank ("metadata", "file_name", "order"); null in older documents. */
+  rank_from: string | null;
+  /** That rule in words, and how a conflict over the rank was settled, as Python wrote it. */
+  rank_note: string | null;
   source: { kind?: string; path?: string | null };
   distributed: {
     rank?: number | null;
@@ -56,17 +60,27 @@ export interface RankEntry {
   document_left_out: { reason: string; bytes: number } | null;
 }
 
+/** The files the job was read from (Python's traces/folder.py and ranks/settle.py). */
+export interface RankInputs {
+  files: number;
+  read: number;
+  skipped: Array<{ path: string; reason: string; rank: number | null }>;
+  /** One line of what was skipped or settled; null when nothing was. */
+  line: string | null;
+}
+
 export interface RanksDocument {
   schema: string;
   kind: 'ranks';
   created?: string;
   world_size: number | null;
+  /** The first line as Python wrote it (null in documents written before it was stored). */
+  headline: string | null;
+  inputs: RankInputs | null;
   ranks: RankEntry[];
   divergence: RankFinding[];
   /** Alike ranks, by lowest rank: one column and one tab each (every rank alone if absent). */
   rank_groups: number[][];
-  /** what the view says first (Python's); absent in documents saved before it */
-  headline?: string;
 }
 
 function list<T>(value: unknown): T[] {
@@ -91,6 +105,8 @@ export function normalizeRanks(data: unknown): RanksDocument {
     return {
       ...e,
       rank: typeof e.rank === 'number' ? e.rank : -1,
+      rank_from: typeof e.rank_from === 'string' ? e.rank_from : null,
+      rank_note: typeof e.rank_note === 'string' ? e.rank_note : null,
       source: object(e.source),
       distributed: e.distributed ? object(e.distributed) : null,
       environment: object(e.environment),
@@ -144,15 +160,31 @@ export function normalizeRanks(data: unknown): RanksDocument {
     ...grouped,
     ...ranks.filter(e => !listed.has(e.rank)).map(e => [e.rank])
   ].sort((a, b) => a[0] - b[0]);
+  const inputs = object(raw.inputs);
   return {
     ...raw,
     schema: SCHEMA,
     kind: 'ranks',
     world_size: typeof raw.world_size === 'number' ? raw.world_size : null,
+    headline: typeof raw.headline === 'string' ? raw.headline : null,
+    inputs: raw.inputs
+      ? {
+          files: typeof inputs.files === 'number' ? inputs.files : 0,
+          read: typeof inputs.read === 'number' ? inputs.read : 0,
+          skipped: list<unknown>(inputs.skipped).map(value => {
+            const s = object(value);
+            return {
+              path: String(s.path ?? '?'),
+              reason: String(s.reason ?? ''),
+              rank: typeof s.rank === 'number' ? s.rank : null
+            };
+          }),
+          line: typeof inputs.line === 'string' ? inputs.line : null
+        }
+      : null,
     ranks,
     divergence,
-    rank_groups,
-    headline: typeof raw.headline === 'string' ? raw.headline : undefined
+    rank_groups
   } as RanksDocument;
 }
 
@@ -214,6 +246,7 @@ export function sideBySide(doc: RanksDocument): Array<[string, string[]]> {
           `${e.source.kind ?? '?'}${e.source.path ? ` ${e.source.path}` : ''}`
       )
     ],
+    ['rank', leads.map(e => e.rank_note ?? '')],
     ['backend', leads.map(e => String(e.distributed?.backend ?? '?'))],
     ['world size', leads.map(e => String(e.distributed?.world_size ?? '?'))],
     ['torch', leads.map(e => String(e.environment.torch ?? '?'))]

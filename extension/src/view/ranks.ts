@@ -17,10 +17,12 @@ import {
   normalizeRanks,
   RankEntry,
   RankFinding,
+  RankInputs,
   RanksDocument,
   ranksText,
   sideBySide
 } from '../model/ranks';
+import { plural } from '../model/format';
 import { Target } from '../model/types';
 import { Inflate, inflateGzip, unpack } from '../model/unpack';
 import { Host } from './context';
@@ -160,7 +162,7 @@ function overview(doc: RanksDocument, open: OpenRank): HTMLElement {
   const grouped =
     doc.rank_groups.length < doc.ranks.length
       ? note(
-          `${doc.ranks.length} ranks in ${doc.rank_groups.length} columns: ranks alike in compiles, counts, graph breaks, collectives, errors and versions share one, and one tab.`,
+          `${doc.ranks.length} ranks in ${plural(doc.rank_groups.length, 'column')}: ranks alike in compiles, counts, graph breaks, collectives, errors, versions and how their rank was found share one, and one tab.`,
           'tcx-muted'
         )
       : null;
@@ -172,6 +174,7 @@ function overview(doc: RanksDocument, open: OpenRank): HTMLElement {
       : el('p', { class: 'tcx-ranks-headline' }, headline(doc)),
     el('h3', null, `Divergence (${doc.divergence.length})`),
     findings,
+    inputsView(doc.inputs),
     el('h3', null, 'Ranks side by side'),
     grouped,
     table(headers, [['', ...ranksRow], ...rows], 'tcx-ranks-table'),
@@ -190,6 +193,35 @@ function overview(doc: RanksDocument, open: OpenRank): HTMLElement {
           "No collectives in any compiled graph (collectives run eagerly, such as DDP's bucketed all-reduces and FSDP's hooks, are outside the graphs).",
           'tcx-muted'
         )
+  );
+}
+
+/** The files the job was read from, when one was skipped or a rank not read as its
+ * metadata says: the stored line, and each skipped file with why. */
+function inputsView(inputs: RankInputs | null): HTMLElement | null {
+  if (!inputs?.line) {
+    return null;
+  }
+  return el(
+    'div',
+    { class: 'tcx-rank-inputs' },
+    el(
+      'h3',
+      null,
+      `Inputs (${inputs.read} of ${plural(inputs.files, 'file')} read)`
+    ),
+    el('p', null, inputs.line),
+    inputs.skipped.length
+      ? table(
+          ['file', 'rank it claimed', 'why it is not read'],
+          inputs.skipped.map(s => [
+            el('code', null, s.path),
+            s.rank === null ? '' : `rank ${s.rank}`,
+            s.reason
+          ]),
+          'tcx-skipped'
+        )
+      : null
   );
 }
 

@@ -4,7 +4,6 @@
  * text is the document's `profile.run`; clicking a span selects its row.
  */
 
-import { timeAxis } from '../model/axis';
 import {
   count,
   microseconds,
@@ -143,7 +142,6 @@ function timeline(run: Run, pick: (row: Row) => void): SVGSVGElement {
     }
     chart.append(group);
   }
-  const axis = timeAxis(extent / 1e3, "time from the step's start");
   chart.append(
     svg('line', {
       x1: 0,
@@ -153,13 +151,14 @@ function timeline(run: Run, pick: (row: Row) => void): SVGSVGElement {
       class: 'tcx-axis-line'
     })
   );
-  const place = (ms: number) => (extent > 0 ? (ms * 1e3 * WIDTH) / extent : 0);
-  // the round ticks within the step, and its end where no tick is near it
-  const ticks = axis.ticks.filter(tk => place(tk.value) <= WIDTH - 40);
-  const end = axis.ticks.find(tk => Math.abs(place(tk.value) - WIDTH) < 1);
-  ticks.push(end ?? { value: extent / 1e3, label: axis.format(extent / 1e3) });
-  ticks.forEach((tk, i) => {
-    const at = place(tk.value);
+  const place = (us: number) => (extent > 0 ? (us * WIDTH) / extent : 0);
+  // the stored axis ends at the step's end (common/axis.py); one saved before it, only there
+  const axis = t.axis ?? {
+    title: "time from the step's start",
+    ticks: [{ at_us: extent, label: microseconds(extent) }]
+  };
+  axis.ticks.forEach((tk, i) => {
+    const at = place(tk.at_us);
     chart.append(
       svg('line', {
         x1: at,
@@ -174,7 +173,8 @@ function timeline(run: Run, pick: (row: Row) => void): SVGSVGElement {
           x: at,
           y: axisY + 15,
           class: 'tcx-tick',
-          'text-anchor': i === 0 ? 'start' : at > WIDTH - 20 ? 'end' : 'middle'
+          'text-anchor':
+            i === 0 && at < 20 ? 'start' : at > WIDTH - 20 ? 'end' : 'middle'
         },
         tk.label
       )
@@ -327,8 +327,15 @@ const SPLIT: Array<[keyof NonNullable<RunFrame['outside_split']>, string]> = [
   ['launch_us', 'launches']
 ];
 
+/** Figures a cell holds, one a line (so the table stays as wide as its longest figure). */
+function lines(parts: string[]): Child {
+  return parts.length
+    ? el('span', null, ...parts.map(part => el('div', null, part)))
+    : '—';
+}
+
 /** Steady guard time per entry beside torch's cold figure from the compile. */
-function guards(f: RunFrame): string {
+function guards(f: RunFrame): Child {
   if (f.backward) {
     return '—';
   }
@@ -338,18 +345,18 @@ function guards(f: RunFrame): string {
       ? `${microseconds(f.guard_latency_us)} cold (torch)`
       : ''
   ].filter(Boolean);
-  return said.join(' · ') || '—';
+  return lines(said);
 }
 
-function split(f: RunFrame): string {
+function split(f: RunFrame): Child {
   const found = f.outside_split;
   if (!found) {
     return '—';
   }
-  return (
-    SPLIT.filter(([key]) => found[key])
-      .map(([key, what]) => `${what} ${microseconds(found[key] ?? 0)}`)
-      .join(' · ') || '—'
+  return lines(
+    SPLIT.filter(([key]) => found[key]).map(
+      ([key, what]) => `${what} ${microseconds(found[key] ?? 0)}`
+    )
   );
 }
 

@@ -8,38 +8,48 @@ from typing import TYPE_CHECKING, Any
 from ..events import Event
 from ..parsers.fx_text import parse_graph
 from ..parsers.output_code import parse_output_code
-from .payloads import bounded_text, json_or_none
+from .payloads import bounded_text, json_or_none, left_out_text
 from .registry import handles
 
 if TYPE_CHECKING:
     from ..assemble import Assembler
 
 
+def _whole(assembler: Assembler, record: dict[str, Any], payload: str | None) -> bool:
+    """Whether the document keeps this compile's graphs and code (a big log's bound)."""
+    return assembler.detail is None or assembler.detail.keeps(record["id"], payload)
+
+
+def _graph(assembler: Assembler, record: dict[str, Any], payload: str | None) -> dict[str, Any]:
+    if not _whole(assembler, record, payload):
+        return {**left_out_text(payload), "nodes": [], "nodes_truncated": True}
+    return {**bounded_text(payload), **parse_graph(payload or "")}
+
+
 @handles("dynamo_output_graph")
 def _dynamo_graph(assembler: Assembler, event: Event, record: dict[str, Any]) -> None:
-    record["dynamo_graph"] = {**bounded_text(event.payload), **parse_graph(event.payload or "")}
+    record["dynamo_graph"] = _graph(assembler, record, event.payload)
 
 
 @handles("aot_forward_graph", "aot_backward_graph", "aot_inference_graph", "aot_joint_graph")
 def _aot_graph(assembler: Assembler, event: Event, record: dict[str, Any]) -> None:
     part = event.kind[len("aot_") : -len("_graph")]
-    record["aot_graphs"][part] = {**bounded_text(event.payload), **parse_graph(event.payload or "")}
+    record["aot_graphs"][part] = _graph(assembler, record, event.payload)
 
 
 @handles("inductor_post_grad_graph")
 def _post_grad_graph(assembler: Assembler, event: Event, record: dict[str, Any]) -> None:
-    record["post_grad_graphs"].append(
-        {**bounded_text(event.payload), **parse_graph(event.payload or "")}
-    )
+    record["post_grad_graphs"].append(_graph(assembler, record, event.payload))
 
 
 @handles("inductor_output_code")
 def _output_code(assembler: Assembler, event: Event, record: dict[str, Any]) -> None:
     parsed = parse_output_code(event.payload or "")
     data = event.data or {}
+    whole = _whole(assembler, record, event.payload)
     record["output_codes"].append(
         {
-            **bounded_text(event.payload),
+            **(bounded_text(event.payload) if whole else left_out_text(event.payload)),
             "aot_id": parsed["aot_id"],
             "kind": parsed["kind"],
             "path": data.get("filename"),
