@@ -129,12 +129,18 @@ def measure(device: str, steps: int, workdir: Path) -> dict[str, Any]:
 def table(found: dict[str, Any]) -> str:
     ms = lambda us: "none timed" if us is None else f"{us / 1e3:.2f} ms"  # noqa: E731
     runs = ", ".join(ms(u) for u in found["plain_runs_us"])
+    unprofiled = found["view"].get("unprofiled") or {}
     rows = [
         ("python loop.py (the loop's own, median of 3)", f"{ms(found['plain_us'])} ({runs})"),
         ("tcexplore run loop.py (the loop's own)", ms(found["run_us"])),
         ("tcexplore run --profile loop.py (the loop's own)", ms(found["profile_run_us"])),
         ("the run view's per-step figure (unprofiled steps)", ms(found["view_us"])),
         ("the run view's profiled steps (frames + gaps)", ms(found["view_profiled_us"])),
+        (
+            "steps: run, timed without the profiler, profiler windows",
+            f"{found['view']['steps'].get('count')}, {unprofiled.get('steps')}, "
+            f"{unprofiled.get('windows')} ({unprofiled.get('basis')})",
+        ),
         (
             "slowdown the view states",
             "none (no step was timed unprofiled)"

@@ -11,6 +11,7 @@ import json
 import os
 import pickle
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -163,8 +164,27 @@ def pytest_configure(config):
     """Inductor's caches start empty for each run, as on CI's clean machine: a capture uses
     the caches as the program has them (a hit has no codegen to show), so what one test run
     left in ~/.cache or /tmp must not decide what the next one sees. A test needing a cold
-    compile asks for it (``bypass_caches=True``), as a user would."""
-    os.environ.setdefault("TORCHINDUCTOR_CACHE_DIR", tempfile.mkdtemp(prefix="tcx-inductor-"))
+    compile asks for it (``bypass_caches=True``), as a user would.
+
+    Inductor's CPU vector ISA is taken from the CPU's flags (``TORCHINDUCTOR_VEC_ISA_OK``),
+    not proved by building and loading a probe library per ISA: a process with an empty
+    cache directory builds ten of them, 13 s of a 26 s corpus program on this machine,
+    and the tests run dozens of such processes (each program of the corpus, each rank, each
+    notebook kernel). The code torch generates is the same either way (the training step's
+    output code compared); torch reads the variable as it is imported, here and in every
+    process the tests start."""
+    os.environ.setdefault("TORCHINDUCTOR_VEC_ISA_OK", "1")
+    if "TORCHINDUCTOR_CACHE_DIR" not in os.environ:
+        config._tcx_inductor_cache = tempfile.mkdtemp(prefix="tcx-inductor-")
+        os.environ["TORCHINDUCTOR_CACHE_DIR"] = config._tcx_inductor_cache
+
+
+def pytest_unconfigure(config):
+    """The run's own Inductor cache directory goes with it (xdist's workers inherit the
+    controller's, which removes it)."""
+    made = getattr(config, "_tcx_inductor_cache", None)
+    if made is not None:
+        shutil.rmtree(made, ignore_errors=True)
 
 
 def pytest_collection_modifyitems(config, items):

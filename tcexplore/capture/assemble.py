@@ -105,8 +105,11 @@ class Assembler:
         self.autograd_passes: dict[int, dict[str, Any]] = {}  # compiled autograd's, by id
         self.detail: DetailBudget | None = None  # a big log's bound on graphs kept (traces/)
         self.generations = Generations()  # torch's ids over torch.compiler.reset()
+        self.in_progress: dict[str, Any] | None = None  # the last event's compile record
 
     def record_for(self, event: Event) -> dict[str, Any] | None:
+        if (event.frame_id is None) != (event.frame_compile_id is None):
+            return None  # a damaged id: feed() reads it as part of the compile in progress
         raw = event.compile_id
         if raw is None:
             return None
@@ -124,6 +127,7 @@ class Assembler:
             keep_restarted_graph(record)
             record["attempts"] = event.attempt + 1
             record["symbols"], record["symbolic_guards"] = [], []
+        self.in_progress = record
         return record
 
     def feed(self, event: Event, line: int | None = None) -> None:
@@ -132,6 +136,14 @@ class Assembler:
         if handler is IGNORED:
             return
         record = self.record_for(event)
+        if record is None and (event.frame_id is None) != (event.frame_compile_id is None):
+            # torch writes both parts of a compile id or neither: a log line lost one
+            # (a killed job, a full disk); the events of a compile stand together in the log
+            record = self.in_progress
+            if record is not None:
+                self.unread.attributed(
+                    event.kind, record["id"], line=line, read=event.data or event.payload
+                )
         if handler is None:
             self.unknown_events[event.kind] = self.unknown_events.get(event.kind, 0) + 1
             if record is not None:

@@ -78,6 +78,21 @@ class Unread:
         if reason == "bad_envelope" and line is not None:
             self._read_without[line] = item
 
+    def attributed(self, kind: str, compile: str, *, line: int | None, read: Any) -> None:
+        """A damaged event whose compile id lost one of its two parts, read as part of the
+        compile in progress where it stands: one entry (joined to its ``bad_envelope``
+        entry where the lost part was a bad field read without)."""
+        said = (
+            f"its compile id lost a part; read as part of compile {compile}, the compile in "
+            "progress where it stands in the log"
+        )
+        if line is not None and line in self._read_without:
+            item = self._read_without[line]
+            if item is not None:
+                item["error"] = _bounded(f"{item['error']}; {said}")
+            return
+        self.add("bad_envelope", kind, error=said, compile=compile, line=line, read=read)
+
     @contextlib.contextmanager
     def contain(
         self, reason: str, kind: str, *, compile: str | None = None, read: Any = None

@@ -84,11 +84,12 @@ def documents(tmp_path_factory):
 
 def _without_place(text: str) -> str:
     """A finding's words with where the code lives masked: a cell or a file and its line,
-    and the function named (``<cell>`` or ``step``; a resume function of the cell's is
-    named as Dynamo made it, which #43 item 3 is about, not the pipeline), and numbers."""
+    and the function named (``<cell>`` or ``step``, a resume function's name included: a
+    warm start names the compile it served), and numbers."""
     text = re.sub(r"cell \[\d+\](, line \d+)?", "PLACE", text)
     text = re.sub(r"\S*step_module\.py(:\d+|, line \d+)?", "PLACE", text)
     text = re.sub(r" in (step|<cell>|torch_dynamo_resume_in_[^\s:]+)(?=:)", "", text)
+    text = re.sub(r"(?<![A-Za-z0-9<])(<cell>|step)(?![A-Za-z0-9>])", "FUNCTION", text)  # in a resume name too
     return re.sub(r"\d+(\.\d+)?", "N", text)
 
 

@@ -170,3 +170,26 @@ def test_a_report_section_that_cannot_be_drawn_costs_only_itself(monkeypatch):
     assert ("The memory section could not be drawn (ZeroDivisionError: division by zero); "
             "the rest of the report is kept.") in page
     assert 'id="tcx-overview"' in page and 'id="tcx-compiles"' in page
+
+
+def test_an_event_that_lost_half_its_compile_id_is_read_with_the_compile_in_progress(
+        program_runs, tmp_path):
+    """torch writes a compile id's two parts (frame_id, frame_compile_id) or neither: an
+    output code whose line lost its frame_id is read as part of the compile it stands in,
+    said in the unread entry, and made no compile of its own (tlparse files it apart)."""
+    run = program_runs["training_step"]
+    lines = run.trace_log.read_bytes().split(b"\n")
+    (first, *_) = [i for i, line in enumerate(lines) if b'{"inductor_output_code"' in line]
+    head, _, body = lines[first].partition(b"] ")
+    envelope = json.loads(body)
+    del envelope["frame_id"]
+    lines[first] = head + b"] " + json.dumps(envelope).encode()
+    log = tmp_path / "damaged.log"
+    log.write_bytes(b"\n".join(lines))
+    data = tcexplore.load_trace(log).data
+    whole = run.document["summary"]
+    assert data["summary"]["output_codes"] == whole["output_codes"] == 2
+    assert [c["id"] for c in data["compiles"]] == [c["id"] for c in run.document["compiles"]]
+    (entry,) = [i for i in data["capture"]["unread"]["items"] if i["kind"] == "inductor_output_code"]
+    assert entry["reason"] == "bad_envelope" and entry["line"] == first + 1
+    assert "read as part of compile 0/0, the compile in progress" in entry["error"]
