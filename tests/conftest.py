@@ -25,6 +25,8 @@ from typing import Any
 import pytest
 from filelock import FileLock
 
+from . import invariants
+
 PROGRAMS = Path(__file__).parent / "programs"
 TLPARSE_COUNTED = {
     "graphs": re.compile(r"^dynamo_output_graph_\d+\.txt$"),
@@ -63,6 +65,63 @@ def tlparse_counts(log: Path, out_dir: Path) -> dict[str, int]:
                 if pattern.match(artifact["name"]):
                     counts[key] += 1
     return counts
+
+
+# Every document the tests make is held to tests/invariants.py, at no compile of its own: each
+# Document built (captures, explorations, loads) and each document a test reads from a
+# subprocess or a notebook (note_document) while a test or its fixtures run; what breaks an
+# invariant fails that test, naming the invariant.
+_running: list[str] = []
+_broken: dict[str, list[str]] = {}
+
+
+def note_document(data) -> None:
+    """Hold ``data`` to the invariants, for the test running now."""
+    if not _running or _running[-1] is None or not isinstance(data, dict):
+        return
+    if data.get("kind") is not None:  # a multi-rank document: its ranks' are held
+        return
+    try:
+        invariants.check(data)
+    except AssertionError as exc:
+        _broken.setdefault(_running[-1], []).append(str(exc))
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _documents_held_to_invariants():
+    from tcexplore.decided import Document
+
+    built = Document.__init__
+
+    def init(self, data, *, check=True):
+        built(self, data, check=check)
+        note_document(self.data)
+
+    Document.__init__ = init
+    yield
+    Document.__init__ = built
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item, nextitem):
+    exempt = item.get_closest_marker("invariants_exempt") is not None
+    _running.append(None if exempt else item.nodeid)
+    try:
+        yield
+    finally:
+        _running.pop()
+        _broken.pop(item.nodeid, None)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    outcome = yield
+    report = outcome.get_result()
+    broken = _broken.pop(item.nodeid, None)
+    if broken and call.when in ("setup", "call") and report.outcome != "skipped":
+        report.outcome = "failed"
+        shown = "\n".join(f"- {b}" for b in dict.fromkeys(broken))
+        report.longrepr = f"a document this test made breaks tests/invariants.py:\n{shown}"
 
 
 def shared(tmp_path_factory, name: str, build: Callable[[Path], Any]) -> Any:
@@ -155,7 +214,9 @@ def run_program(name: str, workdir: Path, args: list[str] | None = None) -> Prog
     )
     assert out.exists(), f"{name}: no document written\n{proc.stderr[-3000:]}"
     log = _trace_log(workdir / "trace")
-    return ProgramRun(script.stem, proc.returncode, proc.stderr, json.loads(out.read_text()),
+    document = json.loads(out.read_text())
+    note_document(document)
+    return ProgramRun(script.stem, proc.returncode, proc.stderr, document,
                       tlparse_counts(log, workdir / "tl_out"), log, workdir)
 
 
@@ -188,9 +249,13 @@ def tour(tmp_path_factory):
     """tests/notebook_tour.py executed once in a real kernel (nbclient + ipykernel)."""
     for module in ("nbclient", "nbformat", "ipykernel"):
         pytest.importorskip(module, reason=f"{module} is in the `test` extra")
+    from .matrix import documents_in
     from .notebook_tour import execute_tour
 
-    return shared(tmp_path_factory, "tour", execute_tour)
+    tour = shared(tmp_path_factory, "tour", execute_tour)
+    for data in documents_in(tour.notebook):
+        note_document(data)
+    return tour
 
 
 @dataclass

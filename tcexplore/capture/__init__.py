@@ -20,6 +20,7 @@ from .assemble import Assembler
 from .custom_ops import record_custom_ops
 from .distributed import launcher, process_group
 from .events import Event, compile_id
+from .library_files import library_files
 from .not_compiled import from_skip_reasons
 from .own_entries import drop_own_entries
 
@@ -169,6 +170,11 @@ class CaptureSession:
             not_compiled = None
             with unread.contain("section", "not_compiled"):
                 not_compiled = from_skip_reasons(self.skip_reasons)
+                # the frames torch skipped are often library code (a module's forward)
+                marked = set(assembled.get("library_files") or []) | set(
+                    library_files(not_compiled)
+                )
+                assembled["library_files"] = sorted(marked)
             earlier = earlier_entries.mark(self.serial, self._cache_heard)
             for record in assembled["compiles"]:
                 for entry in record["cache"]:

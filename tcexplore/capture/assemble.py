@@ -22,10 +22,10 @@ from .fusion import attribute_kernels
 from .generations import Generations
 from .handlers import IGNORED, handler_for
 from .handlers.payloads import DetailBudget, json_or_none
-from .library_files import library_files
+from .library_files import library_files, torch_file
 from .parsers.identity import add_identity
 from .phases import build_phase_tree
-from .resume_links import bytecode_section, link_resumes
+from .resume_links import bytecode_section, is_cell, link_resumes
 from .static_memory import memory_section
 from .tracing_time import tracing_section
 
@@ -275,7 +275,14 @@ def _record_steps(
     """What finish() computes of one compile, each step setting its own fields."""
 
     def status() -> None:
-        record["status"], record["error"] = _status(record, assembler.interruptions.get(cid))
+        record["status"], record["error"] = _status(
+            record,
+            assembler.interruptions.get(cid),
+            any(
+                b.get("compile_id") == cid and b.get("skipped_frame")
+                for b in assembler.graph_breaks
+            ),
+        )
 
     def tracing() -> None:
         record["tracing"] = tracing_section(record, assembler.profiler_timings.get(cid, []))
@@ -287,7 +294,11 @@ def _record_steps(
         heard = assembler.bytecode_texts.get(cid)
         if heard and "original" in heard and "modified" in heard:
             record["bytecode"] = bytecode_section(
-                heard["source"], heard["original"], heard["modified"], heard.get("side_effects")
+                heard["source"],
+                heard["original"],
+                heard["modified"],
+                heard.get("side_effects"),
+                is_cell((record["frame"] or {}).get("function")),
             )
 
     def autotuning() -> None:
@@ -361,7 +372,8 @@ def _autotuning(phases: list[dict[str, Any]]) -> list[Any]:
 
 def _complete_guard_paths(compiles: list[dict[str, Any]], graph_breaks: list[Any]) -> None:
     """torch prints guard locations with the path cut to its last characters; where exactly
-    one full path torch reported elsewhere in this capture ends with it, use that path."""
+    one full path torch reported elsewhere in this capture ends with it, use that path; a
+    path of torch's own package, cut to below it, is completed to that file."""
     known = {f["file"] for f in (c["frame"] for c in compiles) if f and f.get("file")}
     for record in compiles:
         graph = record["dynamo_graph"] or {"nodes": []}
@@ -374,14 +386,18 @@ def _complete_guard_paths(compiles: list[dict[str, Any]], graph_breaks: list[Any
             matches = [path for path in known if path.endswith(location["file"])]
             if len(matches) == 1:
                 location["file"] = matches[0]
+            elif isinstance(location["file"], str):
+                location["file"] = torch_file(location["file"]) or location["file"]
 
 
 def _status(
-    record: dict[str, Any], interruption: dict[str, Any] | None
+    record: dict[str, Any], interruption: dict[str, Any] | None, skipped: bool
 ) -> tuple[str, dict[str, Any] | None]:
+    """``skipped``: torch skipped the frame after a graph break it could not handle (its
+    graph-break event says so): the frame ran eagerly, torch's error names the break."""
     metrics = record["metrics"]
     if metrics and metrics.get("fail_type"):
-        return "failed", {
+        return "skipped" if skipped else "failed", {
             "type": metrics.get("fail_type"),
             "message": metrics.get("fail_reason"),
             "file": metrics.get("fail_user_frame_filename"),

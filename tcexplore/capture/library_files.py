@@ -32,6 +32,17 @@ def own_package() -> str:
     return os.path.dirname(os.path.dirname(os.path.realpath(__file__)))
 
 
+def torch_file(short: str) -> str | None:
+    """The file of torch's own package that ``short`` names: torch prints its own frames
+    with the path cut to below its package directory (``_dynamo/output_graph.py``)."""
+    if os.path.isabs(short) or short.startswith("<"):
+        return None
+    spec = importlib.util.find_spec("torch")
+    roots = (spec.submodule_search_locations or []) if spec else []
+    found = [os.path.join(r, short) for r in roots if os.path.isfile(os.path.join(r, short))]
+    return found[0] if len(found) == 1 else None
+
+
 def library_roots() -> list[str]:
     """The directories whose files are library code, each as given and resolved."""
     paths = sysconfig.get_paths()

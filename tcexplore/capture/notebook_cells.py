@@ -16,6 +16,13 @@ import sys
 from collections.abc import Callable, Iterator
 from typing import Any
 
+# The name of the function a ``%%tcompile`` cell becomes (notebook/cell.py).
+CELL_FUNCTION = "<cell>"
+# The line a ``%%tcompile`` cell's wrapper gives its own statements (notebook/cell.py: the
+# names it starts unbound, the return of the cell's values): no line of the cell (lines
+# start at 1), so that their instructions read as the wrapper's, never as the user's.
+WRAPPER_LINE = 0
+
 FormatCodeName = Callable[[str], "tuple[str, str] | None"]
 
 

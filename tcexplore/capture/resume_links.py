@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from .notebook_cells import CELL_FUNCTION, WRAPPER_LINE
 from .parsers.disassembly import parse_bytecode
 from .transformed import read_modified
 
@@ -31,19 +32,38 @@ RESUME_NAME = re.compile(r"^torch_dynamo_resume_in_(?P<fn>.+)_at_\d+$")
 
 
 def bytecode_section(
-    source: str, original: Data, modified: Data, side_effects: list[str] | None
+    source: str, original: Data, modified: Data, side_effects: list[str] | None, cell: bool
 ) -> Data:
-    """``original``/``modified``: the document's text records of the two disassemblies."""
+    """``original``/``modified``: the document's text records of the two disassemblies.
+    ``cell``: the frame is a ``%%tcompile`` cell's function (or resumes one): its wrapper's
+    own instructions (at :data:`WRAPPER_LINE`) and its return of the cell's values are
+    marked ``wrapper``, so that no view shows them as the user's code."""
     original = {**original, "instructions": parse_bytecode(original["text"])}
     modified = {**modified, "instructions": parse_bytecode(modified["text"])}
+    reading = read_modified(modified["instructions"])
+    if cell:
+        for ins in original["instructions"]:
+            if ins["line"] == WRAPPER_LINE:
+                ins["wrapper"] = True
+        for step in reading["steps"]:
+            if step["kind"] == "return":
+                step["wrapper"] = True
+                step["text"] = f"{step['text']}: the cell's values, handed back by its wrapper"
+                for i in step["instructions"]:
+                    modified["instructions"][i]["wrapper"] = True
     return {
         "source": source,
         "original": original,
         "modified": modified,
         "side_effects": side_effects,
-        "reading": read_modified(modified["instructions"]),
+        "reading": reading,
         "resume_jumps": [],
     }
+
+
+def is_cell(function: Any) -> bool:
+    """A ``%%tcompile`` cell's function, or a resume function Dynamo made of one."""
+    return original_function(str(function or "")) == CELL_FUNCTION
 
 
 def frame_entry(brk: Data, frame: Data) -> Data | None:

@@ -29,6 +29,7 @@ from . import (
     failed_measurement,
     graph_break,
     guard_cost,
+    guard_lines,
     listing,
     memory,
     nothing_compiled,
@@ -122,7 +123,7 @@ def decide(data: Data) -> Data:
     cache hit's note, the pipeline, then the findings (which read them); returns ``data``. A document of one run
     only (not a multi-rank or comparison one)."""
     failed = Unread()
-    for kind in (accuracy, timing, profile, unmapped, cache):
+    for kind in (accuracy, timing, profile, unmapped, cache, guard_lines):
         with failed.contain("finding", kind.__name__.rsplit(".", 1)[-1] + " labels"):
             kind.decide(data)
     _store(data, STORED, failed)

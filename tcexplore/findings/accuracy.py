@@ -161,11 +161,16 @@ def decide(data: Data) -> None:
         data["accuracy"] = labelled(data["accuracy"], source_labels(data))
 
 
-def _fix(accuracy: Data, verdict: Data) -> Data | None:
-    """Inductor's fallback_random where the advice names it; other advice is the code's."""
+def _fix(data: Data, accuracy: Data, verdict: Data) -> Data | None:
+    """Inductor's fallback_random where the advice names it and it is not in force; other
+    advice is the code's."""
     if not verdict.get("advice"):
         return None
-    if accuracy.get("fallback_random_option") and accuracy.get("cause") in RANDOM_CAUSES:
+    if (
+        accuracy.get("fallback_random_option")
+        and accuracy.get("cause") in RANDOM_CAUSES
+        and not fixes.in_force(data, fixes.FALLBACK_RANDOM)
+    ):
         return fixes.FALLBACK_RANDOM
     return fixes.code_change("random tensors made outside the compiled code: a code change")
 
@@ -189,7 +194,7 @@ def find(data: Data) -> list[Data]:
             locations=[loc] if loc and verdict["severity"] != "ok" else [],
             evidence=evidence,
             advice=verdict.get("advice"),
-            fix=_fix(accuracy, verdict),
+            fix=_fix(data, accuracy, verdict),
             details=[verdict["why"]] if verdict.get("why") else [],
         )
     ]

@@ -36,6 +36,12 @@ COLD = {
     "caches on, so its next run in the same cache directory starts warm; " + SHIP,
 }
 
+# A long compile that consulted no cache.
+UNSERVED = (
+    "no compile consulted a cache: Inductor's FX-graph and AOTAutograd caches serve the "
+    "inductor backend only, so a next run compiles as long"
+)
+
 
 def compile_ms(c: dict[str, Any]) -> float:
     return sum(p.get("duration_ms") or 0 for p in c.get("phases") or [])
@@ -169,9 +175,15 @@ def find(data: dict[str, Any]) -> list[dict[str, Any]]:
         else:
             advice.append(f"{listed} made the same graph: {REGIONAL}")
     hit = any(e.get("result") == "hit" for c in compiles for e in c.get("cache") or [])
-    caches = _caches(data) if total_ms / 1000 >= WARM_START_S and not hit else None
+    long = total_ms / 1000 >= WARM_START_S and not hit
+    # no compile consulted a cache: its backend is none Inductor's caches serve (eager,
+    # aot_eager), so no next run starts warm from them
+    consulted = any(c.get("cache") for c in compiles)
+    caches = _caches(data) if long and consulted else None
     if caches is not None:
         advice.append(f"compiling took {fmt_duration(total_ms)} with no cache hit: {COLD[caches]}")
+    elif long:
+        details.append(UNSERVED)
     fix = (
         fixes.WARM_START
         if caches == "on"

@@ -7,16 +7,20 @@ import re
 from typing import Any
 
 from . import fixes
-from .graph_break_audit import library_marks
+from .graph_break_audit import library_marks, source_labels
+from .guard_lines import users_line
 from .make import compile_link, finding, locations, source_link
 from .user_terms import expression, scalar_guard, source_name, symbol_names, value_range
 
+GUARD_LINES_ADVICE = (
+    "each guarding line is a condition the compiled code checks: "
+    "torch._check(...) states a fact so torch can drop a guard, and "
+    "torch._dynamo.mark_unbacked(tensor, dim) keeps a size from being specialized"
+)
 ADVICE = (
     "to compile it dynamic from the first call (one compile, not two): "
     "torch._dynamo.mark_dynamic(tensor, dim) before the call, or torch.compile(..., "
-    "dynamic=True); each guarding line is a condition the compiled code checks: "
-    "torch._check(...) states a fact so torch can drop a guard, and "
-    "torch._dynamo.mark_unbacked(tensor, dim) keeps a size from being specialized"
+    "dynamic=True); " + GUARD_LINES_ADVICE
 )
 UNBACKED_ADVICE = (
     "an unbacked size (from .item(), nonzero(), ...) has no example value: "
@@ -91,12 +95,65 @@ def _runtime_asserts(c: dict[str, Any], symbol: str) -> list[dict[str, Any]]:
     return rows
 
 
+def _row(where: dict[str, Any], expr: str, kind: str, c: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "file": where.get("file"),
+        "line": where.get("line"),
+        "function": where.get("function"),
+        "expr": expr,
+        "kind": kind,
+        "compile": c.get("id"),
+    }
+
+
+def _kept_guards(
+    c: dict[str, Any],
+    sym: dict[str, Any],
+    names: dict[str, str],
+    library: frozenset[str],
+    labels: dict[str, str],
+) -> list[dict[str, Any]]:
+    """The shape guards torch kept on the symbol's source, from the compile's guard tree
+    (``dynamo_cpp_guards_str``: the shape environment's guards, at its root) at the user's
+    lines. torch evaluates more (``guard_added`` events) than it keeps: one evaluated while
+    guards are suppressed (``[guard suppressed]``, e.g. the backward compile's stride
+    checks) is never a guard, and only the tree says which were kept."""
+    source = str(sym.get("source") or "")
+    if not source:
+        return []
+    mentions = re.compile(re.escape(source) + r"(?![\w\[(.])")
+    return [
+        _row(g["user_location"], expression(source_name(g.get("expression")), names), "guard", c)
+        for g in c.get("guards") or []
+        if g.get("source") is None
+        and mentions.search(str(g.get("expression") or ""))
+        and users_line(g.get("user_location"), library, labels)
+    ]
+
+
+def _specializations(
+    c: dict[str, Any],
+    symbol: str,
+    names: dict[str, str],
+    library: frozenset[str],
+    labels: dict[str, str],
+) -> list[dict[str, Any]]:
+    """The user's lines that made torch specialize the symbol to its value."""
+    return [
+        _row(g["user_location"], expression(g.get("expr"), names), "specialized", c)
+        for g in c.get("symbolic_guards") or []
+        if g.get("kind") == "symbolic_shape_specialization"
+        and re.search(rf"\b{re.escape(symbol)}\b", str(g.get("expr") or ""))
+        and users_line(g.get("user_location"), library, labels)
+    ]
+
+
 def shapes(data: dict[str, Any]) -> list[dict[str, Any]]:
     """Every shape symbol with a source, in user terms, and every unbacked symbol of a
     Dynamo graph with the line that made it; each with the lines that guard it (and, for
     an unbacked one, the runtime asserts that check it)."""
     out: dict[str, dict[str, Any]] = {}
-    library = library_marks(data)
+    library, labels = library_marks(data), source_labels(data)
     for c in data.get("compiles") or []:
         names = symbol_names(c)
         for sym in c.get("symbols") or []:
@@ -121,23 +178,9 @@ def shapes(data: dict[str, Any]) -> list[dict[str, Any]]:
             if unbacked:
                 entry["made_at"] = sym.get("user_location")
                 entry["guards"].extend(_runtime_asserts(c, symbol))
-            for guard in c.get("symbolic_guards") or []:
-                expr = str(guard.get("expr") or "")
-                where = guard.get("user_location") or {}
-                if not re.search(rf"\b{re.escape(symbol)}\b", expr) or where.get("file") in library:
-                    continue
-                row = {
-                    "file": where.get("file"),
-                    "line": where.get("line"),
-                    "function": where.get("function"),
-                    "expr": expression(expr, names),
-                    "kind": (
-                        "specialized"
-                        if guard.get("kind") == "symbolic_shape_specialization"
-                        else "guard"
-                    ),
-                    "compile": c.get("id"),
-                }
+            for row in _kept_guards(c, sym, names, library, labels) + _specializations(
+                c, symbol, names, library, labels
+            ):
                 if not any(
                     g["line"] == row["line"]
                     and g["file"] == row["file"]
@@ -145,6 +188,8 @@ def shapes(data: dict[str, Any]) -> list[dict[str, Any]]:
                     for g in entry["guards"]
                 ):
                     entry["guards"].append(row)
+    for entry in out.values():  # in the order of the code (torch's tree has its own)
+        entry["guards"].sort(key=lambda g: (str(g["file"] or ""), g["line"] or 0))
     return list(out.values())
 
 
@@ -159,6 +204,25 @@ def _how(guard: dict[str, Any]) -> str:
             else " (runtime assert)"
         )
     return ""
+
+
+def _advice_and_fix(data: dict[str, Any], shape: dict[str, Any], lines: bool) -> dict[str, Any]:
+    """An unbacked size: torch._check; else dynamic=True, unless it is in force for the
+    size's compile (a ``%%tcompile --dynamic`` cell, compare()'s dynamic=True row): then
+    only what its guarding lines call for, if any."""
+    if shape["unbacked"]:
+        return {
+            "advice": UNBACKED_ADVICE,
+            "fix": fixes.code_change("torch._check on the unbacked size: a code change"),
+        }
+    if not fixes.in_force(data, fixes.DYNAMIC, [shape["compile"]]):
+        return {"advice": ADVICE if "." in shape["name"] else SCALAR_ADVICE, "fix": fixes.DYNAMIC}
+    if not lines:
+        return {"advice": None, "fix": None}
+    return {
+        "advice": "sizes are dynamic already; " + GUARD_LINES_ADVICE,
+        "fix": fixes.code_change("the guarding lines: a code change"),
+    }
 
 
 def find(data: dict[str, Any]) -> list[dict[str, Any]]:
@@ -196,18 +260,7 @@ def find(data: dict[str, Any]) -> list[dict[str, Any]]:
                 count=max(1, len(guard_lines)),
                 locations=locations(guard_lines),
                 evidence=evidence,
-                advice=(
-                    UNBACKED_ADVICE
-                    if shape["unbacked"]
-                    else ADVICE
-                    if "." in shape["name"]
-                    else SCALAR_ADVICE
-                ),
-                fix=(
-                    fixes.code_change("torch._check on the unbacked size: a code change")
-                    if shape["unbacked"]
-                    else fixes.DYNAMIC
-                ),
+                **_advice_and_fix(data, shape, bool(guard_lines)),
                 details=[f"line {g['line']}: {g['expr']}" + _how(g) for g in guard_lines],
                 shape=shape,
             )

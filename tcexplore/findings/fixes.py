@@ -5,7 +5,10 @@ chooses its fix where it chooses its advice; this module only spells them, once.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
+
+from ..capture.handlers.metrics import KEPT_CONFIG
 
 Data = dict[str, Any]
 
@@ -21,6 +24,8 @@ def compile_argument(name: str, value: Any) -> Data:
 def config(module: str, name: str, value: Any) -> Data:
     """A config value (``torch._dynamo.config.capture_scalar_outputs = True``)."""
     assert module in CONFIG_MODULES, module
+    # what is in force is read from torch's config dump, which capture keeps for these only
+    assert name in KEPT_CONFIG[module], (module, name)
     return _setting("config", module, name, value)
 
 
@@ -49,6 +54,17 @@ def mode(name: str) -> Data:
     return compile_argument("mode", name)
 
 
+# Every setting a finding may advise, as its advice writes it: what named_in_force looks for.
+SETTINGS = (
+    CAPTURE_SCALARS,
+    DYNAMIC_OUTPUT_SHAPES,
+    DYNAMIC,
+    FALLBACK_RANDOM,
+    MEMORY_BUDGET,
+    *(mode(m) for m in ("reduce-overhead", "max-autotune", "max-autotune-no-cudagraphs")),
+)
+
+
 LINE_CHANGE = "a change to the code at this line, not a setting"
 # A warm start: the capture keeps Inductor's FX-graph and AOTAutograd caches (explore's
 # bypass_caches=False, its default); the try compiles twice in one empty cache directory
@@ -58,3 +74,68 @@ WARM_START = {
     "label": "a warm start",
     "not_tried": None,
 }
+
+
+def in_force(data: Data, fix: Data | None, compile_ids: Iterable[Any] | None = None) -> bool:
+    """Whether ``fix``'s setting is already what the program runs with: the torch.compile
+    arguments the run passed (``explore.compile_kwargs``: explore(), a ``%%tcompile``
+    cell, a compare() row, a try), else torch's own config dump of each compile
+    (``compiles[].config``; of ``compile_ids``, or of all) where it holds the setting:
+    ``dynamic=True`` is ``assume_static_by_default`` off; a warm start (:data:`WARM_START`)
+    where a compile of the document hit a cache. A finding never advises it."""
+    setting = fix.get("setting") if isinstance(fix, dict) else None
+    if not isinstance(setting, dict):
+        return False
+    kind, name, value = setting.get("kind"), setting.get("name"), setting.get("value")
+    explore = data.get("explore") if isinstance(data.get("explore"), dict) else {}
+    kwargs = explore.get("compile_kwargs") if isinstance(explore, dict) else None
+    kwargs = kwargs if isinstance(kwargs, dict) else {}
+    if kind == "capture":  # the capture's, not the program's: a warm start is in force
+        # where this document measured one (a compile served by a cache)
+        return setting == WARM_START["setting"] and any(
+            e.get("result") == "hit"
+            for c in data.get("compiles") or []
+            if isinstance(c, dict)
+            for e in c.get("cache") or []
+            if isinstance(e, dict)
+        )
+    if kind == "compile_kwarg":
+        if name in kwargs and kwargs[name] is not None:
+            return kwargs[name] == value
+        return (
+            name == "dynamic"
+            and value is True
+            and _configs_say(data, compile_ids, "dynamo.assume_static_by_default", False)
+        )
+    if kind == "config":
+        options = kwargs.get("options") if isinstance(kwargs.get("options"), dict) else {}
+        if setting.get("module") == "inductor" and name in options:
+            return options[name] == value
+        return _configs_say(data, compile_ids, f"{setting.get('module')}.{name}", value)
+    return False
+
+
+def _configs_say(data: Data, compile_ids: Iterable[Any] | None, key: str, value: Any) -> bool:
+    """Every compile (of ``compile_ids``) that recorded ``key`` ran with ``value``, and one did."""
+    wanted = None if compile_ids is None else {str(cid) for cid in compile_ids}
+    said = [
+        c["config"][key]
+        for c in data.get("compiles") or []
+        if isinstance(c, dict)
+        and (wanted is None or str(c.get("id")) in wanted)
+        and isinstance(c.get("config"), dict)
+        and key in c["config"]
+    ]
+    return bool(said) and all(v == value for v in said)
+
+
+def named_in_force(data: Data, text: Any, compile_ids: Iterable[Any] | None = None) -> list[str]:
+    """The settings ``text`` names (as their labels write them, ``dynamic=True``,
+    ``mode="reduce-overhead"``) that are in force (:func:`in_force`)."""
+    if not isinstance(text, str):
+        return []
+    return [
+        fix["label"]
+        for fix in SETTINGS
+        if fix["label"] in text and in_force(data, fix, compile_ids)
+    ]

@@ -24,6 +24,7 @@ from typing import Any
 
 from ..capture.resume_links import resume_name
 from ..common.relabel import relabel
+from .user_terms import in_user_words
 
 Data = dict[str, Any]
 
@@ -82,9 +83,13 @@ def _reasons(events: list[Data], labels: dict[str, str]) -> list[Data]:
                 "generic": brk.get("generic"),
                 "details": brk.get("details"),
                 "developer_context": brk.get("developer_context"),
+                "skipped_frame": brk.get("skipped_frame"),
+                "skipped_frames": 0,
             },
         )
         entry["count"] += 1
+        entry["skipped_frame"] = entry["skipped_frame"] or brk.get("skipped_frame")
+        entry["skipped_frames"] += bool(brk.get("skipped_frame"))
         entry["details"] = entry["details"] or brk.get("details")
         entry["developer_context"] = entry["developer_context"] or brk.get("developer_context")
     for entry in grouped.values():
@@ -204,7 +209,8 @@ def count_note(site: Data) -> str:
     frames = site["frames"]
     if site["count"] == 1:
         return "1 break event."
-    parts = ", ".join(f"{f.get('function') or '?'} ×{f['count']}" for f in frames)
+    # a resume function Dynamo generated, in the user's words
+    parts = ", ".join(f"{in_user_words(f.get('function') or '?')} ×{f['count']}" for f in frames)
     return (
         f"{site['count']} break events: torch reports a break once per compile that "
         f"reaches its line, recompiles included — here {len(frames)} "

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..capture.resume_links import RESUME_NAME
 from ..common.formatting import plural
 from .timing import compiled_anything, timing_verdict
+from .user_terms import user_function
 
 Data = dict[str, Any]
 
@@ -29,13 +29,14 @@ def _accuracy_words(accuracy: Any) -> str | None:
 
 
 def one_run(data: Data) -> Data:
-    """A one-run document: the functions it compiled (the user's before Dynamo's resume
-    functions), its counts, and the timing and accuracy verdicts in a few words."""
+    """A one-run document: the user's functions it compiled (a resume function Dynamo
+    made after a graph break is its user's function, never named), its counts, and the
+    timing and accuracy verdicts in a few words."""
     compiles = [c for c in data.get("compiles") or [] if isinstance(c, dict)]
     named = [
         f for f in ((c.get("frame") or {}).get("function") for c in compiles) if isinstance(f, str)
     ]
-    frames = list(dict.fromkeys([*(f for f in named if not RESUME_NAME.match(f)), *named]))
+    frames = list(dict.fromkeys(user_function(f) for f in named))
     summary = data.get("summary") or {}
     parts = [
         plural(len(compiles), "compile"),

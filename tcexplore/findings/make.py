@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from .user_terms import in_user_words
+
 Data = dict[str, Any]
 
 SEVERITIES = ("error", "warning", "info", "ok")
@@ -21,16 +23,18 @@ def finding(
     details: list[str] | None = None,
     **extra: Any,
 ) -> Data:
+    """One finding; what it says (title, advice, details) names a function Dynamo
+    generated as the user knows it (user_terms.in_user_words), whichever kind wrote it."""
     assert severity in SEVERITIES, severity
     return {
         "kind": kind,
         "severity": severity,
-        "title": title,
+        "title": in_user_words(title),
         "count": count,
         "locations": locations or [],
         "evidence": evidence or [],
-        "advice": advice,
-        "details": details or [],
+        "advice": in_user_words(advice),
+        "details": [in_user_words(d) for d in details or []],
         **extra,
     }
 

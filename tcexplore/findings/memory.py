@@ -13,6 +13,7 @@ from typing import Any
 from ..common.formatting import format_bytes
 from . import fixes
 from .make import finding, source_link, tab_link
+from .user_terms import user_function
 
 WORTH_A_WARNING = 0.10  # compiled peak this much over eager's
 # Below this much saved activation (and without a compiled peak over eager's), checkpointing
@@ -98,15 +99,20 @@ def memory_finding(document: dict[str, Any]) -> dict[str, Any] | None:
         )
     if peaks:
         evidence.append(f"peaks measured with {peaks['how'].split(':')[0]}")
-    advice = None
+    advice = fix = None
     if top and (severity == "warning" or saved["bytes"] >= WORTH_ADVICE_BYTES):
-        functions = sorted({line["function"] for line in top})
+        functions = sorted({user_function(line["function"]) for line in top})
         advice = (
             f"consider activation checkpointing (torch.utils.checkpoint) around "
-            f"{', '.join(functions)} ({_line_span(top)}), or "
-            "torch._functorch.config.activation_memory_budget=0.5 to let the "
-            "partitioner recompute instead of saving"
+            f"{', '.join(functions)} ({_line_span(top)})"
         )
+        fix = fixes.code_change("activation checkpointing: a change to the code")
+        if not fixes.in_force(document, fixes.MEMORY_BUDGET):
+            advice += (
+                ", or torch._functorch.config.activation_memory_budget=0.5 to let the "
+                "partitioner recompute instead of saving"
+            )
+            fix = fixes.MEMORY_BUDGET
     return {
         "kind": "memory",
         "severity": severity,
@@ -118,7 +124,7 @@ def memory_finding(document: dict[str, Any]) -> dict[str, Any] | None:
         ],
         "evidence": "; ".join(evidence),
         "advice": advice,
-        "fix": fixes.MEMORY_BUDGET if advice else None,
+        "fix": fix,
     }
 
 

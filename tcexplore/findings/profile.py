@@ -12,6 +12,7 @@ from ..common.formatting import share, time_us
 from . import fixes
 from .make import finding, tab_link
 from .step_verdict import judged
+from .timing import busy_advice
 
 Data = dict[str, Any]
 
@@ -77,6 +78,28 @@ def basis_line(basis: Data, device: str | None) -> str:
     )
 
 
+def _busy_machine(data: Data) -> Data | None:
+    """The machine's state the exploration measured with its timing, just before the
+    profile (measure/machine.py), when it was busy."""
+    timing = data.get("timing") if isinstance(data.get("timing"), dict) else {}
+    machine = timing.get("machine")
+    return machine if isinstance(machine, dict) and machine.get("busy") else None
+
+
+def unreliable(data: Data) -> str | None:
+    """What a busy machine makes of the step's verdict: a sentence, or None when quiet. A
+    CPU busy with other work slows kernels and the Python between them alike, so neither
+    the split nor the kernels' place under their roofs is this code's."""
+    machine = _busy_machine(data)
+    if machine is None:
+        return None
+    reasons = "; ".join(str(r) for r in machine.get("reasons") or []) or "see Timing"
+    return (
+        f"Unreliable: measured on a busy machine ({reasons}), so this verdict and the "
+        f"kernels' place under their roofs are not this code's. {busy_advice(machine)}"
+    )
+
+
 def decide(data: Data) -> None:
     profile = data.get("profile")
     if not isinstance(profile, dict):
@@ -86,10 +109,17 @@ def decide(data: Data) -> None:
     if isinstance(step, dict) and isinstance(step.get("basis"), dict):
         kernels = [k for k in profile.get("kernels") or [] if isinstance(k, dict)]
         step = judged(step, kernels, profile.get("device") or "cpu")
-        out["step"] = {
+        step = {
             **step,
+            # what the run compiled with already (a reduce-overhead compile) is not advised
+            "advice": [a for a in step["advice"] if not fixes.named_in_force(data, a)],
+            "advised_modes": [
+                m for m in step["advised_modes"] if not fixes.in_force(data, fixes.mode(m))
+            ],
             "basis": {**step["basis"], "line": basis_line(step["basis"], profile.get("device"))},
         }
+    if isinstance(step, dict):
+        out["step"] = {**step, "unreliable": unreliable(data)}
     if isinstance(profile.get("calls"), dict):
         out["calls"] = {**profile["calls"], "line": calls_line(profile["calls"])}
     if isinstance(profile.get("kernels"), list):
@@ -108,7 +138,8 @@ def find(data: Data) -> list[Data]:
     )
     if not isinstance(step, dict) or not step.get("verdict"):
         return []
-    advice = step.get("advice") or []
+    advice = list(step.get("advice") or [])
+    modes = list(step.get("advised_modes") or [])
     basis = step.get("basis")
     decided = (
         [f"Decided by: {basis_line(basis, data['profile'].get('device'))}"]
@@ -116,16 +147,22 @@ def find(data: Data) -> list[Data]:
         else []
     )
     details = decided + list(advice[1:])
+    caveat = unreliable(data)
+    if caveat:  # the advice that holds on a busy machine comes first
+        details = [caveat, *([advice[0]] if advice else []), *details]
+        advice = [busy_advice(_busy_machine(data) or {})]
     return [
         finding(
             "profile",
-            "info",
-            f"Where the time goes: {step['verdict']}",
+            "warning" if caveat else "info",
+            "Where the time goes"
+            + (" (unreliable: a busy machine)" if caveat else "")
+            + f": {step['verdict']}",
             advice=advice[0] if advice else None,
-            fix=fixes.mode(step["advised_modes"][0]) if step.get("advised_modes") else None,
+            fix=fixes.mode(modes[0]) if modes else None,
             # the other modes the advice names, tried beside it (findings/tried.py says
             # which won)
-            also_fixes=[fixes.mode(m) for m in (step.get("advised_modes") or [])[1:]],
+            also_fixes=[fixes.mode(m) for m in modes[1:]],
             details=details,
             evidence=[tab_link("profile", "Where the time goes")],
         )

@@ -71,7 +71,7 @@ def _noise(timing: Data) -> str | None:
     return "Noisy: " + ", ".join(said) + "."
 
 
-def _busy(machine: Any) -> str | None:
+def busy_text(machine: Any) -> str | None:
     """Why the machine was busy during the samples (measure/machine.py), or None."""
     if not isinstance(machine, dict) or not machine.get("busy"):
         return None
@@ -82,8 +82,20 @@ def _busy(machine: Any) -> str | None:
     )
 
 
-def _busy_advice(machine: Data) -> str:
-    threads = machine.get("fit_threads")
+def _fewer_threads(machine: Data) -> int | None:
+    """The torch thread count that fits the cores others left free (measure/machine.py's),
+    else, where others held every core, one: fewer threads wait less for a CPU."""
+    if machine.get("fit_threads"):
+        return int(machine["fit_threads"])
+    threads, cores, others = (machine.get(k) for k in ("torch_threads", "cores", "others_cores"))
+    if not all(isinstance(v, (int, float)) for v in (threads, cores, others)):
+        return None
+    fit = max(1, int(cores - others))
+    return fit if fit < threads else None
+
+
+def busy_advice(machine: Data) -> str:
+    threads = _fewer_threads(machine)
     fit = (
         f", or torch.set_num_threads({threads}) to fit the cores other processes left free"
         if threads
@@ -158,9 +170,9 @@ def timing_verdict(timing: Data, compiled: bool = True) -> Data:
             "fewer other processes."
         )
     machine = timing.get("machine") if isinstance(timing.get("machine"), dict) else None
-    busy = _busy(machine)
+    busy = busy_text(machine)
     if busy:
-        advice = _busy_advice(machine) + (f" {advice}" if advice else "")
+        advice = busy_advice(machine) + (f" {advice}" if advice else "")
     slower = isinstance(speedup, (int, float)) and speedup < 1
     severity = (
         "warning"

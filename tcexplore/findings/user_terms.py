@@ -11,6 +11,10 @@ _MODULE_ITEM = re.compile(r"\._(?:modules|parameters|buffers)\['([^']+)'\]")
 _CALL_INDEX = re.compile(r"\.(size|stride)\(\)\[(\d+)\]")
 _STACK = re.compile(r"^___stack\d+")  # a resume function's argument: a value live at the break
 _SYMBOL = re.compile(r"\b[su]\d+\b")
+# The functions Dynamo generates: a frame resumed after a graph break (its code object's
+# name, nested once per break), the global holding a resume function, a compiled graph.
+_RESUMED = re.compile(r"torch_dynamo_resume_in_(?P<fn>.+)_at_(?P<line>\d+)")
+GENERATED = re.compile(r"torch_dynamo_resume_in_[\w<>]+|__resume_at_\w+|__compiled_fn_\w+")
 _SCALAR_GUARD = re.compile(r"^(?P<source>.+?)\s*==\s*(?P<value>-?[\d.e+-]+|True|False)$")
 
 
@@ -64,3 +68,29 @@ def scalar_guard(guard: Any) -> tuple[str, str] | None:
     if not match or ".size()" in match["source"] or ".stride()" in match["source"]:
         return None
     return source_name(match["source"]), match["value"]
+
+
+def user_function(name: Any) -> str:
+    """The user's function a name stands for: a resume function Dynamo made after a
+    graph break (``torch_dynamo_resume_in_forward_at_16``) is ``forward``'s code."""
+    text = str(name or "")
+    while match := _RESUMED.fullmatch(text):
+        text = match["fn"]
+    return text
+
+
+def in_user_words(text: Any) -> Any:
+    """``text`` with every function Dynamo generated named as the user knows it: a resume
+    function as its function, after the graph break's line; a compiled graph's or a resume
+    function's global as what it is. Anything but a str is returned as it is."""
+    if not isinstance(text, str) or not GENERATED.search(text):
+        return text
+
+    def named(match: re.Match[str]) -> str:
+        word = match.group(0)
+        resumed = _RESUMED.fullmatch(word)
+        if resumed:
+            return f"{user_function(word)} (after its graph break at line {resumed['line']})"
+        return "a resume function" if word.startswith("__resume_at_") else "a compiled graph"
+
+    return GENERATED.sub(named, text)

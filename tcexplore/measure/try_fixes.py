@@ -70,11 +70,13 @@ _recent: OrderedDict[str, _Kept] = OrderedDict()
 
 
 def setting_fixes(data: Data) -> list[Data]:
-    """The distinct fixes of the document's findings that are settings, in findings order."""
+    """The distinct fixes of the document's findings that are settings, in findings order;
+    none tried in this document already (a finding that holds its try)."""
+    tried = {str(f["tried"].get("label")) for f in data.get("findings") or [] if f.get("tried")}
     out: dict[str, Data] = {}
     for f in data.get("findings") or []:
         for fix in [f.get("fix"), *(f.get("also_fixes") or [])]:
-            if isinstance(fix, dict) and fix.get("setting") and fix["label"] not in out:
+            if isinstance(fix, dict) and fix.get("setting") and fix["label"] not in {*out, *tried}:
                 out[fix["label"]] = fix
     return list(out.values())
 

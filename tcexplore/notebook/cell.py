@@ -21,12 +21,11 @@ from typing import Any
 import torch
 
 from .. import _torch_compat
-
-CELL_FUNCTION = "<cell>"
+from ..capture.notebook_cells import CELL_FUNCTION, WRAPPER_LINE
 
 # What a name the cell has not (or no longer) bound returns. A string constant, not a
-# sentinel object: Dynamo treats constants as constants, so the wrapping adds no guard. It
-# shows in the cell's bytecode (the Bytecode tab), so it says what it is in the user's terms.
+# sentinel object: Dynamo treats constants as constants, so the wrapping adds no guard. The
+# wrapper's statements stand at WRAPPER_LINE, so the Bytecode tab marks them as its own.
 UNBOUND = "<not assigned by this cell (yet)>"
 
 _NESTED_SCOPES = (
@@ -230,11 +229,13 @@ def compile_cell(
         | {n for n in read if n in namespace and holds_tensors(namespace[n])}
     )
     start = ast.Pass(lineno=first_line, col_offset=0, end_lineno=first_line, end_col_offset=0)
+    # the wrapper's own statements stand at no line of the cell (its bytecode is not the user's)
+    wrapper = ast.Pass(lineno=WRAPPER_LINE, col_offset=0, end_lineno=WRAPPER_LINE, end_col_offset=0)
     last = body[-1] if body else start
     has_result = isinstance(last, ast.Expr)
     result = body.pop().value if has_result else ast.Constant(None)  # type: ignore[attr-defined]
     values = ast.Tuple([ast.Name(n, ast.Load()) for n in bound], ast.Load())
-    returned = _fill(ast.Return(ast.Tuple([result, values], ast.Load())), last)
+    returned = _fill(ast.Return(ast.Tuple([result, values], ast.Load())), wrapper)
     # Names new to the namespace start unbound, so that the return can load them all (a
     # cell reading one before binding it gets UNBOUND rather than a NameError).
     new_names = [n for n in bound if n not in params]
@@ -245,7 +246,7 @@ def compile_cell(
                     targets=[ast.Name(n, ast.Store()) for n in new_names],
                     value=ast.Constant(UNBOUND),
                 ),
-                body[0] if body else start,
+                wrapper,
             )
         ]
         if new_names

@@ -19,6 +19,8 @@ CSS = """
 .tcx-report tr.tcx-bc-eager, .tcx-report tr.tcx-bc-break { background: #ffebe9; }
 .tcx-report tr.tcx-bc-resume, .tcx-report tr.tcx-bc-resume-point { background: #dafbe1; }
 .tcx-report tr.tcx-bc-helper td { color: #656d76; }
+.tcx-report tr.tcx-bc-wrapper td, .tcx-report li.tcx-bc-wrapper { color: #8c959f;
+  font-style: italic; }
 """
 
 _WORDS = {
@@ -74,8 +76,9 @@ def _reading(data: Data, section: Data) -> str:
             else f' <span class="tcx-muted">line {_e(step["line"])}</span>'
         )
         jump = _jump(data, next(jumps, {})) if step["kind"] == "resume" else ""
+        wrapper = ' class="tcx-bc-wrapper"' if step.get("wrapper") else ""
         items.append(
-            f"<li><strong>{_e(_WORDS.get(step['kind'], step['kind']))}</strong> "
+            f"<li{wrapper}><strong>{_e(_WORDS.get(step['kind'], step['kind']))}</strong> "
             f"<code>{_e(step['text'])}</code>{line}{jump}</li>"
         )
     helpers = sum(1 for s in steps if s["kind"] == "helper")
@@ -93,7 +96,7 @@ def _rows(instructions: list[Data], marks: dict[int, str]) -> str:
     """The instructions as a table, each row classed by its mark, cut at MAX_ROWS (noted)."""
     rows = []
     for index, ins in enumerate(instructions[:MAX_ROWS]):
-        mark = marks.get(index)
+        mark = "wrapper" if ins.get("wrapper") else marks.get(index)
         attrs = f' class="tcx-bc-{_e(mark)}"' if mark else ""
         cells = [
             ins.get("line") if ins.get("starts_line") else "",

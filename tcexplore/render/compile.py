@@ -72,6 +72,13 @@ def _cache(cache: list[Any]) -> str:
     )
 
 
+# A frame torch skipped after a graph break it could not handle: as torch tells it.
+SKIPPED = (
+    "torch skipped this frame after a graph break it could not handle: it ran eagerly. "
+    "torch's words:"
+)
+
+
 def _compile_header(compile_: Data) -> str:
     parts = [
         (f"<p>Status {_status(compile_.get('status'))} · frame {_location(compile_.get('frame'))}")
@@ -79,7 +86,9 @@ def _compile_header(compile_: Data) -> str:
     if compile_.get("attempts"):
         parts.append(f" · {plural(compile_['attempts'], 'attempt')}")
     parts.append("</p>")
-    if compile_.get("error"):
+    if compile_.get("error") and compile_.get("status") == "skipped":
+        parts.append(_note(SKIPPED) + _pre(str(compile_["error"].get("message") or "")))
+    elif compile_.get("error"):
         parts.append(_error_block(compile_["error"], "Compile failed"))
     if isinstance(compile_.get("cache_hit"), dict):
         parts.append(_note(compile_["cache_hit"].get("note")))
@@ -122,9 +131,12 @@ def compile_section(data: Data, compile_: Data) -> str:
         _phases(compile_.get("phases") or []),
         _cache(compile_.get("cache") or []),
     ]
+    # a resume function Dynamo generated, named in the user's words (findings/guard_lines)
+    shown = frame.get("shown_name") or frame.get("function")
     summary = (
         f"Compile <code>{_e(compile_.get('id'))}</code> "
-        f"<code>{_e(frame.get('function'))}</code> {_status(compile_.get('status'))}"
+        f'<code title="{_e(frame.get("function"))}">{_e(shown)}</code> '
+        f"{_status(compile_.get('status'))}"
     )
     return _details(
         summary, "\n".join(p for p in body if p), cls="tcx-section tcx-compile", id_=anchor

@@ -29,6 +29,7 @@ def recompile_reasons(reasons: list[Any]) -> str:
                 f"<code>{_e(r.get('guard'))}</code>",
                 _e(r.get("expected")),
                 _e(r.get("actual")),
+                _user_code(r),
             ]
             for r in (group or [])
             if isinstance(r, dict)
@@ -36,7 +37,7 @@ def recompile_reasons(reasons: list[Any]) -> str:
         parts.append(
             f"<p>Recompile #{i}:</p>"
             + _table(
-                ["cached compile", "failed guard", "expected", "actual"],
+                ["cached compile", "failed guard", "expected", "actual", "user code"],
                 rows,
                 "tcx-recompile-table",
             )
@@ -49,6 +50,36 @@ def recompile_reasons(reasons: list[Any]) -> str:
     )
 
 
+def _user_code(row: Data) -> str:
+    """The user's line findings/guard_lines.py chose (the guard's own, or each call of the
+    compiled frame); none chosen: the library's location, muted; an older document: the
+    location as torch printed it."""
+    line = row.get("user_line")
+    if isinstance(line, dict):
+        code = _c(line.get("code")) + "<br>" if line.get("code") else ""
+        if line.get("frame"):
+            title = (
+                f' title="torch\'s location: {_e(line.get("library_line"))}"'
+                if line.get("library_line")
+                else ""
+            )
+            return (
+                f'<span class="tcx-muted"{title}>each call of {_e(line.get("function"))} '
+                f"({_e(line.get('where'))})</span>"
+            )
+        return code + _e(line.get("where"))
+    if "user_line" in row:
+        where = row.get("user_location")
+        return (
+            f'<span class="tcx-muted">library: {_location_with_code(where)}</span>' if where else ""
+        )
+    return (
+        _c(row.get("user_code"))
+        + ("<br>" if row.get("user_code") else "")
+        + _location_with_code(row.get("user_location"))
+    )
+
+
 def guards_block(compile_: Data) -> str:
     guards = compile_.get("guards") or []
     if not guards and not compile_.get("guards_text"):
@@ -58,9 +89,7 @@ def guards_block(compile_: Data) -> str:
             _e(g.get("type")),
             _c(g.get("source")),
             _c(g.get("expression")),
-            _c(g.get("user_code"))
-            + ("<br>" if g.get("user_code") else "")
-            + _location_with_code(g.get("user_location")),
+            _user_code(g),
         ]
         for g in guards
         if isinstance(g, dict)

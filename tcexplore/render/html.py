@@ -81,7 +81,8 @@ _CSS = """
 .tcx-report .tcx-status-failed { background: #ffebe9; color: #cf222e; }
 .tcx-report .tcx-status-cache_hit { background: #ddf4ff; }
 .tcx-report .tcx-status-random { background: #fff8c5; }
-.tcx-report .tcx-status-incomplete, .tcx-report .tcx-status-no_graph { background: #fff8c5; }
+.tcx-report .tcx-status-incomplete, .tcx-report .tcx-status-no_graph,
+.tcx-report .tcx-status-skipped { background: #fff8c5; }
 .tcx-report ul.tcx-phases { margin: 2px 0; padding-left: 18px; }
 .tcx-report code.tcx-line { white-space: pre; }
 .tcx-report .tcx-flag { color: #cf222e; font-weight: 700; }

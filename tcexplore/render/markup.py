@@ -46,7 +46,7 @@ class _Style(DefaultStyle):
 
 _FORMATTER = HtmlFormatter(nowrap=True, noclasses=True, style=_Style)
 _LEXERS = {"cpp": CppLexer, "rocm": CppLexer, "cuda": CudaLexer}
-_STATUSES = ("ok", "cache_hit", "failed", "no_graph", "incomplete")
+_STATUSES = ("ok", "cache_hit", "failed", "skipped", "no_graph", "incomplete")
 
 SOURCE_LABELS: contextvars.ContextVar[dict[str, str] | None] = contextvars.ContextVar(
     "tcexplore_source_labels", default=None

@@ -73,8 +73,10 @@ def _verdict(profile: Data) -> str:
         if us:
             figures.append([f"in {bound}-bound kernels", _e(time_us(us))])
     advice = "".join(f"<li>{_e(a)}</li>" for a in step.get("advice", []))
+    caveat = _note(step["unreliable"]) if step.get("unreliable") else ""
     return (
         f'<p class="tcx-findings">Verdict: {_e(step["verdict"])}</p>'
+        + caveat
         + _table(["", ""], figures, "tcx-step")
         + f"<ul>{advice}</ul>"
     )

@@ -90,3 +90,38 @@ def test_others_on_every_core_and_throttling_are_each_a_reason():
     assert machine["throttled_share"] == pytest.approx(0.4)
     said = " ".join(machine["reasons"])
     assert "other processes used" in said and "ran only 50%" in said and "throttled 40%" in said
+
+
+@pytest.fixture(scope="module")
+def busy_profile():
+    """A profiled exploration on every core taken (#43 item 8), with two torch threads."""
+    spinners = [subprocess.Popen([sys.executable, "-S", "-c", "while True: pass"])
+                for _ in range(2 * usable_cores())]
+    threads = torch.get_num_threads()
+    torch.set_num_threads(2)
+    try:
+        time.sleep(0.3)
+        return tcexplore.explore(_step, torch.randn(4096), profile=True, time_budget_s=0.3,
+                                 find_divergence=False)
+    finally:
+        torch.set_num_threads(threads)
+        for spinner in spinners:
+            spinner.kill()
+        for spinner in spinners:
+            spinner.wait()
+
+
+def test_a_busy_machines_profile_verdict_says_it_is_unreliable_and_names_fewer_threads(busy_profile):
+    data = busy_profile.document.data
+    assert data["timing"]["machine"]["busy"] is True
+    step = data["profile"]["step"]
+    assert step["unreliable"].startswith("Unreliable: measured on a busy machine")
+    assert "torch.set_num_threads(1)" in step["unreliable"]
+    (found,) = [f for f in data["findings"] if f["kind"] == "profile"]
+    assert found["severity"] == "warning" and "unreliable" in found["title"]
+    assert "torch.set_num_threads(1)" in found["advice"]
+    assert "torch.set_num_threads(1)" in data["timing"]["verdict"]["advice"]
+    from tcexplore.render.html import render_html
+
+    assert "Unreliable: measured on a busy machine" in render_html(busy_profile.document)
+    validate(data)

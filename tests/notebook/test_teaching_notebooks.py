@@ -41,6 +41,13 @@ def test_the_course_has_at_least_eight_notebooks_stored_without_outputs():
         assert MARKER in "".join(code[-1]["source"]), f"{path.name}: last cell is not the check"
 
 
+def test_every_notebook_is_listed_in_the_course_index_and_the_notebooks_readme():
+    for listing in (REPO / "docs" / "course" / "index.md", NOTEBOOKS / "README.md"):
+        text = listing.read_text()
+        missing = [p.stem for p in PATHS if f"`{p.stem}`" not in text]
+        assert not missing, f"{listing.relative_to(REPO)} leaves out {missing}"
+
+
 @pytest.fixture(scope="module")
 def inductor_cache(tmp_path_factory):
     """One fresh Inductor cache for the course, as a learner's machine has: the first

@@ -96,7 +96,7 @@ describe('grouped findings', () => {
     const breaks = found.filter(f => f.site);
     expect(breaks.map(f => f.text)).toEqual([
       'Graph break ×8 at cell [2], line 2 in scale: Unsupported Tensor.item() call with capture_scalar_outputs=False',
-      'Graph break ×1 at cell [3], line 4 in torch_dynamo_resume_in_<cell>_at_3: Failed to trace builtin operator'
+      'Graph break ×1 at cell [3], line 4 in <cell> (after its graph break at line 3): Failed to trace builtin operator'
     ]);
     expect(breaks[0].target).toEqual({
       tab: 'source',

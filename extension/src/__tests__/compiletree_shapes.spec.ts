@@ -17,6 +17,28 @@ function all(nodes: TreeNode[]): TreeNode[] {
   return nodes.flatMap(n => [n, ...all(n.children)]);
 }
 
+describe('two frames at one location in the compile tree', () => {
+  it('are two entries, never the compiles of one frame (#43)', () => {
+    // torch compiles the same location as two frames (after torch.compiler.reset(), a
+    // function defined again): 3/0 and 11/0 are two frames with a compile each
+    const doc = fixture();
+    const first = {
+      ...doc.compiles[0],
+      id: '3/0',
+      frame_id: 3,
+      frame_compile_id: 0,
+      recompile_reasons: [],
+      stack: [user(20, '<module>', 'step(x, y)'), user(10, 'step', '')]
+    };
+    doc.compiles = [first, { ...first, id: '11/0', frame_id: 11 }];
+    const framed = all(compileTree(doc)).filter(n => n.compiles.length);
+    expect(framed.map(n => [n.frameId, n.compiles.map(c => c.id)])).toEqual([
+      [3, ['3/0']],
+      [11, ['11/0']]
+    ]);
+  });
+});
+
 describe('compiled autograd in the compile tree', () => {
   const doc = fixture();
   const step = doc.compiles[0];

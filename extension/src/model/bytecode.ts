@@ -28,7 +28,7 @@ export interface BytecodeRow {
   /** a jump target's label (L1, or the offset) */
   label: string | null;
   /** the step this instruction was read into (modified), or what it is (original) */
-  mark: StepKind | 'break' | 'resume-point' | null;
+  mark: StepKind | 'break' | 'resume-point' | 'wrapper' | null;
   step: number | null;
 }
 
@@ -91,7 +91,11 @@ export function modifiedRows(b: Bytecode): BytecodeRow[] {
     return row(
       ins,
       index,
-      step === undefined ? null : b.reading.steps[step].kind,
+      ins.wrapper
+        ? 'wrapper'
+        : step === undefined
+          ? null
+          : b.reading.steps[step].kind,
       step ?? null
     );
   });
@@ -111,8 +115,9 @@ export function originalRows(doc: TcxDocument, c: Compile): BytecodeRow[] {
   const broke = new Set(breakLines(doc, c));
   const resumes = new Set(b.resume_jumps.map(j => j.offset));
   return b.original.instructions.map((ins, index) => {
-    const mark =
-      ins.offset !== null && resumes.has(ins.offset)
+    const mark = ins.wrapper
+      ? 'wrapper'
+      : ins.offset !== null && resumes.has(ins.offset)
         ? 'resume-point'
         : ins.line !== null && broke.has(ins.line)
           ? 'break'

@@ -125,7 +125,9 @@ export function compileTree(doc: TcxDocument): TreeNode[] {
         folded += 1;
         return;
       }
-      path += key(f);
+      // the compiled frame is keyed by its frame id too: torch compiles two code objects
+      // at one location (a function defined again) as two frames, never one
+      path += key(f) + (last ? `#${c.frame_id ?? ''}` : '');
       let node = index.get(path);
       if (!node) {
         node = { frame: f, folded, children: [], compiles: [], frameId: null };

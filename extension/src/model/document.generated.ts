@@ -294,7 +294,10 @@ export interface Compile {
   compiled_autograd_id?: number | null;
   attempts?: number;
   frame: Location | null;
-  status: "ok" | "cache_hit" | "failed" | "no_graph" | "incomplete";
+  /**
+   * skipped: torch skipped the frame after a graph break it could not handle (a break in a loop): the frame ran eagerly, and error holds torch's reason
+   */
+  status: "ok" | "cache_hit" | "failed" | "skipped" | "no_graph" | "incomplete";
   error: ErrorInfo | null;
   /**
    * present when this compile ran without what capture() set (in a thread the capture did not cover): which settings it lacked, and the threads it ran in
@@ -412,12 +415,30 @@ export interface Compile {
    * a resume function's compile: its frame's function name with the break lines it embeds masked, by which diffs pair a frame that moved (capture/parsers/identity.py); absent otherwise
    */
   unmoved_function?: string;
+  /**
+   * config values in force for this compile, as torch dumped them with its metrics ('dynamo.assume_static_by_default': false, ...): those a finding's fix may name and what dynamic=True sets (capture/handlers/metrics.py KEPT_CONFIG)
+   */
+  config?: {
+    [k: string]: boolean | number | string | null;
+  };
 }
 export interface Location {
   file?: string | null;
   line?: number | null;
   function?: string | null;
   code?: string | null;
+  /**
+   * a guard's location that is torch's own line (torch traced no user frame when it added the guard)
+   */
+  torch_own?: boolean;
+  /**
+   * what torch says of a guard's location (e.g. that it is the first use of the value, not the guard's cause)
+   */
+  note?: string;
+  /**
+   * a compiled frame's function as the views title it: a resume function Dynamo generated named as the user's function after its graph break (findings/guard_lines.py)
+   */
+  shown_name?: string;
 }
 export interface ErrorInfo {
   type: string | null;
@@ -494,6 +515,22 @@ export interface Guard {
     source: string;
     expression: string;
   } | null;
+  user_line?: UserLine | null;
+}
+/**
+ * the user's line a guard (or a recompile's failed guard) is shown at, decided in findings/guard_lines.py: the guard's own location when it is the user's, else the compiled frame's (frame: true; the guard's own location, torch's or a library's, is library_line)
+ */
+export interface UserLine {
+  file: string;
+  line: number | null;
+  function: string | null;
+  code?: string | null;
+  /**
+   * as the views write it: cell [5], line 3 or name.py:3
+   */
+  where: string;
+  frame: boolean;
+  library_line?: string | null;
 }
 export interface Recompile {
   failed_compile_id: string | null;
@@ -503,6 +540,7 @@ export interface Recompile {
   user_code?: string | null;
   user_location?: Location | null;
   details?: string[];
+  user_line?: UserLine | null;
 }
 export interface OutputCode {
   text: string;
@@ -719,6 +757,10 @@ export interface Instruction {
    * the label a jump goes to
    */
   target?: string | null;
+  /**
+   * an instruction of a %%tcompile cell's wrapper (the names it starts unbound, its return of the cell's values): not the user's code
+   */
+  wrapper?: boolean;
 }
 export interface ReadingStep {
   kind: StepKind;
@@ -741,6 +783,10 @@ export interface ReadingStep {
   returns?: boolean;
   target?: string | null;
   args?: string[];
+  /**
+   * a step of a %%tcompile cell's wrapper (its return of the cell's values): not the user's code
+   */
+  wrapper?: boolean;
 }
 export interface ResumeJump {
   global: string;
@@ -914,6 +960,10 @@ export interface GraphBreak {
   user_stack: Location[];
   compile_id: string | null;
   attempt?: number;
+  /**
+   * torch's words that it skipped the frame after this break (it could not go on after it: a break in a loop); the message is then the break it met
+   */
+  skipped_frame?: string | null;
 }
 /**
  * one line where graph breaks happened, with every break event that reached it (findings/graph_break_audit.py)
@@ -984,6 +1034,14 @@ export interface BreakReason {
    * torch's developer context as the views show it (generic line, debug context, details), file names relabelled, decided in Python; absent in documents written before it
    */
   context?: string | null;
+  /**
+   * torch's words that it skipped the frame after this break, which ran eagerly (capture/parsers/graph_breaks.py)
+   */
+  skipped_frame?: string | null;
+  /**
+   * how many of the reason's events torch skipped the frame after
+   */
+  skipped_frames?: number;
 }
 export interface CallPath {
   count: number;
@@ -1854,6 +1912,10 @@ export interface ProfileStep {
      */
     line?: string;
   };
+  /**
+   * what a busy machine makes of this verdict (findings/profile.py): a sentence naming why and what to do (torch.set_num_threads), or null on a quiet machine
+   */
+  unreliable?: string | null;
 }
 /**
  * The run view (explore(profile=True), tcexplore run --profile): the profiled window told into steps, each compile (cache entry) that ran with its measured time, and the eager gaps between compiled regions attributed to the graph break that made each (measure/run_view.py, from the profiler's "Torch-Compiled Region: <compile id>" ranges and the compiled backward's CompiledFunctionBackward calls). Times in microseconds; the figures are over the steady steps (those that did not compile). Absent in documents written before it or where no step ran compiled code.

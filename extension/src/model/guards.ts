@@ -4,7 +4,7 @@
  */
 
 import { plural } from './format';
-import { Compile, Location } from './types';
+import { Compile, Location, UserLine } from './types';
 
 export interface RecompileRow {
   /** the cached compile whose guard failed, so that it could not be reused */
@@ -16,6 +16,8 @@ export interface RecompileRow {
   actual: string;
   userCode: string;
   userLocation: Location | null;
+  /** the user's line Python chose for it (findings/guard_lines.py); undefined in older documents */
+  userLine?: UserLine | null;
 }
 
 export interface RecompileEntry {
@@ -43,9 +45,17 @@ export function recompileRows(
         expected: r.expected ?? '',
         actual: r.actual ?? '',
         userCode: r.user_code ?? '',
-        userLocation: r.user_location ?? null
+        userLocation: r.user_location ?? null,
+        userLine: r.user_line
       };
     });
+}
+
+/** `forward()`; a resume function as Python named it for the user (`frame.shown_name`). */
+function frameName(c: Compile): string {
+  const fn = c.frame?.function ?? '?';
+  const shown = c.frame?.shown_name;
+  return shown && shown !== fn ? shown : `${fn}()`;
 }
 
 /** Every recompile of the document, in the order the compiles happened. */
@@ -60,7 +70,7 @@ export function recompiles(compiles: Compile[]): RecompileEntry[] {
           : '';
       out.push({
         compile,
-        title: `Recompile ${c.id} of ${c.frame?.function ?? '?'}(): ${rows[0].guard || 'a guard failed'}${more}`,
+        title: `Recompile ${c.id} of ${frameName(c)}: ${rows[0].guard || 'a guard failed'}${more}`,
         rows
       });
     }

@@ -135,6 +135,9 @@ function reading(
       if (s.kind === 'helper') {
         item.classList.add('tcx-bc-helper');
       }
+      if (s.wrapper) {
+        item.classList.add('tcx-bc-wrapper');
+      }
       return item;
     })
   );
@@ -244,7 +247,9 @@ function legend(): HTMLElement {
     ' ',
     item('break', 'the line that broke'),
     ' ',
-    item('resume-point', 'where a resume function goes on')
+    item('resume-point', 'where a resume function goes on'),
+    ' ',
+    item('wrapper', "a %%tcompile cell's wrapper, not your code")
   );
 }
 

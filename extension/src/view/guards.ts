@@ -1,10 +1,57 @@
 import { plural, SourceLabels, sourceLabels, where } from '../model/format';
 import { guardSummary, recompiles } from '../model/guards';
-import { Compile } from '../model/types';
+import { Compile, Location, UserLine } from '../model/types';
 import { Context, TabView } from './context';
 import { code, el, link, note, table } from './dom';
 
 const GUARD_ROWS = 300;
+/** A frame torch skipped after a graph break it could not handle: as torch tells it. */
+const SKIPPED =
+  "torch skipped this frame after a graph break it could not handle: it ran eagerly. torch's words:";
+
+/**
+ * The "user code" cell: the user's line Python chose (`user_line`: the guard's own line, or
+ * the compiled frame's, each call of which checks it); none chosen: torch's or a library's
+ * location, muted; a document from before the choice: the location as torch printed it.
+ */
+function userCodeCell(
+  line: UserLine | null | undefined,
+  userCode: string | null | undefined,
+  location: Location | null | undefined,
+  labels: SourceLabels
+): HTMLElement {
+  if (line) {
+    return el(
+      'span',
+      line.frame
+        ? {
+            class: 'tcx-muted',
+            title: line.library_line
+              ? `torch's location: ${line.library_line}`
+              : ''
+          }
+        : null,
+      line.code ? code(line.code) : '',
+      line.code ? ' ' : '',
+      line.frame
+        ? `each call of ${line.function ?? '?'} (${line.where})`
+        : line.where
+    );
+  }
+  if (line === null) {
+    return el(
+      'span',
+      { class: 'tcx-muted' },
+      location ? `library: ${where(location, labels)}` : ''
+    );
+  }
+  return el(
+    'span',
+    null,
+    userCode ? code(userCode) : '',
+    location ? ` ${where(location, labels)}` : ''
+  );
+}
 
 function guardTable(c: Compile, labels: SourceLabels): HTMLElement {
   const rows = (limit: number) =>
@@ -14,12 +61,7 @@ function guardTable(c: Compile, labels: SourceLabels): HTMLElement {
         g.type,
         code(g.source ?? ''),
         code(g.expression),
-        el(
-          'span',
-          null,
-          g.user_code ? code(g.user_code) : '',
-          g.user_location ? ` ${where(g.user_location, labels)}` : ''
-        )
+        userCodeCell(g.user_line, g.user_code, g.user_location, labels)
       ]);
   const headers = ['type', 'source', 'expression', 'user code'];
   const holder = el(
@@ -116,12 +158,7 @@ export function guardsTab(ctx: Context): TabView {
           code(row.guard),
           el('span', { class: 'tcx-expected' }, row.expected),
           el('span', { class: 'tcx-actual' }, row.actual),
-          el(
-            'span',
-            null,
-            row.userCode ? code(row.userCode) : '',
-            row.userLocation ? ` ${where(row.userLocation, labels)}` : ''
-          )
+          userCodeCell(row.userLine, row.userCode, row.userLocation, labels)
         ]),
         'tcx-recompile-table'
       ),
@@ -147,7 +184,7 @@ export function guardsTab(ctx: Context): TabView {
         el(
           'strong',
           { title: c.frame?.file ?? '' },
-          `Compile ${c.id} · ${c.frame?.function ?? '?'} (${where(c.frame, labels)}) `
+          `Compile ${c.id} · ${c.frame?.shown_name ?? c.frame?.function ?? '?'} (${where(c.frame, labels)}) `
         ),
         el(
           'span',
@@ -163,7 +200,13 @@ export function guardsTab(ctx: Context): TabView {
         el('span', { class: 'tcx-muted' }, ` ${guardSummary(c)}`)
       )
     );
-    if (c.error) {
+    if (c.error && c.status === 'skipped') {
+      fold.open = true;
+      fold.appendChild(note(SKIPPED));
+      fold.appendChild(
+        el('pre', { class: 'tcx-torch-words' }, c.error.message ?? '')
+      );
+    } else if (c.error) {
       fold.open = true;
       fold.appendChild(
         el(

@@ -461,12 +461,19 @@ function treeNode(
         )
       : el(
           'span',
-          { title: whereTitle(f) },
-          el('strong', null, f.function ?? '?'),
+          {
+            // a resume function Dynamo generated is named in the user's words (Python's
+            // resume_labels); torch's own name for it stays in the tooltip, as evidence
+            title: resumeLabel(ctx.doc, f.function)
+              ? `${whereTitle(f)}\nDynamo's resume function: ${f.function}`
+              : whereTitle(f)
+          },
+          el(
+            'strong',
+            null,
+            resumeLabel(ctx.doc, f.function) ?? f.function ?? '?'
+          ),
           ' ',
-          resumeLabel(ctx.doc, f.function)
-            ? `(${resumeLabel(ctx.doc, f.function)}) `
-            : '',
           el('span', { class: 'tcx-muted' }, where(f, labels))
         ),
     node.compiles.length

@@ -413,6 +413,7 @@ export function profileTab(ctx: Context): TabView {
       { class: `tcx-verdict tcx-verdict-${step.verdict}` },
       verdictLine(profile)
     ),
+    step.unreliable ? note(step.unreliable, 'tcx-note tcx-warning') : null,
     stepBar(profile),
     runOf(ctx.doc)
       ? el(

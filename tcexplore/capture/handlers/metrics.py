@@ -14,6 +14,32 @@ if TYPE_CHECKING:
     from ..assemble import Assembler
 
 
+# The config values torch dumps with a compile's metrics (``dynamo_config``,
+# ``inductor_config``, ``functorch_config``: JSON of each whole module, dropped for their
+# size) that say what was in force for that compile: those a finding's fix may name
+# (findings/fixes.py names none other) and what ``dynamic=True`` sets. Kept as the record's
+# ``config``, ``"module.name": value``.
+KEPT_CONFIG = {
+    "dynamo": (
+        "assume_static_by_default",
+        "automatic_dynamic_shapes",
+        "capture_scalar_outputs",
+        "capture_dynamic_output_shape_ops",
+    ),
+    "inductor": ("fallback_random",),
+    "functorch": ("activation_memory_budget",),
+}
+
+
+def kept_config(metrics: dict[str, Any]) -> dict[str, Any]:
+    kept = {}
+    for module, names in KEPT_CONFIG.items():
+        dumped = json_or_none(metrics.get(f"{module}_config"))
+        if isinstance(dumped, dict):
+            kept.update({f"{module}.{n}": dumped[n] for n in names if n in dumped})
+    return kept
+
+
 @handles("compilation_metrics", "bwd_compilation_metrics")
 def _metrics(assembler: Assembler, event: Event, record: dict[str, Any]) -> None:
     data = {
@@ -23,6 +49,7 @@ def _metrics(assembler: Assembler, event: Event, record: dict[str, Any]) -> None
     }
     if event.kind == "compilation_metrics":
         record["metrics"] = data
+        record["config"] = kept_config(event.data or {})
         record["restart_reasons"] = list(data.get("restart_reasons") or [])
         if record["frame"] is None and data.get("co_name"):
             record["frame"] = {

@@ -20,17 +20,31 @@ _AT = re.compile(r"^Graph break in user code at (?P<file>.+):(?P<line>\d+)$")
 _FRAME = re.compile(r'^\s*File "(?P<file>.+)", line (?P<line>\d+), in (?P<fn>.+)$')
 _LINK = re.compile(r"https://\S+")
 GENERIC_PREFIX = "Encountered graph break when attempting to trace"
+# torch's words when it cannot go on after a break in the frame it compiles (a break in a
+# loop, a bytecode it cannot resume after): it skips the frame, which runs eagerly; the
+# break it met follows.
+SKIPPED_PREFIX = "Failed to handle graph break gracefully."
+_SKIPPED_TAIL = "Graph break encountered:"
 
 
 def split_reason(reason: Any) -> dict[str, Any]:
     """torch's reason -> message (the specific line), generic (the first line when it is the
-    generic one, else None), details (the lines after the message, else None)."""
+    generic one, else None), details (the lines after the message, else None), and
+    skipped_frame (torch's words that it skipped the frame, when it did: the message is
+    then the break it met)."""
     lines = [line for line in str(reason or "").splitlines() if line.strip()]
-    generic = None
+    generic = skipped = None
+    if lines and lines[0].startswith(SKIPPED_PREFIX) and len(lines) > 1:
+        skipped = lines.pop(0).strip().removesuffix(_SKIPPED_TAIL).strip()
     if lines and lines[0].startswith(GENERIC_PREFIX):
         generic = lines.pop(0).strip()
     message = lines.pop(0).strip() if lines else (generic or "")
-    return {"message": message, "generic": generic, "details": "\n".join(lines) or None}
+    return {
+        "message": message,
+        "generic": generic,
+        "details": "\n".join(lines) or None,
+        "skipped_frame": skipped,
+    }
 
 
 def parse_graph_break(text: str) -> dict[str, Any]:

@@ -1,7 +1,11 @@
 """Structured guards from ``dynamo_cpp_guards_str``, the guard-manager tree torch prints.
 
 Each leaf reads ``+- TENSOR_MATCH: check_tensor(L['x'], ...)  # y = x.sin()  # file:12 in f``;
-it guards the value named by the closest enclosing ``GuardManager: source=...``.
+it guards the value named by the closest enclosing ``GuardManager: source=...``. A shape
+guard's location is torch's ``SLoc``: the user's line and, in parentheses, torch's own
+(``file:5 in f (_dynamo/variables/tensor.py:2606 in evaluate_expr)``), only torch's
+(``(_inductor/codegen/cpp.py:2273 in need_use_acc_helper)``: no user frame was being
+traced), or a note (``... in forward (user code shown is first use of this value--...)``).
 """
 
 from __future__ import annotations
@@ -13,7 +17,26 @@ _MANAGER = re.compile(
     r"^(?P<indent>[| ]*)\+- (?:\w*GuardManager): source=(?P<source>.*?)(?:, accessed_by=|, type=|$)"
 )
 _LEAF = re.compile(r"^(?P<indent>[| ]*)\+- (?P<type>[A-Z][A-Z0-9_]+): (?P<rest>.*)$")
-_LOCATION = re.compile(r"^(?P<file>.*?):(?P<line>\d+)(?: in (?P<fn>.+))?$")
+_LOCATION = re.compile(r"^(?P<file>.*?):(?P<line>\d+)(?: in (?P<fn>[^ ]+))?(?: \((?P<more>.*)\))?$")
+_TORCH_LINE = re.compile(r"\S+:\d+ in \S+")
+# torch's words on a location that is the first use of a value, not the guard's cause
+FIRST_USE = "user code shown is first use of this value"
+
+
+def parse_location(text: str) -> dict[str, Any] | None:
+    """``file:line in fn``; torch's own line after it in parentheses is left out (the
+    user's line is the location), its note kept as ``note``; a location wholly in
+    parentheses is torch's own line, with no user frame: ``torch_own`` says so."""
+    own = text.startswith("(") and text.endswith(")")
+    m = _LOCATION.match(text[1:-1] if own else text)
+    if not m:
+        return None
+    location: dict[str, Any] = {"file": m["file"], "line": int(m["line"]), "function": m["fn"]}
+    if own:
+        location["torch_own"] = True
+    elif m["more"] and not _TORCH_LINE.fullmatch(m["more"]):
+        location["note"] = m["more"]
+    return location
 
 
 def _depth(indent: str) -> int:
@@ -32,10 +55,8 @@ def split_guard_comments(rest: str) -> tuple[str, str | None, dict[str, Any] | N
     else:
         loc = None
     if loc:
-        m = _LOCATION.match(loc)
-        if m:
-            location = {"file": m["file"], "line": int(m["line"]), "function": m["fn"]}
-        elif code is None:
+        location = parse_location(loc)
+        if location is None and code is None:
             code = loc
     return expr, code, location
 
