@@ -22,6 +22,12 @@ CELL_FUNCTION = "<cell>"
 # names it starts unbound, the return of the cell's values): no line of the cell (lines
 # start at 1), so that their instructions read as the wrapper's, never as the user's.
 WRAPPER_LINE = 0
+# What a name the cell has not (or no longer) bound returns (notebook/cell.py). A string
+# constant, not a sentinel object: Dynamo treats constants as constants, so the wrapping adds
+# no guard. The wrapper's statements stand at WRAPPER_LINE, so the Bytecode tab marks them as
+# its own; in a resume function Dynamo made of the cell they stand at the break's line, and
+# the constant tells them.
+UNBOUND = "<not assigned by this cell (yet)>"
 
 FormatCodeName = Callable[[str], "tuple[str, str] | None"]
 

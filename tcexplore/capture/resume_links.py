@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from .notebook_cells import CELL_FUNCTION, WRAPPER_LINE
+from .notebook_cells import CELL_FUNCTION, UNBOUND, WRAPPER_LINE
 from .parsers.disassembly import parse_bytecode
 from .transformed import read_modified
 
@@ -45,6 +45,8 @@ def bytecode_section(
         for ins in original["instructions"]:
             if ins["line"] == WRAPPER_LINE:
                 ins["wrapper"] = True
+        _mark_unbound_names(original["instructions"])
+        _mark_unbound_names(modified["instructions"])
         for step in reading["steps"]:
             if step["kind"] == "return":
                 step["wrapper"] = True
@@ -59,6 +61,23 @@ def bytecode_section(
         "reading": reading,
         "resume_jumps": [],
     }
+
+
+# What follows the wrapper's LOAD_CONST UNBOUND in ``a = b = UNBOUND``: its stores.
+_UNBOUND_STORE = ("COPY", "DUP_TOP", "STORE_FAST", "STORE_NAME", "STORE_DEREF", "STORE_GLOBAL")
+
+
+def _mark_unbound_names(instructions: list[Data]) -> None:
+    """The wrapper's ``a = b = UNBOUND`` (the names a cell starts unbound), wherever Dynamo
+    put its line: the constant's load and the stores that follow it."""
+    marking = False
+    for ins in instructions:
+        if ins.get("opname") == "LOAD_CONST" and ins.get("argrepr") == repr(UNBOUND):
+            marking = True
+        elif not (marking and ins.get("opname") in _UNBOUND_STORE):
+            marking = False
+        if marking:
+            ins["wrapper"] = True
 
 
 def is_cell(function: Any) -> bool:

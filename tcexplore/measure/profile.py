@@ -421,17 +421,30 @@ class RunProfile:
         self.markers = StepMarkers(self._on_step)
         self.windows: list[_Window] = []
         self._recording: int | None = None  # the recording thread, while recording
+        self._opening = False  # a window is being opened (_open)
         self._events: list[Any] | None = None
 
     def _open(self) -> None:
-        """A window opens: the profiler starts, the kernels' wrappers go back in."""
+        """A window opens: the profiler starts, the kernels' wrappers go back in. What is
+        heard meanwhile on this thread is the opening's own doing (on a GPU, torch 2.11's
+        profiler start was seen to reach the trace hook and open a second window, never
+        closed, over every step): ignored, as is a window already open."""
+        if self._window is not None or self._opening:
+            return
         window = _Window(profile(activities=_activities(self.cuda)), len(self.markers.starts))
-        with without_native_noise():
-            window.profiler.start()
-        with record_function(WINDOW_RANGE):
-            window.origin_us = time.perf_counter() * 1e6
-        self._instrument.resume()
         self.windows.append(window)
+        self._opening = True
+        try:
+            with without_native_noise():
+                window.profiler.start()
+            with record_function(WINDOW_RANGE):
+                window.origin_us = time.perf_counter() * 1e6
+            self._instrument.resume()
+        except BaseException:
+            self.windows.remove(window)
+            raise
+        finally:
+            self._opening = False
 
     def _close(self, index: int) -> None:
         window = self.windows[-1]
@@ -446,6 +459,8 @@ class RunProfile:
         return self.windows[-1] if self.windows and self.windows[-1].stopped_at is None else None
 
     def on_event(self, event: Any) -> None:
+        if self._opening and self._recording == threading.get_ident():
+            return  # the window's own opening (_open)
         self.markers.heard(event.frame_id, event.kind == COMPILE_END)
         if self._window is None:
             if self._recording != threading.get_ident():

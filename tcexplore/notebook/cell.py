@@ -21,12 +21,7 @@ from typing import Any
 import torch
 
 from .. import _torch_compat
-from ..capture.notebook_cells import CELL_FUNCTION, WRAPPER_LINE
-
-# What a name the cell has not (or no longer) bound returns. A string constant, not a
-# sentinel object: Dynamo treats constants as constants, so the wrapping adds no guard. The
-# wrapper's statements stand at WRAPPER_LINE, so the Bytecode tab marks them as its own.
-UNBOUND = "<not assigned by this cell (yet)>"
+from ..capture.notebook_cells import CELL_FUNCTION, UNBOUND, WRAPPER_LINE
 
 _NESTED_SCOPES = (
     ast.FunctionDef,

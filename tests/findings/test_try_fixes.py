@@ -223,7 +223,9 @@ def test_a_variant_that_raises_costs_only_itself():
     from tcexplore.measure.explore import explore
     from tcexplore.measure.try_fixes import run_tries
 
-    gone = fixes.config("dynamo", "no_such_setting", True)
+    # a setting this torch lacks (one a later release renamed), as a stored fix names it
+    gone = {"setting": {"kind": "config", "module": "dynamo", "name": "no_such_setting",
+                        "value": True}, "label": "no_such_setting=True", "not_tried": None}
     broken, scalar = run_tries(explore, item_break, (torch.randn(16),), {},
                                {"time_budget_s": 0.05}, [gone, fixes.CAPTURE_SCALARS])
     assert broken["error"]["type"] == "TorchCompatError" and broken["helped"] is False

@@ -23,9 +23,11 @@ def test_a_print_break_is_read_at_the_users_line_with_torchs_words():
 def test_the_reason_is_kept_whole_and_split_once():
     brk = parse_graph_break(PRINT_BREAK)
     assert brk["reason"].splitlines()[:2] == [brk["generic"], brk["message"]]
-    assert split_reason(brk["reason"]) == {k: brk[k] for k in ("message", "generic", "details")}
-    # the explanation, hints, context and link are fields of their own, not details
-    assert brk["details"] is None
+    fields = ("message", "generic", "details", "skipped_frame")
+    assert split_reason(brk["reason"]) == {k: brk[k] for k in fields}
+    # the explanation, hints, context and link are fields of their own, not details; a
+    # break torch handled names no skipped frame
+    assert brk["details"] is None and brk["skipped_frame"] is None
 
 
 def test_the_user_stack_ends_at_the_break_and_torchs_own_traceback_is_dropped():
@@ -51,5 +53,5 @@ def test_text_that_is_no_break_reason_reads_as_an_empty_one():
     assert parse_graph_break("") == {
         "file": None, "line": None, "reason": "", "explanation": None, "hints": [],
         "link": None, "developer_context": None, "user_stack": [], "message": "",
-        "generic": None, "details": None,
+        "generic": None, "details": None, "skipped_frame": None,
     }
