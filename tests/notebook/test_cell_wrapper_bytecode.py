@@ -24,6 +24,8 @@ def exploration():
     shell = InteractiveShell.instance()
     shell.run_line_magic("load_ext", "tcexplore")
     shell.user_ns.update(x=torch.randn(4))
+    for name in ("y", "z"):  # names the cell starts unbound (an earlier test's shell may hold them)
+        shell.user_ns.pop(name, None)
     with capture_output():
         result = shell.run_cell(CELL)
     assert result.error_in_exec is None, result.error_in_exec
