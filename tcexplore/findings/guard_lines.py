@@ -59,24 +59,21 @@ def _line(
     where: Any, code: Any, frame: Any, library: frozenset[str], labels: dict[str, str]
 ) -> Data | None:
     if users_line(where, library, labels):
-        return {
-            "file": where["file"],
-            "line": where.get("line"),
-            "function": user_function(where.get("function")),
-            "code": code,
-            "where": short_where(where["file"], where.get("line"), labels),
-            "frame": False,
-        }
+        return _entry(where, code, labels, frame=False)
     if not users_line(frame, library, labels):
         return None
+    return {**_entry(frame, None, labels, frame=True), "library_line": _said(where)}
+
+
+def _entry(at: Any, code: Any, labels: dict[str, str], *, frame: bool) -> Data:
+    """A user line at ``at``: the guard's own, or (``frame``) the compiled frame's call."""
     return {
-        "file": frame["file"],
-        "line": frame.get("line"),
-        "function": user_function(frame.get("function")),
-        "code": None,
-        "where": short_where(frame["file"], frame.get("line"), labels),
-        "frame": True,
-        "library_line": _said(where),
+        "file": at["file"],
+        "line": at.get("line"),
+        "function": user_function(at.get("function")),
+        "code": code,
+        "where": short_where(at["file"], at.get("line"), labels),
+        "frame": frame,
     }
 
 
