@@ -108,7 +108,7 @@ class Assembler:
         self.in_progress: dict[str, Any] | None = None  # the last event's compile record
 
     def record_for(self, event: Event) -> dict[str, Any] | None:
-        if (event.frame_id is None) != (event.frame_compile_id is None):
+        if event.half_compile_id:
             return None  # a damaged id: feed() reads it as part of the compile in progress
         raw = event.compile_id
         if raw is None:
@@ -136,7 +136,7 @@ class Assembler:
         if handler is IGNORED:
             return
         record = self.record_for(event)
-        if record is None and (event.frame_id is None) != (event.frame_compile_id is None):
+        if record is None and event.half_compile_id:
             # torch writes both parts of a compile id or neither: a log line lost one
             # (a killed job, a full disk); the events of a compile stand together in the log
             record = self.in_progress

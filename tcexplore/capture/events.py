@@ -51,6 +51,12 @@ class Event:
         )
 
     @property
+    def half_compile_id(self) -> bool:
+        """The envelope holds one part of a compile id (torch writes both or neither): a
+        damaged log line."""
+        return (self.frame_id is None) != (self.frame_compile_id is None)
+
+    @property
     def compile_id(self) -> str | None:
         return compile_id(self.frame_id, self.frame_compile_id, self.compiled_autograd_id)
 
