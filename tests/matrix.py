@@ -72,6 +72,7 @@ class Run:
     documents: list[dict[str, Any]] = field(default_factory=list)
     seconds: float = 0.0
     note: str = ""
+    raised: str = ""  # a cell: what it, or the next cell reading what it bound, raised
 
 
 def _configured(compile_fn: Any, kwargs: dict[str, Any]) -> Any:
@@ -197,7 +198,14 @@ def cell_run(shell: Any, name: str, config: str, device: str = "cpu", flags: str
         shell.user_ns.update(fn=fn, **{f"a{i}": a for i, a in enumerate(args)})
         call = f"fn({', '.join(f'a{i}' for i in range(len(args)))})"
         with capture_output():
-            shell.run_cell(f"%%tcompile {given} --time-budget 0.05 --out matrix_run\nout = {call}\nout")
+            result = shell.run_cell(
+                f"%%tcompile {given} --time-budget 0.05 --out matrix_run\nout = {call}\nout"
+            )
+            # the user's next cell reads what this one bound (a reduce-overhead output, too)
+            after = shell.run_cell("[float(t.sum()) for t in [out] if hasattr(t, 'sum')]")
+        for cell in (result, after):
+            if not cell.success:
+                run.raised = repr(cell.error_in_exec or cell.error_before_exec)
         exploration = shell.user_ns.pop("matrix_run", None)
         if exploration is None:
             run.note = "the cell made no exploration"

@@ -10,7 +10,7 @@ One submodule per torch area: ``lookup`` (resolving private names, TorchCompatEr
 (bytecode hook, tracing profiler, skip reasons, stance), ``warm_process`` (compiling
 afresh beside earlier compiles), ``ops`` (the op registry), ``pytree``, ``logs`` (torch's
 loggers), ``installation`` (versions, C++ compiler, compile modes), ``runtime`` (output
-modules, profiler ranges and memory events) and ``graph_calls`` (where a compiled frame
+modules, profiler ranges and memory events, CUDA graph pool outputs) and ``graph_calls`` (where a compiled frame
 calls its graph, for host timers; the cache lookup's profiler range). Callers use the names re-exported here.
 
 torch is imported by the first function that needs it, not with this package: reading a
@@ -60,7 +60,12 @@ from .ops import (
     registered_ops,
 )
 from .pytree import pytree_children, tree_flatten_with_paths, tree_map_tensors
-from .runtime import is_compile_range, loaded_output_module, profiler_memory_events
+from .runtime import (
+    in_cudagraph_pool,
+    is_compile_range,
+    loaded_output_module,
+    profiler_memory_events,
+)
 from .settings import (
     backward_provenance,
     capture_settings,
@@ -100,6 +105,7 @@ __all__ = [
     "has_side_effects",
     "has_skip_reasons",
     "ignored_backend_options",
+    "in_cudagraph_pool",
     "interned_filenames",
     "is_compile_disabled",
     "is_compile_range",

@@ -1,5 +1,5 @@
 """What ran, read back for measuring: the output module Inductor loaded, torch.profiler's
-compile ranges and memory events."""
+compile ranges and memory events, the tensors a CUDA graph tree's next replay overwrites."""
 
 from __future__ import annotations
 
@@ -40,6 +40,28 @@ def profiler_memory_events(prof: Any) -> list[tuple[int, int, int]]:
     ]
 
 
+def in_cudagraph_pool(tensor: Any) -> bool:
+    """``tensor`` is an output of the CUDA graphs (``mode="reduce-overhead"``) on the path
+    its device's graph tree last ran: memory the tree's next replay writes over (torch then
+    fails any read of it: "accessing tensor output of CUDAGraphs that has been overwritten").
+    Only the tree manager knows them: ``torch._inductor.cudagraph_trees``."""
+    if not getattr(tensor, "is_cuda", False):
+        return False
+    get_manager = resolve("torch._inductor.cudagraph_trees.get_manager")
+    manager = get_manager(tensor.device.index, create_if_none_exists=False)
+    node = getattr(manager, "current_node", None)
+    return node is not None and bool(node._is_cuda_graph_recorded_tensor(tensor))
+
+
 def probes() -> tuple[Callable[[], Any], ...]:
     """What check() resolves for reading back what ran."""
-    return (lambda: loaded_output_module("/nonexistent.py"),)
+    return (
+        lambda: loaded_output_module("/nonexistent.py"),
+        lambda: resolve("torch._inductor.cudagraph_trees.get_manager"),
+        lambda: (
+            resolve("torch._inductor.cudagraph_trees.CUDAGraphNode")._is_cuda_graph_recorded_tensor
+        ),
+        lambda: (
+            resolve("torch._inductor.cudagraph_trees.CUDAWarmupNode")._is_cuda_graph_recorded_tensor
+        ),
+    )

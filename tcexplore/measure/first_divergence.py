@@ -38,15 +38,21 @@ _STACK_LINE = re.compile(
 
 
 class _Recorder:
-    """A backend that keeps each graph Dynamo hands it, with the inputs and the RNG state
-    of its first call."""
+    """A backend that keeps each graph Dynamo hands it, with the inputs, the RNG state and
+    the grad mode of its first call (an optimizer step's graph runs under no_grad)."""
 
     def __init__(self, cuda: bool) -> None:
         self.graphs: list[dict[str, Any]] = []
         self.cuda = cuda
 
     def __call__(self, gm: torch.fx.GraphModule, example_inputs: list[Any]) -> Callable:
-        entry: dict[str, Any] = {"gm": gm, "inputs": None, "rewind": None, "requires_grad": None}
+        entry: dict[str, Any] = {
+            "gm": gm,
+            "inputs": None,
+            "rewind": None,
+            "requires_grad": None,
+            "grad_enabled": True,
+        }
         self.graphs.append(entry)
 
         def run(*args: Any) -> Any:
@@ -56,6 +62,7 @@ class _Recorder:
                     isinstance(a, torch.Tensor) and a.requires_grad for a in args
                 ]
                 entry["rewind"] = rng_snapshot(self.cuda)
+                entry["grad_enabled"] = torch.is_grad_enabled()
             return gm(*args)
 
         return run
@@ -276,44 +283,45 @@ def _search(
         gm, inputs, rewind = entry["gm"], entry["inputs"], entry["rewind"]
         if inputs is None:
             continue
-        interpreter = _ValueRecorder(gm)
-        rewind()
-        interpreter.run(*clone_tensors(inputs))
-        values = interpreter.values
-        nodes = [n for n in gm.graph.nodes if n.op != "output"]
-        last = len(nodes) - 1
-        probes += 1
-        diverges = partial(_diverges, gm)
-        if _diverges(gm, last, inputs, values, compile_fn, rewind) is None:
-            if not gradients or not any(entry["requires_grad"]):
-                continue
-            diverges = partial(_gradients_diverge, gm, requires_grad=entry["requires_grad"])
+        with torch.set_grad_enabled(entry["grad_enabled"]):  # as the graph ran
+            interpreter = _ValueRecorder(gm)
+            rewind()
+            interpreter.run(*clone_tensors(inputs))
+            values = interpreter.values
+            nodes = [n for n in gm.graph.nodes if n.op != "output"]
+            last = len(nodes) - 1
             probes += 1
-            if diverges(last, inputs, values, compile_fn, rewind) is None:
-                continue
-        low, high = 0, last  # invariant: the cut at `high` diverges
-        while low < high:
-            mid = (low + high) // 2
-            probes += 1
-            if diverges(mid, inputs, values, compile_fn, rewind) is not None:
-                high = mid
-            else:
-                low = mid + 1
-        worst = diverges(high, inputs, values, compile_fn, rewind)
-        node = nodes[high]
-        captured = _graph_node(document, node.name)
-        return {
-            "of": "gradients" if diverges.func is _gradients_diverge else "outputs",
-            **({"gradient_of": worst["input"]} if worst and "input" in worst else {}),
-            "graph_index": index,
-            "node": node.name,
-            "op": node.op,
-            "target": captured.get("target") or str(node.target),
-            "source": captured.get("source") or _source_from_meta(node),
-            "kernels": _kernels_of(document, node.name),
-            "max_abs_err": worst["max_abs_err"] if worst else None,
-            "max_rel_err": worst["max_rel_err"] if worst else None,
-            "probes": probes + 1,
-            "random_ops": node_random_ops(gm, node, values),
-        }
+            diverges = partial(_diverges, gm)
+            if _diverges(gm, last, inputs, values, compile_fn, rewind) is None:
+                if not (gradients and entry["grad_enabled"] and any(entry["requires_grad"])):
+                    continue
+                diverges = partial(_gradients_diverge, gm, requires_grad=entry["requires_grad"])
+                probes += 1
+                if diverges(last, inputs, values, compile_fn, rewind) is None:
+                    continue
+            low, high = 0, last  # invariant: the cut at `high` diverges
+            while low < high:
+                mid = (low + high) // 2
+                probes += 1
+                if diverges(mid, inputs, values, compile_fn, rewind) is not None:
+                    high = mid
+                else:
+                    low = mid + 1
+            worst = diverges(high, inputs, values, compile_fn, rewind)
+            node = nodes[high]
+            captured = _graph_node(document, node.name)
+            return {
+                "of": "gradients" if diverges.func is _gradients_diverge else "outputs",
+                **({"gradient_of": worst["input"]} if worst and "input" in worst else {}),
+                "graph_index": index,
+                "node": node.name,
+                "op": node.op,
+                "target": captured.get("target") or str(node.target),
+                "source": captured.get("source") or _source_from_meta(node),
+                "kernels": _kernels_of(document, node.name),
+                "max_abs_err": worst["max_abs_err"] if worst else None,
+                "max_rel_err": worst["max_rel_err"] if worst else None,
+                "probes": probes + 1,
+                "random_ops": node_random_ops(gm, node, values),
+            }
     return None

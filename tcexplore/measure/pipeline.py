@@ -121,11 +121,24 @@ def run(subject: Subject, plan: Plan) -> Outcome:
         accuracy=measured.accuracy,
         memory=measured.memory,
         profile=measured.profile,
-        isolation=end.report() if end is not None and plan.eager else None,
+        isolation=_isolation(end, real) if end is not None and plan.eager else None,
     )
     exploration = _tries(Exploration(explored), subject, start, end, plan, error)
     returned = real.returned if real is not None else None
     return Outcome(exploration, returned, error)
+
+
+def _isolation(end: Snapshot, real: RealCall | None) -> Data:
+    """The ``isolation`` section: the state put back, and the real call's CUDA-graph outputs
+    the user got as copies (the measuring replays write over the graph pool)."""
+    report = end.report()
+    if real is not None and real.copied_out_of_pool:
+        count = real.copied_out_of_pool
+        report["restored"].append(
+            f"what the call returned: {count} tensor{'s' if count > 1 else ''} in CUDA-graph "
+            "memory, handed back as copies, which the measuring replays cannot overwrite"
+        )
+    return report
 
 
 def _against_eager(

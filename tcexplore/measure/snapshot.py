@@ -129,13 +129,15 @@ def _grad(tensor: torch.Tensor) -> torch.Tensor | None:
 
 
 class _SavedTensor:
-    """A tensor's values and its ``.grad`` (the same grad object is put back)."""
+    """A tensor's values and its ``.grad`` (the same grad object is put back, unless it is
+    CUDA-graph memory, which the measuring replays write over: then a copy of it)."""
 
     def __init__(self, tensor: torch.Tensor):
         self.tensor = tensor
         self.values = tensor.detach().clone()
         self.grad = _grad(tensor)
         self.grad_values = self.grad.detach().clone() if self.grad is not None else None
+        self.grad_in_pool = self.grad is not None and _torch_compat.in_cudagraph_pool(self.grad)
 
     def restore(self, problems: list[str], name: str) -> None:
         tensor = self.tensor
@@ -147,7 +149,10 @@ class _SavedTensor:
             return
         with torch.inference_mode() if tensor.is_inference() else torch.no_grad():
             tensor.copy_(self.values)
-        if self.grad is not None:
+        if self.grad_in_pool:  # put back once as a copy, then as that copy
+            self.grad = self.grad_values.to(tensor.device, copy=True)
+            self.grad_in_pool = False
+        elif self.grad is not None:
             with torch.no_grad():
                 self.grad.copy_(self.grad_values)
         if _grad(tensor) is not self.grad:

@@ -20,7 +20,7 @@ import torch
 
 from .. import _torch_compat
 from ..document import error_record
-from .cloned_inputs import clone_tensors, rng_snapshot
+from .cloned_inputs import clone_tensors, out_of_cudagraph_pool, rng_snapshot
 from .first_divergence import find_first_divergence
 from .gradients import State, gradient_rows, gradients_ok, state_rows
 from .memory import measure_memory
@@ -56,6 +56,7 @@ class RealCall:
     state: State  # the state it changed (parameters, buffers, optimizer state), copies
     inputs_after: dict[str, Any]  # copies of its inputs as it left them
     end: Snapshot | None  # the state to leave once measuring is done
+    copied_out_of_pool: int = 0  # tensors of ``returned`` copied out of a CUDA graph pool
 
 
 @dataclass
@@ -98,9 +99,11 @@ def real_call(subject: Subject, start: Start) -> RealCall:
     end = state
     if state is not None and subject.keeps_effects:
         end = Snapshot(subject.fn, subject.args, subject.kwargs)
+    kept, copied = out_of_cudagraph_pool(returned[0])
     return RealCall(
         args=args,
-        returned=returned[0],
+        returned=kept,
+        copied_out_of_pool=copied,
         compile_s=compile_s,
         gradients=state.changed_gradients() if state is not None else {},
         state=state.changed_state() if state is not None else {},

@@ -71,8 +71,13 @@ _recent: OrderedDict[str, _Kept] = OrderedDict()
 
 def setting_fixes(data: Data) -> list[Data]:
     """The distinct fixes of the document's findings that are settings, in findings order;
-    none tried in this document already (a finding that holds its try)."""
-    tried = {str(f["tried"].get("label")) for f in data.get("findings") or [] if f.get("tried")}
+    none tried in this document already (a finding holding its try, or its other fixes')."""
+    tried = {
+        str(t.get("label"))
+        for f in data.get("findings") or []
+        for t in [f.get("tried"), *(f.get("also_tried") or [])]
+        if isinstance(t, dict)
+    }
     out: dict[str, Data] = {}
     for f in data.get("findings") or []:
         for fix in [f.get("fix"), *(f.get("also_fixes") or [])]:

@@ -70,6 +70,7 @@ def calls(plain_trace) -> dict[str, list[dict]]:
     ]
     for run in runs:
         assert run.documents, f"{run.name} under {run.config}: {run.note}"
+        assert not run.raised, f"{run.name} under {run.config}: {run.raised}"
     return {f"{run.name} {run.config}": run.documents for run in runs}
 
 

@@ -1,8 +1,8 @@
 """Tried modes timed as a loop pays them (#40 item 5), on a GPU: an overhead-bound MLP (six
 Linear layers, batch 8) explored with try_fixes: every mode that removes launch overhead is
 tried, each speedup within 10% of the same two compiles timed independently here, each in
-its own back-to-back loop (CUDA events around 2,000 calls), and the finding says which
-mode won."""
+its own back-to-back loop (CUDA events around 2,000 calls, the two alternating), and the
+finding says which mode won."""
 
 from __future__ import annotations
 
@@ -52,10 +52,19 @@ def tried(tmp_path_factory):
         patch.setenv("TCEXPLORE_CACHE_DIR", str(tmp_path_factory.mktemp("cache")))
         data = tcexplore.explore(mlp, x, profile=True, try_fixes=True, time_budget_s=0.5)
         data = data.document.data
-    # each its own compile (Dynamo keys the entries by backend, which differs by mode)
+    # each its own compile (Dynamo keys the entries by backend, which differs by mode), from
+    # an empty cache: on torch < 2.13 the explore's and the tries' entries of mlp's code share
+    # its recompile limit (8), which the fourth mode here would pass, running eagerly
+    torch.compiler.reset()
     independent = {None: torch.compile(mlp), **{m: torch.compile(mlp, mode=m) for m in MODES}}
-    loops = {mode: _loop_us(lambda c=c: c(x)) for mode, c in independent.items()}
-    return data, loops
+    # the host's speed drifts between windows by more than 10% on a shared machine: each
+    # mode's loop alternates with the default's, as the tries alternate their two sides
+    ratios = {m: [] for m in MODES}
+    for _ in range(5):
+        for m in MODES:
+            default_us = _loop_us(lambda: independent[None](x), repeats=1)
+            ratios[m].append(default_us / _loop_us(lambda m=m: independent[m](x), repeats=1))
+    return data, {m: statistics.median(r) for m, r in ratios.items()}
 
 
 def test_every_launch_overhead_mode_is_tried_and_the_winner_said(tried):
@@ -71,7 +80,6 @@ def test_each_tried_speedup_is_an_independent_loops(tried):
     data, loops = tried
     for record in data["tries"]:
         mode = record["setting"]["value"]
-        independent = loops[None] / loops[mode]
-        print(f"{mode}: tried {record['ratio']:.2f}x, independent loops {independent:.2f}x "
-              f"({loops[None]:.1f} -> {loops[mode]:.1f} us)")
+        independent = loops[mode]
+        print(f"{mode}: tried {record['ratio']:.2f}x, independent loops {independent:.2f}x")
         assert record["ratio"] == pytest.approx(independent, rel=WITHIN), record

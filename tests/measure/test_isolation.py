@@ -139,6 +139,40 @@ def test_a_wrong_update_is_caught_in_the_state_after_the_step(tmp_path):
     assert "State after one training step" in page and "tcx-state-table" in page
 
 
+def bigger_adam_steps(gm, example_inputs):
+    """A planted bug in Adam's foreach update only: each parameter scaled after it."""
+    for node in list(gm.graph.nodes):
+        if node.op == "call_function" and node.target is torch._foreach_addcdiv_:
+            with gm.graph.inserting_after(node):
+                gm.graph.call_function(torch._foreach_mul_, (node.args[0], 1.01))
+    gm.recompile()
+    return gm.forward
+
+
+def test_a_wrong_optimizer_step_is_searched_in_the_grad_mode_its_graph_ran_in():
+    """The optimizer step's graph runs under no_grad: the first-divergence search runs it so
+    (a search with gradients on put its in-place update on leaves that require grad, and
+    failed), and searches no gradients through it."""
+    torch.manual_seed(0)
+    model = torch.nn.Sequential(torch.nn.Linear(8, 16), torch.nn.ReLU(), torch.nn.Linear(16, 2))
+    optimizer = torch.optim.Adam(model.parameters(), lr=1e-2, foreach=True)
+
+    def step(x):
+        loss = model(x).pow(2).mean()
+        loss.backward()
+        optimizer.step()
+        return loss.detach()
+
+    step(torch.randn(4, 8))
+    exploration = tcexplore.explore(step, torch.randn(4, 8), backend=bigger_adam_steps,
+                                    measure_timing=False)
+    accuracy = exploration.accuracy
+    assert all(r["ok"] for r in accuracy["outputs"] + accuracy["gradients"])
+    assert {r["path"] for r in accuracy["state_after_call"] if not r["ok"]} == {
+        f"model.{i}.{p}" for i in (0, 2) for p in ("weight", "bias")}
+    assert accuracy.get("divergence_error") is None, accuracy["divergence_error"]
+
+
 def test_compare_in_this_process_leaves_everything_bit_equal():
     _warm_state()
     before = _state()
@@ -259,8 +293,11 @@ def test_a_tcompile_training_cell_leaves_exactly_one_steps_effects(tmp_path):
 @pytest.mark.gpu
 def test_a_cuda_training_step_under_explore_leaves_the_model_bit_equal():
     torch.manual_seed(0)
-    model = torch.nn.Sequential(torch.nn.Linear(64, 128), torch.nn.BatchNorm1d(128),
-                                torch.nn.ReLU(), torch.nn.Linear(128, 8)).cuda()
+    # ReLU before BatchNorm: a Linear's bias right before BatchNorm has a gradient of zero
+    # (BatchNorm subtracts it out), whose rounding noise Adam's update divides by itself:
+    # eager and compiled then really differ in that bias after the step
+    model = torch.nn.Sequential(torch.nn.Linear(64, 128), torch.nn.ReLU(),
+                                torch.nn.BatchNorm1d(128), torch.nn.Linear(128, 8)).cuda()
     optimizer = torch.optim.Adam(model.parameters(), lr=1e-3)
     x = torch.randn(256, 64, device="cuda")
 
@@ -283,6 +320,35 @@ def test_a_cuda_training_step_under_explore_leaves_the_model_bit_equal():
     assert all(torch.equal(s[key], now[i][key]) for i, s in opt_state["state"].items()
                for key in ("step", "exp_avg", "exp_avg_sq"))
     assert torch.equal(rng, torch.cuda.get_rng_state())
+
+
+@pytest.mark.gpu
+def test_a_reduce_overhead_cells_output_and_gradients_outlive_the_measuring_replays():
+    """Under CUDA graphs a call's outputs, and the gradients its backward made, live in the
+    graph pool that the next replay writes over; tcexplore replays the graphs to time them.
+    What the cell bound and the gradients it left are readable afterwards, equal to eager's,
+    and the isolation section says they are copies."""
+    from IPython.core.interactiveshell import InteractiveShell
+
+    torch.manual_seed(0)
+    model = torch.nn.Sequential(torch.nn.Linear(64, 128), torch.nn.ReLU(),
+                                torch.nn.Linear(128, 8)).cuda()
+    x = torch.randn(256, 64, device="cuda")
+    expected = copy.deepcopy(model)
+    expected_out = expected(x)
+    expected_out.pow(2).mean().backward()
+    shell = InteractiveShell.instance()
+    shell.run_line_magic("load_ext", "tcexplore")
+    shell.user_ns.update(model=model, x=x)
+    result = shell.run_cell("%%tcompile --mode reduce-overhead --time-budget 0.05 --out run\n"
+                            "out = model(x)\nout.pow(2).mean().backward()\nout")
+    assert result.success, result.error_in_exec
+    assert torch.allclose(shell.user_ns["out"], expected_out, rtol=1e-4, atol=1e-5)
+    for p, q in zip(model.parameters(), expected.parameters()):
+        assert torch.allclose(p.grad, q.grad, rtol=1e-4, atol=1e-5)
+    assert shell.run_cell("out.sum().item()").success  # the next cell reads it too
+    restored = shell.user_ns["run"].document.data["isolation"]["restored"]
+    assert any("in CUDA-graph memory, handed back as copies" in line for line in restored), restored
 
 
 def test_untouched_puts_back_replaced_tensors_optimizer_state_and_rng_on_keyboard_interrupt():
