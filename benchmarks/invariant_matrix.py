@@ -75,6 +75,8 @@ def _judge(run: Run) -> list[str]:
             broken.append(f"document {i}: {exc}")
     if not run.documents and not run.note.startswith("not a cell's option"):
         broken.append(run.note or "no document")
+    if run.raised:  # a cell that raised, or whose bound names the next cell could not read
+        broken.append(f"the cell raised: {run.raised}")
     return broken
 
 

@@ -72,7 +72,8 @@ class Run:
     documents: list[dict[str, Any]] = field(default_factory=list)
     seconds: float = 0.0
     note: str = ""
-    raised: str = ""  # a cell: what it, or the next cell reading what it bound, raised
+    raised: str = ""  # a cell: what it raised that its document does not record as the
+    #                   user's, or what the next cell reading what it bound raised
 
 
 def _configured(compile_fn: Any, kwargs: dict[str, Any]) -> Any:
@@ -203,10 +204,14 @@ def cell_run(shell: Any, name: str, config: str, device: str = "cpu", flags: str
             )
             # the user's next cell reads what this one bound (a reduce-overhead output, too)
             after = shell.run_cell("[float(t.sum()) for t in [out] if hasattr(t, 'sum')]")
-        for cell in (result, after):
-            if not cell.success:
-                run.raised = repr(cell.error_in_exec or cell.error_before_exec)
         exploration = shell.user_ns.pop("matrix_run", None)
+        # the user's code may raise (a break under fullgraph): the document records it, and
+        # the next cell finds `out` unbound; anything else raised is not the user's
+        recorded = exploration is not None and exploration.document.data.get("error")
+        if not result.success and not recorded:
+            run.raised = repr(result.error_in_exec or result.error_before_exec)
+        elif result.success and not after.success:
+            run.raised = repr(after.error_in_exec or after.error_before_exec)
         if exploration is None:
             run.note = "the cell made no exploration"
             break

@@ -61,7 +61,7 @@ from .ops import (
 )
 from .pytree import pytree_children, tree_flatten_with_paths, tree_map_tensors
 from .runtime import (
-    in_cudagraph_pool,
+    cudagraph_output_pointers,
     is_compile_range,
     loaded_output_module,
     profiler_memory_events,
@@ -95,6 +95,7 @@ __all__ = [
     "compile_modes",
     "compile_stance",
     "cpp_compiler",
+    "cudagraph_output_pointers",
     "current_compile_id",
     "custom_op_origin",
     "environment",
@@ -105,7 +106,6 @@ __all__ = [
     "has_side_effects",
     "has_skip_reasons",
     "ignored_backend_options",
-    "in_cudagraph_pool",
     "interned_filenames",
     "is_compile_disabled",
     "is_compile_range",

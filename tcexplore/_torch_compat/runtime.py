@@ -40,17 +40,23 @@ def profiler_memory_events(prof: Any) -> list[tuple[int, int, int]]:
     ]
 
 
-def in_cudagraph_pool(tensor: Any) -> bool:
-    """``tensor`` is an output of the CUDA graphs (``mode="reduce-overhead"``) on the path
-    its device's graph tree last ran: memory the tree's next replay writes over (torch then
-    fails any read of it: "accessing tensor output of CUDAGraphs that has been overwritten").
-    Only the tree manager knows them: ``torch._inductor.cudagraph_trees``."""
-    if not getattr(tensor, "is_cuda", False):
-        return False
+def cudagraph_output_pointers() -> frozenset[int]:
+    """The storages (data pointers) of the live outputs of the CUDA graphs
+    (``mode="reduce-overhead"``) on the path each device's graph tree last ran: memory the
+    tree's next replay writes over (torch then fails any read of a tensor held there:
+    "accessing tensor output of CUDAGraphs that has been overwritten"). Only the tree
+    managers know them: ``torch._inductor.cudagraph_trees``; none where CUDA is not in use."""
+    import torch
+
+    if not torch.cuda.is_initialized():
+        return frozenset()
     get_manager = resolve("torch._inductor.cudagraph_trees.get_manager")
-    manager = get_manager(tensor.device.index, create_if_none_exists=False)
-    node = getattr(manager, "current_node", None)
-    return node is not None and bool(node._is_cuda_graph_recorded_tensor(tensor))
+    pointers: set[int] = set()
+    for index in range(torch.cuda.device_count()):
+        node = getattr(get_manager(index, create_if_none_exists=False), "current_node", None)
+        if node is not None:
+            pointers.update(ref.data_ptr() for ref in node.path_live_weakrefs())
+    return frozenset(pointers)
 
 
 def probes() -> tuple[Callable[[], Any], ...]:
@@ -58,10 +64,7 @@ def probes() -> tuple[Callable[[], Any], ...]:
     return (
         lambda: loaded_output_module("/nonexistent.py"),
         lambda: resolve("torch._inductor.cudagraph_trees.get_manager"),
-        lambda: (
-            resolve("torch._inductor.cudagraph_trees.CUDAGraphNode")._is_cuda_graph_recorded_tensor
-        ),
-        lambda: (
-            resolve("torch._inductor.cudagraph_trees.CUDAWarmupNode")._is_cuda_graph_recorded_tensor
-        ),
+        lambda: resolve("torch._inductor.cudagraph_trees.CUDAGraphNode").path_live_weakrefs,
+        lambda: resolve("torch._inductor.cudagraph_trees.CUDAWarmupNode").path_live_weakrefs,
+        lambda: resolve("torch._inductor.cudagraph_trees.StorageWeakRefWrapper").data_ptr,
     )

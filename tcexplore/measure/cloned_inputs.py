@@ -24,13 +24,14 @@ def out_of_cudagraph_pool(returned: Any) -> tuple[Any, int]:
     graphs: without the copy, what the user's cell or call got back would be overwritten by
     tcexplore's runs. A tensor held twice is copied once; a value holding none is left as
     it is (a tuple, such as a cell's bound names, is looked into value by value)."""
-    if not torch.cuda.is_initialized():
+    pool = _torch_compat.cudagraph_output_pointers()
+    if not pool:
         return returned, 0
     copies: dict[int, torch.Tensor] = {}
 
     def copied(tensor: torch.Tensor) -> torch.Tensor:
         if id(tensor) not in copies:
-            pooled = _torch_compat.in_cudagraph_pool(tensor)
+            pooled = tensor.is_cuda and tensor.untyped_storage().data_ptr() in pool
             copies[id(tensor)] = tensor.clone() if pooled else tensor
         return copies[id(tensor)]
 

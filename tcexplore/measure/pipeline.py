@@ -136,7 +136,8 @@ def _isolation(end: Snapshot, real: RealCall | None) -> Data:
         count = real.copied_out_of_pool
         report["restored"].append(
             f"what the call returned: {count} tensor{'s' if count > 1 else ''} in CUDA-graph "
-            "memory, handed back as copies, which the measuring replays cannot overwrite"
+            f"memory, handed back as {'copies' if count > 1 else 'a copy'}, which the "
+            "measuring replays cannot overwrite"
         )
     return report
 

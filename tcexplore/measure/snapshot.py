@@ -132,12 +132,14 @@ class _SavedTensor:
     """A tensor's values and its ``.grad`` (the same grad object is put back, unless it is
     CUDA-graph memory, which the measuring replays write over: then a copy of it)."""
 
-    def __init__(self, tensor: torch.Tensor):
+    def __init__(self, tensor: torch.Tensor, pool: frozenset[int] = frozenset()):
         self.tensor = tensor
         self.values = tensor.detach().clone()
         self.grad = _grad(tensor)
         self.grad_values = self.grad.detach().clone() if self.grad is not None else None
-        self.grad_in_pool = self.grad is not None and _torch_compat.in_cudagraph_pool(self.grad)
+        self.grad_in_pool = (  # pool: _torch_compat.cudagraph_output_pointers()
+            self.grad is not None and self.grad.untyped_storage().data_ptr() in pool
+        )
 
     def restore(self, problems: list[str], name: str) -> None:
         tensor = self.tensor
@@ -268,6 +270,7 @@ class Snapshot:
         self.modules: list[_SavedModule] = []
         self.optimizers: list[tuple[str, _SavedOptimizer]] = []
         self.restored: list[str] = []
+        self.pool = _torch_compat.cudagraph_output_pointers()  # CUDA graphs' outputs
         self.arguments = {  # ids of the argument tensors (compared as inputs, not state)
             id(leaf) for leaf in _tensor_leaves([*args, *kwargs.values()]) if _is_state(leaf)
         }
@@ -299,7 +302,7 @@ class Snapshot:
     def _save_tensor(self, name: str, tensor: torch.Tensor) -> bool:
         if id(tensor) in self.tensors:
             return False
-        self.tensors[id(tensor)] = (name, _SavedTensor(tensor))
+        self.tensors[id(tensor)] = (name, _SavedTensor(tensor, self.pool))
         return True
 
     def _save_module(self, name: str, module: torch.nn.Module) -> None:

@@ -348,7 +348,8 @@ def test_a_reduce_overhead_cells_output_and_gradients_outlive_the_measuring_repl
         assert torch.allclose(p.grad, q.grad, rtol=1e-4, atol=1e-5)
     assert shell.run_cell("out.sum().item()").success  # the next cell reads it too
     restored = shell.user_ns["run"].document.data["isolation"]["restored"]
-    assert any("in CUDA-graph memory, handed back as copies" in line for line in restored), restored
+    assert "what the call returned: 1 tensor in CUDA-graph memory, handed back as a copy, " \
+        "which the measuring replays cannot overwrite" in restored, restored
 
 
 def test_untouched_puts_back_replaced_tensors_optimizer_state_and_rng_on_keyboard_interrupt():
