@@ -538,7 +538,8 @@ describe('layout', () => {
     expect(placed.height).toBe(placed.y[3] + NODE_HEIGHT);
   });
 
-  it('lays out ten thousand nodes quickly', () => {
+  // How fast: benchmarks/layout_speed.mjs (a time asserted here fails on a loaded machine).
+  it('lays out ten thousand nodes, each below its inputs', () => {
     const n = 10_000;
     const edges: Array<[number, number]> = [];
     for (let i = 1; i < n; i++) {
@@ -547,8 +548,10 @@ describe('layout', () => {
         edges.push([i - 5, i]);
       }
     }
-    const began = Date.now();
-    layout({ widths: new Array(n).fill(120), edges });
-    expect(Date.now() - began).toBeLessThan(1000);
+    const placed = layout({ widths: new Array(n).fill(120), edges });
+    expect(placed.x).toHaveLength(n);
+    expect(placed.y).toHaveLength(n);
+    expect(edges.every(([a, b]) => placed.y[b] > placed.y[a])).toBe(true);
+    expect(placed.height).toBe(Math.max(...placed.y) + NODE_HEIGHT);
   });
 });
