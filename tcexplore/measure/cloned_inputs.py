@@ -17,6 +17,11 @@ def clone_tensors(tree: Any) -> Any:
     return _torch_compat.tree_map_tensors(lambda t: t.detach().clone(), tree)
 
 
+def in_cudagraph_pool(tensor: torch.Tensor, pool: frozenset[int]) -> bool:
+    """``tensor``'s memory is one of ``pool``'s (``_torch_compat.cudagraph_output_pointers()``)."""
+    return tensor.is_cuda and tensor.untyped_storage().data_ptr() in pool
+
+
 def out_of_cudagraph_pool(returned: Any) -> tuple[Any, int]:
     """``returned`` with each tensor in a CUDA graph tree's pool replaced by a copy (autograd
     kept: ``clone()``), and how many were copied. Under ``mode="reduce-overhead"`` the real
@@ -31,7 +36,7 @@ def out_of_cudagraph_pool(returned: Any) -> tuple[Any, int]:
 
     def copied(tensor: torch.Tensor) -> torch.Tensor:
         if id(tensor) not in copies:
-            pooled = tensor.is_cuda and tensor.untyped_storage().data_ptr() in pool
+            pooled = in_cudagraph_pool(tensor, pool)
             copies[id(tensor)] = tensor.clone() if pooled else tensor
         return copies[id(tensor)]
 

@@ -36,7 +36,7 @@ from typing import Any
 import torch
 
 from .. import _torch_compat
-from .cloned_inputs import rng_snapshot
+from .cloned_inputs import in_cudagraph_pool, rng_snapshot
 
 # Said of every snapshot: what restoring in place cannot undo, and what is out of reach.
 ALWAYS_NOT_RESTORABLE = (
@@ -137,9 +137,7 @@ class _SavedTensor:
         self.values = tensor.detach().clone()
         self.grad = _grad(tensor)
         self.grad_values = self.grad.detach().clone() if self.grad is not None else None
-        self.grad_in_pool = (  # pool: _torch_compat.cudagraph_output_pointers()
-            self.grad is not None and self.grad.untyped_storage().data_ptr() in pool
-        )
+        self.grad_in_pool = self.grad is not None and in_cudagraph_pool(self.grad, pool)
 
     def restore(self, problems: list[str], name: str) -> None:
         tensor = self.tensor
