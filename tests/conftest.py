@@ -172,18 +172,26 @@ def pytest_configure(config):
     and the tests run dozens of such processes (each program of the corpus, each rank, each
     notebook kernel). The code torch generates is the same either way (the training step's
     output code compared); torch reads the variable as it is imported, here and in every
-    process the tests start."""
+    process the tests start.
+
+    tcexplore's own cache (the machine's measured peaks, ``$TCEXPLORE_CACHE_DIR``) is one
+    per run too, measured by the first test that profiles and read by the others (every
+    worker, subprocess and kernel): about 10 CPU-s a measurement on CI's machine, which
+    each profiling module paid again when it kept a cache of its own. A test of the cache
+    itself gives it a folder of its own."""
     os.environ.setdefault("TORCHINDUCTOR_VEC_ISA_OK", "1")
-    if "TORCHINDUCTOR_CACHE_DIR" not in os.environ:
-        config._tcx_inductor_cache = tempfile.mkdtemp(prefix="tcx-inductor-")
-        os.environ["TORCHINDUCTOR_CACHE_DIR"] = config._tcx_inductor_cache
+    config._tcx_made = []
+    for variable, prefix in (("TORCHINDUCTOR_CACHE_DIR", "tcx-inductor-"),
+                             ("TCEXPLORE_CACHE_DIR", "tcx-cache-")):
+        if variable not in os.environ:
+            os.environ[variable] = tempfile.mkdtemp(prefix=prefix)
+            config._tcx_made.append(os.environ[variable])
 
 
 def pytest_unconfigure(config):
-    """The run's own Inductor cache directory goes with it (xdist's workers inherit the
-    controller's, which removes it)."""
-    made = getattr(config, "_tcx_inductor_cache", None)
-    if made is not None:
+    """The run's own cache directories go with it (xdist's workers inherit the
+    controller's, which removes them)."""
+    for made in getattr(config, "_tcx_made", []):
         shutil.rmtree(made, ignore_errors=True)
 
 

@@ -71,7 +71,7 @@ def execute_first_screen(directory: Path) -> FirstScreen:
     client = NotebookClient(notebook, timeout=900, kernel_name="python3", allow_errors=True,
                             resources={"metadata": {"path": str(directory)}})
     start = time.perf_counter()
-    client.execute(env=checkout_env(TCEXPLORE_CACHE_DIR=str(directory / "cache")))
+    client.execute(env=checkout_env())
     path = directory / "first_screen.ipynb"
     nbformat.write(notebook, path)
     return FirstScreen(notebook, path, time.perf_counter() - start)

@@ -21,12 +21,10 @@ pytestmark = pytest.mark.skipif(REASON is not None, reason=REASON or "")
 
 
 @pytest.fixture(scope="module")
-def document(tmp_path_factory) -> dict:
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("TCEXPLORE_CACHE_DIR", str(tmp_path_factory.mktemp("cache")))
-        torch.manual_seed(0)
-        return tcexplore.explore(ThreeLinears(), torch.randn(16, 32), profile=True,
-                                 time_budget_s=0.1).document.data
+def document() -> dict:
+    torch.manual_seed(0)
+    return tcexplore.explore(ThreeLinears(), torch.randn(16, 32), profile=True,
+                             time_budget_s=0.1).document.data
 
 
 @pytest.fixture(scope="module")

@@ -37,13 +37,11 @@ def profiled(tmp_path_factory):
     """The cell's document, and the notebook and report made of it, in a JupyterLab."""
     from IPython.core.interactiveshell import InteractiveShell
 
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("TCEXPLORE_CACHE_DIR", str(tmp_path_factory.mktemp("cache")))
-        shell = InteractiveShell.instance()
-        assert shell.run_cell("import torch\n%load_ext tcexplore\nx = torch.randn(64)").success
-        count = shell.execution_count
-        assert shell.run_cell(CELL).success
-        exploration = shell.user_ns["profiled"]
+    shell = InteractiveShell.instance()
+    assert shell.run_cell("import torch\n%load_ext tcexplore\nx = torch.randn(64)").success
+    count = shell.execution_count
+    assert shell.run_cell(CELL).success
+    exploration = shell.user_ns["profiled"]
     root = tmp_path_factory.mktemp("lab-root")
     write_notebook(root / "profiled.ipynb", [exploration._repr_mimebundle_()], [CELL], [count])
     exploration.document.save(root / "report.html")

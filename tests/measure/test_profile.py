@@ -47,23 +47,21 @@ def fresh_output(x):
 
 
 @pytest.fixture(scope="module")
-def profiles(tmp_path_factory):
-    """One profiled explore() per program, with this module's own peak cache; each cold,
-    as its lines come from the post-grad graph a cache hit skips."""
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("TCEXPLORE_CACHE_DIR", str(tmp_path_factory.mktemp("cache")))
-        torch.manual_seed(0)
-        runs = {
-            "overhead": tcexplore.explore(chained_pointwise, torch.randn(8), profile=True,
-                                          time_budget_s=0.3, bypass_caches=True),
-            "memory": tcexplore.explore(fused_pointwise, torch.randn(NUMEL), profile=True,
-                                        time_budget_s=1.0, bypass_caches=True),
-            "compute": tcexplore.explore(matmul, torch.randn(1024, 1024),
-                                         torch.randn(1024, 1024), profile=True,
-                                         time_budget_s=1.0, bypass_caches=True),
-            "fresh": tcexplore.explore(fresh_output, torch.randn(FRESH_NUMEL), profile=True,
-                                       time_budget_s=0.3, bypass_caches=True),
-        }
+def profiles():
+    """One profiled explore() per program, each cold, as its lines come from the post-grad
+    graph a cache hit skips."""
+    torch.manual_seed(0)
+    runs = {
+        "overhead": tcexplore.explore(chained_pointwise, torch.randn(8), profile=True,
+                                      time_budget_s=0.3, bypass_caches=True),
+        "memory": tcexplore.explore(fused_pointwise, torch.randn(NUMEL), profile=True,
+                                    time_budget_s=1.0, bypass_caches=True),
+        "compute": tcexplore.explore(matmul, torch.randn(1024, 1024),
+                                     torch.randn(1024, 1024), profile=True,
+                                     time_budget_s=1.0, bypass_caches=True),
+        "fresh": tcexplore.explore(fresh_output, torch.randn(FRESH_NUMEL), profile=True,
+                                   time_budget_s=0.3, bypass_caches=True),
+    }
     return {name: run.document.data for name, run in runs.items()}
 
 

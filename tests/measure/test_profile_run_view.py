@@ -42,7 +42,6 @@ def run(tmp_path_factory):
     # the AdamW step this module names falls under the finding's share of such a step.
     env = dict(
         os.environ,
-        TCEXPLORE_CACHE_DIR=str(workdir / "cache"),
         TORCHINDUCTOR_CACHE_DIR=str(workdir / "inductor-cache"),
         OMP_NUM_THREADS="1",
     )
@@ -208,13 +207,11 @@ def broken(x):
 
 
 @pytest.fixture(scope="module")
-def explored(tmp_path_factory):
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("TCEXPLORE_CACHE_DIR", str(tmp_path_factory.mktemp("cache")))
-        return [
-            tcexplore.explore(broken, torch.randn(64), profile=True, time_budget_s=0.1)
-            for _ in range(2)  # a session explores again: the second compiles anew
-        ]
+def explored():
+    return [
+        tcexplore.explore(broken, torch.randn(64), profile=True, time_budget_s=0.1)
+        for _ in range(2)  # a session explores again: the second compiles anew
+    ]
 
 
 def test_explore_tells_a_step_per_call_and_the_figures_add_up(explored):

@@ -54,37 +54,35 @@ STEPPED_BREAK_LINE = stepped.__code__.co_firstlineno + 2
 
 
 @pytest.fixture(scope="module")
-def session(tmp_path_factory):
+def session():
     from IPython.core.interactiveshell import InteractiveShell
 
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("TCEXPLORE_CACHE_DIR", str(tmp_path_factory.mktemp("cache")))
-        shell = InteractiveShell.instance()
-        assert shell.run_cell(SETUP).success
-        profiled = shell.run_cell(f"%%tcompile --profile --time-budget 0.1 --out profiled\n{CELL}")
-        calls_after_profiled = shell.user_ns["calls"].item()
-        plain = shell.run_cell(f"%%tcompile --time-budget 0.1 --out plain\n{CELL}")
-        assert profiled.success and plain.success, (profiled.error_in_exec, plain.error_in_exec)
-        trained = shell.run_cell(TRAIN)
-        assert trained.success, trained.error_in_exec
-        compiled = torch.compile(stepped)
-        with tcexplore.capture(profile=True) as captured:
-            for _ in range(LOOP_STEPS):
-                compiled(torch.randn(64))
-        with tcexplore.capture(profile=True) as warm:  # the loop profiled again, compiled
-            for _ in range(LOOP_STEPS):
-                compiled(torch.randn(64))
-        return {
-            "profiled": shell.user_ns["profiled"].document.data,
-            "plain": shell.user_ns["plain"].document.data,
-            "calls": (calls_after_profiled, shell.user_ns["calls"].item()),
-            "z": shell.user_ns["z"],
-            "x": shell.user_ns["x"],
-            "captured": captured.document.data,
-            "trained": shell.user_ns["trained"].document.data,
-            "model": (shell.user_ns["model"], shell.user_ns["expected"]),
-            "warm": warm.document.data,
-        }
+    shell = InteractiveShell.instance()
+    assert shell.run_cell(SETUP).success
+    profiled = shell.run_cell(f"%%tcompile --profile --time-budget 0.1 --out profiled\n{CELL}")
+    calls_after_profiled = shell.user_ns["calls"].item()
+    plain = shell.run_cell(f"%%tcompile --time-budget 0.1 --out plain\n{CELL}")
+    assert profiled.success and plain.success, (profiled.error_in_exec, plain.error_in_exec)
+    trained = shell.run_cell(TRAIN)
+    assert trained.success, trained.error_in_exec
+    compiled = torch.compile(stepped)
+    with tcexplore.capture(profile=True) as captured:
+        for _ in range(LOOP_STEPS):
+            compiled(torch.randn(64))
+    with tcexplore.capture(profile=True) as warm:  # the loop profiled again, compiled
+        for _ in range(LOOP_STEPS):
+            compiled(torch.randn(64))
+    return {
+        "profiled": shell.user_ns["profiled"].document.data,
+        "plain": shell.user_ns["plain"].document.data,
+        "calls": (calls_after_profiled, shell.user_ns["calls"].item()),
+        "z": shell.user_ns["z"],
+        "x": shell.user_ns["x"],
+        "captured": captured.document.data,
+        "trained": shell.user_ns["trained"].document.data,
+        "model": (shell.user_ns["model"], shell.user_ns["expected"]),
+        "warm": warm.document.data,
+    }
 
 
 def _sums(view):
