@@ -166,15 +166,40 @@ def _invoked_subgraphs(
 
 def _parse_forward(lines: list[str], i: int, max_nodes: int) -> dict[str, Any]:
     """The nodes of the first ``forward`` at or after line ``i``."""
-    nodes: list[dict[str, Any]] = []
-    by_name: dict[str, dict[str, Any]] = {}
-    truncated = False
     while i < len(lines) and not lines[i].lstrip().startswith("def forward("):
         i += 1
     if i == len(lines):
         return {"nodes": [], "nodes_truncated": False}
-    body_indent = None
-    # Signature: possibly spread over several lines, ends with "):".
+    nodes, i = _placeholders(lines, i)
+    by_name = {node["name"]: node for node in nodes}
+    truncated = _read_body(lines, i + 1, nodes, by_name, max_nodes)
+    for node in nodes:
+        add_module(node)
+    return {"nodes": nodes, "nodes_truncated": truncated}
+
+
+def _node(
+    name: str,
+    op: str,
+    target: str,
+    args: list[str],
+    meta: dict[str, Any] | None = None,
+    source: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    return {
+        "name": name,
+        "op": op,
+        "target": target,
+        "args": args,
+        "users": [],
+        "meta": meta,
+        "source": source,
+    }
+
+
+def _placeholders(lines: list[str], i: int) -> tuple[list[dict[str, Any]], int]:
+    """The placeholders of the signature starting at line ``i`` (possibly spread over several
+    lines, it ends with "):"), and the index of its last line."""
     signature = []
     while i < len(lines):
         code_part = lines[i].split("#", 1)[0].strip()
@@ -184,22 +209,25 @@ def _parse_forward(lines: list[str], i: int, max_nodes: int) -> dict[str, Any]:
         i += 1
     sig_text = " ".join(signature)
     sig_text = sig_text[sig_text.index("(") + 1 : sig_text.rindex(")")]
+    nodes = []
     for part in _split_params(sig_text):
         m = _PARAM.match(part)
-        if not m or m["name"] == "self":
-            continue
-        node = {
-            "name": m["name"],
-            "op": "placeholder",
-            "target": m["name"],
-            "args": [],
-            "users": [],
-            "meta": parse_annotation(m["ann"]),
-            "source": None,
-        }
-        nodes.append(node)
-        by_name[node["name"]] = node
-    i += 1
+        if m and m["name"] != "self":
+            nodes.append(_node(m["name"], "placeholder", m["name"], [], parse_annotation(m["ann"])))
+    return nodes, i
+
+
+def _read_body(
+    lines: list[str],
+    i: int,
+    nodes: list[dict[str, Any]],
+    by_name: dict[str, dict[str, Any]],
+    max_nodes: int,
+) -> bool:
+    """The body's nodes from line ``i`` to its ``return`` (the output node) into ``nodes``;
+    whether statements past ``max_nodes`` nodes were left out."""
+    truncated = False
+    body_indent = None
     source: dict[str, Any] | None = None
     while i < len(lines):
         raw = lines[i]
@@ -215,31 +243,10 @@ def _parse_forward(lines: list[str], i: int, max_nodes: int) -> dict[str, Any]:
         if indent > body_indent:
             continue  # continuation lines (multi-line return) are handled with the return
         if stripped.startswith("#"):
-            fm = _FILE_COMMENT.match(stripped)
-            if fm:
-                source = {
-                    "file": fm["file"],
-                    "line": int(fm["line"]),
-                    "function": fm["fn"],
-                    "code": fm["code"],
-                }
-            elif stripped.startswith("# No stacktrace found"):
-                source = None
+            source = _source(stripped, source)
             continue
         if stripped.startswith("return"):
-            ret = stripped[len("return") :]
-            while i < len(lines) and ret.count("(") > ret.count(")"):
-                ret += " " + lines[i].split("#", 1)[0].strip()
-                i += 1
-            output = {
-                "name": "output",
-                "op": "output",
-                "target": "output",
-                "args": [n for n in _IDENT.findall(ret) if n in by_name],
-                "users": [],
-                "meta": None,
-                "source": None,
-            }
+            output = _output(lines, i, stripped, by_name)
             _link(output, by_name)
             nodes.append(output)
             break
@@ -249,34 +256,60 @@ def _parse_forward(lines: list[str], i: int, max_nodes: int) -> dict[str, Any]:
         if len(nodes) >= max_nodes:
             truncated = True
             continue
-        rhs = m["rhs"]
-        op, target = _classify(rhs, by_name)
-        if op == "alias":
-            # Dynamo's `l_x_ = L_x_` renames a placeholder; keep one node under the new name.
-            node = by_name.pop(rhs)
-            node["name"] = m["name"]
-            by_name[m["name"]] = node
-            continue
-        node = {
-            "name": m["name"],
-            "op": op,
-            "target": sys.intern(target),
-            "args": [
-                by_name[n]["name"]
-                for n in dict.fromkeys(_IDENT.findall(_argument_text(rhs)))
-                if n in by_name
-            ],
-            "users": [],
-            "meta": parse_annotation(m["ann"]),
-            "source": source,
-            "code": rhs,
+        _add_statement(m, source, nodes, by_name)
+    return truncated
+
+
+def _source(comment: str, source: dict[str, Any] | None) -> dict[str, Any] | None:
+    """The user line of the nodes after ``comment``: the one a ``# File:`` comment names,
+    none after ``# No stacktrace found``, ``source`` still after any other comment."""
+    fm = _FILE_COMMENT.match(comment)
+    if fm:
+        return {
+            "file": fm["file"],
+            "line": int(fm["line"]),
+            "function": fm["fn"],
+            "code": fm["code"],
         }
-        _link(node, by_name)
-        nodes.append(node)
-        by_name[node["name"]] = node
-    for node in nodes:
-        add_module(node)
-    return {"nodes": nodes, "nodes_truncated": truncated}
+    return None if comment.startswith("# No stacktrace found") else source
+
+
+def _output(
+    lines: list[str], i: int, stripped: str, by_name: dict[str, dict[str, Any]]
+) -> dict[str, Any]:
+    """The output node of the ``return`` statement ``stripped``, continued from line ``i``."""
+    ret = stripped[len("return") :]
+    while i < len(lines) and ret.count("(") > ret.count(")"):
+        ret += " " + lines[i].split("#", 1)[0].strip()
+        i += 1
+    return _node("output", "output", "output", [n for n in _IDENT.findall(ret) if n in by_name])
+
+
+def _add_statement(
+    m: re.Match[str],
+    source: dict[str, Any] | None,
+    nodes: list[dict[str, Any]],
+    by_name: dict[str, dict[str, Any]],
+) -> None:
+    """The node of one assignment statement, linked to the nodes it uses."""
+    rhs = m["rhs"]
+    op, target = _classify(rhs, by_name)
+    if op == "alias":
+        # Dynamo's `l_x_ = L_x_` renames a placeholder; keep one node under the new name.
+        node = by_name.pop(rhs)
+        node["name"] = m["name"]
+        by_name[m["name"]] = node
+        return
+    args = [
+        by_name[n]["name"]
+        for n in dict.fromkeys(_IDENT.findall(_argument_text(rhs)))
+        if n in by_name
+    ]
+    node = _node(m["name"], op, sys.intern(target), args, parse_annotation(m["ann"]), source)
+    node["code"] = rhs
+    _link(node, by_name)
+    nodes.append(node)
+    by_name[node["name"]] = node
 
 
 # Dynamo names a parameter or buffer input after the module holding it:

@@ -131,133 +131,187 @@ def kernel_labels(names: list[str]) -> list[str]:
 def parse_output_code(code: str) -> dict[str, Any]:
     """Kernels (definitions + launches) and extern calls of one output-code module."""
     aot = _AOT_ID.search(code)
+    aot_id = aot["id"] if aot else None
     lines = code.splitlines()
-    line_starts = [0]
-    for line in lines:
-        line_starts.append(line_starts[-1] + len(line) + 1)
+    kernels, kernel_lines = _kernel_definitions(code, lines)
+    wrapper = _Wrapper(code, lines, kernels)
+    wrapper.read(kernel_lines)
+    for kernel in kernels:  # the functions launching it; none where only call() does
+        launched_in = wrapper.scopes.get(kernel["name"], {None})
+        kernel["subgraphs"] = (
+            [] if launched_in == {None} else sorted(launched_in, key=lambda name: name or "")
+        )
+    every = kernels + wrapper.externs
+    for kernel, label in zip(every, kernel_labels([k["name"] for k in every])):
+        kernel["label"] = label
+    return {
+        "aot_id": aot_id,
+        "kind": output_kind(aot_id),
+        "kernels": every,
+        "subgraph_calls": wrapper.subgraph_calls,
+        "checks": wrapper.checks,
+    }
 
-    kernels: list[dict[str, Any]] = []
-    by_name: dict[str, dict[str, Any]] = {}
-    kernel_lines: set[int] = set()  # lines inside kernel definitions, not wrapper code
+
+def _kernel_definitions(code: str, lines: list[str]) -> tuple[list[dict[str, Any]], set[int]]:
+    """The kernels the module defines, and the lines inside their definitions (not wrapper
+    code)."""
+    kernels = []
+    kernel_lines: set[int] = set()
     for m in _KERNEL_DEF.finditer(code):
         line_no = code.count("\n", 0, m.start())
         source, end = _kernel_source(code, m.end())
         kernel_lines.update(range(line_no, code.count("\n", 0, end) + 1))
-        flavour = m["flavour"]
-        if flavour == "triton":
-            kind_match = _TRITON_KIND.search(source)
-            triton_kind = (
-                TRITON_KINDS.get(kind_match["kind"], kind_match["kind"]) if kind_match else None
-            )
-            kind = "triton"
-        else:
-            kind, triton_kind = ("cpp" if flavour.startswith("cpp") else flavour), None
         comments = _describe_comments(_comment_block(lines, line_no))
-        kernel = {
-            "name": m["name"],
-            "kind": kind,
-            "triton_kind": triton_kind,
-            "source": source,
-            "line": line_no + 1,
-            "handles": [],
-            "launches": 0,
-            "calls": [],
-            "launch_sites": [],
-            "source_nodes": comments["source_nodes"],
-            "aten_ops": comments["aten_ops"],
-            "fragment_nodes": comments["fragment_nodes"],
-            "size_hints": _size_hints(source),
-            "subgraphs": [],
-        }
-        kernels.append(kernel)
-        by_name[kernel["name"]] = kernel
+        kind, triton_kind = _kernel_kind(m["flavour"], source)
+        kernels.append(
+            {
+                "name": m["name"],
+                "kind": kind,
+                "triton_kind": triton_kind,
+                "source": source,
+                "line": line_no + 1,
+                "handles": [],
+                "launches": 0,
+                "calls": [],
+                "launch_sites": [],
+                "source_nodes": comments["source_nodes"],
+                "aten_ops": comments["aten_ops"],
+                "fragment_nodes": comments["fragment_nodes"],
+                "size_hints": _size_hints(source),
+                "subgraphs": [],
+            }
+        )
+    return kernels, kernel_lines
 
-    # Launches: kernel calls and extern calls with their comments, wherever they are
-    # (``call()``, or the ``partition_N()`` functions of a CUDA-graph-partitioned wrapper).
-    # A provenance handle names its kernel; one naming no kernel of this module belongs to
-    # the next wrapper statement that calls what it names.
-    # A nested compile region's subgraph is a function of its own (``def
-    # repeated_subgraph0(args):``) that call() calls once per invoke_subgraph node; a kernel
-    # launched there is scoped to it (``subgraphs``: the functions launching it, None for
-    # call(); empty when only call() does).
-    externs: list[dict[str, Any]] = []
-    subgraph_calls: list[dict[str, Any]] = []
-    checks: list[dict[str, Any]] = []
-    subgraphs = (
-        set(re.findall(r"^def (\w+)\(args\):$", code, re.M))  # not partition_N():
-        & set(re.findall(r"^ +\w+ = (\w+)\(\1_args\)$", code, re.M))
-    )  # call() calls them so
-    scope: str | None = None
-    scopes: dict[str, set[str | None]] = {}  # kernel -> the functions launching it
-    pending: list[str] = []  # handles naming an extern call not reached yet
-    for index, line in enumerate(lines):
-        stripped = line.strip()
-        if index in kernel_lines:
-            continue
-        if not line.startswith(" "):
-            if top := _TOP_DEF.match(line):
-                scope = top["def"] if top["def"] in subgraphs else None
-            continue
+
+def _kernel_kind(flavour: str, source: str) -> tuple[str, str | None]:
+    """(kind, triton_kind) of a kernel ``async_compile.<flavour>`` defines."""
+    if flavour != "triton":
+        return ("cpp" if flavour.startswith("cpp") else flavour), None
+    kind_match = _TRITON_KIND.search(source)
+    return "triton", (
+        TRITON_KINDS.get(kind_match["kind"], kind_match["kind"]) if kind_match else None
+    )
+
+
+class _Wrapper:
+    """One pass over the wrapper code: launches, kernel calls and extern calls with their
+    comments, wherever they are (``call()``, or the ``partition_N()`` functions of a
+    CUDA-graph-partitioned wrapper), the subgraph calls and the runtime checks.
+
+    A provenance handle names its kernel; one naming no kernel of this module belongs to the
+    next wrapper statement that calls what it names. A nested compile region's subgraph is a
+    function of its own (``def repeated_subgraph0(args):``) that call() calls once per
+    invoke_subgraph node; a kernel launched there is scoped to it (``scopes``: the functions
+    launching each kernel, None for call())."""
+
+    def __init__(self, code: str, lines: list[str], kernels: list[dict[str, Any]]):
+        self.lines = lines
+        self.by_name = {kernel["name"]: kernel for kernel in kernels}
+        self.subgraphs = (
+            set(re.findall(r"^def (\w+)\(args\):$", code, re.M))  # not partition_N():
+            & set(re.findall(r"^ +\w+ = (\w+)\(\1_args\)$", code, re.M))
+        )  # call() calls them so
+        self.scope: str | None = None
+        self.scopes: dict[str, set[str | None]] = {}  # kernel -> the functions launching it
+        self.pending: list[str] = []  # handles naming an extern call not reached yet
+        self.externs: list[dict[str, Any]] = []
+        self.subgraph_calls: list[dict[str, Any]] = []
+        self.checks: list[dict[str, Any]] = []
+
+    def read(self, kernel_lines: set[int]) -> None:
+        for index, line in enumerate(self.lines):
+            if index in kernel_lines:
+                continue
+            if not line.startswith(" "):
+                if top := _TOP_DEF.match(line):
+                    self.scope = top["def"] if top["def"] in self.subgraphs else None
+                continue
+            stripped = line.strip()
+            if not (
+                self.check(index, stripped)
+                or self.subgraph_call(index, stripped)
+                or self.comment(stripped)
+                or self.launch(index, stripped)
+            ):
+                self.extern(index, stripped)
+
+    def check(self, index: int, stripped: str) -> bool:
         if (
             (check := _CHECK.match(stripped))
-            and index + 1 < len(lines)
-            and (raised := _CHECK_RAISE.match(lines[index + 1].strip()))
+            and index + 1 < len(self.lines)
+            and (raised := _CHECK_RAISE.match(self.lines[index + 1].strip()))
         ):
-            checks.append(
+            self.checks.append(
                 {
                     "expr": ast.literal_eval(raised["msg"]),
                     "line": index + 1,
                     "condition": check["cond"],
                 }
             )
-            continue
-        if (called := _SUBGRAPH_CALL.match(stripped)) and called["name"] in subgraphs:
-            subgraph_calls.append(
+            return True
+        return False
+
+    def subgraph_call(self, index: int, stripped: str) -> bool:
+        if (called := _SUBGRAPH_CALL.match(stripped)) and called["name"] in self.subgraphs:
+            self.subgraph_calls.append(
                 {"subgraph": called["name"], "line": index + 1, "call": stripped, "node": None}
             )
-            continue
-        if stripped.startswith("#"):
-            if m := _HANDLE.search(stripped):
-                named = m["key"].rpartition(":")[0]
-                if named in by_name:
-                    by_name[named]["handles"].append(m["key"])
-                else:
-                    pending.append(m["key"])
-            continue
+            return True
+        return False
+
+    def comment(self, stripped: str) -> bool:
+        if not stripped.startswith("#"):
+            return False
+        if m := _HANDLE.search(stripped):
+            named = m["key"].rpartition(":")[0]
+            if named in self.by_name:
+                self.by_name[named]["handles"].append(m["key"])
+            else:
+                self.pending.append(m["key"])
+        return True
+
+    def launch(self, index: int, stripped: str) -> bool:
         launched = _LAUNCH.match(stripped)
-        if launched and launched["name"] in by_name:
-            kernel = by_name[launched["name"]]
-            comments = _describe_comments(_comment_block(lines, index))
-            kernel["launches"] += 1
-            scopes.setdefault(kernel["name"], set()).add(scope)
-            kernel["calls"].append(stripped)  # with its numel / grid arguments, as emitted
-            kernel["launch_sites"].append(
-                {
-                    "line": index + 1,
-                    "source_nodes": comments["source_nodes"],
-                    "handles": [
-                        h for h in comments["handles"] if h.rpartition(":")[0] == launched["name"]
-                    ],
-                }
-            )
-            kernel["source_nodes"] = kernel["source_nodes"] or comments["source_nodes"]
-            kernel["aten_ops"] = kernel["aten_ops"] or comments["aten_ops"]
-            continue
+        if not launched or launched["name"] not in self.by_name:
+            return False
+        kernel = self.by_name[launched["name"]]
+        comments = _describe_comments(_comment_block(self.lines, index))
+        kernel["launches"] += 1
+        self.scopes.setdefault(kernel["name"], set()).add(self.scope)
+        kernel["calls"].append(stripped)  # with its numel / grid arguments, as emitted
+        kernel["launch_sites"].append(
+            {
+                "line": index + 1,
+                "source_nodes": comments["source_nodes"],
+                "handles": [
+                    h for h in comments["handles"] if h.rpartition(":")[0] == launched["name"]
+                ],
+            }
+        )
+        kernel["source_nodes"] = kernel["source_nodes"] or comments["source_nodes"]
+        kernel["aten_ops"] = kernel["aten_ops"] or comments["aten_ops"]
+        return True
+
+    def extern(self, index: int, stripped: str) -> None:
+        """An extern or ATen call of the wrapper, named by its statement or by the pending
+        provenance handles naming what it calls."""
         extern = _EXTERN_CALL.match(stripped)
         target = extern["target"] if extern else None
         handles = [
             key
-            for key in pending
+            for key in self.pending
             if key.rpartition(":")[0] + "(" in stripped
             and (target is None or key.rpartition(":")[0] == target)
         ]
         if target is None and handles:
             target = handles[0].rpartition(":")[0]
         if target is None:
-            continue
-        pending = [key for key in pending if key not in handles]
-        comments = _describe_comments(_comment_block(lines, index))
-        externs.append(
+            return
+        self.pending = [key for key in self.pending if key not in handles]
+        comments = _describe_comments(_comment_block(self.lines, index))
+        self.externs.append(
             {
                 "name": target,
                 "kind": "extern",
@@ -278,21 +332,6 @@ def parse_output_code(code: str) -> dict[str, Any]:
                 "aten_ops": comments["aten_ops"],
                 "fragment_nodes": [],
                 "size_hints": None,
-                "subgraphs": [scope] if scope else [],
+                "subgraphs": [self.scope] if self.scope else [],
             }
         )
-    for kernel in kernels:
-        launched_in = scopes.get(kernel["name"], {None})
-        kernel["subgraphs"] = (
-            [] if launched_in == {None} else sorted(launched_in, key=lambda name: name or "")
-        )
-    every = kernels + externs
-    for kernel, label in zip(every, kernel_labels([k["name"] for k in every])):
-        kernel["label"] = label
-    return {
-        "aot_id": aot["id"] if aot else None,
-        "kind": output_kind(aot["id"] if aot else None),
-        "kernels": every,
-        "subgraph_calls": subgraph_calls,
-        "checks": checks,
-    }

@@ -35,6 +35,11 @@ def evaluate(i: int, ins: dict[str, Any], stack: list[Value]) -> bool:
     """Apply instruction ``i`` to ``stack`` where it only moves or combines values; False,
     the stack untouched, for any other instruction."""
     op, argrepr, arg = ins["opname"], ins["argrepr"] or "", ins["arg"]
+    return any(apply(i, op, argrepr, arg, stack) for apply in (_load, _build, _operate, _shuffle))
+
+
+def _load(i: int, op: str, argrepr: str, arg: Any, stack: list[Value]) -> bool:
+    """A constant, NULL, an attribute, a subscript or a slice of a value."""
     if op == "PUSH_NULL":
         stack.append(NULL)
     elif op in ("LOAD_CONST", "LOAD_SMALL_INT"):
@@ -56,7 +61,14 @@ def evaluate(i: int, ins: dict[str, Any], stack: list[Value]) -> bool:
     elif op == "BINARY_SLICE":
         end, start, container = stack.pop(), stack.pop(), stack.pop()
         stack.append(item(i, container, slice_of([start, end])))
-    elif op == "BUILD_SLICE":
+    else:
+        return False
+    return True
+
+
+def _build(i: int, op: str, argrepr: str, arg: Any, stack: list[Value]) -> bool:
+    """A slice, tuple, list or dict built from the stack, a list grown, a sequence unpacked."""
+    if op == "BUILD_SLICE":
         parts = [stack.pop() for _ in range(arg)][::-1]
         stack.append(slice_of(parts))
     elif op in ("BUILD_TUPLE", "BUILD_LIST"):
@@ -88,7 +100,20 @@ def evaluate(i: int, ins: dict[str, Any], stack: list[Value]) -> bool:
                 + "}"
             )
         )
-    elif op == "BINARY_OP" or op in _BINARY:
+    elif op == "UNPACK_SEQUENCE":
+        value = stack.pop()
+        if value.items is not None and len(value.items) == arg:
+            stack.extend(reversed(value.items))
+        else:
+            stack.extend(Value(f"{value.shown()}[{k}]") for k in reversed(range(arg)))
+    else:
+        return False
+    return True
+
+
+def _operate(i: int, op: str, argrepr: str, arg: Any, stack: list[Value]) -> bool:
+    """A binary or unary operator, a comparison."""
+    if op == "BINARY_OP" or op in _BINARY:
         right, left = stack.pop(), stack.pop()
         symbol = argrepr if op == "BINARY_OP" else _BINARY[op]
         stack.append(Value(f"({left.shown()} {symbol} {right.shown()})"))
@@ -102,7 +127,14 @@ def evaluate(i: int, ins: dict[str, Any], stack: list[Value]) -> bool:
         stack.append(
             Value(f"({left.shown()} {text} {right.shown()})", kind="dynamo" if dynamo else "value")
         )
-    elif op in ("COPY", "DUP_TOP"):
+    else:
+        return False
+    return True
+
+
+def _shuffle(i: int, op: str, argrepr: str, arg: Any, stack: list[Value]) -> bool:
+    """A copy, swap, rotation or pop of the stack's values."""
+    if op in ("COPY", "DUP_TOP"):
         stack.append(stack[-(arg if op == "COPY" else 1)])
     elif op in ("SWAP", "ROT_TWO"):
         depth = arg if op == "SWAP" else 2
@@ -112,12 +144,6 @@ def evaluate(i: int, ins: dict[str, Any], stack: list[Value]) -> bool:
         stack.insert(len(stack) - depth, stack.pop())
     elif op == "POP_TOP":
         stack.pop()
-    elif op == "UNPACK_SEQUENCE":
-        value = stack.pop()
-        if value.items is not None and len(value.items) == arg:
-            stack.extend(reversed(value.items))
-        else:
-            stack.extend(Value(f"{value.shown()}[{k}]") for k in reversed(range(arg)))
     else:
         return False
     return True
