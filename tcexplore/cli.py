@@ -72,10 +72,10 @@ def run_script(
     memory: bool = False,
 ) -> int:
     """Run ``script`` as ``__main__`` under capture; write the document even if it raises.
-    ``profile``: the whole run under torch.profiler, kernels timed (measure/profile.py)."""
+    ``profile``: the whole run under torch.profiler, kernels timed (measure/run_profile.py)."""
     from .measure.memory import run_peak  # noqa: PLC0415
-    from .measure.profile import RunProfile  # noqa: PLC0415
     from .measure.profiled_capture import capture  # noqa: PLC0415 - keep `tcexplore --help` fast
+    from .measure.run_profile import RunProfile  # noqa: PLC0415
 
     if not Path(script).is_file():
         print(f"tcexplore run: no such script: {script}", file=sys.stderr)

@@ -180,7 +180,7 @@ def _extern_root(name: str) -> str:
 class Instrument:
     """Kernel wrappers installed on output modules, until ``restore()``; ``pause()`` puts
     the modules' own globals back and ``resume()`` the wrappers again (a run profiled in
-    windows: measure/profile.py's ``RunProfile``)."""
+    windows: measure/run_profile.py's ``RunProfile``)."""
 
     def __init__(self) -> None:
         self.sites: list[KernelSite] = []

@@ -1,7 +1,7 @@
 """``tcexplore.capture``: capture/'s ``capture()``, its session's ``.document`` the data
 with its decisions (``tcexplore.decided.Document``), and with ``profile=True`` the block
 run under ``torch.profiler`` too, as ``tcexplore run --profile`` runs a script
-(measure/profile.py's ``RunProfile``): the document gets its ``profile`` when the block
+(measure/run_profile.py's ``RunProfile``): the document gets its ``profile`` when the block
 ends, steps told as a whole run tells them. capture/ records; measuring and deciding live
 above it.
 
@@ -81,7 +81,7 @@ def capture(
         ) as session:
             yield session
         return
-    from .profile import RunProfile  # noqa: PLC0415 - torch, only when profiling
+    from .run_profile import RunProfile  # noqa: PLC0415 - torch, only when profiling
 
     profiler = RunProfile()
 

@@ -38,7 +38,7 @@ REGION = "Torch-Compiled Region: "  # then the compile id
 GRAPH_CALLS = ("CompiledFunction", "## Call CompiledFxGraph")  # exact / a prefix
 BACKWARD = "CompiledFunctionBackward"
 PROFILER_STEP = "ProfilerStep"
-STEP_RANGE = "tcexplore step #"  # then the step's index (measure/profile.py's RunProfile)
+STEP_RANGE = "tcexplore step #"  # then the step's index (measure/run_profile.py's RunProfile)
 WINDOW_RANGE = "tcexplore window"  # where a profiler window's clock meets the host's
 Key = tuple[str, bool]  # (compile id, backward)
 

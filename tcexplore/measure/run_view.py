@@ -61,9 +61,10 @@ def run_section(
     """``profile.run`` from the profiler's events; ``by_calls``: a ``ProfilerStep`` is a
     step (one ``step``: an explored call, or a run of a cell's body), else each entry of the
     run's first compiled frame starts one. ``unprofiled``: the same steps timed without the
-    profiler (measure/profile.py), held beside the profiled ones. ``marked``: what a run's
-    step markers saw of every step (``count``, ``compiled``; ``stops``: the steps in which
-    a profiler window stopped). None when no step ran compiled code."""
+    profiler (measure/profile.py, measure/run_profile.py), held beside the profiled ones.
+    ``marked``: what a run's step markers saw of every step (``count``, ``compiled``;
+    ``stops``: the steps in which a profiler window stopped). None when no step ran
+    compiled code."""
     cpu = [e for e in events if e.device_type == DeviceType.CPU]
     own_break, resumed = breaks(document)
     pieces, entries = pieces_of(cpu, own_break, resumed)

@@ -13,7 +13,7 @@ compiled (any trace event) is marked; the globals are put back by :meth:`restore
 step hooks (``torch.optim.optimizer.register_optimizer_step_pre_hook`` and ``_post_``)
 time each optimizer step the same way: the eager optimizer's own time, unprofiled. While
 a profiler window records, ``on_step`` numbers each step in the profile
-(measure/profile.py's ``RunProfile``).
+(measure/run_profile.py's ``RunProfile``).
 """
 
 from __future__ import annotations

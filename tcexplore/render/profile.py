@@ -5,6 +5,7 @@ roofline chart drawn as inline SVG, each point linked to its kernel in the repor
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 from ..common.formatting import count, fmt_num, format_bytes, rate, share, tick, time_us
 from .markup import Data, _c, _compile_anchor, _details, _e, _location_with_code, _note, _table
@@ -175,6 +176,106 @@ def _log_scale(values: list[float], lo_px: float, hi_px: float):
     return place, range(lo, hi + 1)
 
 
+def _chart_open() -> str:
+    """The chart's ``<svg>`` element, opened."""
+    c = CHART
+    return (
+        f'<svg class="tcx-roofline" width="{c["width"]}" height="{c["height"]}" '
+        f'viewBox="0 0 {c["width"]} {c["height"]}" role="img" '
+        'aria-label="roofline: achieved GFLOP/s against FLOPs per byte">'
+    )
+
+
+def _axes(
+    x_of: Callable[[float], float], x_ticks: range, y_of: Callable[[float], float], y_ticks: range
+) -> list[str]:
+    """The grid lines with their tick labels (powers of ten), and the axes' titles."""
+    c = CHART
+    parts = []
+    for t in x_ticks:
+        x = x_of(10**t)
+        parts.append(
+            f'<line x1="{x:.1f}" x2="{x:.1f}" y1="{c["top"]}" y2="{c["height"] - c["bottom"]}" stroke="#eaeef2"/>'
+            f'<text x="{x:.1f}" y="{c["height"] - c["bottom"] + 14}" font-size="11" '
+            f'text-anchor="middle">{tick(10.0**t)}</text>'
+        )
+    for t in y_ticks:
+        y = y_of(10**t)
+        parts.append(
+            f'<line x1="{c["left"]}" x2="{c["width"] - c["right"]}" y1="{y:.1f}" y2="{y:.1f}" stroke="#eaeef2"/>'
+            f'<text x="{c["left"] - 4}" y="{y + 4:.1f}" font-size="11" text-anchor="end">{tick(10.0**t)}</text>'
+        )
+    parts.append(
+        f'<text x="{(c["left"] + c["width"]) / 2}" y="{c["height"] - 4}" font-size="12" '
+        'text-anchor="middle">arithmetic intensity (FLOPs per byte moved)</text>'
+        f'<text x="12" y="{(c["top"] + c["height"] - c["bottom"]) / 2}" font-size="12" '
+        f'text-anchor="middle" transform="rotate(-90 12 {(c["top"] + c["height"] - c["bottom"]) / 2})">'
+        "achieved GFLOP/s</text>"
+    )
+    return parts
+
+
+def _roofs(
+    x_of: Callable[[float], float],
+    x_ticks: range,
+    y_of: Callable[[float], float],
+    bandwidth: float,
+    peak: float | None,
+    ridge: float | None,
+) -> list[str]:
+    """The memory roof up to the ridge (the chart's right end without a compute peak), and
+    the compute roof from the ridge on."""
+    lo_x, hi_x = 10 ** x_ticks[0], 10 ** x_ticks[-1]
+    roof_end = ridge if ridge else hi_x
+    parts = [
+        f'<line x1="{x_of(lo_x):.1f}" y1="{y_of(lo_x * bandwidth):.1f}" x2="{x_of(roof_end):.1f}" '
+        f'y2="{y_of(roof_end * bandwidth):.1f}" stroke="#1f2328" stroke-width="1.5">'
+        f"<title>{_e('memory roof: ' + rate(bandwidth, 'GB/s'))}</title></line>"
+    ]
+    if peak:
+        parts.append(
+            f'<line x1="{x_of(ridge):.1f}" y1="{y_of(peak):.1f}" x2="{x_of(hi_x):.1f}" y2="{y_of(peak):.1f}" '
+            f'stroke="#1f2328" stroke-width="1.5"><title>{_e("compute roof: " + rate(peak, "GFLOP/s"))}</title></line>'
+        )
+    return parts
+
+
+def _points(
+    data: Data,
+    points: list[Data],
+    intensities: list[float],
+    x_of: Callable[[float], float],
+    y_of: Callable[[float], float],
+) -> list[str]:
+    """A circle per kernel, coloured by its bound, titled with its figures and linked to
+    its source when the report has it."""
+    parts = []
+    for row, intensity in zip(points, intensities):
+        colour = BOUND_COLOURS.get(row.get("bound"), BOUND_COLOURS[None])
+        title = (
+            f"{row.get('label') or row['name']}: {fmt_num(intensity)} FLOPs/byte, "
+            f"{rate(row['achieved_gflops'], 'GFLOP/s')}, {rate(row.get('achieved_gbps') or 0, 'GB/s')}, "
+            f"{time_us(row['time_us'])}, {row.get('bound')}-bound"
+        )
+        circle = (
+            f'<circle cx="{x_of(intensity):.1f}" cy="{y_of(row["achieved_gflops"]):.1f}" r="5" '
+            f'fill="{colour}" fill-opacity="0.8"><title>{_e(title)}</title></circle>'
+        )
+        anchor = _kernel_anchor(data, row)
+        parts.append(f'<a href="#{_e(anchor)}">{circle}</a>' if anchor else circle)
+    return parts
+
+
+def _legend() -> str:
+    """What the points' colours mean."""
+    legend = " · ".join(
+        f'<span style="color:{colour}">●</span> {_e(bound)}-bound'
+        for bound, colour in BOUND_COLOURS.items()
+        if bound
+    )
+    return f'<p class="tcx-muted">{legend}</p>'
+
+
 def roofline_svg(data: Data, profile: Data) -> str:
     """Achieved GFLOP/s against arithmetic intensity (FLOPs per byte), both on log axes,
     under the measured roofs; one point per kernel with FLOPs, bytes and time."""
@@ -200,62 +301,13 @@ def roofline_svg(data: Data, profile: Data) -> str:
         [v / 4 for v in ys] + [v * 2 for v in ys], c["height"] - c["bottom"], c["top"]
     )
     parts = [
-        f'<svg class="tcx-roofline" width="{c["width"]}" height="{c["height"]}" '
-        f'viewBox="0 0 {c["width"]} {c["height"]}" role="img" '
-        'aria-label="roofline: achieved GFLOP/s against FLOPs per byte">'
+        _chart_open(),
+        *_axes(x_of, x_ticks, y_of, y_ticks),
+        *_roofs(x_of, x_ticks, y_of, bandwidth, peak, ridge),
+        *_points(data, points, intensities, x_of, y_of),
+        "</svg>",
     ]
-    for t in x_ticks:
-        x = x_of(10**t)
-        parts.append(
-            f'<line x1="{x:.1f}" x2="{x:.1f}" y1="{c["top"]}" y2="{c["height"] - c["bottom"]}" stroke="#eaeef2"/>'
-            f'<text x="{x:.1f}" y="{c["height"] - c["bottom"] + 14}" font-size="11" '
-            f'text-anchor="middle">{tick(10.0**t)}</text>'
-        )
-    for t in y_ticks:
-        y = y_of(10**t)
-        parts.append(
-            f'<line x1="{c["left"]}" x2="{c["width"] - c["right"]}" y1="{y:.1f}" y2="{y:.1f}" stroke="#eaeef2"/>'
-            f'<text x="{c["left"] - 4}" y="{y + 4:.1f}" font-size="11" text-anchor="end">{tick(10.0**t)}</text>'
-        )
-    parts.append(
-        f'<text x="{(c["left"] + c["width"]) / 2}" y="{c["height"] - 4}" font-size="12" '
-        'text-anchor="middle">arithmetic intensity (FLOPs per byte moved)</text>'
-        f'<text x="12" y="{(c["top"] + c["height"] - c["bottom"]) / 2}" font-size="12" '
-        f'text-anchor="middle" transform="rotate(-90 12 {(c["top"] + c["height"] - c["bottom"]) / 2})">'
-        "achieved GFLOP/s</text>"
-    )
-    lo_x, hi_x = 10 ** x_ticks[0], 10 ** x_ticks[-1]
-    roof_end = ridge if ridge else hi_x
-    parts.append(
-        f'<line x1="{x_of(lo_x):.1f}" y1="{y_of(lo_x * bandwidth):.1f}" x2="{x_of(roof_end):.1f}" '
-        f'y2="{y_of(roof_end * bandwidth):.1f}" stroke="#1f2328" stroke-width="1.5">'
-        f"<title>{_e('memory roof: ' + rate(bandwidth, 'GB/s'))}</title></line>"
-    )
-    if peak:
-        parts.append(
-            f'<line x1="{x_of(ridge):.1f}" y1="{y_of(peak):.1f}" x2="{x_of(hi_x):.1f}" y2="{y_of(peak):.1f}" '
-            f'stroke="#1f2328" stroke-width="1.5"><title>{_e("compute roof: " + rate(peak, "GFLOP/s"))}</title></line>'
-        )
-    for row, intensity in zip(points, intensities):
-        colour = BOUND_COLOURS.get(row.get("bound"), BOUND_COLOURS[None])
-        title = (
-            f"{row.get('label') or row['name']}: {fmt_num(intensity)} FLOPs/byte, "
-            f"{rate(row['achieved_gflops'], 'GFLOP/s')}, {rate(row.get('achieved_gbps') or 0, 'GB/s')}, "
-            f"{time_us(row['time_us'])}, {row.get('bound')}-bound"
-        )
-        circle = (
-            f'<circle cx="{x_of(intensity):.1f}" cy="{y_of(row["achieved_gflops"]):.1f}" r="5" '
-            f'fill="{colour}" fill-opacity="0.8"><title>{_e(title)}</title></circle>'
-        )
-        anchor = _kernel_anchor(data, row)
-        parts.append(f'<a href="#{_e(anchor)}">{circle}</a>' if anchor else circle)
-    parts.append("</svg>")
-    legend = " · ".join(
-        f'<span style="color:{colour}">●</span> {_e(bound)}-bound'
-        for bound, colour in BOUND_COLOURS.items()
-        if bound
-    )
-    return "".join(parts) + f'<p class="tcx-muted">{legend}</p>'
+    return "".join(parts) + _legend()
 
 
 def _peaks(profile: Data) -> str:

@@ -14,8 +14,8 @@ import pytest
 from torch.autograd import DeviceType
 
 from tcexplore.document import validate
-from tcexplore.measure.profile import RunProfile
 from tcexplore.measure.profiled_capture import capture
+from tcexplore.measure.run_profile import RunProfile
 
 pytestmark = pytest.mark.gpu
 

@@ -21,7 +21,7 @@ import torch
 import tcexplore
 from tcexplore.common.formatting import time_us
 from tcexplore.document import validate
-from tcexplore.measure.profile import PROFILED_STEPS
+from tcexplore.measure.run_profile import PROFILED_STEPS
 from tcexplore.render.html import render_html
 
 LOOP = Path(__file__).parents[1] / "fixtures" / "run_view" / "train_loop.py"

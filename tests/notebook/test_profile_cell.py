@@ -14,7 +14,7 @@ import tcexplore
 from tcexplore.common.formatting import share
 from tcexplore.document import validate
 from tcexplore.findings.run_view import BEFORE_CAPTURE, STEP_BY, UNRECORDED
-from tcexplore.measure.profile import PROFILED_STEPS
+from tcexplore.measure.run_profile import PROFILED_STEPS
 
 pytest.importorskip("IPython", reason="IPython is in the `notebook` extra")
 
