@@ -2,8 +2,8 @@
 
 It profiles a script's first steady steps, and again those after each later compile
 (times summed over them; :class:`RunProfile`), and times the rest without it. Its kernel
-rows and its ``profile`` are made as ``explore(profile=True)``'s are (measure/profile.py's
-``attribute`` and ``finish``).
+rows and its ``profile`` are made as ``explore(profile=True)``'s are (measure/kernel_rows.py's
+``attribute``, measure/profile.py's ``finish``).
 """
 
 from __future__ import annotations
@@ -22,8 +22,9 @@ from torch.profiler import profile, record_function
 
 from ..capture.parsers.output_code import parse_output_code
 from .instrument import Instrument
+from .kernel_rows import attribute
 from .native_stderr import without_native_noise
-from .profile import activities, attribute, finish
+from .profile import activities, finish
 from .run_pieces import STEP_RANGE, WINDOW_RANGE, marked_steps
 from .run_view import with_run
 from .step_markers import StepMarkers

@@ -1679,7 +1679,7 @@ export interface Profile {
   how: string;
   region_us?: number | null;
   /**
-   * calls of compiled code (outermost compiled profiler ranges): steady ones, and those during which torch compiled (a resume function, a recompile), left out of every figure but these (measure/profile.py compiling_calls); absent in documents written before it
+   * calls of compiled code (outermost compiled profiler ranges): steady ones, and those during which torch compiled (a resume function, a recompile), left out of every figure but these (measure/kernel_rows.py compiling_calls); absent in documents written before it
    */
   calls?: {
     steady: number;
@@ -2139,7 +2139,7 @@ export interface RunTimelineAxis {
   }[];
 }
 /**
- * the steps as the program runs them, without the profiler (measure/profile.py): a run's steps outside the profiler's windows, timed by host timers at each entry of the first compiled frame (measure/step_markers.py), or explore's calls timed to completion before profiling; absent in documents written before it
+ * the steps as the program runs them, without the profiler (measure/profile.py, measure/run_profile.py): a run's steps outside the profiler's windows, timed by host timers at each entry of the first compiled frame (measure/step_markers.py), or explore's calls timed to completion before profiling; absent in documents written before it
  */
 export interface UnprofiledSteps {
   /**
