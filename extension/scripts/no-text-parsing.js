@@ -26,7 +26,7 @@ const ALLOWED = {
     ['\\.?0+$', 'a number tcexplore spelled (trailing zeros)'],
     ['[\\\\/]', "a path's separators (the base name a label shows)"]
   ],
-  'model/graph.ts': [['^line ', "a group's detail line tcexplore wrote"]],
+  'model/grouping.ts': [['^line ', "a group's detail line tcexplore wrote"]],
   'model/ranks.ts': [['_', "a summary key's name (tcexplore's)"]],
   'view/dom.ts': [
     ['^on', 'attribute names the views set (no handler attributes)'],

@@ -118,6 +118,35 @@ async function openDiff(
   app.shell.activateById(widget.id);
 }
 
+/** An exploration's key among the picks: its notebook, cell and output. */
+function pickKey(panel: NotebookPanel, entry: ExplorationEntry): string {
+  return `${panel.id}|${entry.cell}|${entry.output}`;
+}
+
+/** A notebook's explorations as the sidebar lists them: each jumps to its output, and is picked for a diff in `picks`. */
+function notebookEntries(
+  app: JupyterFrontEnd,
+  panel: NotebookPanel,
+  entries: ExplorationEntry[],
+  picks: Map<string, Picked>,
+  refresh: () => void
+): NotebookEntries {
+  return {
+    title: panel.title.label,
+    entries,
+    jump: entry => void jump(app, panel, entry),
+    picked: entry => picks.has(pickKey(panel, entry)),
+    pick: (entry, on) => {
+      if (on) {
+        picks.set(pickKey(panel, entry), { panel, entry });
+      } else {
+        picks.delete(pickKey(panel, entry));
+      }
+      refresh();
+    }
+  };
+}
+
 /** Lists again each time it is shown: outputs may have changed while it was hidden. */
 class Sidebar extends Widget {
   constructor(private readonly refresh: () => void) {
@@ -167,24 +196,8 @@ const plugin: JupyterFrontEndPlugin<void> = {
       const notebooks: NotebookEntries[] = [];
       const seen = new Set<string>();
       panels.forEach((panel, p) => {
-        const entries = found[p];
-        const key = (entry: ExplorationEntry) =>
-          `${panel.id}|${entry.cell}|${entry.output}`;
-        entries.forEach(entry => seen.add(key(entry)));
-        notebooks.push({
-          title: panel.title.label,
-          entries,
-          jump: entry => void jump(app, panel, entry),
-          picked: entry => picks.has(key(entry)),
-          pick: (entry, on) => {
-            if (on) {
-              picks.set(key(entry), { panel, entry });
-            } else {
-              picks.delete(key(entry));
-            }
-            refresh();
-          }
-        });
+        found[p].forEach(entry => seen.add(pickKey(panel, entry)));
+        notebooks.push(notebookEntries(app, panel, found[p], picks, refresh));
       });
       [...picks.keys()].filter(k => !seen.has(k)).forEach(k => picks.delete(k));
       const diff = {

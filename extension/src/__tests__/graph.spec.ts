@@ -1,13 +1,8 @@
 import * as fs from 'fs';
 import * as path from 'path';
 
-import {
-  buildGraph,
-  groupNodes,
-  modulePath,
-  search,
-  visibleGraph
-} from '../model/graph';
+import { buildGraph, modulePath, search } from '../model/graph';
+import { groupNodes } from '../model/grouping';
 import {
   compoundLayout,
   LABEL_PX,
@@ -24,6 +19,7 @@ import {
   parentGroup
 } from '../model/viewport';
 import { Graph, GraphNode } from '../model/types';
+import { visibleGraph } from '../model/visiblegraph';
 
 const node = (
   name: string,

@@ -151,22 +151,19 @@ export const CONTAINER_HEAD = 24;
 const CONTAINER_MIN_WIDTH = 140;
 
 /**
- * Nested containers, laid out from the inside out: what each container holds (its own nodes
- * and the containers inside it) is laid out on its own, then the container is one box of
- * the level above. An edge counts at the innermost level holding both of its ends.
+ * The items of a compound layout: nodes 0..n-1 and container c as n + c, each at the level
+ * of its parent (level c + 1 is container c's inside, level 0 the top), in graph order (a
+ * container at its first node).
  */
-export function compoundLayout({
-  widths,
-  edges,
-  homes,
-  parents,
-  titleWidths
-}: CompoundInput): CompoundLayout {
-  const n = widths.length;
-  const levels = parents.length + 1; // level c + 1 is container c's inside; level 0 the top
-  const depth = parents.map(() => 0);
-  parents.forEach((p, c) => (depth[c] = p < 0 ? 0 : depth[p] + 1));
-  // Items: nodes are 0..n-1, container c is n + c; each lives at the level of its parent.
+interface Levels {
+  levelOf: (item: number) => number;
+  itemsAt: number[][];
+  /** each item's place among the items of its level */
+  slot: number[];
+}
+
+function levelsOf(n: number, homes: number[], parents: number[]): Levels {
+  const levels = parents.length + 1;
   const levelOf = (item: number) =>
     (item < n ? homes[item] : parents[item - n]) + 1;
   const first = new Array<number>(parents.length).fill(Infinity);
@@ -183,11 +180,18 @@ export function compoundLayout({
   itemsAt.forEach(items => items.sort((a, b) => order(a) - order(b)));
   const slot = new Array<number>(n + parents.length);
   itemsAt.forEach(items => items.forEach((item, k) => (slot[item] = k)));
-  // An edge a -> b joins, at the innermost level holding both, the items that contain a and b.
-  const edgesAt: Array<Array<[number, number]>> = Array.from(
-    { length: levels },
-    () => []
-  );
+  return { levelOf, itemsAt, slot };
+}
+
+/** An edge a -> b joins, at the innermost level holding both, the items that contain a and b (once each). */
+function edgesAtLevels(
+  edges: Array<[number, number]>,
+  n: number,
+  homes: number[],
+  parents: number[],
+  { levelOf, itemsAt, slot }: Levels
+): Array<Array<[number, number]>> {
+  const edgesAt: Array<Array<[number, number]>> = itemsAt.map(() => []);
   const chainOf = (i: number) => {
     const chain = [i];
     for (let c = homes[i]; c >= 0; c = parents[c]) {
@@ -211,6 +215,27 @@ export function compoundLayout({
       edgesAt[levelOf(from)].push([slot[from], slot[to]]);
     }
   }
+  return edgesAt;
+}
+
+/**
+ * Nested containers, laid out from the inside out: what each container holds (its own nodes
+ * and the containers inside it) is laid out on its own, then the container is one box of
+ * the level above. An edge counts at the innermost level holding both of its ends.
+ */
+export function compoundLayout({
+  widths,
+  edges,
+  homes,
+  parents,
+  titleWidths
+}: CompoundInput): CompoundLayout {
+  const n = widths.length;
+  const depth = parents.map(() => 0);
+  parents.forEach((p, c) => (depth[c] = p < 0 ? 0 : depth[p] + 1));
+  const levels = levelsOf(n, homes, parents);
+  const { itemsAt } = levels;
+  const edgesAt = edgesAtLevels(edges, n, homes, parents, levels);
   const size: Array<{ w: number; h: number }> = [];
   for (let i = 0; i < n; i++) {
     size[i] = { w: widths[i], h: NODE_HEIGHT };

@@ -98,93 +98,102 @@ export function isRanksDocument(data: unknown): boolean {
   return raw.schema === SCHEMA && raw.kind === 'ranks';
 }
 
-export function normalizeRanks(data: unknown): RanksDocument {
-  const raw = object(data);
-  const ranks = list<unknown>(raw.ranks).map(value => {
-    const e = object(value);
-    return {
-      ...e,
-      rank: typeof e.rank === 'number' ? e.rank : -1,
-      rank_from: typeof e.rank_from === 'string' ? e.rank_from : null,
-      rank_note: typeof e.rank_note === 'string' ? e.rank_note : null,
-      source: object(e.source),
-      distributed: e.distributed ? object(e.distributed) : null,
-      environment: object(e.environment),
-      capture: object(e.capture),
-      summary: object(e.summary),
-      compiles: list<unknown>(e.compiles).map(c => {
-        const r = object(c);
-        return {
-          ...r,
-          id: String(r.id ?? '?'),
-          status: String(r.status ?? 'unknown'),
-          graph_nodes: typeof r.graph_nodes === 'number' ? r.graph_nodes : null,
-          recompile_reasons: list<string>(r.recompile_reasons).map(String)
-        };
-      }),
-      graph_breaks: list(e.graph_breaks),
-      collectives: list<unknown>(e.collectives).map(c => ({
-        ...object(c),
-        ops: list<string>(object(c).ops).map(String)
-      })),
-      error: e.error ? object(e.error) : null,
-      document: e.document ?? null,
-      document_left_out: e.document_left_out
-        ? object(e.document_left_out)
-        : null
-    } as RankEntry;
-  });
-  const divergence = list<unknown>(raw.divergence).map(value => {
-    const f = object(value);
-    return {
-      kind: String(f.kind ?? '?'),
-      ranks: list<number>(f.ranks).filter(r => typeof r === 'number'),
-      compile_id: typeof f.compile_id === 'string' ? f.compile_id : null,
-      title: String(f.title ?? ''),
-      groups: list<unknown>(f.groups).map(g => ({
-        ranks: list<number>(object(g).ranks),
-        value: String(object(g).value ?? '')
-      })),
-      evidence: list<unknown>(f.evidence).map(x => ({
-        rank: typeof object(x).rank === 'number' ? object(x).rank : null,
-        text: String(object(x).text ?? '')
-      }))
-    } as RankFinding;
-  });
+function rankEntry(value: unknown): RankEntry {
+  const e = object(value);
+  return {
+    ...e,
+    rank: typeof e.rank === 'number' ? e.rank : -1,
+    rank_from: typeof e.rank_from === 'string' ? e.rank_from : null,
+    rank_note: typeof e.rank_note === 'string' ? e.rank_note : null,
+    source: object(e.source),
+    distributed: e.distributed ? object(e.distributed) : null,
+    environment: object(e.environment),
+    capture: object(e.capture),
+    summary: object(e.summary),
+    compiles: list<unknown>(e.compiles).map(c => {
+      const r = object(c);
+      return {
+        ...r,
+        id: String(r.id ?? '?'),
+        status: String(r.status ?? 'unknown'),
+        graph_nodes: typeof r.graph_nodes === 'number' ? r.graph_nodes : null,
+        recompile_reasons: list<string>(r.recompile_reasons).map(String)
+      };
+    }),
+    graph_breaks: list(e.graph_breaks),
+    collectives: list<unknown>(e.collectives).map(c => ({
+      ...object(c),
+      ops: list<string>(object(c).ops).map(String)
+    })),
+    error: e.error ? object(e.error) : null,
+    document: e.document ?? null,
+    document_left_out: e.document_left_out ? object(e.document_left_out) : null
+  } as RankEntry;
+}
+
+function rankFinding(value: unknown): RankFinding {
+  const f = object(value);
+  return {
+    kind: String(f.kind ?? '?'),
+    ranks: list<number>(f.ranks).filter(r => typeof r === 'number'),
+    compile_id: typeof f.compile_id === 'string' ? f.compile_id : null,
+    title: String(f.title ?? ''),
+    groups: list<unknown>(f.groups).map(g => ({
+      ranks: list<number>(object(g).ranks),
+      value: String(object(g).value ?? '')
+    })),
+    evidence: list<unknown>(f.evidence).map(x => ({
+      rank: typeof object(x).rank === 'number' ? object(x).rank : null,
+      text: String(object(x).text ?? '')
+    }))
+  } as RankFinding;
+}
+
+/** The stored groups of alike ranks (of ranks the document holds), each other rank alone, by lowest rank. */
+function rankGroups(groups: unknown, ranks: RankEntry[]): number[][] {
   const known = new Set(ranks.map(e => e.rank));
-  const grouped = list<unknown>(raw.rank_groups)
+  const grouped = list<unknown>(groups)
     .map(g => list<number>(object(g).ranks).filter(r => known.has(r)))
     .filter(g => g.length);
   const listed = new Set(grouped.flat());
-  const rank_groups = [
+  return [
     ...grouped,
     ...ranks.filter(e => !listed.has(e.rank)).map(e => [e.rank])
   ].sort((a, b) => a[0] - b[0]);
-  const inputs = object(raw.inputs);
+}
+
+function rankInputs(value: unknown): RankInputs | null {
+  const inputs = object(value);
+  return value
+    ? {
+        files: typeof inputs.files === 'number' ? inputs.files : 0,
+        read: typeof inputs.read === 'number' ? inputs.read : 0,
+        skipped: list<unknown>(inputs.skipped).map(item => {
+          const s = object(item);
+          return {
+            path: String(s.path ?? '?'),
+            reason: String(s.reason ?? ''),
+            rank: typeof s.rank === 'number' ? s.rank : null
+          };
+        }),
+        line: typeof inputs.line === 'string' ? inputs.line : null
+      }
+    : null;
+}
+
+export function normalizeRanks(data: unknown): RanksDocument {
+  const raw = object(data);
+  const ranks = list<unknown>(raw.ranks).map(rankEntry);
   return {
     ...raw,
     schema: SCHEMA,
     kind: 'ranks',
     world_size: typeof raw.world_size === 'number' ? raw.world_size : null,
     headline: typeof raw.headline === 'string' ? raw.headline : null,
-    inputs: raw.inputs
-      ? {
-          files: typeof inputs.files === 'number' ? inputs.files : 0,
-          read: typeof inputs.read === 'number' ? inputs.read : 0,
-          skipped: list<unknown>(inputs.skipped).map(value => {
-            const s = object(value);
-            return {
-              path: String(s.path ?? '?'),
-              reason: String(s.reason ?? ''),
-              rank: typeof s.rank === 'number' ? s.rank : null
-            };
-          }),
-          line: typeof inputs.line === 'string' ? inputs.line : null
-        }
-      : null,
+    inputs: rankInputs(raw.inputs),
     ranks,
-    divergence,
-    rank_groups
+    divergence: list<unknown>(raw.divergence).map(rankFinding),
+    rank_groups: rankGroups(raw.rank_groups, ranks)
   } as RanksDocument;
 }
 

@@ -5,14 +5,10 @@
  * with its outermost groups at a legible zoom, from the start, for the reader to pan.
  */
 
-import {
-  COLLAPSE_OVER,
-  GraphModel,
-  Grouping,
-  VGraph,
-  visibleGraph
-} from './graph';
+import { COLLAPSE_OVER, GraphModel } from './graph';
+import { Grouping } from './grouping';
 import { boxWidth, compoundLayout, CompoundLayout, titleWidth } from './layout';
+import { VGraph, visibleGraph } from './visiblegraph';
 
 /** Below this zoom a node's text is under ~10 px on screen (names 12 px, ops 11 px at 1). */
 export const LEGIBLE_ZOOM = 0.9;

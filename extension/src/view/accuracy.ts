@@ -6,7 +6,7 @@ import {
   referenceRows
 } from '../model/accuracy';
 import { num, sourceLabels, where, whereTitle } from '../model/format';
-import { LeafDiff } from '../model/types';
+import { Accuracy, FirstDivergence, LeafDiff } from '../model/types';
 import { Context, TabView } from './context';
 import { append, code, el, link, note, table } from './dom';
 
@@ -37,6 +37,100 @@ const SEVERITY_CLASS = {
   error: 'tcx-bad'
 };
 
+/** The inputs, gradients and state after the call, compiled against eager, where measured. */
+function afterCallTables(acc: Accuracy): HTMLElement[] {
+  const tables: HTMLElement[] = [];
+  if (acc.inputs_after_call?.length) {
+    tables.push(
+      el('h4', null, 'Inputs after the call (mutations)'),
+      diffTable(acc.inputs_after_call)
+    );
+  }
+  if (acc.gradients?.length) {
+    tables.push(
+      el(
+        'h4',
+        null,
+        'Gradients after one training step (each side from the same saved state)'
+      ),
+      diffTable(acc.gradients, 'parameter')
+    );
+  }
+  if (acc.state_after_call?.length) {
+    tables.push(
+      el(
+        'h4',
+        null,
+        'State after one training step (parameters, buffers, optimizer state it changed)'
+      ),
+      diffTable(acc.state_after_call, 'state')
+    );
+  }
+  return tables;
+}
+
+/** Where compiled and eager first part: the node, its kernels, random ops and user line, each linked. */
+function divergenceView(ctx: Context, d: FirstDivergence): HTMLElement {
+  const links = divergenceLinks(ctx.doc);
+  return el(
+    'div',
+    { class: 'tcx-divergence' },
+    el('h4', null, 'First divergence'),
+    el(
+      'div',
+      null,
+      'node: ',
+      links.node ? link(d.node, () => ctx.go(links.node!)) : code(d.node),
+      ` (${d.op} `,
+      code(d.target),
+      `) · max abs err ${num(d.max_abs_err)}`
+    ),
+    d.of === 'gradients'
+      ? el(
+          'div',
+          null,
+          'diverges in the backward: gradient of graph input ',
+          code(d.gradient_of ?? '')
+        )
+      : null,
+    el(
+      'div',
+      null,
+      'kernels: ',
+      ...(links.kernels.length
+        ? links.kernels.flatMap((k, i) => [
+            i ? ', ' : '',
+            link(k.name, () => ctx.go(k.target))
+          ])
+        : ['none recorded'])
+    ),
+    d.random_ops?.length
+      ? el(
+          'div',
+          null,
+          'random ops: ',
+          ...d.random_ops.flatMap((op, i) => [i ? ', ' : '', code(op)])
+        )
+      : null,
+    d.source
+      ? el(
+          'div',
+          null,
+          'line: ',
+          links.line
+            ? link(
+                where(d.source, sourceLabels(ctx.doc)),
+                () => ctx.go(links.line!),
+                whereTitle(d.source)
+              )
+            : where(d.source, sourceLabels(ctx.doc)),
+          ' ',
+          code(d.source.code ?? '')
+        )
+      : null
+  );
+}
+
 export function accuracyTab(ctx: Context): TabView {
   const acc = ctx.doc.accuracy;
   const element = el('div', { class: 'tcx-accuracy' });
@@ -59,94 +153,10 @@ export function accuracyTab(ctx: Context): TabView {
     el('h4', null, 'Outputs'),
     diffTable(acc.outputs ?? [])
   );
-  if (acc.inputs_after_call?.length) {
-    element.append(
-      el('h4', null, 'Inputs after the call (mutations)'),
-      diffTable(acc.inputs_after_call)
-    );
-  }
-  if (acc.gradients?.length) {
-    element.append(
-      el(
-        'h4',
-        null,
-        'Gradients after one training step (each side from the same saved state)'
-      ),
-      diffTable(acc.gradients, 'parameter')
-    );
-  }
-  if (acc.state_after_call?.length) {
-    element.append(
-      el(
-        'h4',
-        null,
-        'State after one training step (parameters, buffers, optimizer state it changed)'
-      ),
-      diffTable(acc.state_after_call, 'state')
-    );
-  }
+  element.append(...afterCallTables(acc));
   const d = acc.first_divergence;
   if (d) {
-    const links = divergenceLinks(ctx.doc);
-    element.append(
-      el(
-        'div',
-        { class: 'tcx-divergence' },
-        el('h4', null, 'First divergence'),
-        el(
-          'div',
-          null,
-          'node: ',
-          links.node ? link(d.node, () => ctx.go(links.node!)) : code(d.node),
-          ` (${d.op} `,
-          code(d.target),
-          `) · max abs err ${num(d.max_abs_err)}`
-        ),
-        d.of === 'gradients'
-          ? el(
-              'div',
-              null,
-              'diverges in the backward: gradient of graph input ',
-              code(d.gradient_of ?? '')
-            )
-          : null,
-        el(
-          'div',
-          null,
-          'kernels: ',
-          ...(links.kernels.length
-            ? links.kernels.flatMap((k, i) => [
-                i ? ', ' : '',
-                link(k.name, () => ctx.go(k.target))
-              ])
-            : ['none recorded'])
-        ),
-        d.random_ops?.length
-          ? el(
-              'div',
-              null,
-              'random ops: ',
-              ...d.random_ops.flatMap((op, i) => [i ? ', ' : '', code(op)])
-            )
-          : null,
-        d.source
-          ? el(
-              'div',
-              null,
-              'line: ',
-              links.line
-                ? link(
-                    where(d.source, sourceLabels(ctx.doc)),
-                    () => ctx.go(links.line!),
-                    whereTitle(d.source)
-                  )
-                : where(d.source, sourceLabels(ctx.doc)),
-              ' ',
-              code(d.source.code ?? '')
-            )
-          : null
-      )
-    );
+    element.append(divergenceView(ctx, d));
   } else if (acc.divergence_error) {
     element.appendChild(
       note(

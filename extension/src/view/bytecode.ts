@@ -3,173 +3,15 @@ import {
   bytecodePicks,
   BytecodeRow,
   firstPick,
-  jumpOf,
   modifiedRows,
   originalRows,
-  sourceNote,
-  STEP_WORDS
+  sourceNote
 } from '../model/bytecode';
-import { plural, sourceLabels, where, whereTitle } from '../model/format';
-import { Compile, ReadingStep, ResumeJump } from '../model/types';
+import { sourceLabels, where, whereTitle } from '../model/format';
+import { Compile } from '../model/types';
+import { breakLink, compileLink, reading } from './bytecodereading';
 import { Context, TabView } from './context';
-import { append, Child, code, el, link, note, select } from './dom';
-
-function compileLink(ctx: Context, id: string): Child {
-  const index = ctx.doc.compiles.findIndex(c => c.id === id);
-  return index >= 0 && ctx.doc.compiles[index].bytecode
-    ? link(
-        id,
-        () => ctx.go({ tab: 'bytecode', compile: index }),
-        `the bytecode of compile ${id}`
-      )
-    : code(id);
-}
-
-function breakLink(ctx: Context, index: number | null): Child {
-  const brk = index === null ? undefined : ctx.doc.graph_breaks[index];
-  if (!brk || !brk.file || typeof brk.line !== 'number') {
-    return 'a graph break';
-  }
-  const labels = sourceLabels(ctx.doc);
-  return link(
-    `the graph break at ${where(brk, labels)}`,
-    () => ctx.go({ tab: 'source', file: brk.file!, line: brk.line! }),
-    whereTitle(brk)
-  );
-}
-
-function jumpDetail(ctx: Context, jump: ResumeJump): HTMLElement {
-  return el(
-    'div',
-    { class: 'tcx-bc-jump' },
-    '→ goes on at ',
-    jump.line === null ? `offset ${jump.offset}` : `line ${jump.line}`,
-    ' in ',
-    code(jump.function ?? 'a resume function'),
-    ', made for ',
-    breakLink(ctx, jump.graph_break),
-    '. ',
-    jump.compiles.length
-      ? el(
-          'span',
-          null,
-          jump.shared_name
-            ? "Compiles of a resume function of this name after this break (torch names the resume functions of this compile's jumps alike and does not say which jump each one is): "
-            : 'Its compile: ',
-          ...jump.compiles.flatMap((id, i) => [
-            i ? ', ' : '',
-            compileLink(ctx, id)
-          ])
-        )
-      : el(
-          'span',
-          { class: 'tcx-muted' },
-          'Not compiled in this run (the jump never ran).'
-        )
-  );
-}
-
-function stepItem(
-  ctx: Context,
-  compile: number,
-  step: ReadingStep,
-  index: number,
-  highlight: (i: number) => void
-): HTMLElement {
-  const c = ctx.doc.compiles[compile];
-  const b = c.bytecode!;
-  const graphLink =
-    step.kind === 'graph'
-      ? el(
-          'span',
-          null,
-          c.dynamo_graph
-            ? link('open the graph', () =>
-                ctx.go({ tab: 'graphs', compile, graph: 'dynamo' })
-              )
-            : null,
-          c.dynamo_graph ? ' · ' : null,
-          link(
-            `guarded by ${plural(c.guards.length, 'guard')}`,
-            () => ctx.go({ tab: 'guards', compile }),
-            'the guards this compiled code runs under'
-          )
-        )
-      : null;
-  const jump = step.kind === 'resume' ? jumpOf(b, step) : null;
-  return el(
-    'li',
-    {
-      class: `tcx-bc-step tcx-bc-step-${step.kind}`,
-      attrs: { 'data-step': String(index) },
-      onclick: () => highlight(index)
-    },
-    el(
-      'span',
-      { class: `tcx-badge tcx-bc-kind-${step.kind}` },
-      STEP_WORDS[step.kind]
-    ),
-    ' ',
-    code(step.text),
-    typeof step.line === 'number'
-      ? el('span', { class: 'tcx-muted' }, ` line ${step.line}`)
-      : null,
-    graphLink ? el('span', null, ' · ', graphLink) : null,
-    jump ? jumpDetail(ctx, jump) : null
-  );
-}
-
-function reading(
-  ctx: Context,
-  compile: number,
-  highlight: (i: number) => void
-): HTMLElement {
-  const b = ctx.doc.compiles[compile].bytecode!;
-  const steps = b.reading.steps.map((s, i) => [s, i] as const);
-  const helpers = steps.filter(([s]) => s.kind === 'helper');
-  const list = el(
-    'ol',
-    { class: 'tcx-bc-reading' },
-    ...steps.map(([s, i]) => {
-      const item = stepItem(ctx, compile, s, i, highlight);
-      if (s.kind === 'helper') {
-        item.classList.add('tcx-bc-helper');
-      }
-      if (s.wrapper) {
-        item.classList.add('tcx-bc-wrapper');
-      }
-      return item;
-    })
-  );
-  const toggle = helpers.length
-    ? el(
-        'label',
-        { class: 'tcx-muted tcx-bc-toggle' },
-        el('input', { attrs: { type: 'checkbox' } }),
-        ` show Dynamo's ${plural(helpers.length, 'helper call')} (bookkeeping around the graph call)`
-      )
-    : null;
-  toggle
-    ?.querySelector('input')
-    ?.addEventListener('change', event =>
-      list.classList.toggle(
-        'tcx-bc-show-helpers',
-        (event.target as HTMLInputElement).checked
-      )
-    );
-  return el(
-    'div',
-    null,
-    list,
-    toggle,
-    b.reading.complete
-      ? null
-      : note(
-          'The reading stops where it meets an instruction it does not know (said above); the disassembly below is whole.',
-          'tcx-note tcx-warning'
-        )
-  );
-}
+import { append, el, note, select } from './dom';
 
 function side(
   title: string,
@@ -253,33 +95,12 @@ function legend(): HTMLElement {
   );
 }
 
-function show(ctx: Context, holder: HTMLElement, index: number): void {
-  const c: Compile = ctx.doc.compiles[index];
-  const b = c.bytecode!;
+/** The compile's frame and the lines it broke at; for a resume function, the break it continues after. */
+function frameHead(ctx: Context, c: Compile): Array<HTMLElement | null> {
   const labels = sourceLabels(ctx.doc);
-  const modified = side(
-    "Modified bytecode (what runs, guarded by this compile's guards)",
-    modifiedRows(b),
-    'tcx-bc-modified'
-  );
-  const highlight = (step: number) => {
-    holder
-      .querySelectorAll('.tcx-bc-active')
-      .forEach(n => n.classList.remove('tcx-bc-active'));
-    const rows = [
-      ...modified.querySelectorAll(`tr[data-step="${step}"]`),
-      ...holder.querySelectorAll(`li[data-step="${step}"]`)
-    ];
-    rows.forEach(n => n.classList.add('tcx-bc-active'));
-    (rows[0] as HTMLElement | undefined)?.scrollIntoView?.({
-      block: 'nearest'
-    });
-  };
   const continued = c.resume_of;
   const broke = breakLines(ctx.doc, c);
-  holder.replaceChildren();
-  append(
-    holder,
+  return [
     el(
       'p',
       { class: 'tcx-bc-frame' },
@@ -311,7 +132,35 @@ function show(ctx: Context, holder: HTMLElement, index: number): void {
             : null,
           '.'
         )
-      : null,
+      : null
+  ];
+}
+
+function show(ctx: Context, holder: HTMLElement, index: number): void {
+  const c: Compile = ctx.doc.compiles[index];
+  const b = c.bytecode!;
+  const modified = side(
+    "Modified bytecode (what runs, guarded by this compile's guards)",
+    modifiedRows(b),
+    'tcx-bc-modified'
+  );
+  const highlight = (step: number) => {
+    holder
+      .querySelectorAll('.tcx-bc-active')
+      .forEach(n => n.classList.remove('tcx-bc-active'));
+    const rows = [
+      ...modified.querySelectorAll(`tr[data-step="${step}"]`),
+      ...holder.querySelectorAll(`li[data-step="${step}"]`)
+    ];
+    rows.forEach(n => n.classList.add('tcx-bc-active'));
+    (rows[0] as HTMLElement | undefined)?.scrollIntoView?.({
+      block: 'nearest'
+    });
+  };
+  holder.replaceChildren();
+  append(
+    holder,
+    ...frameHead(ctx, c),
     el('h4', null, 'What the modified code does, read from its instructions'),
     reading(ctx, index, highlight),
     legend(),

@@ -23,23 +23,21 @@ const RIGHT = 190;
 const ROW = 34;
 const CHAR = 6.2; // px per character of 11px text, near enough to keep labels apart
 
-/** Horizontal bars to scale on `axis`, with its ticks, grid and title below. */
-export function axisChart(
+/** Where an axis chart draws: `x` places a fraction of the axis, `bottom` is the last row's end. */
+interface Frame {
+  x: (f: number) => number;
+  labelWidth: number;
+  plot: number;
+  bottom: number;
+}
+
+/** The axis below the rows (grid, ticks, line, title) and the dashed reference line. */
+function axisLines(
+  chart: SVGSVGElement,
   axis: Axis,
-  rows: AxisBar[],
-  { label, width = WIDTH, labelWidth = 90, reference }: ChartOptions
-): SVGSVGElement {
-  const plot = width - labelWidth - RIGHT;
-  const x = (f: number) => labelWidth + Math.max(0, Math.min(f, 1)) * plot;
-  const bottom = 6 + rows.length * ROW;
-  const height = bottom + 40;
-  const chart = svg('svg', {
-    class: 'tcx-chart tcx-axis-chart',
-    viewBox: `0 0 ${width} ${height}`,
-    width,
-    role: 'img',
-    'aria-label': label
-  });
+  { x, labelWidth, plot, bottom }: Frame,
+  reference: ChartOptions['reference']
+): void {
   for (const tick of axis.ticks) {
     const at = x(tick.value / axis.max);
     chart.append(
@@ -93,107 +91,145 @@ export function axisChart(
       )
     );
   }
-  rows.forEach((r, i) => {
-    const y = 6 + i * ROW;
-    const mid = y + 11;
-    const group = svg(
-      'g',
-      { class: `tcx-chart-row${r.highlight ? ' tcx-highlight' : ''}` },
-      svg('title', {}, r.title)
-    );
-    const name =
-      r.label.length * CHAR > labelWidth - 8
-        ? `${r.label.slice(0, Math.floor((labelWidth - 8) / CHAR) - 1)}…`
-        : r.label;
+}
+
+/** A row's name, cut to the label column, and its sub-line under it. */
+function rowNames(r: AxisBar, y: number, labelWidth: number): SVGElement[] {
+  const name =
+    r.label.length * CHAR > labelWidth - 8
+      ? `${r.label.slice(0, Math.floor((labelWidth - 8) / CHAR) - 1)}…`
+      : r.label;
+  return [
+    svg(
+      'text',
+      { x: 0, y: r.sub ? y + 9 : y + 15, class: 'tcx-chart-label' },
+      name
+    ),
+    ...(r.sub
+      ? [svg('text', { x: 0, y: y + 22, class: 'tcx-chart-sub' }, r.sub)]
+      : [])
+  ];
+}
+
+/** A band's whiskers: its line and ends, the right end left off where it runs past the axis. */
+function whiskers(
+  group: SVGGElement,
+  band: [number, number],
+  x: (f: number) => number,
+  mid: number
+): void {
+  const [a, b] = [x(band[0]), x(band[1])];
+  append(
+    group,
+    svg('line', { x1: a, x2: b, y1: mid, y2: mid, class: 'tcx-whisker' }),
+    svg('line', {
+      x1: a,
+      x2: a,
+      y1: mid - 6,
+      y2: mid + 6,
+      class: 'tcx-whisker'
+    }),
+    band[1] <= 1 &&
+      svg('line', {
+        x1: b,
+        x2: b,
+        y1: mid - 6,
+        y2: mid + 6,
+        class: 'tcx-whisker'
+      })
+  );
+}
+
+/** Row `i`: its names, range, bar, whiskers, value, and an off-scale mark past the axis end. */
+function barRow(r: AxisBar, i: number, frame: Frame): SVGGElement {
+  const { x, labelWidth, plot } = frame;
+  const y = 6 + i * ROW;
+  const mid = y + 11;
+  const group = svg(
+    'g',
+    { class: `tcx-chart-row${r.highlight ? ' tcx-highlight' : ''}` },
+    svg('title', {}, r.title)
+  );
+  group.append(...rowNames(r, y, labelWidth));
+  const end = Math.max(
+    r.length === null ? labelWidth : x(r.length),
+    r.band ? x(r.band[1]) : labelWidth
+  );
+  // an off-scale mark goes past the axis end, and past the value's text when that reaches it
+  const edge = labelWidth + plot;
+  const mark = Math.max(edge, end + 9 + r.value.length * CHAR);
+  if (r.range) {
     group.append(
+      svg('line', {
+        x1: x(r.range[0]),
+        x2: r.offScale && r.range[1] > 1 ? mark : x(r.range[1]),
+        y1: mid,
+        y2: mid,
+        class: 'tcx-range'
+      })
+    );
+  }
+  if (r.length !== null) {
+    group.append(
+      svg('rect', {
+        x: labelWidth,
+        y,
+        width: Math.max(x(r.length) - labelWidth, 1),
+        height: 22,
+        class: `tcx-bar ${r.className}`
+      })
+    );
+  }
+  if (r.band) {
+    whiskers(group, r.band, x, mid);
+  }
+  group.append(
+    svg(
+      'text',
+      {
+        x: end + 5,
+        y: y + 15,
+        class: `tcx-chart-value${r.length === null ? ' tcx-chart-failed' : ''}`
+      },
+      r.value
+    )
+  );
+  if (r.offScale) {
+    group.append(
+      svg('path', {
+        d: `M ${mark} ${mid - 5} L ${mark + 7} ${mid} L ${mark} ${mid + 5} Z`,
+        class: 'tcx-offscale'
+      }),
       svg(
         'text',
-        { x: 0, y: r.sub ? y + 9 : y + 15, class: 'tcx-chart-label' },
-        name
+        { x: mark + 12, y: y + 15, class: 'tcx-offscale-label' },
+        r.offScale
       )
     );
-    if (r.sub) {
-      group.append(
-        svg('text', { x: 0, y: y + 22, class: 'tcx-chart-sub' }, r.sub)
-      );
-    }
-    const end = Math.max(
-      r.length === null ? labelWidth : x(r.length),
-      r.band ? x(r.band[1]) : labelWidth
-    );
-    // an off-scale mark goes past the axis end, and past the value's text when that reaches it
-    const edge = labelWidth + plot;
-    const mark = Math.max(edge, end + 9 + r.value.length * CHAR);
-    if (r.range) {
-      group.append(
-        svg('line', {
-          x1: x(r.range[0]),
-          x2: r.offScale && r.range[1] > 1 ? mark : x(r.range[1]),
-          y1: mid,
-          y2: mid,
-          class: 'tcx-range'
-        })
-      );
-    }
-    if (r.length !== null) {
-      group.append(
-        svg('rect', {
-          x: labelWidth,
-          y,
-          width: Math.max(x(r.length) - labelWidth, 1),
-          height: 22,
-          class: `tcx-bar ${r.className}`
-        })
-      );
-    }
-    if (r.band) {
-      const [a, b] = [x(r.band[0]), x(r.band[1])];
-      append(
-        group,
-        svg('line', { x1: a, x2: b, y1: mid, y2: mid, class: 'tcx-whisker' }),
-        svg('line', {
-          x1: a,
-          x2: a,
-          y1: mid - 6,
-          y2: mid + 6,
-          class: 'tcx-whisker'
-        }),
-        r.band[1] <= 1 &&
-          svg('line', {
-            x1: b,
-            x2: b,
-            y1: mid - 6,
-            y2: mid + 6,
-            class: 'tcx-whisker'
-          })
-      );
-    }
-    group.append(
-      svg(
-        'text',
-        {
-          x: end + 5,
-          y: y + 15,
-          class: `tcx-chart-value${r.length === null ? ' tcx-chart-failed' : ''}`
-        },
-        r.value
-      )
-    );
-    if (r.offScale) {
-      group.append(
-        svg('path', {
-          d: `M ${mark} ${mid - 5} L ${mark + 7} ${mid} L ${mark} ${mid + 5} Z`,
-          class: 'tcx-offscale'
-        }),
-        svg(
-          'text',
-          { x: mark + 12, y: y + 15, class: 'tcx-offscale-label' },
-          r.offScale
-        )
-      );
-    }
-    chart.appendChild(group);
+  }
+  return group;
+}
+
+/** Horizontal bars to scale on `axis`, with its ticks, grid and title below. */
+export function axisChart(
+  axis: Axis,
+  rows: AxisBar[],
+  { label, width = WIDTH, labelWidth = 90, reference }: ChartOptions
+): SVGSVGElement {
+  const plot = width - labelWidth - RIGHT;
+  const x = (f: number) => labelWidth + Math.max(0, Math.min(f, 1)) * plot;
+  const bottom = 6 + rows.length * ROW;
+  const height = bottom + 40;
+  const frame = { x, labelWidth, plot, bottom };
+  const chart = svg('svg', {
+    class: 'tcx-chart tcx-axis-chart',
+    viewBox: `0 0 ${width} ${height}`,
+    width,
+    role: 'img',
+    'aria-label': label
   });
+  axisLines(chart, axis, frame, reference);
+  rows.forEach((r, i) => chart.appendChild(barRow(r, i, frame)));
   return chart;
 }
 

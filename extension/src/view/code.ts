@@ -1,5 +1,6 @@
 import { languageOf } from './highlight';
 import { kernelTimes, timeLabel } from '../model/profile';
+import { ProfiledKernel } from '../model/types';
 import { Context, TabView } from './context';
 import { el, note, wrappable } from './dom';
 import { codeBlock } from './codeblock';
@@ -7,6 +8,62 @@ import { OutputRef, outputPicker, outputRefs, refKey } from './outputs';
 import { openAsCell } from './workbench';
 
 const WRAPPER = '(wrapper)';
+
+/** What the pane shows for a name: a kernel's code (with "Open as cell"), else the wrapper's. */
+function codeOf(ctx: Context, ref: OutputRef, name: string): HTMLElement[] {
+  const out = ctx.doc.compiles[ref.compile].output_codes[ref.output];
+  const index = out.kernels.findIndex(k => k.name === name);
+  const kernel = out.kernels[index];
+  if (kernel) {
+    return [
+      el(
+        'h4',
+        null,
+        wrappable(kernel.name),
+        ` (${kernel.kind}) `,
+        openAsCell(ctx, ref, index)
+      ),
+      codeBlock(kernel.source ?? '', languageOf(kernel.kind))
+    ];
+  }
+  return [
+    el('h4', null, `Wrapper: ${out.path ?? out.kind}`),
+    codeBlock(out.text ?? '', 'python')
+  ];
+}
+
+/** A name in the list (the wrapper or kernel `index`), with the kernel's measured time. */
+function codeItem(
+  name: string,
+  times: Map<number, ProfiledKernel>,
+  index: number,
+  show: (name: string) => void
+): HTMLElement {
+  return el(
+    'li',
+    { class: 'tcx-kernel-item', attrs: { 'data-kernel': name } },
+    el(
+      'button',
+      {
+        class: 'tcx-kernel-button',
+        attrs: { type: 'button' },
+        onclick: () => show(name)
+      },
+      wrappable(name),
+      times.has(index)
+        ? el(
+            'span',
+            {
+              class: 'tcx-kernel-time',
+              title:
+                'measured time per step and share of the step (Profile tab)'
+            },
+            timeLabel(times.get(index))
+          )
+        : null
+    )
+  );
+}
 
 export function codeTab(ctx: Context): TabView {
   const refs = outputRefs(ctx.doc);
@@ -19,32 +76,13 @@ export function codeTab(ctx: Context): TabView {
   const pane = el('div', { class: 'tcx-main tcx-code-pane' });
   let ref = refs[0];
   const show = (name: string) => {
-    const out = ctx.doc.compiles[ref.compile].output_codes[ref.output];
-    const index = out.kernels.findIndex(k => k.name === name);
-    const kernel = out.kernels[index];
     for (const item of list.querySelectorAll('.tcx-kernel-item')) {
       item.classList.toggle(
         'tcx-active',
         item.getAttribute('data-kernel') === name
       );
     }
-    if (kernel) {
-      pane.replaceChildren(
-        el(
-          'h4',
-          null,
-          wrappable(kernel.name),
-          ` (${kernel.kind}) `,
-          openAsCell(ctx, ref, index)
-        ),
-        codeBlock(kernel.source ?? '', languageOf(kernel.kind))
-      );
-    } else {
-      pane.replaceChildren(
-        el('h4', null, `Wrapper: ${out.path ?? out.kind}`),
-        codeBlock(out.text ?? '', 'python')
-      );
-    }
+    pane.replaceChildren(...codeOf(ctx, ref, name));
   };
   const open = (next: OutputRef, kernel?: string) => {
     ref = next;
@@ -59,31 +97,11 @@ export function codeTab(ctx: Context): TabView {
     const times = kernelTimes(ctx.doc, ref.compile, ref.output);
     list.replaceChildren(
       ...names.map(name =>
-        el(
-          'li',
-          { class: 'tcx-kernel-item', attrs: { 'data-kernel': name } },
-          el(
-            'button',
-            {
-              class: 'tcx-kernel-button',
-              attrs: { type: 'button' },
-              onclick: () => show(name)
-            },
-            wrappable(name),
-            times.has(out.kernels.findIndex(k => k.name === name))
-              ? el(
-                  'span',
-                  {
-                    class: 'tcx-kernel-time',
-                    title:
-                      'measured time per step and share of the step (Profile tab)'
-                  },
-                  timeLabel(
-                    times.get(out.kernels.findIndex(k => k.name === name))
-                  )
-                )
-              : null
-          )
+        codeItem(
+          name,
+          times,
+          out.kernels.findIndex(k => k.name === name),
+          show
         )
       )
     );

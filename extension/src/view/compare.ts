@@ -6,9 +6,7 @@
  * "comparison") and the Compare tab of a row's document shown on its own.
  */
 
-import { firstLine } from '../model/format';
 import {
-  cell,
   comparisonGrid,
   compileChart,
   COLUMNS,
@@ -21,9 +19,9 @@ import {
 } from '../model/compare';
 import { computeDiff } from '../model/docdiff';
 import { checkDocument } from '../model/schema';
-import { ComparisonRow } from '../model/types';
 import { Inflate, inflateGzip, unpack } from '../model/unpack';
 import { axisChart } from './charts';
+import { gridRow, whyNot } from './comparerow';
 import { Context, Host, TabView } from './context';
 import { createDiffView } from './docdiff';
 import { el, note } from './dom';
@@ -41,47 +39,6 @@ function chart(c: GridChart, label: string): SVGSVGElement {
   return axisChart(c.axis, c.bars, { label, ...CHART, reference: c.reference });
 }
 
-/** A failed row's error: the line Python led it with (its first paragraph), the whole of
- * it behind a disclosure. */
-function errorCell(row: ComparisonRow): HTMLElement | string {
-  const error = row.error;
-  if (!error) {
-    return '';
-  }
-  const first = row.error_line ?? error;
-  return first === error
-    ? el('span', { class: 'tcx-error' }, error)
-    : el(
-        'details',
-        { class: 'tcx-row-error' },
-        el('summary', { class: 'tcx-error' }, first),
-        el('pre', null, error)
-      );
-}
-
-/** ok green, mismatch and error red; another status (random: a cause, not a verdict) plain. */
-function statusCell(status: string): HTMLElement {
-  const look =
-    status === 'ok'
-      ? ' tcx-status-ok'
-      : status === 'mismatch' || status === 'error'
-        ? ' tcx-status-failed'
-        : '';
-  return el('span', { class: `tcx-status${look}` }, status);
-}
-
-/** A row torch ran exactly as this one, folded into it: its label and torch's reason. */
-function sameRun(same: { label: string; reason: string }): HTMLElement {
-  return el(
-    'div',
-    {
-      class: 'tcx-muted tcx-same-run',
-      attrs: { title: `torch: ${same.reason}` }
-    },
-    `= ${same.label}: the same run (torch: “${same.reason}”)`
-  );
-}
-
 /** A row's document as an explorer below the grid reads it: without a `comparison`
  * section, so that the explorer does not draw the grid a second time inside itself. */
 async function rowDocument(
@@ -94,13 +51,6 @@ async function rowDocument(
     unknown
   >;
   return { ...doc, comparison: undefined };
-}
-
-function whyNot(r: ComparisonRow): string {
-  if (r.document_left_out) {
-    return `${rowLabel(r)}: its document is not in this output (${r.document_left_out.bytes.toLocaleString()} bytes): ${r.document_left_out.reason}`;
-  }
-  return `${rowLabel(r)}: this output does not hold its document${r.error ? ` (${firstLine(r.error)})` : ''}`;
 }
 
 /** The diff of two rows' documents, its links opening that row's explorer below it. */
@@ -145,26 +95,60 @@ async function rowDiff(
   return el('div', null, view, linked);
 }
 
-/** The grid; `grid.current` is the row whose explorer it sits in (highlighted, not reopened). */
-export function gridView(grid: Grid, options: GridOptions = {}): HTMLElement {
-  const { rows, current } = grid;
-  const { host, inflate = inflateGzip } = options;
-  const element = el('div', { class: 'tcx-compare' });
-  if (!rows.length) {
-    element.appendChild(
-      note(
-        'No comparison grid in this document: tcexplore.compare() makes one.'
+/** What the grid says first: its headline, notes and the advice checked. */
+function gridHead(grid: Grid): HTMLElement[] {
+  return [
+    grid.headline === null
+      ? note(OLD_GRID_NOTE)
+      : el('p', { class: 'tcx-compare-headline' }, grid.headline),
+    ...(grid.notes ?? []).map(text =>
+      el('p', { class: 'tcx-muted tcx-grid-note' }, text)
+    ),
+    ...(grid.advice
+      ? [
+          el(
+            'p',
+            {
+              class: grid.advice.held
+                ? 'tcx-ok tcx-advice-check'
+                : 'tcx-note tcx-advice-check'
+            },
+            grid.advice.text
+          )
+        ]
+      : [])
+  ];
+}
+
+/** The grid's table around its rows. */
+function gridTable(body: HTMLElement): HTMLElement {
+  return el(
+    'table',
+    { class: 'tcx-table tcx-compare-table' },
+    el(
+      'thead',
+      null,
+      el(
+        'tr',
+        null,
+        el('th', null, 'diff'),
+        el('th', null, 'configuration'),
+        ...COLUMNS.map(([, label]) => el('th', null, label))
       )
-    );
-    return element;
-  }
-  const winning = grid.winning;
-  const detail = el('div', { class: 'tcx-compare-detail' });
-  const show = (
-    heading: string,
-    content: Promise<unknown>,
-    build: (value: unknown) => HTMLElement
-  ) => {
+    ),
+    body
+  );
+}
+
+/** Shows in `detail` what `content` resolves to, built by `build`, under a heading; a note while it opens, the error if it fails. */
+function shower(
+  detail: HTMLElement
+): (
+  heading: string,
+  content: Promise<unknown>,
+  build: (value: unknown) => HTMLElement
+) => void {
+  return (heading, content, build) => {
     detail.replaceChildren(note(`Opening ${heading}…`, 'tcx-muted'));
     content.then(
       value => detail.replaceChildren(el('h4', null, heading), build(value)),
@@ -178,6 +162,23 @@ export function gridView(grid: Grid, options: GridOptions = {}): HTMLElement {
         )
     );
   };
+}
+
+/** The grid; `grid.current` is the row whose explorer it sits in (highlighted, not reopened). */
+export function gridView(grid: Grid, options: GridOptions = {}): HTMLElement {
+  const { rows, current } = grid;
+  const { host, inflate = inflateGzip } = options;
+  const element = el('div', { class: 'tcx-compare' });
+  if (!rows.length) {
+    element.appendChild(
+      note(
+        'No comparison grid in this document: tcexplore.compare() makes one.'
+      )
+    );
+    return element;
+  }
+  const detail = el('div', { class: 'tcx-compare-detail' });
+  const show = shower(detail);
   const open = (i: number) => {
     const r = rows[i];
     for (const tr of body.querySelectorAll('tr')) {
@@ -207,112 +208,25 @@ export function gridView(grid: Grid, options: GridOptions = {}): HTMLElement {
       );
     }
   });
+  const onPick = (i: number, checked: boolean) => {
+    const at = picked.indexOf(i);
+    if (checked && at < 0) {
+      picked.push(i);
+    } else if (!checked && at >= 0) {
+      picked.splice(at, 1);
+    }
+    diffButton.disabled = picked.length !== 2;
+  };
   const body = el(
     'tbody',
     null,
-    ...rows.map((r, i) => {
-      const pick = el('input', {
-        class: 'tcx-pick',
-        attrs: {
-          type: 'checkbox',
-          'aria-label': `pick ${rowLabel(r)} for a diff`
-        }
-      });
-      pick.disabled = !r.document;
-      pick.addEventListener('click', event => event.stopPropagation());
-      pick.addEventListener('change', () => {
-        const at = picked.indexOf(i);
-        if (pick.checked && at < 0) {
-          picked.push(i);
-        } else if (!pick.checked && at >= 0) {
-          picked.splice(at, 1);
-        }
-        diffButton.disabled = picked.length !== 2;
-      });
-      const classes = [
-        i === winning ? 'tcx-best' : '',
-        i === current ? 'tcx-current' : ''
-      ];
-      const name =
-        i === current
-          ? el(
-              'span',
-              null,
-              el('strong', null, rowLabel(r)),
-              el('span', { class: 'tcx-muted' }, ' (this explorer)')
-            )
-          : rowLabel(r);
-      const label = r.same_runs?.length
-        ? el('span', null, name, ...r.same_runs.map(sameRun))
-        : name;
-      const tr = el(
-        'tr',
-        {
-          class: classes.filter(Boolean).join(' '),
-          attrs: { 'data-row': String(i), 'data-status': cell(r, 'status') }
-        },
-        el('td', null, pick),
-        el('td', null, label),
-        ...COLUMNS.map(([key]) =>
-          el(
-            'td',
-            null,
-            key === 'error'
-              ? errorCell(r)
-              : key === 'status'
-                ? statusCell(cell(r, key))
-                : cell(r, key)
-          )
-        )
-      );
-      if (i !== current) {
-        tr.classList.add('tcx-clickable');
-        tr.title = r.document
-          ? "open this configuration's explorer"
-          : whyNot(r);
-        tr.addEventListener('click', () => open(i));
-      }
-      return tr;
-    })
+    ...rows.map((_, i) => gridRow(grid, i, onPick, open))
   );
   element.append(
-    grid.headline === null
-      ? note(OLD_GRID_NOTE)
-      : el('p', { class: 'tcx-compare-headline' }, grid.headline),
-    ...(grid.notes ?? []).map(text =>
-      el('p', { class: 'tcx-muted tcx-grid-note' }, text)
-    ),
-    ...(grid.advice
-      ? [
-          el(
-            'p',
-            {
-              class: grid.advice.held
-                ? 'tcx-ok tcx-advice-check'
-                : 'tcx-note tcx-advice-check'
-            },
-            grid.advice.text
-          )
-        ]
-      : []),
+    ...gridHead(grid),
     chart(speedupChart(grid), 'speedup per configuration'),
     chart(compileChart(grid), 'compile time per configuration'),
-    el(
-      'table',
-      { class: 'tcx-table tcx-compare-table' },
-      el(
-        'thead',
-        null,
-        el(
-          'tr',
-          null,
-          el('th', null, 'diff'),
-          el('th', null, 'configuration'),
-          ...COLUMNS.map(([, label]) => el('th', null, label))
-        )
-      ),
-      body
-    ),
+    gridTable(body),
     el(
       'div',
       { class: 'tcx-toolbar' },

@@ -4,23 +4,16 @@ import {
   FusionModel,
   kernelColour
 } from '../model/fusion';
-import {
-  microseconds,
-  percent,
-  plural,
-  sourceLabels,
-  where,
-  whereTitle
-} from '../model/format';
-import { kernelTimes, launchTimes, timeLabel } from '../model/profile';
-import { ProfiledKernel } from '../model/types';
+import { plural } from '../model/format';
+import { kernelTimes, timeLabel } from '../model/profile';
+import { GraphNode, ProfiledKernel } from '../model/types';
 import { Context, TabView } from './context';
-import { code, el, link, note, wrappable } from './dom';
+import { el, note, wrappable } from './dom';
 import { fileLabeller } from './graphs';
 import { GraphView } from './graphview';
+import { kernelPanel } from './kernelpanel';
 import { nodeInfo } from './nodeinfo';
 import { OutputRef, outputPicker, outputRefs, refKey } from './outputs';
-import { openAsCell } from './workbench';
 
 interface Pane {
   model: FusionModel;
@@ -28,104 +21,118 @@ interface Pane {
   selectKernel(index: number): void;
 }
 
-function kernelPanel(
-  ctx: Context,
-  ref: OutputRef,
+/** A kernel in the list: its colour, name, kind and node count, and its measured time. */
+function kernelItem(
   fk: FusionKernel,
-  measured: ProfiledKernel | undefined
+  measured: ProfiledKernel | undefined,
+  select: (index: number) => void
 ): HTMLElement {
-  const k = fk.kernel;
-  const launches = launchTimes(k, measured);
   return el(
-    'div',
-    { class: 'tcx-kernelinfo' },
+    'li',
+    {
+      class: 'tcx-kernel-item',
+      attrs: { 'data-kernel': fk.kernel.name, 'data-index': String(fk.index) }
+    },
     el(
-      'h4',
-      null,
+      'button',
+      {
+        class: 'tcx-kernel-button',
+        attrs: { type: 'button' },
+        onclick: () => select(fk.index)
+      },
       el('span', {
         class: 'tcx-swatch',
         attrs: { style: `background:${fk.colour}` }
       }),
       ' ',
-      code(fk.label)
-    ),
-    el(
-      'div',
-      null,
-      `${k.kind}${k.triton_kind ? ` (${k.triton_kind})` : ''} · ${fk.nodes.length} post-grad nodes · mapping: ${k.mapping}`
-    ),
-    measured
-      ? el(
-          'div',
-          { class: 'tcx-kernel-measured' },
-          `measured: ${microseconds(measured.time_us)} per step (${percent(measured.share)} of it)`
-        )
-      : null,
-    launches.length
-      ? el(
-          'div',
-          { class: 'tcx-launches' },
-          el(
-            'div',
-            null,
-            `launched from ${launches.length} lines of the output code, each computing its own nodes:`
-          ),
-          ...launches.map(l =>
-            el(
-              'div',
-              { class: 'tcx-launch' },
-              `${l.label}: `,
-              code(l.nodes.join(', ') || '—'),
-              l.time ? ` · ${l.time}` : ''
-            )
+      wrappable(fk.label),
+      el(
+        'span',
+        { class: 'tcx-muted' },
+        ` ${fk.kernel.kind} · ${fk.nodes.length}`
+      ),
+      measured
+        ? el(
+            'span',
+            {
+              class: 'tcx-kernel-time',
+              title:
+                'measured time per step and share of the step (Profile tab)'
+            },
+            timeLabel(measured)
           )
-        )
-      : null,
-    k.aten_ops?.length
-      ? el('div', null, 'ATen ops: ', code(k.aten_ops.join(', ')))
-      : null,
-    el(
-      'div',
-      null,
-      link('show code', () =>
-        ctx.go({
-          tab: 'code',
+        : null
+    )
+  );
+}
+
+/** A clicked node's details: what it is and the kernels computing it, or why none does. */
+function nodeDetails(
+  ctx: Context,
+  ref: OutputRef,
+  model: FusionModel,
+  node: GraphNode,
+  indices: number[]
+): Array<HTMLElement | string> {
+  const reason = model.output.unmapped_reason;
+  return [
+    nodeInfo(
+      ctx,
+      node,
+      indices.map(index => ({
+        name: model.kernels[index].label,
+        target: {
+          tab: 'fusion',
           compile: ref.compile,
           output: ref.output,
-          kernel: k.name
-        })
-      ),
-      ' ',
-      openAsCell(ctx, ref, fk.index)
+          kernel: model.kernels[index].kernel.name,
+          index
+        }
+      }))
     ),
-    k.user_lines?.length
-      ? el(
-          'div',
-          { class: 'tcx-userlines' },
-          el('div', null, 'user lines:'),
-          ...k.user_lines.map(loc =>
-            el(
-              'div',
-              { class: 'tcx-userline' },
-              loc.file && typeof loc.line === 'number'
-                ? link(
-                    where(loc, sourceLabels(ctx.doc)),
-                    () =>
-                      ctx.go({
-                        tab: 'source',
-                        file: loc.file as string,
-                        line: loc.line as number
-                      }),
-                    whereTitle(loc)
-                  )
-                : where(loc, sourceLabels(ctx.doc)),
-              ' ',
-              code(loc.code ?? '')
-            )
-          )
+    model.unmapped.has(node.name)
+      ? note(
+          `Not mapped to any kernel${reason ? `: ${reason}` : ''}.`,
+          'tcx-warning'
         )
-      : note('no user lines recorded', 'tcx-muted')
+      : '',
+    model.dead.has(node.name)
+      ? note('Not computed: nothing uses its value, so Inductor drops it.')
+      : ''
+  ];
+}
+
+/** The kernel list with the details under it, beside the graph; why nodes are unmapped above. */
+function paneElement(
+  model: FusionModel,
+  list: HTMLElement,
+  side: HTMLElement,
+  canvas: HTMLElement
+): HTMLElement {
+  const reason = model.output.unmapped_reason; // why, as Python stored it (findings/unmapped.py)
+  // The details go under the kernel list: beside the list a reader clicks, leaving the graph its width.
+  const split = el(
+    'div',
+    { class: 'tcx-split tcx-fusion-pane' },
+    el(
+      'div',
+      { class: 'tcx-kernel-column' },
+      el('div', { class: 'tcx-kernels' }, list),
+      side
+    ),
+    el('div', { class: 'tcx-main' }, canvas)
   );
+  return reason
+    ? el(
+        'div',
+        null,
+        note(
+          `${plural(model.unmapped.size, 'post-grad node')} mapped to no kernel: ${reason}.`,
+          'tcx-warning tcx-unmapped-reason'
+        ),
+        split
+      )
+    : split;
 }
 
 function pane(ctx: Context, ref: OutputRef): Pane {
@@ -158,48 +165,10 @@ function pane(ctx: Context, ref: OutputRef): Pane {
     side.replaceChildren(kernelPanel(ctx, ref, fk, times.get(index)));
   };
   for (const fk of model.kernels) {
-    const measured = times.get(fk.index);
-    const item = el(
-      'li',
-      {
-        class: 'tcx-kernel-item',
-        attrs: { 'data-kernel': fk.kernel.name, 'data-index': String(fk.index) }
-      },
-      el(
-        'button',
-        {
-          class: 'tcx-kernel-button',
-          attrs: { type: 'button' },
-          onclick: () => selectKernel(fk.index)
-        },
-        el('span', {
-          class: 'tcx-swatch',
-          attrs: { style: `background:${fk.colour}` }
-        }),
-        ' ',
-        wrappable(fk.label),
-        el(
-          'span',
-          { class: 'tcx-muted' },
-          ` ${fk.kernel.kind} · ${fk.nodes.length}`
-        ),
-        measured
-          ? el(
-              'span',
-              {
-                class: 'tcx-kernel-time',
-                title:
-                  'measured time per step and share of the step (Profile tab)'
-              },
-              timeLabel(measured)
-            )
-          : null
-      )
-    );
+    const item = kernelItem(fk, times.get(fk.index), selectKernel);
     items.set(fk.index, item);
     list.appendChild(item);
   }
-  const reason = model.output.unmapped_reason; // why, as Python stored it (findings/unmapped.py)
   let canvas: HTMLElement;
   if (model.graph) {
     const graph = model.graph;
@@ -215,33 +184,7 @@ function pane(ctx: Context, ref: OutputRef): Pane {
           side.replaceChildren();
         }
         view!.show([i], 'tcx-selected', false);
-        side.prepend(
-          nodeInfo(
-            ctx,
-            node,
-            indices.map(index => ({
-              name: model.kernels[index].label,
-              target: {
-                tab: 'fusion',
-                compile: ref.compile,
-                output: ref.output,
-                kernel: model.kernels[index].kernel.name,
-                index
-              }
-            }))
-          ),
-          model.unmapped.has(node.name)
-            ? note(
-                `Not mapped to any kernel${reason ? `: ${reason}` : ''}.`,
-                'tcx-warning'
-              )
-            : '',
-          model.dead.has(node.name)
-            ? note(
-                'Not computed: nothing uses its value, so Inductor drops it.'
-              )
-            : ''
-        );
+        side.prepend(...nodeDetails(ctx, ref, model, node, indices));
       }
     });
     canvas = view.element;
@@ -250,30 +193,11 @@ function pane(ctx: Context, ref: OutputRef): Pane {
       'The post-grad graph of this output code is not in the document.'
     );
   }
-  // The details go under the kernel list: beside the list a reader clicks, leaving the graph its width.
-  const split = el(
-    'div',
-    { class: 'tcx-split tcx-fusion-pane' },
-    el(
-      'div',
-      { class: 'tcx-kernel-column' },
-      el('div', { class: 'tcx-kernels' }, list),
-      side
-    ),
-    el('div', { class: 'tcx-main' }, canvas)
-  );
-  const element = reason
-    ? el(
-        'div',
-        null,
-        note(
-          `${plural(model.unmapped.size, 'post-grad node')} mapped to no kernel: ${reason}.`,
-          'tcx-warning tcx-unmapped-reason'
-        ),
-        split
-      )
-    : split;
-  return { model, element, selectKernel };
+  return {
+    model,
+    element: paneElement(model, list, side, canvas),
+    selectKernel
+  };
 }
 
 export function fusionTab(ctx: Context): TabView {

@@ -6,12 +6,19 @@
  * nodes needs no layout reads from the browser. Nothing is drawn over the graph: the
  * zoom buttons belong to the owner's toolbar. Pan and zoom move the whole <svg> by a CSS
  * transform: scaling inside the SVG would lay out every label again at each zoom step
- * (~0.4 s for 3,000 nodes), a transform of the element only repaints.
+ * (~0.4 s for 3,000 nodes), a transform of the element only repaints. The SVG itself is
+ * made in graphsvg.ts.
  */
 
-import { clip, detailChars, NODE_HEIGHT, Rect } from '../model/layout';
+import { NODE_HEIGHT, Rect } from '../model/layout';
 import { Drawing, Fit, LEGIBLE_ZOOM, MARGIN } from '../model/viewport';
 import { el, svg } from './dom';
+import {
+  containerLayers,
+  edgeLayer,
+  minimapContent,
+  nodeBoxes
+} from './graphsvg';
 
 const MINIMAP_WIDTH = 90;
 
@@ -93,98 +100,17 @@ export class GraphCanvas {
   draw(drawn: Drawing, fit?: Fit): void {
     this.drawn = drawn;
     const { graph, widths, placed } = drawn;
-    const { x, y } = placed;
-    const frames = svg('g', { class: 'tcx-containers' });
-    const heads = svg('g', { class: 'tcx-container-heads' });
-    graph.containers.forEach((c, i) => {
-      const box = placed.boxes[i];
-      const head = svg(
-        'g',
-        { class: 'tcx-container-head', 'data-group': c.group },
-        svg(
-          'title',
-          {},
-          `${c.label}${c.detail ? `\n${c.detail}` : ''}\nclick to close this group`
-        ),
-        svg('rect', { x: box.x, y: box.y, width: box.w, height: 22, rx: 6 }),
-        svg(
-          'text',
-          { x: box.x + 8, y: box.y + 15, class: 'tcx-container-label' },
-          `▾ ${clip(c.label, 48)}`,
-          c.detail && detailChars(box.w, c.label) > 4
-            ? svg(
-                'tspan',
-                { class: 'tcx-container-detail', dx: 8 },
-                clip(c.detail, detailChars(box.w, c.label))
-              )
-            : null
-        )
-      );
-      head.addEventListener('click', event => {
-        event.stopPropagation();
-        this.options.onContainer?.(c.group);
-      });
-      frames.append(
-        svg('rect', {
-          class: 'tcx-container',
-          x: box.x,
-          y: box.y,
-          width: box.w,
-          height: box.h,
-          rx: 6
-        })
-      );
-      heads.append(head);
-    });
-    const edges = svg('g', { class: 'tcx-edges' });
-    for (const [a, b] of graph.edges) {
-      const x1 = x[a] + widths[a] / 2;
-      const y1 = y[a] + NODE_HEIGHT;
-      const x2 = x[b] + widths[b] / 2;
-      const y2 = y[b];
-      const bend = Math.min(60, Math.abs(y2 - y1) / 2 + 10);
-      edges.appendChild(
-        svg('path', {
-          d: `M${x1},${y1}C${x1},${y1 + bend} ${x2},${y2 - bend} ${x2},${y2}`
-        })
-      );
-    }
+    const { frames, heads } = containerLayers(drawn, group =>
+      this.options.onContainer?.(group)
+    );
     const nodes = svg('g', { class: 'tcx-nodes' });
-    this.boxes = graph.nodes.map((v, i) => {
-      const fill = this.options.colour?.(i);
-      const rect = svg('rect', {
-        width: widths[i],
-        height: NODE_HEIGHT,
-        rx: v.node < 0 ? 10 : 4
-      });
-      if (fill) {
-        rect.setAttribute('style', `fill:${fill}`);
-      }
-      const g = svg(
-        'g',
-        {
-          class: `tcx-node${v.node < 0 ? ' tcx-group' : ''}${fill ? ' tcx-coloured' : ''}`,
-          transform: `translate(${x[i]},${y[i]})`,
-          'data-index': i,
-          'data-name': v.label
-        },
-        svg(
-          'title',
-          {},
-          `${v.label}\n${v.sub}${v.node < 0 ? '\nclick to open this group' : ''}`
-        ),
-        rect,
-        svg('text', { x: 8, y: 16, class: 'tcx-node-label' }, clip(v.label)),
-        svg('text', { x: 8, y: 32, class: 'tcx-node-sub' }, clip(v.sub))
-      );
-      g.addEventListener('click', event => {
-        event.stopPropagation();
-        this.options.onNode?.(i);
-      });
-      nodes.appendChild(g);
-      return g;
-    });
-    this.viewport.replaceChildren(frames, edges, heads, nodes);
+    this.boxes = nodeBoxes(
+      drawn,
+      i => this.options.colour?.(i),
+      i => this.options.onNode?.(i)
+    );
+    this.boxes.forEach(g => nodes.appendChild(g));
+    this.viewport.replaceChildren(frames, edgeLayer(drawn), heads, nodes);
     this.root.setAttribute('width', String(Math.ceil(placed.width) + 2));
     this.root.setAttribute('height', String(Math.ceil(placed.height) + 2));
     this.drawMinimap();
@@ -195,7 +121,7 @@ export class GraphCanvas {
       this.tx =
         fit.legible || !graph.nodes.length
           ? MARGIN
-          : w / 2 - (x[0] + widths[0] / 2) * this.k;
+          : w / 2 - (placed.x[0] + widths[0] / 2) * this.k;
     }
     this.apply();
   }
@@ -304,31 +230,8 @@ export class GraphCanvas {
   private drawMinimap(): void {
     const { placed } = this.drawn!;
     this.mapScale = Math.min(MINIMAP_WIDTH / Math.max(placed.width, 1), 1);
-    const s = this.mapScale;
-    const boxes = this.drawn!.widths.map(
-      (wd, i) =>
-        `M${(placed.x[i] * s).toFixed(1)},${(placed.y[i] * s).toFixed(1)}h${Math.max(1, wd * s).toFixed(1)}v${Math.max(1, NODE_HEIGHT * s).toFixed(1)}h${(-Math.max(1, wd * s)).toFixed(1)}z`
-    ).join('');
     this.minimap.replaceChildren(
-      svg(
-        'title',
-        {},
-        'The whole graph; the frame is what the view shows. Click or drag to move the view.'
-      ),
-      svg(
-        'g',
-        { class: 'tcx-minimap-content' },
-        ...placed.boxes.map(b =>
-          svg('rect', {
-            class: 'tcx-minimap-container',
-            x: b.x * s,
-            y: b.y * s,
-            width: b.w * s,
-            height: b.h * s
-          })
-        ),
-        svg('path', { class: 'tcx-minimap-nodes', d: boxes })
-      ),
+      ...minimapContent(this.drawn!, this.mapScale),
       this.overviewFrame
     );
   }

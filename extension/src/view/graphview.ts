@@ -5,14 +5,8 @@
  */
 
 import { boundedGraph } from '../model/bounds';
-import {
-  buildGraph,
-  GraphModel,
-  groupNodes,
-  Grouping,
-  search,
-  VGraph
-} from '../model/graph';
+import { buildGraph, GraphModel, search } from '../model/graph';
+import { groupNodes, Grouping } from '../model/grouping';
 import { Graph } from '../model/types';
 import {
   chooseOpening,
@@ -22,6 +16,7 @@ import {
   Pane,
   paneHeight
 } from '../model/viewport';
+import { VGraph } from '../model/visiblegraph';
 import { el, note } from './dom';
 import { GraphCanvas } from './graphcanvas';
 
@@ -83,6 +78,28 @@ export class GraphView {
       { class: 'tcx-zoom-level', attrs: { 'aria-live': 'polite' } },
       '100%'
     );
+    this.element = el(
+      'div',
+      { class: 'tcx-graphview' },
+      this.toolbar(),
+      bounded.note ? note(bounded.note) : null,
+      this.help(),
+      this.canvas.element
+    );
+    this.open();
+    if (typeof ResizeObserver !== 'undefined') {
+      // The pane's real width is known once it is in the page: open again for it, unless the reader has moved.
+      new ResizeObserver(() => {
+        const { w } = this.canvas.size();
+        if (!this.touched && Math.abs(w - this.openedAt) > 40) {
+          this.open();
+        }
+      }).observe(this.canvas.element);
+    }
+  }
+
+  /** The toolbar: open or close every group, search with the previous and next match, zoom. */
+  private toolbar(): HTMLElement {
     const query = el('input', {
       class: 'tcx-search',
       attrs: {
@@ -110,7 +127,7 @@ export class GraphView {
         text
       );
     const grouped = this.grouping.depth.size > 0;
-    const tools = el(
+    return el(
       'div',
       { class: 'tcx-toolbar tcx-graph-tools' },
       grouped
@@ -140,12 +157,17 @@ export class GraphView {
         )
       )
     );
+  }
+
+  /** Under the toolbar: the status, what the nodes are grouped by, how to move about. */
+  private help(): HTMLElement {
+    const grouped = this.grouping.depth.size > 0;
     const by = {
       module: 'module',
       source: 'user code (function, then line)',
       runs: 'runs of nodes'
     }[this.model.groupBy];
-    const help = el(
+    return el(
       'div',
       { class: 'tcx-muted tcx-graph-help' },
       this.status,
@@ -155,24 +177,6 @@ export class GraphView {
         : '',
       'Drag or wheel to pan, Ctrl+wheel to zoom.'
     );
-    this.element = el(
-      'div',
-      { class: 'tcx-graphview' },
-      tools,
-      bounded.note ? note(bounded.note) : null,
-      help,
-      this.canvas.element
-    );
-    this.open();
-    if (typeof ResizeObserver !== 'undefined') {
-      // The pane's real width is known once it is in the page: open again for it, unless the reader has moved.
-      new ResizeObserver(() => {
-        const { w } = this.canvas.size();
-        if (!this.touched && Math.abs(w - this.openedAt) > 40) {
-          this.open();
-        }
-      }).observe(this.canvas.element);
-    }
   }
 
   private pane(): Pane {

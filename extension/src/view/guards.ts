@@ -1,5 +1,5 @@
 import { plural, SourceLabels, sourceLabels, where } from '../model/format';
-import { guardSummary, recompiles } from '../model/guards';
+import { guardSummary, RecompileEntry, recompiles } from '../model/guards';
 import { Compile, Location, UserLine } from '../model/types';
 import { Context, TabView } from './context';
 import { code, el, link, note, table } from './dom';
@@ -87,6 +87,109 @@ function guardTable(c: Compile, labels: SourceLabels): HTMLElement {
   return holder;
 }
 
+/** A recompile: why no cached compile of its frame passed (each failed guard, expected
+ * against actual), each cached compile linked to its guards. */
+function recompileBlock(
+  compiles: Compile[],
+  r: RecompileEntry,
+  labels: SourceLabels,
+  openGuards: (i: number) => void
+): HTMLElement {
+  return el(
+    'section',
+    {
+      class: 'tcx-recompile',
+      attrs: { 'data-compile': compiles[r.compile].id }
+    },
+    el('h4', { class: 'tcx-recompile-title' }, r.title),
+    el(
+      'p',
+      { class: 'tcx-muted' },
+      `Compile ${compiles[r.compile].id} was made because no cached compile of this frame passed its guards:`
+    ),
+    table(
+      [
+        'cached compile',
+        'its guard that failed',
+        'expected',
+        'actual',
+        'user code'
+      ],
+      r.rows.map(row => [
+        row.cachedIndex >= 0
+          ? link(
+              row.cached,
+              () => openGuards(row.cachedIndex),
+              `the guards of compile ${row.cached}`
+            )
+          : code(row.cached),
+        code(row.guard),
+        el('span', { class: 'tcx-expected' }, row.expected),
+        el('span', { class: 'tcx-actual' }, row.actual),
+        userCodeCell(row.userLine, row.userCode, row.userLocation, labels)
+      ]),
+      'tcx-recompile-table'
+    ),
+    link(`its own ${plural(compiles[r.compile].guards.length, 'guard')}`, () =>
+      openGuards(r.compile)
+    )
+  );
+}
+
+/** A compile's fold (its guard table added when first opened): its frame, status, whether it
+ * was a recompile and its guards in brief; opened on the error of a compile that failed. */
+function compileFold(
+  c: Compile,
+  labels: SourceLabels,
+  recompiled: boolean
+): HTMLDetailsElement {
+  const fold = el(
+    'details',
+    { class: 'tcx-compile-guards', attrs: { 'data-guards-of': c.id } },
+    el(
+      'summary',
+      null,
+      el(
+        'strong',
+        { title: c.frame?.file ?? '' },
+        `Compile ${c.id} · ${c.frame?.shown_name ?? c.frame?.function ?? '?'} (${where(c.frame, labels)}) `
+      ),
+      el(
+        'span',
+        {
+          class: `tcx-status tcx-status-${c.status}`,
+          title: c.cache_hit?.note ?? ''
+        },
+        c.status
+      ),
+      recompiled
+        ? el('span', { class: 'tcx-chip tcx-mark-recompile' }, 'recompile')
+        : null,
+      el('span', { class: 'tcx-muted' }, ` ${guardSummary(c)}`)
+    )
+  );
+  if (c.error && c.status === 'skipped') {
+    fold.open = true;
+    fold.appendChild(note(SKIPPED));
+    fold.appendChild(
+      el('pre', { class: 'tcx-torch-words' }, c.error.message ?? '')
+    );
+  } else if (c.error) {
+    fold.open = true;
+    fold.appendChild(
+      el(
+        'p',
+        { class: 'tcx-error' },
+        `${c.error.type ?? 'error'}: ${c.error.message ?? ''}`
+      )
+    );
+  }
+  if (c.cache_hit) {
+    fold.appendChild(el('p', { class: 'tcx-note' }, c.cache_hit.note));
+  }
+  return fold;
+}
+
 export function guardsTab(ctx: Context): TabView {
   const compiles = ctx.doc.compiles;
   const labels = sourceLabels(ctx.doc);
@@ -127,46 +230,7 @@ export function guardsTab(ctx: Context): TabView {
     );
   }
   for (const r of found) {
-    const block = el(
-      'section',
-      {
-        class: 'tcx-recompile',
-        attrs: { 'data-compile': compiles[r.compile].id }
-      },
-      el('h4', { class: 'tcx-recompile-title' }, r.title),
-      el(
-        'p',
-        { class: 'tcx-muted' },
-        `Compile ${compiles[r.compile].id} was made because no cached compile of this frame passed its guards:`
-      ),
-      table(
-        [
-          'cached compile',
-          'its guard that failed',
-          'expected',
-          'actual',
-          'user code'
-        ],
-        r.rows.map(row => [
-          row.cachedIndex >= 0
-            ? link(
-                row.cached,
-                () => openGuards(row.cachedIndex),
-                `the guards of compile ${row.cached}`
-              )
-            : code(row.cached),
-          code(row.guard),
-          el('span', { class: 'tcx-expected' }, row.expected),
-          el('span', { class: 'tcx-actual' }, row.actual),
-          userCodeCell(row.userLine, row.userCode, row.userLocation, labels)
-        ]),
-        'tcx-recompile-table'
-      ),
-      link(
-        `its own ${plural(compiles[r.compile].guards.length, 'guard')}`,
-        () => openGuards(r.compile)
-      )
-    );
+    const block = recompileBlock(compiles, r, labels, openGuards);
     blocks.set(r.compile, block);
     element.appendChild(block);
   }
@@ -175,50 +239,7 @@ export function guardsTab(ctx: Context): TabView {
     el('h3', null, `Guards (${total} in ${plural(compiles.length, 'compile')})`)
   );
   compiles.forEach((c, i) => {
-    const fold = el(
-      'details',
-      { class: 'tcx-compile-guards', attrs: { 'data-guards-of': c.id } },
-      el(
-        'summary',
-        null,
-        el(
-          'strong',
-          { title: c.frame?.file ?? '' },
-          `Compile ${c.id} · ${c.frame?.shown_name ?? c.frame?.function ?? '?'} (${where(c.frame, labels)}) `
-        ),
-        el(
-          'span',
-          {
-            class: `tcx-status tcx-status-${c.status}`,
-            title: c.cache_hit?.note ?? ''
-          },
-          c.status
-        ),
-        blocks.has(i)
-          ? el('span', { class: 'tcx-chip tcx-mark-recompile' }, 'recompile')
-          : null,
-        el('span', { class: 'tcx-muted' }, ` ${guardSummary(c)}`)
-      )
-    );
-    if (c.error && c.status === 'skipped') {
-      fold.open = true;
-      fold.appendChild(note(SKIPPED));
-      fold.appendChild(
-        el('pre', { class: 'tcx-torch-words' }, c.error.message ?? '')
-      );
-    } else if (c.error) {
-      fold.open = true;
-      fold.appendChild(
-        el(
-          'p',
-          { class: 'tcx-error' },
-          `${c.error.type ?? 'error'}: ${c.error.message ?? ''}`
-        )
-      );
-    }
-    if (c.cache_hit) {
-      fold.appendChild(el('p', { class: 'tcx-note' }, c.cache_hit.note));
-    }
+    const fold = compileFold(c, labels, blocks.has(i));
     folds.push(fold);
     fold.addEventListener('toggle', () => fill(i));
     if (fold.open) {

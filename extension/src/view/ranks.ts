@@ -111,21 +111,13 @@ function findingView(finding: RankFinding, open: OpenRank): HTMLElement {
   );
 }
 
-function overview(doc: RanksDocument, open: OpenRank): HTMLElement {
-  const findings = doc.divergence.length
-    ? el(
-        'ul',
-        { class: 'tcx-findings tcx-divergences' },
-        ...doc.divergence.map(f => findingView(f, open))
-      )
-    : el('p', { class: 'tcx-ok' }, 'No divergence across the ranks.');
-  const leads = groupLeads(doc);
-  const headers = ['', ...doc.rank_groups.map(groupLabel)];
-  const ranksRow: HTMLElement[] = leads.map(e =>
-    link(`open rank ${e.rank}`, () => open(e.rank))
-  );
-  const rows = sideBySide(doc).map(([label, values]) => [label, ...values]);
-  const grid = compileGrid(doc).map(row => [
+/** Each compile across the groups of ranks: its status and recompiles in each, linked to that group's explorer. */
+function compileRows(
+  doc: RanksDocument,
+  leads: RankEntry[],
+  open: OpenRank
+): HTMLElement[][] {
+  return compileGrid(doc).map(row => [
     el('code', null, row.id),
     ...row.cells.map((cell, i) =>
       cell
@@ -151,6 +143,23 @@ function overview(doc: RanksDocument, open: OpenRank): HTMLElement {
         : el('span', { class: 'tcx-muted' }, '—')
     )
   ]);
+}
+
+function overview(doc: RanksDocument, open: OpenRank): HTMLElement {
+  const findings = doc.divergence.length
+    ? el(
+        'ul',
+        { class: 'tcx-findings tcx-divergences' },
+        ...doc.divergence.map(f => findingView(f, open))
+      )
+    : el('p', { class: 'tcx-ok' }, 'No divergence across the ranks.');
+  const leads = groupLeads(doc);
+  const headers = ['', ...doc.rank_groups.map(groupLabel)];
+  const ranksRow: HTMLElement[] = leads.map(e =>
+    link(`open rank ${e.rank}`, () => open(e.rank))
+  );
+  const rows = sideBySide(doc).map(([label, values]) => [label, ...values]);
+  const grid = compileRows(doc, leads, open);
   const collectives = leads.flatMap((e, i) =>
     e.collectives.map(c => [
       ranksText(doc.rank_groups[i]),

@@ -1,6 +1,7 @@
 import { whereTitle } from '../model/format';
 import {
   foldedSummary,
+  LineChips,
   lineChips,
   Mark,
   OLD_MARKS_NOTE,
@@ -68,12 +69,13 @@ function guardChip(ctx: Context, guards: Mark, list: HTMLElement): HTMLElement {
   );
 }
 
-function lineRow(
+/** A line's chips, in order: the first marks, its time, some kernels, its guards (opening
+ * `guardList`), its nodes and its memory. */
+function markBox(
   ctx: Context,
-  file: SourceFile,
-  line: SourceFile['lines'][number]
-): HTMLElement[] {
-  const chips = lineChips(line);
+  chips: LineChips,
+  guardList: HTMLElement
+): HTMLElement {
   const box = el('span', { class: 'tcx-marks' });
   for (const m of chips.first) {
     box.appendChild(chip(ctx, m.kind, m.label, m.title || m.label, m.target));
@@ -101,10 +103,6 @@ function lineRow(
       )
     );
   }
-  const guardList = el('ul', {
-    class: 'tcx-guard-list',
-    attrs: { hidden: '' }
-  });
   if (chips.guards) {
     box.appendChild(guardChip(ctx, chips.guards, guardList));
   }
@@ -112,8 +110,6 @@ function lineRow(
   if (nodes) {
     box.appendChild(chip(ctx, 'node', nodes.label, nodes.title, nodes.target));
   }
-  const flagged = line.flagged;
-  const time = chips.time;
   const memory = chips.memory;
   if (memory) {
     box.appendChild(
@@ -126,6 +122,23 @@ function lineRow(
       )
     );
   }
+  return box;
+}
+
+function lineRow(
+  ctx: Context,
+  file: SourceFile,
+  line: SourceFile['lines'][number]
+): HTMLElement[] {
+  const chips = lineChips(line);
+  const guardList = el('ul', {
+    class: 'tcx-guard-list',
+    attrs: { hidden: '' }
+  });
+  const box = markBox(ctx, chips, guardList);
+  const flagged = line.flagged;
+  const time = chips.time;
+  const memory = chips.memory;
   const row = el(
     'div',
     {
