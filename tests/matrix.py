@@ -93,7 +93,7 @@ def run_script_configured(config: str, script: str, out: str) -> int:
     """This process runs ``script`` under ``tcexplore run`` with ``config``'s arguments."""
     import torch
 
-    from tcexplore.cli import run_script
+    from tcexplore.cli_run import run_script
 
     torch.compile = _configured(torch.compile, {**SCRIPT_CONFIGS, **GPU_CONFIGS}[config])
     return run_script(script, [], out, None, bypass_caches=config == "cold")

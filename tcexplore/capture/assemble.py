@@ -16,65 +16,23 @@ from typing import Any
 
 from ..common.contained import Unread, error_text, excerpt
 from .attempts import keep_restarted_graph, name_restart_reasons
+from .autotuning import attach_triton_info, autotune_choices
+from .compile_record import new_compile_record
+from .compile_status import compile_status
 from .compiled_autograd import link_autograd_passes
 from .events import Event
+from .frame_compile_index import number_within_frames
 from .fusion import attribute_kernels
 from .generations import Generations
+from .guard_paths import complete_guard_paths
 from .handlers import IGNORED, handler_for
-from .handlers.payloads import DetailBudget, json_or_none
-from .library_files import library_files, torch_file
+from .handlers.payloads import DetailBudget
+from .library_files import library_files
 from .parsers.identity import add_identity
 from .phases import build_phase_tree
 from .resume_links import bytecode_section, is_cell, link_resumes
 from .static_memory import memory_section
 from .tracing_time import tracing_section
-
-
-def new_compile_record(cid: str, event: Event, generation: int = 1) -> dict[str, Any]:
-    return {
-        "id": cid,
-        "generation": generation,
-        "frame_id": event.frame_id,
-        "frame_compile_id": event.frame_compile_id,
-        "frame_compile_index": 0,  # among this document's compiles of the frame: finish()
-        "compiled_autograd_id": event.compiled_autograd_id,
-        "attempts": 1,
-        "frame": None,
-        "stack": [],
-        "status": "incomplete",
-        "error": None,
-        "restart_reasons": [],
-        "dynamo_graph": None,
-        "guards": [],
-        "guards_text": None,
-        "recompile_reasons": [],
-        "symbols": [],
-        "symbolic_guards": [],
-        "aot_graphs": {},
-        "post_grad_graphs": [],
-        "output_codes": [],
-        "cache": [],
-        "phases": [],
-        "metrics": None,
-        "backward_metrics": None,
-        "triton_kernel_info": [],
-        "autotuning": [],
-        "cudagraphs": {
-            "summary": None,
-            "partitions": [],
-            "skips": [],
-            "recordings": 0,
-            "rerecordings": 0,
-            "messages": [],
-        },
-        "perf_hints": [],
-        "warnings": [],
-        "collective_schedules": [],
-        "bytecode": None,
-        "resume_of": None,
-        "tracing": None,
-        "artifacts": {},
-    }
 
 
 class Assembler:
@@ -214,10 +172,10 @@ class Assembler:
             None,
             lambda: link_resumes(compiles, self.graph_breaks, self.breaks_before),
         )
-        self._section("frame_compile_index", None, lambda: _number_within_frames(compiles))
+        self._section("frame_compile_index", None, lambda: number_within_frames(compiles))
         self._section("identity", None, lambda: add_identity(compiles))
         self._section(
-            "guard_paths", None, lambda: _complete_guard_paths(compiles, self.graph_breaks)
+            "guard_paths", None, lambda: complete_guard_paths(compiles, self.graph_breaks)
         )
         self._section("runtime_skips", None, self._attribute_runtime_skips)
         passes: list[dict[str, Any]] = []
@@ -275,7 +233,7 @@ def _record_steps(
     """What finish() computes of one compile, each step setting its own fields."""
 
     def status() -> None:
-        record["status"], record["error"] = _status(
+        record["status"], record["error"] = compile_status(
             record,
             assembler.interruptions.get(cid),
             any(
@@ -302,11 +260,11 @@ def _record_steps(
             )
 
     def autotuning() -> None:
-        record["autotuning"] = _autotuning(record["phases"])
+        record["autotuning"] = autotune_choices(record["phases"])
 
     return [
         ("kernels", lambda: attribute_kernels(record)),
-        ("triton_kernel_info", lambda: _attach_triton_info(record)),
+        ("triton_kernel_info", lambda: attach_triton_info(record)),
         ("autotuning", autotuning),
         ("status", status),
         ("restart_reasons", lambda: name_restart_reasons(record)),
@@ -314,131 +272,3 @@ def _record_steps(
         ("memory", memory),
         ("bytecode", bytecode),
     ]
-
-
-def _number_within_frames(compiles: list[dict[str, Any]]) -> None:
-    """Each compile's ``frame_compile_index``: its place among this document's compiles of
-    its frame. torch counts a frame's compiles over the whole process (``frame_compile_id``),
-    so a function explored a second time in one process compiles as 0/1; a diff pairs
-    compiles by this number, the one a user sees. Frames compiled under compiled autograd
-    are counted apart (their ids too are the process's); a frame id used again after
-    torch.compiler.reset() counts on, in generation order."""
-    frames: dict[tuple[bool, Any], list[dict[str, Any]]] = {}
-    for record in compiles:
-        key = (record["compiled_autograd_id"] is not None, record["frame_id"])
-        frames.setdefault(key, []).append(record)
-    for records in frames.values():
-        ordered = sorted(
-            records,
-            key=lambda r: (
-                r["generation"],
-                r["frame_compile_id"] is None,
-                r["frame_compile_id"] or 0,
-            ),
-        )
-        for index, record in enumerate(ordered):
-            record["frame_compile_index"] = index
-
-
-def _attach_triton_info(record: dict[str, Any]) -> None:
-    """``triton_kernel_info``: per kernel, the autotune cache state and the config(s) tried."""
-    info: dict[str, Any] = {}
-    for item in record["triton_kernel_info"]:
-        if isinstance(item, dict):
-            info.update(item)
-    for output in record["output_codes"]:
-        for kernel in output["kernels"]:
-            if kernel["kind"] == "triton":
-                kernel["autotune"] = info.get(kernel["name"])
-
-
-def _autotuning(phases: list[dict[str, Any]]) -> list[Any]:
-    """Autotuning choices torch attached to compile phases (``autotune_choices_stats``)."""
-    found = []
-    stack = list(phases)
-    while stack:
-        phase = stack.pop(0)
-        stats = phase["data"].get("autotune_choices_stats")
-        if stats is not None:
-            found.append(
-                {
-                    "phase": phase["name"],
-                    "stats": json_or_none(stats) if isinstance(stats, str) else stats,
-                }
-            )
-        stack.extend(phase["children"])
-    return found
-
-
-def _complete_guard_paths(compiles: list[dict[str, Any]], graph_breaks: list[Any]) -> None:
-    """torch prints guard locations with the path cut to its last characters; where exactly
-    one full path torch reported elsewhere in this capture ends with it, use that path; a
-    path of torch's own package, cut to below it, is completed to that file."""
-    known = {f["file"] for f in (c["frame"] for c in compiles) if f and f.get("file")}
-    for record in compiles:
-        graph = record["dynamo_graph"] or {"nodes": []}
-        known.update(n["source"]["file"] for n in graph["nodes"] if n.get("source"))
-    known.update(frame["file"] for b in graph_breaks for frame in b["user_stack"])
-    for record in compiles:
-        located = [g["user_location"] for g in record["guards"]]
-        located += [r["user_location"] for group in record["recompile_reasons"] for r in group]
-        for location in filter(None, located):
-            matches = [path for path in known if path.endswith(location["file"])]
-            if len(matches) == 1:
-                location["file"] = matches[0]
-            elif isinstance(location["file"], str):
-                location["file"] = torch_file(location["file"]) or location["file"]
-
-
-def _status(
-    record: dict[str, Any], interruption: dict[str, Any] | None, skipped: bool
-) -> tuple[str, dict[str, Any] | None]:
-    """``skipped``: torch skipped the frame after a graph break it could not handle (its
-    graph-break event says so): the frame ran eagerly, torch's error names the break."""
-    metrics = record["metrics"]
-    if metrics and metrics.get("fail_type"):
-        return "skipped" if skipped else "failed", {
-            "type": metrics.get("fail_type"),
-            "message": metrics.get("fail_reason"),
-            "file": metrics.get("fail_user_frame_filename"),
-            "line": metrics.get("fail_user_frame_lineno"),
-        }
-    backward = record["backward_metrics"]
-    if backward and backward.get("fail_type"):
-        reason = backward.get("fail_reason")
-        return "failed", {
-            "type": backward["fail_type"],
-            "file": None,
-            "line": None,
-            "message": "the backward compile failed" + (f": {reason}" if reason else ""),
-        }
-    if metrics and metrics.get("has_guarded_code") is False:
-        # torch closed the compile without code and without naming an exception: a
-        # BaseException that is not an Exception (KeyboardInterrupt) cut it short.
-        return "failed", _interrupted(interruption)
-    if metrics is None and record["dynamo_graph"] is None:
-        return "incomplete", None
-    if any(c["result"] == "hit" for c in record["cache"]):
-        return "cache_hit", None
-    if record["dynamo_graph"] is None:
-        return "no_graph", None
-    return "ok", None
-
-
-def _interrupted(interruption: dict[str, Any] | None) -> dict[str, Any]:
-    if interruption is None:  # a TORCH_TRACE log does not hold the exception
-        return {
-            "type": None,
-            "file": None,
-            "line": None,
-            "message": "interrupted: torch closed this compile without code and without "
-            "an error (a KeyboardInterrupt does this); the log does not say which",
-        }
-    message = f": {interruption['message']}" if interruption.get("message") else ""
-    return {
-        "type": interruption["type"],
-        "file": None,
-        "line": None,
-        "message": f"interrupted by {interruption['type']}{message} before the compile "
-        "finished; what it had produced is kept",
-    }

@@ -15,7 +15,8 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from ..capture.assemble import Assembler, new_compile_record
+from ..capture.assemble import Assembler
+from ..capture.compile_record import new_compile_record
 from ..capture.events import ENVELOPE_KEYS, Event
 from ..capture.handlers.payloads import DetailBudget
 from ..common.formatting import plural

@@ -1,6 +1,6 @@
 /**
- * The graph and node diff of two paired compiles, step for step as the graphs section of
- * tcexplore/docdiff/compute.py: graphs paired by what they are (dynamo, aot:<kind>,
+ * The graph and node diff of two paired compiles, step for step as
+ * tcexplore/docdiff/graphs.py: graphs paired by what they are (dynamo, aot:<kind>,
  * post:<output code>), nodes aligned by their keys, and each kept pair's renaming (a's node
  * name -> b's) for the kernel diff.
  */

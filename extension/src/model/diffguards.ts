@@ -1,6 +1,6 @@
 /**
- * The guard diff of two paired compiles, step for step as the guards section of
- * tcexplore/docdiff/compute.py: guards compared by their keys as multisets, those only in
+ * The guard diff of two paired compiles, step for step as
+ * tcexplore/docdiff/guards.py: guards compared by their keys as multisets, those only in
  * b added, those only in a removed.
  */
 

@@ -1,6 +1,6 @@
 /**
- * The kernel diff of two paired compiles, step for step as the kernels section of
- * tcexplore/docdiff/compute.py: output codes paired by id, their kernels paired by the
+ * The kernel diff of two paired compiles, step for step as
+ * tcexplore/docdiff/kernels.py: output codes paired by id, their kernels paired by the
  * post-grad nodes they fuse (through the graph diff's renaming), then by normalised text,
  * then by name; each changed pair's unified source diff and fused-node pairs.
  */

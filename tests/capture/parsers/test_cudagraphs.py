@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 
-from tcexplore.capture.assemble import new_compile_record
+from tcexplore.capture.compile_record import new_compile_record
 from tcexplore.capture.events import Event
 from tcexplore.capture.parsers.cudagraphs import apply_cudagraph_message
 
