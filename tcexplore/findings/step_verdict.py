@@ -62,11 +62,12 @@ def advised_modes(verdict: str, launches: float, device: str) -> list[str]:
     if verdict == "overhead-bound":
         if device != "cuda":
             return []
-        # every mode that removes launch overhead, each tried where the advice is tried
-        # (CUDA graphs, or autotuned kernels without them where graphs cannot help)
+        # every mode that can cut the launches' cost, each tried where the advice is tried
+        # (CUDA graphs, or autotuned kernels without them where graphs cannot be used); a
+        # call of a kernel or two is guards and Python, which no mode removes
         if cuda_graphs_help(launches, device):
             return ["reduce-overhead", "max-autotune", "max-autotune-no-cudagraphs"]
-        return ["max-autotune-no-cudagraphs"]
+        return []
     if verdict == "compute-bound":
         return ["max-autotune", "max-autotune-no-cudagraphs"]
     return []
