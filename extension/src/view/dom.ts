@@ -107,6 +107,26 @@ export function table(
   );
 }
 
+/** A two-column table of facts: each row's name as its header, then its value. */
+export function factsTable(rows: Array<[string, Child]>): HTMLTableElement {
+  return el(
+    'table',
+    { class: 'tcx-table tcx-facts' },
+    el(
+      'tbody',
+      null,
+      ...rows.map(([k, v]) =>
+        el(
+          'tr',
+          null,
+          el('th', { attrs: { scope: 'row' } }, k),
+          el('td', null, v)
+        )
+      )
+    )
+  );
+}
+
 export function note(
   text: string,
   className = 'tcx-note'

@@ -7,7 +7,7 @@
 import { microseconds, percent } from '../model/format';
 import { stepSegments } from '../model/profile';
 import { Profile } from '../model/types';
-import { el, svg } from './dom';
+import { factsTable, svg } from './dom';
 
 const STEP_WIDTH = 640;
 
@@ -110,20 +110,5 @@ export function stepFacts(profile: Profile): HTMLTableElement {
   if (step.basis?.line) {
     figures.unshift(['decided by', step.basis.line]);
   }
-  return el(
-    'table',
-    { class: 'tcx-table tcx-facts' },
-    el(
-      'tbody',
-      null,
-      ...figures.map(([k, v]) =>
-        el(
-          'tr',
-          null,
-          el('th', { attrs: { scope: 'row' } }, k),
-          el('td', null, v)
-        )
-      )
-    )
-  );
+  return factsTable(figures);
 }

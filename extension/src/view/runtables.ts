@@ -16,7 +16,7 @@ import {
 import { breakTarget, compileTarget, lineTarget } from '../model/run';
 import { Run, RunFrame, RunGap, Target } from '../model/types';
 import { Context } from './context';
-import { Child, el, link, table, wrappable } from './dom';
+import { Child, el, factsTable, link, table, wrappable } from './dom';
 
 export function facts(run: Run): HTMLTableElement {
   const rows: Array<[string, string]> = [
@@ -43,22 +43,7 @@ export function facts(run: Run): HTMLTableElement {
     ],
     ['the profiled window', microseconds(run.wall_us)]
   ];
-  return el(
-    'table',
-    { class: 'tcx-table tcx-facts' },
-    el(
-      'tbody',
-      null,
-      ...rows.map(([k, v]) =>
-        el(
-          'tr',
-          null,
-          el('th', { attrs: { scope: 'row' } }, k),
-          el('td', null, v)
-        )
-      )
-    )
-  );
+  return factsTable(rows);
 }
 
 function goLink(
