@@ -26,6 +26,7 @@ import pytest
 from filelock import FileLock
 
 from . import invariants
+from .inductor_cache import fresh_inductor_cache
 
 PROGRAMS = Path(__file__).parent / "programs"
 TLPARSE_COUNTED = {
@@ -213,7 +214,8 @@ def run_program(name: str, workdir: Path, args: list[str] | None = None) -> Prog
     """
     workdir.mkdir(parents=True, exist_ok=True)
     env = dict(os.environ, TORCH_TRACE=str(workdir / "trace"),
-               TORCHINDUCTOR_CACHE_DIR=str(workdir / "inductor-cache"), PYTHONUNBUFFERED="1")
+               TORCHINDUCTOR_CACHE_DIR=str(fresh_inductor_cache(workdir / "inductor-cache")),
+               PYTHONUNBUFFERED="1")
     out = workdir / "doc.json"
     script = Path(name) if name.endswith(".py") else PROGRAMS / f"{name}.py"
     proc = subprocess.run(
@@ -278,7 +280,8 @@ def run_ranks(script: Path, args: list[str], workdir: Path, nproc: int = 2) -> R
     TORCH_TRACE on: one process per rank, each writing its document and its log."""
     workdir.mkdir(parents=True, exist_ok=True)
     env = dict(os.environ, TORCH_TRACE=str(workdir / "trace"), OMP_NUM_THREADS="1",
-               TORCHINDUCTOR_CACHE_DIR=str(workdir / "inductor-cache"), PYTHONUNBUFFERED="1",
+               TORCHINDUCTOR_CACHE_DIR=str(fresh_inductor_cache(workdir / "inductor-cache")),
+               PYTHONUNBUFFERED="1",
                # NVLink multicast stays off on the shared GPU machines (NCCL, PyTorch, NVSHMEM)
                NCCL_NVLS_ENABLE="0", TORCH_SYMM_MEM_DISABLE_MULTICAST="1",
                NVSHMEM_DISABLE_NVLS="1")

@@ -7,6 +7,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from .inductor_cache import fresh_inductor_cache
+
 REPO = Path(__file__).resolve().parents[1]
 MIME = "application/vnd.tcexplore.v1+json"
 HOSTILE = "<img src=x onerror=alert(1)>"
@@ -131,6 +133,7 @@ def execute_tour(directory: Path) -> Tour:
     start = time.perf_counter()
     # the kernel runs in `directory` (resources path), with Inductor's caches empty, as a
     # learner's first session on a fresh machine: what other tests compiled is not its own
-    client.execute(env=checkout_env(TORCHINDUCTOR_CACHE_DIR=str(directory / "inductor-cache")))
+    client.execute(env=checkout_env(
+        TORCHINDUCTOR_CACHE_DIR=str(fresh_inductor_cache(directory / "inductor-cache"))))
     nbformat.write(notebook, directory / "tour.ipynb")
     return Tour(notebook, directory, time.perf_counter() - start, updates)

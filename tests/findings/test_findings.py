@@ -23,6 +23,7 @@ from tcexplore.render.html import render_html
 
 from ..conftest import run_program
 from ..extension.test_lab_extension import REASON as LAB_REASON
+from ..inductor_cache import fresh_inductor_cache
 from ..lab_support import chromium_page, dismiss_kernel_dialog, lab_server, write_notebook
 
 HERE = Path(__file__).parents[1]
@@ -145,7 +146,7 @@ def test_a_kind_is_one_module_with_find():
 
 @pytest.mark.slow
 def test_caches_cold_warm_then_a_changed_setting_named_by_the_diff(tmp_path):
-    cache_dir = tmp_path / "inductor-cache"
+    cache_dir = fresh_inductor_cache(tmp_path / "inductor-cache")
     runs = []
     for i, args in enumerate(([], [], ["--fusion", "7"])):
         workdir = tmp_path / f"run{i}"

@@ -24,6 +24,7 @@ from tcexplore.findings import KINDS
 
 from .. import invariants
 from ..damage import damage
+from ..inductor_cache import fresh_inductor_cache
 from ..matrix import CALL_CONFIGS, SCRIPT_CONFIGS, TESTS, cell_run, explore_run
 
 ROOT = TESTS.parent
@@ -42,7 +43,7 @@ def plain_trace(tmp_path_factory):
         [sys.executable, "-c", "import torch; torch.compile(lambda x: (x.sin() + 1).sum())"
          "(torch.randn(8))"], stderr=subprocess.PIPE, text=True,
         env=dict(os.environ, TORCH_TRACE=str(plain / "trace"),
-                 TORCHINDUCTOR_CACHE_DIR=str(plain / "cache")))
+                 TORCHINDUCTOR_CACHE_DIR=str(fresh_inductor_cache(plain / "cache"))))
     yield proc, plain
     proc.kill()
 

@@ -13,6 +13,8 @@ import pytest
 from tcexplore.document import validate
 from tcexplore.measure.native_stderr import without_native_noise
 
+from ..inductor_cache import fresh_inductor_cache
+
 # A graph break (its resume function compiles inside the first call) and a new size after
 # fifteen calls (a recompile inside the call that meets it). The script times its own last
 # calls (after the profiler's windows) as the steady call to compare with.
@@ -43,7 +45,7 @@ def profiled(tmp_path_factory):
     script, out, timed = workdir / "loop.py", workdir / "out.json", workdir / "timed.json"
     script.write_text(RECOMPILING_LOOP)
     env = dict(os.environ, TCEXPLORE_CACHE_DIR=str(workdir / "cache"),
-               TORCHINDUCTOR_CACHE_DIR=str(workdir / "inductor-cache"))
+               TORCHINDUCTOR_CACHE_DIR=str(fresh_inductor_cache(workdir / "inductor-cache")))
     run = subprocess.run([sys.executable, "-m", "tcexplore", "run", str(script), str(timed),
                           "--profile", "--json", str(out)],
                          env=env, capture_output=True, text=True, timeout=600, cwd=workdir,

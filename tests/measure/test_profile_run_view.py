@@ -24,6 +24,8 @@ from tcexplore.document import validate
 from tcexplore.measure.run_profile import PROFILED_STEPS
 from tcexplore.render.html import render_html
 
+from ..inductor_cache import fresh_inductor_cache
+
 LOOP = Path(__file__).parents[1] / "fixtures" / "run_view" / "train_loop.py"
 BREAK_LINE = next(
     i for i, line in enumerate(LOOP.read_text().splitlines(), 1) if "the graph break" in line
@@ -42,7 +44,7 @@ def run(tmp_path_factory):
     # the AdamW step this module names falls under the finding's share of such a step.
     env = dict(
         os.environ,
-        TORCHINDUCTOR_CACHE_DIR=str(workdir / "inductor-cache"),
+        TORCHINDUCTOR_CACHE_DIR=str(fresh_inductor_cache(workdir / "inductor-cache")),
         OMP_NUM_THREADS="1",
     )
     done = subprocess.run(

@@ -16,6 +16,8 @@ from pathlib import Path
 
 import pytest
 
+from ..inductor_cache import fresh_inductor_cache
+
 REPO = Path(__file__).resolve().parents[2]
 NOTEBOOKS = REPO / "notebooks"
 MARKER = "CHECK PASSED"
@@ -52,7 +54,7 @@ def test_every_notebook_is_listed_in_the_course_index_and_the_notebooks_readme()
 def inductor_cache(tmp_path_factory):
     """One fresh Inductor cache for the course, as a learner's machine has: the first
     notebook pays for the cold C++ toolchain, the others reuse it."""
-    return tmp_path_factory.mktemp("inductor-cache")
+    return fresh_inductor_cache(tmp_path_factory.mktemp("inductor-cache"))
 
 
 @pytest.mark.parametrize("path", PATHS, ids=[p.stem for p in PATHS])

@@ -18,6 +18,7 @@ from tcexplore.findings.unmapped import NO_PROVENANCE
 from tcexplore.render.html import render_html
 
 from ..conftest import PROGRAMS, TLPARSE_COUNTED
+from ..inductor_cache import fresh_inductor_cache
 
 NAMES = sorted(p.stem for p in PROGRAMS.glob("*.py"))
 LIVE_ONLY = ("cudagraphs", "perf_hints", "warnings")  # log messages TORCH_TRACE does not record
@@ -176,7 +177,7 @@ def test_nodes_unmapped_for_want_of_torchs_mapping_say_so(tmp_path, provenance):
     them all."""
     env = {k: v for k, v in os.environ.items() if k != "TORCH_COMPILE_DEBUG"}
     env.update(TORCH_TRACE=str(tmp_path / "trace"), INDUCTOR_PROVENANCE=provenance,
-               TORCHINDUCTOR_CACHE_DIR=str(tmp_path / "cache"))
+               TORCHINDUCTOR_CACHE_DIR=str(fresh_inductor_cache(tmp_path / "cache")))
     subprocess.run([sys.executable, "-c", _MATMUL_RELU], env=env, check=True, timeout=300)
     data = tcexplore.load_trace(tmp_path / "trace").data
     (output,) = data["compiles"][0]["output_codes"]
