@@ -106,6 +106,11 @@ def _line(row: dict[str, Any]) -> str:
         f"{row['timing_us']:7.1f}) | independent loop {row['loop_us']:7.1f}{bench} | host "
         f"{basis['host_us']:6.1f}, GPU {basis['device_us']:6.1f}, one call + sync "
         f"{basis['synced_us']:6.1f} µs"
+        + (
+            " | unsteady host"
+            if "Unsteady" in (row["document"]["profile"]["step"].get("unreliable") or "")
+            else ""
+        )
     )
 
 

@@ -16,6 +16,9 @@ from .timing import busy_advice
 
 Data = dict[str, Any]
 
+#: Two measurements of one per-call cost further apart than this: the host's speed changed.
+UNSTEADY_SHARE = 0.15
+
 
 def calls_line(calls: Data) -> str:
     """How many calls the figures cover, and the calls that compiled, left out."""
@@ -86,10 +89,9 @@ def _busy_machine(data: Data) -> Data | None:
     return machine if isinstance(machine, dict) and machine.get("busy") else None
 
 
-def unreliable(data: Data) -> str | None:
-    """What a busy machine makes of the step's verdict: a sentence, or None when quiet. A
-    CPU busy with other work slows kernels and the Python between them alike, so neither
-    the split nor the kernels' place under their roofs is this code's."""
+def _busy_sentence(data: Data) -> str | None:
+    """A CPU busy with other work slows kernels and the Python between them alike, so
+    neither the split nor the kernels' place under their roofs is this code's."""
     machine = _busy_machine(data)
     if machine is None:
         return None
@@ -98,6 +100,42 @@ def unreliable(data: Data) -> str | None:
         f"Unreliable: measured on a busy machine ({reasons}), so this verdict and the "
         f"kernels' place under their roofs are not this code's. {busy_advice(machine)}"
     )
+
+
+def unsteady_range(step: Data) -> tuple[float, float] | None:
+    """On a GPU the same cost is measured twice, a while apart: calls back to back just
+    before the profile (the loop figure the verdict uses) and the timing samples' median
+    (each sample a batch of calls back to back, spread over the timing budget). Where the
+    two differ by more than ``UNSTEADY_SHARE`` the host's speed changed between them (a
+    shared host's speed moved by a third between windows a second apart, no process of
+    its own busy): the (lower, higher) per-call time in µs, else None."""
+    basis = step.get("basis") if isinstance(step.get("basis"), dict) else {}
+    loop_us, timing_us = basis.get("loop_us"), step.get("timing_wall_us")
+    if basis.get("rule") != "loop" or not loop_us or not timing_us:
+        return None
+    low, high = sorted((loop_us, timing_us))
+    return (low, high) if high > low * (1 + UNSTEADY_SHARE) else None
+
+
+def _unsteady_sentence(step: Data) -> str | None:
+    found = unsteady_range(step)
+    if found is None:
+        return None
+    low, high = found
+    return (
+        f"Unsteady: a call back to back took {time_us(step['basis']['loop_us'])} just "
+        f"before the profile and {time_us(step['timing_wall_us'])} in the timing samples "
+        f"(their median): the host's speed changed by {share(high / low - 1)} between "
+        f"them, so a call costs {time_us(low)} to {time_us(high)} here, and the verdict "
+        f"rests on the first. Explore again to see which holds."
+    )
+
+
+def unreliable(data: Data, step: Data) -> str | None:
+    """What makes the step's figures unreliable, in sentences (a busy machine, a host whose
+    speed changed between two measurements of the same cost), or None."""
+    said = [s for s in (_busy_sentence(data), _unsteady_sentence(step)) if s]
+    return " ".join(said) or None
 
 
 def decide(data: Data) -> None:
@@ -119,7 +157,7 @@ def decide(data: Data) -> None:
             "basis": {**step["basis"], "line": basis_line(step["basis"], profile.get("device"))},
         }
     if isinstance(step, dict):
-        out["step"] = {**step, "unreliable": unreliable(data)}
+        out["step"] = {**step, "unreliable": unreliable(data, step)}
     if isinstance(profile.get("calls"), dict):
         out["calls"] = {**profile["calls"], "line": calls_line(profile["calls"])}
     if isinstance(profile.get("kernels"), list):
@@ -147,16 +185,19 @@ def find(data: Data) -> list[Data]:
         else []
     )
     details = decided + list(advice[1:])
-    caveat = unreliable(data)
-    if caveat:  # the advice that holds on a busy machine comes first
-        details = [caveat, *([advice[0]] if advice else []), *details]
-        advice = [busy_advice(_busy_machine(data) or {})]
+    caveat, busy = step.get("unreliable"), _busy_machine(data)
+    if caveat:
+        details = [caveat, *details]
+    if busy is not None:  # the advice that holds on a busy machine comes first
+        details = [details[0], *([advice[0]] if advice else []), *details[1:]]
+        advice = [busy_advice(busy)]
+    cause = "a busy machine" if busy is not None else "the host's speed changed"
     return [
         finding(
             "profile",
             "warning" if caveat else "info",
             "Where the time goes"
-            + (" (unreliable: a busy machine)" if caveat else "")
+            + (f" (unreliable: {cause})" if caveat else "")
             + f": {step['verdict']}",
             advice=advice[0] if advice else None,
             fix=fixes.mode(modes[0]) if modes else None,

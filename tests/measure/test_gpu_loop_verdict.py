@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from tcexplore.document import validate
+from tcexplore.findings.profile import unsteady_range
 
 pytestmark = pytest.mark.gpu
 
@@ -54,11 +55,24 @@ def test_per_call_time_is_what_a_back_to_back_loop_pays(runs, name):
     speed moves between windows by more than 15% on a shared machine (an H200 host gave
     independent loops of 169-228 µs over five runs, and once a loop of 244 µs beside a
     profiled loop of 170 µs in the same run), so there both are held against the loops of
-    all five runs: within 15% of their range."""
+    all five runs: within 15% of their range. Where tcexplore's own two measurements of
+    the cost (the loop batches before the profile, the timing samples) differ by more than
+    that, the host's speed changed between them (an H200 host, no process of its own busy:
+    a compiled MLP's calls took 158-300 µs in windows a second apart): the step says so,
+    with both figures, and the independent loop lies within the range it states."""
     _, found = runs
     loops = [row["loop_us"] for row in found[name]]
     low, high = min(loops) * (1 - WITHIN), max(loops) * (1 + WITHIN)
     for row in found[name]:
+        step = row["document"]["profile"]["step"]
+        unsteady = unsteady_range(step)
+        if unsteady is not None:
+            said_low, said_high = unsteady
+            assert "Unsteady" in step["unreliable"] and "the host's speed changed" in (
+                step["unreliable"]), step["unreliable"]
+            assert said_low * (1 - WITHIN) <= row["loop_us"] <= said_high * (1 + WITHIN), row
+            continue
+        assert step["unreliable"] is None or "Unsteady" not in step["unreliable"]
         if row["basis"]["gpu_waits"]:  # the host's speed: that of the five runs' windows
             assert low <= row["profile_us"] <= high, row
         else:
