@@ -12,6 +12,7 @@ from ..common.axis import span_axis
 from ..common.formatting import count, share, time_us
 from .graph_break_audit import source_labels
 from .make import compile_link, finding, short_where, source_link, tab_link
+from .resume_labels import resume_labels
 
 Data = dict[str, Any]
 
@@ -176,10 +177,12 @@ def label_run(run: Data, data: Data, first: str | None, step: str = "call") -> D
         for name in gap.get("names") or []:
             name["label"] = name_label(name)
         short.append(bar)
+    named = resume_labels(data)  # Dynamo's resume functions in words
     for span in run["timeline"]["spans"]:
         if span["frame"] is not None:
             row = run["frames"][span["frame"]]
-            span["label"] = f"{row['compile_id']} {row['frame']}" + (
+            frame = named.get(row["frame"], row["frame"])
+            span["label"] = f"{row['compile_id']} {frame}" + (
                 " (backward)" if row["backward"] else ""
             )
         else:

@@ -6,6 +6,10 @@ from __future__ import annotations
 
 import html
 import json
+import os
+import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -14,6 +18,8 @@ import tcexplore
 from tcexplore.findings.graph_break_audit import graph_break_audit, graph_break_lines
 from tcexplore.render.html import render_html
 
+from ..conftest import PROGRAMS
+from ..inductor_cache import fresh_inductor_cache
 from ..notebook_tour import MIME
 
 FIXTURE = Path(__file__).parents[1] / "fixtures" / "graph_break_audit"
@@ -64,16 +70,17 @@ def test_site_leads_with_torchs_specific_reason_and_keeps_the_rest(program_runs)
     assert "branch condition" in data_dependent["reasons"][0]["details"]
 
 
-def test_user_stack_folds_runpy_and_tcexplore_frames_without_dropping_them(program_runs):
+def test_user_stack_starts_at_the_scripts_top_level(program_runs):
+    """Under `tcexplore run` torch's traceback starts with runpy's frames and tcexplore's
+    own (capture/own_frames.py): the stack kept starts at the script's ``<module>``, as
+    ``python script.py``'s does (test_a_scripts_break_stacks_are_those_of_python_script_py)."""
     run = program_runs["graph_break_two_callers"]
     (site,) = _audit(run)
     for path in site["paths"]:
         stack = path["stack"]
-        users = [f for f in stack if not f["library"]]
-        assert users[0]["function"] == "<module>"
-        assert {Path(f["file"]).name for f in users} == {"graph_break_two_callers.py"}
-        library = [f["file"] for f in stack if f["library"]]
-        assert "<frozen runpy>" in library and any("tcexplore" in f for f in library)
+        assert stack[0]["function"] == "<module>"
+        assert {Path(f["file"]).name for f in stack} == {"graph_break_two_callers.py"}
+        assert not [f for f in stack if "runpy" in f["file"] or "tcexplore" in f["file"]]
     assert sum(p["count"] for p in site["paths"]) == site["count"]
     assert len(site["paths"][0]["stack"]) == len(run.document["graph_breaks"][0]["user_stack"])
 
@@ -102,14 +109,33 @@ def test_report_lists_sites_first_and_folds_library_frames(program_runs):
     page = render_html(document)
     table = page[page.index('class="tcx-break-audit"'):]
     assert '<a href="#tcx-graph-break-0">#1</a></td><td>10</td>' in table
-    # the frames above the script (runpy's and tcexplore run's own), folded into one run
+    # the stack starts at the script's top level: the frames above it under `tcexplore run`
+    # (runpy's, tcexplore's own) are not the program's, and nothing is left to fold
     stack = document["graph_break_sites"][0]["paths"][0]["stack"]
-    above = next(i for i, frame in enumerate(stack) if not frame["library"])
-    assert above >= 2 and all(frame["library"] for frame in stack[:above])
-    assert 'id="tcx-graph-break-0"' in page and f"{above} library frames" in page
+    assert stack[0]["function"] == "<module>" and Path(stack[0]["file"]).name == (
+        "graph_break_two_callers.py")
+    assert not any(frame["library"] for frame in stack)
+    assert 'id="tcx-graph-break-0"' in page and not re.search(r"\d+ library frames", page)
     assert html.escape("Unsupported Tensor.item() call with capture_scalar_outputs=False") in page
     assert "torch_dynamo_resume_in_scale_at_7" in page
     assert "Graph breaks (10 events at 1 site)" in page
+
+
+def test_a_scripts_break_stacks_are_those_of_python_script_py(program_runs, tmp_path):
+    """The program run plainly (``python script.py``, TORCH_TRACE on, no tcexplore) and read
+    back: its graph breaks' stacks are the ones `tcexplore run` records, frame for frame."""
+    name = "graph_break_two_callers"
+    env = dict(os.environ, TORCH_TRACE=str(tmp_path / "trace"),
+               TORCHINDUCTOR_CACHE_DIR=str(fresh_inductor_cache(tmp_path / "cache")))
+    subprocess.run([sys.executable, str(PROGRAMS / f"{name}.py")], env=env, check=True,
+                   capture_output=True, timeout=300, cwd=tmp_path)
+    plain = tcexplore.load_trace(tmp_path / "trace").data
+
+    def stacks(document):
+        return [[(f["file"], f["line"], f["function"]) for f in brk["user_stack"]]
+                for brk in document["graph_breaks"]]
+
+    assert stacks(plain) and stacks(program_runs[name].document) == stacks(plain)
 
 
 def test_notebook_break_is_labelled_by_its_cell(tour):

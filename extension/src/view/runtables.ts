@@ -13,6 +13,7 @@ import {
   where,
   whereTitle
 } from '../model/format';
+import { resumeLabel } from '../model/breaks';
 import { breakTarget, compileTarget, lineTarget } from '../model/run';
 import { Run, RunFrame, RunGap, Target } from '../model/types';
 import { Context } from './context';
@@ -98,7 +99,7 @@ export function framesTable(ctx: Context, run: Run): HTMLTableElement {
         ),
         f.backward ? el('span', { class: 'tcx-run-mark' }, 'backward') : null
       ),
-      el('code', null, wrappable(f.frame)),
+      el('code', null, wrappable(resumeLabel(ctx.doc, f.frame) ?? f.frame)),
       placeLink(ctx, f),
       count(f.entered),
       num(f.per_step),

@@ -1,0 +1,52 @@
+"""A graph break's stack without the frames that led from tcexplore into the user's code.
+
+``tcexplore run`` runs the script in its own process (``python -m tcexplore run`` → its
+CLI → ``runpy.run_path`` → the script's ``<module>``), and ``%%tcompile`` runs a cell's
+body from the magic, so torch's traceback of a break starts with runpy's, ipykernel's and
+tcexplore's frames, which ``python script.py`` or the cell run alone do not have. Where the
+stack's outer frames are library code (capture/library_files.py) among which are
+tcexplore's own, the stack starts at the next ``<module>`` frame after the last of them:
+the script's or the cell's top level. A stack whose outer frame is the user's own (a
+script that calls ``explore()``) is kept whole.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+from typing import Any
+
+from .library_files import is_library, library_roots, own_package
+
+Frame = dict[str, Any]
+
+
+def without_own_frames(stack: list[Frame]) -> list[Frame]:
+    """``stack`` (outermost frame first) from the user's top level on (module docstring)."""
+    roots, own = _roots()
+    leading = 0
+    while leading < len(stack) and is_library(str(stack[leading].get("file")), roots):
+        leading += 1
+    last_own = max(
+        (i for i in range(leading) if _inside(str(stack[i].get("file")), own)), default=None
+    )
+    if last_own is None:
+        return stack
+    start = next(
+        (i for i in range(last_own + 1, len(stack)) if stack[i].get("function") == "<module>"),
+        None,
+    )
+    return stack[start:] if start is not None else stack
+
+
+@functools.cache
+def _roots() -> tuple[list[str], str]:
+    """The library directories and tcexplore's own, found once per process."""
+    return library_roots(), own_package()
+
+
+def _inside(file: str, directory: str) -> bool:
+    return any(
+        form.startswith(directory.rstrip(os.sep) + os.sep)
+        for form in (os.path.normpath(file), os.path.realpath(file))
+    )
