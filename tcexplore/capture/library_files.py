@@ -65,6 +65,11 @@ def is_library(file: str, roots: Iterable[str]) -> bool:
     """Whether ``file`` (a frame's ``co_filename``) is library code under ``roots``."""
     if file.startswith(_FROZEN):
         return True
+    return is_under(file, roots)
+
+
+def is_under(file: str, roots: Iterable[str]) -> bool:
+    """Whether ``file``, as given or resolved, lies under one of ``roots``."""
     if not os.path.isabs(file):
         return False  # "<string>", a cell's pseudo-file, a path torch cut short
     forms = {os.path.normpath(file), os.path.realpath(file)}

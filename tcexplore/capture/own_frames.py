@@ -13,10 +13,9 @@ script that calls ``explore()``) is kept whole.
 from __future__ import annotations
 
 import functools
-import os
 from typing import Any
 
-from .library_files import is_library, library_roots, own_package
+from .library_files import is_library, is_under, library_roots, own_package
 
 Frame = dict[str, Any]
 
@@ -28,7 +27,7 @@ def without_own_frames(stack: list[Frame]) -> list[Frame]:
     while leading < len(stack) and is_library(str(stack[leading].get("file")), roots):
         leading += 1
     last_own = max(
-        (i for i in range(leading) if _inside(str(stack[i].get("file")), own)), default=None
+        (i for i in range(leading) if is_under(str(stack[i].get("file")), [own])), default=None
     )
     if last_own is None:
         return stack
@@ -43,10 +42,3 @@ def without_own_frames(stack: list[Frame]) -> list[Frame]:
 def _roots() -> tuple[list[str], str]:
     """The library directories and tcexplore's own, found once per process."""
     return library_roots(), own_package()
-
-
-def _inside(file: str, directory: str) -> bool:
-    return any(
-        form.startswith(directory.rstrip(os.sep) + os.sep)
-        for form in (os.path.normpath(file), os.path.realpath(file))
-    )
