@@ -121,9 +121,9 @@ def _fidelity():
 
 def test_gpu_the_run_views_step_is_the_plain_loops(tmp_path):
     """#40: the per-step table of a training loop (30 steps, a graph break, eager AdamW):
-    plain (median of 3 processes), under `tcexplore run`, under `tcexplore run --profile`,
-    and the run view's figure, which is the plain loop's within 10%; the profiled steps'
-    frames and gaps add up to their mean."""
+    plain and under `tcexplore run --profile` (3 processes each, in alternation), under
+    `tcexplore run`, and the run view's figure, whose median is the plain loop's within 10%;
+    the profiled steps' frames and gaps add up to their mean."""
     bench = _fidelity()
     found = bench.measure("cuda", 30, tmp_path)
     print("\n" + bench.table(found))
