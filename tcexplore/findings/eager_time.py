@@ -13,6 +13,7 @@ from typing import Any
 from ..common.formatting import share, time_us
 from . import fixes
 from .make import finding, tab_link
+from .run_view import each_step
 
 Data = dict[str, Any]
 
@@ -115,7 +116,7 @@ def find(data: Data) -> list[Data]:
             finding(
                 "eager_time",
                 "info",
-                f"{share(part)} of each step runs eagerly {gap['label']}: "
+                f"{share(part)} of {each_step(run)} runs eagerly {gap['label']}: "
                 + ", ".join(n.get("label") or n["name"] for n in names[:NAMES_SAID]),
                 advice=advice + "." if advice else None,
                 details=[_named(run, n) for n in gap.get("names") or []],

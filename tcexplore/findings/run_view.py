@@ -141,11 +141,27 @@ def name_label(name: Data) -> str:
     return said
 
 
+def each_step(run: Data) -> str:
+    """The step a share of the frames and gaps is of: the profiled one where profiling slowed
+    it over :data:`SLOWDOWN_SAID`, since the shares are how a profiled step divides (the
+    profiler inflates eager ops more than compiled code) and how the unprofiled step divides
+    was not measured."""
+    ratio = (run.get("unprofiled") or {}).get("slowdown")
+    return "each profiled step" if ratio and ratio > SLOWDOWN_SAID else "each step"
+
+
 def headline(run: Data, data: Data) -> str:
     if not run["steps"]["steady"]:
         return "every step compiled: no steady step to measure"
     step = time_us(run["step_time"]["per_step_us"])
-    said = f"{share(run['compiled_share'])} of each step ({step}) runs compiled code"
+    compiled = share(run["compiled_share"])
+    if each_step(run) == "each step":
+        said = f"{compiled} of each step ({step}) runs compiled code"
+    else:
+        said = (
+            f"{compiled} of each profiled step ({time_us(run['per_step_us'])}) runs compiled "
+            f"code ({step} a step without the profiler)"
+        )
     unseen = sum(1 for f in run["frames"] if f["compile"] is None)
     # what the document cannot name: the frames' names and breaks are in no record of it
     were = "was" if unseen == 1 else "were"
@@ -206,13 +222,17 @@ def find(data: Data) -> list[Data]:
     links = [link for link in [source_link(brk, at)] if link] if brk else []
     links += [compile_link(brk["compile_id"])] if brk.get("compile_id") else []
     links.append(tab_link("profile", "Where the time goes"))
+    part, per_step = share(gap["per_step_us"] / run["per_step_us"]), time_us(gap["per_step_us"])
+    cost = (
+        f"{part} of each step, run eagerly ({per_step} of a profiled step)"
+        if each_step(run) == "each step"
+        else f"{part} of each profiled step ({per_step}), run eagerly"
+    )
     return [
         finding(
             "run_view",
             "info",
-            f"{f'The graph break at {at}' if brk else UNRECORDED.capitalize()} costs "
-            f"{share(gap['per_step_us'] / run['per_step_us'])} of each step, run eagerly "
-            f"({time_us(gap['per_step_us'])} of a profiled step)",
+            f"{f'The graph break at {at}' if brk else UNRECORDED.capitalize()} costs {cost}",
             advice="Remove the break (its finding says how) to run this code compiled."
             if brk
             else "Open the capture before the compiled code's first call: the document then "
