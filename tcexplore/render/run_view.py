@@ -128,14 +128,17 @@ def _split(row: Data) -> str:
     )
 
 
-def _frames(run: Data) -> str:
+def _frames(run: Data, named: dict[str, str]) -> str:
+    """The frames table; ``named``: Dynamo's resume functions in the user's words (stored
+    ``resume_labels``), as the timeline and the extension name them."""
     rows = []
     for row in run["frames"]:
         hot = {True: "hot", False: "cold", None: "—"}[row.get("hot")]
+        frame = named.get(row["frame"], row["frame"])
         rows.append(
             [
                 _compile_link(row["compile_id"]),
-                _location({"file": row["file"], "line": row["line"], "function": row["frame"]}),
+                _location({"file": row["file"], "line": row["line"], "function": frame}),
                 "backward" if row["backward"] else "forward",
                 _e(count(row["entered"])),
                 _e(count(row["per_step"])),
@@ -251,7 +254,11 @@ def run_view(data: Data, run: Data) -> str:
             f"<p>Step {_c(run['timeline']['step'])} "
             f"({_e(time_us(run['timeline']['duration_us']))}), the median steady one:</p>",
             timeline_svg(run, breaks),
-            _details("Compiled frames by time", _frames(run), open_=True),
+            _details(
+                "Compiled frames by time",
+                _frames(run, data.get("resume_labels") or {}),
+                open_=True,
+            ),
             _details("Eager gaps by cause", _gaps(run, breaks), open_=True),
             f'<p class="tcx-muted">{_e(run["how"])}.</p>',
         ]

@@ -205,6 +205,13 @@ def test_the_report_and_the_summary_show_the_run(run):
     assert f'href="#tcx-compile-{view["frames"][0]["compile_id"]}"' in page
     assert 'href="#tcx-graph-break-0"' in page  # the gap links to its break's site
     assert f"tcexplore: profile: steps: {view['headline']}" in stderr
+    # the frames table names Dynamo's resume function as the timeline and the extension do
+    resumed = [f["frame"] for f in view["frames"] if f["frame"] in document["resume_labels"]]
+    assert resumed
+    frames = page.split("Compiled frames by time", 1)[1].split("Eager gaps by cause", 1)[0]
+    for name in resumed:
+        assert html.escape(document["resume_labels"][name]) in frames
+        assert html.escape(name) not in frames
 
 
 def broken(x):
