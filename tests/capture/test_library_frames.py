@@ -82,3 +82,33 @@ def test_a_document_without_the_mark_folds_no_frame(user_break):
     del old["library_files"]
     (site,) = graph_break_audit(old)
     assert not any(f["library"] for path in site["paths"] for f in path["stack"])
+
+
+def _breaking(t):
+    y = t.sin()
+    print("", end="")  # a graph break
+    return y.cos()
+
+
+def test_an_explored_functions_stacks_hold_none_of_tcexplores_frames():
+    """explore() called from here: the break's stack and each compile's run from this test
+    straight into the explored function, as torch.compile(fn)(x) called here would (the
+    pipeline's and the timed call's frames between them are tcexplore's, not the user's)."""
+    data = tcexplore.explore(_breaking, torch.randn(4), backend="eager", time_budget_s=0.02)
+    data = data.document.data
+    here, package = __file__, os.path.dirname(tcexplore.__file__) + os.sep
+
+    def ours(frame):
+        return str(frame.get("file")).startswith(package)
+
+    (brk,) = data["graph_breaks"]
+    stacks = [brk["user_stack"], *(c["stack"] for c in data["compiles"])]
+    for stack in stacks:
+        assert not [f for f in stack if ours(f)], stack
+        functions = [f["function"] for f in stack if f["file"] == here]
+        assert "test_an_explored_functions_stacks_hold_none_of_tcexplores_frames" in functions
+    assert brk["user_stack"][-1]["function"] == "_breaking"
+    assert [f["function"] for f in brk["user_stack"][-2:]] == [
+        "test_an_explored_functions_stacks_hold_none_of_tcexplores_frames",
+        "_breaking",
+    ]

@@ -1,11 +1,12 @@
 """Where a compile begins and what cut it short: interned file names, dynamo_start's frame
-and stack, the interruption capture adds."""
+and stack (from the user's top level on: own_frames.py), the interruption capture adds."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
 from ..events import Event
+from ..own_frames import without_own_frames
 from .registry import handles
 
 if TYPE_CHECKING:
@@ -23,7 +24,7 @@ def _dynamo_start(assembler: Assembler, event: Event, record: dict[str, Any]) ->
     if record["frame"] is None:
         stack = (event.data or {}).get("stack")
         record["frame"] = assembler.frame_from_stack(stack)
-        record["stack"] = assembler.frames_from_stack(stack)
+        record["stack"] = without_own_frames(assembler.frames_from_stack(stack))
 
 
 @handles("compile_interrupted")
