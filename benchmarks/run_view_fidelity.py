@@ -12,8 +12,8 @@ and before the last). Goal: the median of the run view's per-step figures within
 median of the plain runs; the frames and gaps of the profiled steps add up to their mean.
 The two kinds of run alternate: a shared GPU host's speed drifts by more than 10% between
 runs a few seconds apart, and plain runs all taken before the profiled ones would compare
-one stretch of that drift with another. Exit status 1
-when either fails. tests/measure/test_gpu_run_view.py runs it on a GPU.
+one stretch of that drift with another. Exit status 1 when either fails.
+tests/measure/test_gpu_run_view.py runs it on a GPU.
 """
 
 from __future__ import annotations

@@ -141,13 +141,18 @@ def name_label(name: Data) -> str:
     return said
 
 
-def each_step(run: Data) -> str:
-    """The step a share of the frames and gaps is of: the profiled one where profiling slowed
-    it over :data:`SLOWDOWN_SAID`, since the shares are how a profiled step divides (the
-    profiler inflates eager ops more than compiled code) and how the unprofiled step divides
-    was not measured."""
+def shares_of_profiled_step(run: Data) -> bool:
+    """Whether the shares of the frames and gaps are to be said of the profiled step: where
+    profiling slowed it over :data:`SLOWDOWN_SAID`, since the shares are how a profiled step
+    divides (the profiler inflates eager ops more than compiled code) and how the
+    unprofiled step divides was not measured."""
     ratio = (run.get("unprofiled") or {}).get("slowdown")
-    return "each profiled step" if ratio and ratio > SLOWDOWN_SAID else "each step"
+    return bool(ratio and ratio > SLOWDOWN_SAID)
+
+
+def each_step(run: Data) -> str:
+    """The step a share is of, in words."""
+    return "each profiled step" if shares_of_profiled_step(run) else "each step"
 
 
 def headline(run: Data, data: Data) -> str:
@@ -155,13 +160,13 @@ def headline(run: Data, data: Data) -> str:
         return "every step compiled: no steady step to measure"
     step = time_us(run["step_time"]["per_step_us"])
     compiled = share(run["compiled_share"])
-    if each_step(run) == "each step":
-        said = f"{compiled} of each step ({step}) runs compiled code"
-    else:
+    if shares_of_profiled_step(run):
         said = (
             f"{compiled} of each profiled step ({time_us(run['per_step_us'])}) runs compiled "
             f"code ({step} a step without the profiler)"
         )
+    else:
+        said = f"{compiled} of each step ({step}) runs compiled code"
     unseen = sum(1 for f in run["frames"] if f["compile"] is None)
     # what the document cannot name: the frames' names and breaks are in no record of it
     were = "was" if unseen == 1 else "were"
@@ -224,9 +229,9 @@ def find(data: Data) -> list[Data]:
     links.append(tab_link("profile", "Where the time goes"))
     part, per_step = share(gap["per_step_us"] / run["per_step_us"]), time_us(gap["per_step_us"])
     cost = (
-        f"{part} of each step, run eagerly ({per_step} of a profiled step)"
-        if each_step(run) == "each step"
-        else f"{part} of each profiled step ({per_step}), run eagerly"
+        f"{part} of each profiled step ({per_step}), run eagerly"
+        if shares_of_profiled_step(run)
+        else f"{part} of each step, run eagerly ({per_step} of a profiled step)"
     )
     return [
         finding(
