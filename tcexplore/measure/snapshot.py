@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import inspect
 import random
 import sys
 import types
@@ -73,9 +74,32 @@ def _code_names(code: types.CodeType) -> set[str]:
     return names
 
 
+def bound_arguments(fn: Any, args: tuple, kwargs: dict[str, Any]) -> list[tuple[str, Any]]:
+    """(name, value) of each argument of a call of ``fn`` (a module: its ``forward``), named
+    by the parameter it binds (``x``; a ``*args``'s third ``args[2]``); by its place
+    (``args[0]``, ``kwargs['scale']``) where the signature cannot be read or bind them."""
+    fn = fn.forward if isinstance(fn, torch.nn.Module) else fn
+    fn = getattr(fn, "_torchdynamo_orig_callable", fn)  # torch.compile(fn)
+    try:
+        bound = inspect.signature(fn).bind_partial(*args, **kwargs)
+    except (TypeError, ValueError):
+        return [*((f"args[{i}]", a) for i, a in enumerate(args)),
+                *((f"kwargs[{k!r}]", a) for k, a in kwargs.items())]
+    named = []
+    for name, value in bound.arguments.items():
+        kind = bound.signature.parameters[name].kind
+        if kind is inspect.Parameter.VAR_POSITIONAL:
+            named += [(f"{name}[{i}]", v) for i, v in enumerate(value)]
+        elif kind is inspect.Parameter.VAR_KEYWORD:
+            named += [(f"{name}[{k!r}]", v) for k, v in value.items()]
+        else:
+            named.append((name, value))
+    return named
+
+
 def reachable(fn: Callable, args: tuple, kwargs: dict[str, Any]) -> list[tuple[str, Any]]:
     """(name, object) of every module, optimizer and tensor ``fn`` can reach, as named in
-    the user's code (``model``, ``self``, ``args[0]``); each object once."""
+    the user's code (``model``, ``self``, ``x``); each object once."""
     found: list[tuple[str, Any]] = []
     seen: set[int] = set()
 
@@ -88,8 +112,8 @@ def reachable(fn: Callable, args: tuple, kwargs: dict[str, Any]) -> list[tuple[s
     def follow(function: Any, depth: int) -> None:
         function = getattr(function, "_torchdynamo_orig_callable", function)  # torch.compile(fn)
         if isinstance(function, functools.partial):
-            for i, arg in enumerate((*function.args, *function.keywords.values())):
-                add(f"partial[{i}]", arg)
+            for name, arg in bound_arguments(function.func, function.args, function.keywords):
+                add(name, arg)
             function = function.func
         if isinstance(function, types.MethodType):
             add("self", function.__self__)
@@ -115,10 +139,8 @@ def reachable(fn: Callable, args: tuple, kwargs: dict[str, Any]) -> list[tuple[s
     if isinstance(fn, torch.nn.Module):
         add(type(fn).__name__, fn)
     follow(fn, 0)
-    for i, arg in enumerate(args):
-        add(f"args[{i}]", arg)
-    for key, arg in kwargs.items():
-        add(f"kwargs[{key!r}]", arg)
+    for name, arg in bound_arguments(fn, args, kwargs):
+        add(name, arg)
     return found
 
 

@@ -22,6 +22,7 @@ from ..decided import Document
 from .cloned_inputs import clone_tensors
 from .foreign_entries import without_foreign_entries
 from .output_diff import diff_outputs
+from .snapshot import bound_arguments
 from .timing import uses_cuda
 
 Arguments = tuple[tuple[Any, ...], dict[str, Any]]
@@ -65,8 +66,9 @@ class Subject:
         return diff_outputs(eager, real)
 
     def inputs_of(self, args: Arguments) -> dict[str, Any]:
-        """The inputs a call may have mutated, by name, compared after the calls."""
-        return {"args": args[0], "kwargs": args[1]}
+        """The inputs a call may have mutated, by the names the function gives them,
+        compared after the calls."""
+        return dict(bound_arguments(self.fn, *args))
 
     def recorded(self, document: Document) -> Document:
         """What the capture recorded, as this subject's document."""

@@ -379,9 +379,20 @@ def test_reachable_state_is_named_as_the_users_code_names_it():
 
     from tcexplore.measure.snapshot import reachable
 
-    def forward(module, x):
-        return MODEL(x) + module(x)  # MODEL: a global, module: bound by the partial
+    def forward(module, x, scale=1.0):
+        return MODEL(x) * scale + module(x)  # MODEL: a global, module: bound by the partial
 
     step = functools.partial(forward, torch.nn.Linear(8, 1))
     names = [name for name, _ in reachable(step, (X,), {"scale": torch.ones(1)})]
-    assert names == ["partial[0]", "MODEL", "args[0]", "kwargs['scale']"]
+    assert names == ["module", "MODEL", "x", "scale"]
+
+    def summed(*tensors, **more):
+        return sum(tensors) + sum(more.values())
+
+    names = [name for name, _ in reachable(summed, (X, X + 1), {"bias": torch.ones(1)})]
+    assert names == ["tensors[0]", "tensors[1]", "more['bias']"]
+    # a module is called with its forward's names; what no signature binds, by its place
+    assert [name for name, _ in reachable(MODEL, (X,), {})] == ["Sequential", "input"]
+    four = (X, X + 1, X + 2, X + 3)
+    assert [name for name, _ in reachable(forward, four, {})][-4:] == [
+        "args[0]", "args[1]", "args[2]", "args[3]"]

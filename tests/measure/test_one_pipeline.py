@@ -142,3 +142,7 @@ def test_the_same_measurements_were_taken_and_the_state_left_by_each_rule(docume
     # explore() put the optimizer back as it found it; the cell kept what its real step made
     assert "opt: optimizer state of 0 parameters" in "; ".join(function["isolation"]["restored"])
     assert "opt: optimizer state of 2 parameters" in "; ".join(cell["isolation"]["restored"])
+    # the input by the name the code gives it, a cell's and a function's parameter alike
+    for data in documents:
+        assert "x: tensor and its .grad" in data["isolation"]["restored"]
+        assert [r["path"] for r in data["accuracy"]["inputs_after_call"]] == ["x"]
