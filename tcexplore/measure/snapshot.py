@@ -83,8 +83,10 @@ def bound_arguments(fn: Any, args: tuple, kwargs: dict[str, Any]) -> list[tuple[
     try:
         bound = inspect.signature(fn).bind_partial(*args, **kwargs)
     except (TypeError, ValueError):
-        return [*((f"args[{i}]", a) for i, a in enumerate(args)),
-                *((f"kwargs[{k!r}]", a) for k, a in kwargs.items())]
+        return [
+            *((f"args[{i}]", a) for i, a in enumerate(args)),
+            *((f"kwargs[{k!r}]", a) for k, a in kwargs.items()),
+        ]
     named = []
     for name, value in bound.arguments.items():
         kind = bound.signature.parameters[name].kind
