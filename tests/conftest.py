@@ -179,14 +179,32 @@ def pytest_configure(config):
     per run too, measured by the first test that profiles and read by the others (every
     worker, subprocess and kernel): about 10 CPU-s a measurement on CI's machine, which
     each profiling module paid again when it kept a cache of its own. A test of the cache
-    itself gives it a folder of its own."""
+    itself gives it a folder of its own.
+
+    Inductor's C++ builds go through tests/compiler_cache/g++ (``CXX``, read as torch is
+    imported): a build of the same source with the same flags that an earlier process of
+    the run made is copied from the run's build folder (``$TCX_TEST_BUILDS``); torch still
+    writes, and records, every source."""
     os.environ.setdefault("TORCHINDUCTOR_VEC_ISA_OK", "1")
+    if shutil.which("g++"):
+        os.environ.setdefault("CXX", str(Path(__file__).parent / "compiler_cache" / "g++"))
     config._tcx_made = []
     for variable, prefix in (("TORCHINDUCTOR_CACHE_DIR", "tcx-inductor-"),
-                             ("TCEXPLORE_CACHE_DIR", "tcx-cache-")):
+                             ("TCEXPLORE_CACHE_DIR", "tcx-cache-"),
+                             ("TCX_TEST_BUILDS", "tcx-builds-")):
         if variable not in os.environ:
             os.environ[variable] = tempfile.mkdtemp(prefix=prefix)
             config._tcx_made.append(os.environ[variable])
+
+
+def pytest_terminal_summary(terminalreporter, config):
+    """How many C++ builds the run made, and how many it copied (tests/compiler_cache)."""
+    builds = Path(os.environ.get("TCX_TEST_BUILDS", "/nonexistent")) / ".builds"
+    if builds.exists() and not os.environ.get("PYTEST_XDIST_WORKER"):
+        counts = builds.read_text().split()
+        terminalreporter.write_line(f"C++ builds: {counts.count('built')} built, "
+                                    f"{counts.count('copied')} copied from earlier ones "
+                                    "(tests/compiler_cache/g++)")
 
 
 def pytest_unconfigure(config):
