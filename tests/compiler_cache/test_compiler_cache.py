@@ -27,6 +27,10 @@ def test_the_same_source_and_flags_are_copied_and_anything_else_is_built(tmp_pat
     assert _build(source, tmp_path / "a.so", builds) == ["built"]
     assert _build(source, tmp_path / "b.so", builds) == ["built", "copied"]
     assert (tmp_path / "a.so").read_bytes() == (tmp_path / "b.so").read_bytes()
+    elsewhere = tmp_path / "another_cache" / "k.cpp"  # the same bytes in another folder
+    elsewhere.parent.mkdir()
+    elsewhere.write_bytes(source.read_bytes())
+    assert _build(elsewhere, tmp_path / "e.so", builds)[-1] == "copied"
     assert _build(source, tmp_path / "c.so", builds, "-O2")[-1] == "built"  # other flags
     source.write_text('extern "C" int k() { return 2; }\n')
     assert _build(source, tmp_path / "d.so", builds)[-1] == "built"  # other bytes
