@@ -199,8 +199,9 @@ def pytest_configure(config):
 
 def pytest_terminal_summary(terminalreporter, config):
     """How many C++ builds the run made, and how many it copied (tests/compiler_cache)."""
-    builds = Path(os.environ.get("TCX_TEST_BUILDS", "/nonexistent")) / ".builds"
-    if builds.exists() and not os.environ.get("PYTEST_XDIST_WORKER"):
+    folder = os.environ.get("TCX_TEST_BUILDS")
+    builds = Path(folder) / ".builds" if folder else None
+    if builds and builds.exists() and not os.environ.get("PYTEST_XDIST_WORKER"):
         counts = builds.read_text().split()
         terminalreporter.write_line(f"C++ builds: {counts.count('built')} built, "
                                     f"{counts.count('copied')} copied from earlier ones "
