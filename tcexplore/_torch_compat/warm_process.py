@@ -5,6 +5,7 @@ as in a fresh process, and (compare()'s rows) Inductor's caches empty."""
 from __future__ import annotations
 
 import contextlib
+import types
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -69,9 +70,10 @@ def supports_isolated_recompiles() -> bool:
 def isolated_compile(fn: Callable, compile_kwargs: dict[str, Any]) -> Callable:
     """``torch.compile(fn, **compile_kwargs)`` whose compiles ignore every earlier one in this
     process: a backend distinct from any other (so Dynamo's warm cache entries of ``fn``'s
-    code never serve it) and, on torch >= 2.13, its own recompile region. Other compiled
-    functions keep their entries. On torch 2.11/2.12 the first compile of code compiled
-    before is logged as a recompile (BACKEND_MATCH) and shares its recompile limit."""
+    code never serve it), a plain function's code copied (so its entries are not kept on the
+    user's code) and, on torch >= 2.13, its own recompile region. Other compiled functions
+    keep their entries. On torch 2.11/2.12 a module's ``forward`` compiled before is logged
+    as a recompile (BACKEND_MATCH) and shares its recompile limit."""
     import torch
 
     kwargs = dict(compile_kwargs)
@@ -99,7 +101,40 @@ def isolated_compile(fn: Callable, compile_kwargs: dict[str, Any]) -> Callable:
         kwargs["isolate_recompiles"] = True
     if guard_filter is not None:  # torch.compile hands it to Dynamo, not to the backend
         kwargs["options"] = {"guard_filter_fn": guard_filter}
-    return torch.compile(fn, backend=wrapper, **kwargs)
+    return torch.compile(_with_own_code(fn), backend=wrapper, **kwargs)
+
+
+def _with_own_code(fn: Callable) -> Callable:
+    """``fn`` run from a copy of its code object, where ``fn`` is a plain function: Dynamo
+    keeps its cache entries, and counts its recompile limit, on the code object. So the
+    entries of explore()'s compiles go with the copy and never count against the user's own
+    compiles of ``fn`` (on torch 2.11/2.12 the ninth explore() of a function made the user's
+    ``torch.compile`` of it run eagerly). A function Dynamo is told to skip or not to compile
+    (``torch._dynamo.skip``, ``torch.compiler.disable``) is marked on its code, which a copy
+    would lose: it is compiled as it is."""
+    inner = fn
+    while not getattr(inner, "_torchdynamo_disable", False):
+        if not hasattr(inner, "_torchdynamo_orig_callable"):
+            break
+        inner = inner._torchdynamo_orig_callable  # torch.compile(f) given: torch compiles f
+    else:
+        return fn
+    if not isinstance(inner, types.FunctionType):
+        return fn
+    copy = types.FunctionType(
+        inner.__code__.replace(),
+        inner.__globals__,
+        inner.__name__,
+        inner.__defaults__,
+        inner.__closure__,
+    )
+    copy.__kwdefaults__ = inner.__kwdefaults__
+    copy.__qualname__ = inner.__qualname__
+    copy.__module__ = inner.__module__
+    copy.__doc__ = inner.__doc__
+    copy.__annotations__ = inner.__annotations__
+    copy.__dict__.update(inner.__dict__)
+    return copy
 
 
 @contextlib.contextmanager

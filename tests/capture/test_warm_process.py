@@ -231,3 +231,52 @@ def test_a_users_compile_after_a_divergence_search_meets_nothing_of_tcexplores()
     data = session.document.data
     assert data["summary"]["graphs"] == 1 and data["summary"]["recompiles"] == 0
     assert "tcexplore" not in str([c["recompile_reasons"] for c in data["compiles"]])
+
+
+def test_exploring_again_and_again_never_uses_up_the_users_recompile_limit():
+    """Dynamo keeps cache entries, and counts its recompile limit, on the code object: on
+    torch 2.11/2.12 the ninth explore() of a function failed at the limit and the user's own
+    torch.compile of it then ran eagerly. explore() compiles a copy of the function's code, so
+    its entries stay off the user's code on any torch."""
+    entries_of = lookup.resolve("torch._C._dynamo.eval_frame._debug_get_cache_entry_list")
+
+    def cubed(x):
+        return torch.sin(x) ** 3
+
+    with torch._dynamo.config.patch(recompile_limit=2):
+        explored = [
+            explore(
+                cubed, torch.randn(4), backend="eager", measure_timing=False, find_divergence=False
+            )
+            for _ in range(3)
+        ]
+        assert [e.document.data["summary"]["graphs"] for e in explored] == [1, 1, 1]
+        assert entries_of(cubed.__code__) == []
+        with capture() as session:
+            torch.compile(cubed, backend="eager")(torch.randn(4))
+    assert session.document.data["summary"]["graphs"] == 1
+    assert session.document.data["summary"]["recompiles"] == 0
+    assert len(entries_of(cubed.__code__)) == 1  # the user's own
+
+
+def test_a_function_is_compiled_from_a_copy_of_its_code_unless_dynamo_is_told_to_skip_it():
+    def offset(x, *, by=1.0):
+        """Adds."""
+        return x + by
+
+    offset.marker = "kept"
+    copy = warm_process._with_own_code(offset)
+    assert copy.__code__ is not offset.__code__ and copy.__code__ == offset.__code__
+    assert (copy.__qualname__, copy.__doc__, copy.__kwdefaults__, copy.marker) == (
+        offset.__qualname__,
+        "Adds.",
+        {"by": 1.0},
+        "kept",
+    )
+    assert warm_process._with_own_code(torch.compile(offset)).__code__ is not offset.__code__
+    disabled = torch.compiler.disable(offset)
+    assert warm_process._with_own_code(disabled) is disabled
+    skipped = lookup.resolve("torch._dynamo.decorators.skip")(offset)  # marks offset's code
+    assert warm_process._with_own_code(skipped) is offset
+    module = torch.nn.Linear(2, 2)
+    assert warm_process._with_own_code(module) is module
