@@ -187,7 +187,7 @@ def test_a_compile_pairs_across_files_only_when_nothing_in_its_own_file_does():
     both["compiles"].append(copy.deepcopy(b["compiles"][0]))  # `step` in its own file too
     entries = tcexplore.diff(a, both).to_dict()["compiles"]
     assert [(e["status"], [c["field"] for c in e["changes"]]) for e in entries] == [
-        ("changed", []), ("changed", ["file"]), ("added", [])]
+        ("changed", ["FX graph cache key: gm"]), ("changed", ["file"]), ("added", [])]
 
 
 def _shape(entry):
@@ -200,19 +200,27 @@ def _shape(entry):
 
 def test_explorations_of_one_process_pair_by_their_place_in_each_document():
     """relu, gelu and relu again were explored in one process (regenerate.py): torch
-    numbered the step's compiles 0/0, 0/1, 0/2. docdiff.spec.ts checks the TypeScript diff alike."""
+    numbered the step's compiles 0/0, 2/0, 4/0 (and their resume functions' 1/0, 3/0, 5/0).
+    relu again is the same program: only its status differs, a hit in Inductor's FX graph
+    cache that relu filled. docdiff.spec.ts checks the TypeScript diff alike."""
     entries = tcexplore.diff(_fixture("relu"), _fixture("relu_again")).to_dict()["compiles"]
     assert [(e["status"], e["a"]["id"], e["b"]["id"]) for e in entries] == [
-        ("same", "0/0", "0/2"), ("same", "1/0", "1/2")]
+        ("changed", "0/0", "4/0"), ("same", "1/0", "5/0")]
+    assert entries[0]["changes"] == [{"field": "status", "a": "ok", "b": "cache_hit"}]
     changed = tcexplore.diff(_fixture("relu"), _fixture("gelu")).to_dict()["compiles"]
     assert [(e["status"], e["a"]["id"], e["b"]["id"]) for e in changed] == [
-        ("changed", "0/0", "0/1"), ("same", "1/0", "1/1")]
+        ("changed", "0/0", "2/0"), ("same", "1/0", "3/0")]
 
 
 def test_documents_written_before_frame_compile_index_pair_by_torchs_numbers():
     old = [_fixture(name) for name in ("relu", "relu_again")]
     for record in (r for doc in old for r in doc["compiles"]):
         del record["frame_compile_index"]
+    summary = tcexplore.diff(*old).summary  # each a frame's first compile (0/0 and 4/0)
+    assert (summary["compiles_added"], summary["compiles_removed"], summary["compiles_changed"]) == (
+        0, 0, 1)
+    for record in old[1]["compiles"]:  # as a %%tcompile cell run again numbers them (0/2)
+        record["frame_compile_id"] = 2
     summary = tcexplore.diff(*old).summary
     assert (summary["compiles_added"], summary["compiles_removed"], summary["compiles_changed"]) == (
         2, 2, 0)
@@ -222,10 +230,10 @@ def test_a_resume_function_whose_break_moved_still_pairs():
     moved = _fixture("relu_again")
     for record in moved["compiles"]:
         record["frame"]["line"] += 3
-        record["frame"]["function"] = re.sub(r"_at_38$", "_at_41", record["frame"]["function"])
+        record["frame"]["function"] = re.sub(r"_at_39$", "_at_42", record["frame"]["function"])
     entries = tcexplore.diff(_fixture("relu"), moved).to_dict()["compiles"]
     assert [(e["status"], e["b"]["frame"]["function"]) for e in entries] == [
-        ("same", "step"), ("same", "torch_dynamo_resume_in_step_at_41")]
+        ("changed", "step"), ("same", "torch_dynamo_resume_in_step_at_42")]  # step: its status
 
 
 def test_moved_frames_and_per_process_guard_ids_are_not_differences():

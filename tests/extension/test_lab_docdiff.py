@@ -1,8 +1,9 @@
 """The diff view in a real browser: a saved notebook with explorations made in one process
-(relu, gelu, relu again: torch numbered their compiles 0/0, 0/1, 0/2) and a diff, no
+(relu, gelu, relu again: torch numbered their compiles 0/0, 2/0, 4/0) and a diff, no
 kernel. The diff renders side by side, links into the explorers above it, and the
 sidebar, its rows numbered by execution count, diffs two picked explorations in the
-browser: relu against gelu names the change, relu against relu again finds nothing.
+browser: relu against gelu names the change, relu against relu again finds only that the
+second was a hit in the FX graph cache the first filled.
 Screenshots go to $TCX_SCREENSHOTS (or a pytest temporary folder)."""
 
 from __future__ import annotations
@@ -100,8 +101,11 @@ def test_sidebar_diffs_two_picked_explorations_in_the_browser(page, shots):
     page.screenshot(path=str(shots / "diff-from-sidebar.png"))
 
 
-def test_sidebar_diff_of_one_function_explored_twice_in_one_process_is_empty(page, shots):
+def test_sidebar_diff_of_one_function_explored_twice_in_one_process_finds_its_cache_hit(
+        page, shots):
     panel = _diff_from_sidebar(page, 0, 2)
-    assert "No differences in what torch.compile produced." in panel.inner_text()
-    assert panel.locator(".tcx-diff-compile").count() == 0
+    text = panel.inner_text()
+    assert panel.locator(".tcx-diff-compile").count() == 1  # the step; its resume the same
+    assert "cache_hit" in text and "0/0" in text and "4/0" in text
+    assert panel.locator("td.tcx-diff-added, td.tcx-diff-removed").count() == 0
     page.screenshot(path=str(shots / "diff-from-sidebar-same.png"))

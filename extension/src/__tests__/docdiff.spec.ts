@@ -49,7 +49,8 @@ describe('computeDiff', () => {
   });
 
   // relu, gelu and relu again were explored in one process: torch numbered the step's
-  // compiles 0/0, 0/1, 0/2 (tests/fixtures/docdiff/regenerate.py); tests/docdiff/test_docdiff.py alike
+  // compiles 0/0, 2/0, 4/0 (tests/fixtures/docdiff/regenerate.py); relu again differs only in
+  // its status, a hit in the FX graph cache relu filled; tests/docdiff/test_docdiff.py alike
   it("pairs the compiles of one process by their place in each document, not by torch's numbers", () => {
     const again = computeDiff(
       doc('relu.json'),
@@ -58,41 +59,44 @@ describe('computeDiff', () => {
       'b'
     );
     expect(again.compiles.map(c => [c.status, c.a?.id, c.b?.id])).toEqual([
-      ['same', '0/0', '0/2'],
-      ['same', '1/0', '1/2']
+      ['changed', '0/0', '4/0'],
+      ['same', '1/0', '5/0']
     ]);
-    expect(Object.values(again.summary).every(v => v === 0)).toBe(true);
+    expect(again.compiles[0].changes).toEqual([
+      { field: 'status', a: 'ok', b: 'cache_hit' }
+    ]);
   });
 
   it("pairs documents written before frame_compile_index by torch's numbers", () => {
     const old = (name: string) => {
       const data = load(name);
       data.compiles.forEach((c: any) => delete c.frame_compile_index);
-      return checked(data);
+      return data;
     };
-    const diff = computeDiff(
-      old('relu.json'),
-      old('relu_again.json'),
-      'a',
-      'b'
-    );
-    expect([
-      diff.summary.compiles_added,
-      diff.summary.compiles_removed,
-      diff.summary.compiles_changed
-    ]).toEqual([2, 2, 0]);
+    const counts = (b: any) => {
+      const diff = computeDiff(checked(old('relu.json')), checked(b), 'a', 'b');
+      return [
+        diff.summary.compiles_added,
+        diff.summary.compiles_removed,
+        diff.summary.compiles_changed
+      ];
+    };
+    const again = old('relu_again.json'); // each a frame's first compile (0/0 and 4/0)
+    expect(counts(again)).toEqual([0, 0, 1]);
+    again.compiles.forEach((c: any) => (c.frame_compile_id = 2)); // a cell run again: 0/2
+    expect(counts(again)).toEqual([2, 2, 0]);
   });
 
   it('pairs a resume function whose break moved to another line', () => {
     const moved = load('relu_again.json');
     moved.compiles.forEach((c: any) => {
       c.frame.line += 3;
-      c.frame.function = c.frame.function.replace(/_at_38$/, '_at_41');
+      c.frame.function = c.frame.function.replace(/_at_39$/, '_at_42');
     });
     const diff = computeDiff(doc('relu.json'), checked(moved), 'a', 'b');
     expect(diff.compiles.map(c => [c.status, c.b?.frame?.function])).toEqual([
-      ['same', 'step'],
-      ['same', 'torch_dynamo_resume_in_step_at_41']
+      ['changed', 'step'], // its status: a cache hit
+      ['same', 'torch_dynamo_resume_in_step_at_42']
     ]);
   });
 
