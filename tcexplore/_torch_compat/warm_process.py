@@ -109,9 +109,10 @@ def _with_own_code(fn: Callable) -> Callable:
     keeps its cache entries, and counts its recompile limit, on the code object. So the
     entries of explore()'s compiles go with the copy and never count against the user's own
     compiles of ``fn`` (on torch 2.11/2.12 the ninth explore() of a function made the user's
-    ``torch.compile`` of it run eagerly). A function Dynamo is told to skip or not to compile
-    (``torch._dynamo.skip``, ``torch.compiler.disable``) is marked on its code, which a copy
-    would lose: it is compiled as it is."""
+    ``torch.compile`` of it run eagerly). A function Dynamo is told not to compile is
+    compiled as it is: ``torch._dynamo.skip`` marks its code, which a copy would lose, and
+    ``torch.compiler.disable`` returns a wrapper marked so. A bound method or a module is
+    compiled as it is too."""
     inner = fn
     while not getattr(inner, "_torchdynamo_disable", False):
         if not hasattr(inner, "_torchdynamo_orig_callable"):
