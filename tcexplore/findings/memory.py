@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..common.formatting import format_bytes
+from ..common.formatting import format_bytes, plural
 from . import fixes
 from .make import finding, source_link, tab_link
 from .user_terms import user_function
@@ -24,15 +24,19 @@ WORTH_ADVICE_BYTES = 16 * 2**20
 def saved_activations(document: dict[str, Any]) -> dict[str, Any]:
     """Saved activation bytes over every compile, and their user lines (each with its bytes
     and saved nodes over every compile), most bytes first; the forward nodes recomputed in
-    backward and the activation memory budgets in force. Stored in the document as
-    ``saved_activations`` when it is built (findings.decide); the views draw that."""
-    total, lines, recomputed, budgets = 0, {}, 0, set()
+    backward and the activation memory budgets in force. ``symbolic`` counts the activations
+    saved whose size is symbolic (dynamic shapes): saved, but in no byte count. Stored in the
+    document as ``saved_activations`` when it is built (findings.decide); the views draw
+    that."""
+    total, symbolic, lines, recomputed, budgets = 0, 0, {}, 0, set()
     for record in document.get("compiles") or []:
         memory = record.get("memory") or {}
         saved = memory.get("saved_for_backward")
         if not saved:
             continue
+        unsized = _symbolic_activations(saved["tensors"])
         total += saved["bytes_by_kind"]["activation"]
+        symbolic += len(unsized)
         recomputed += len(memory.get("recomputed") or [])
         if memory.get("activation_memory_budget") is not None:
             budgets.add(memory["activation_memory_budget"])
@@ -46,13 +50,56 @@ def saved_activations(document: dict[str, Any]) -> dict[str, Any]:
                     "function": line["function"],
                     "code": line.get("code"),
                     "bytes": 0,
+                    "symbolic": 0,
                     "nodes": [],
                 },
             )
+            nodes = line.get("nodes") or []
             entry["bytes"] += line["bytes"]
-            entry["nodes"] += line.get("nodes") or []
-    ordered = sorted(lines.values(), key=lambda e: -e["bytes"])
-    return {"bytes": total, "lines": ordered, "recomputed": recomputed, "budgets": sorted(budgets)}
+            entry["symbolic"] += sum(1 for node in nodes if node in unsized)
+            entry["nodes"] += nodes
+    ordered = sorted(lines.values(), key=lambda e: (-e["bytes"], -e["symbolic"]))
+    return {
+        "bytes": total,
+        "symbolic": symbolic,
+        "lines": ordered,
+        "recomputed": recomputed,
+        "budgets": sorted(budgets),
+    }
+
+
+def _symbolic_activations(tensors: list[dict[str, Any]]) -> set[str]:
+    """The saved activations (a node named for each storage) whose size is symbolic: no
+    tensor of their storage has a size in bytes."""
+    sized = {t["storage"] for t in tensors if t["bytes"] is not None}
+    named: dict[str, str] = {}
+    for t in tensors:
+        if t["kind"] == "activation" and t["storage"] not in sized:
+            named.setdefault(t["storage"], t["node"])
+    return set(named.values())
+
+
+def saved_words(saved: dict[str, Any]) -> str:
+    """What was saved, in bytes where torch knew them: "1.41 kB of activations", "1.41 kB of
+    activations and 2 of symbolic size", "2 activations of symbolic size" (``saved``: a
+    line, or the whole of saved_activations)."""
+    symbolic = saved.get("symbolic") or 0
+    if not symbolic:
+        return f"{format_bytes(saved['bytes'])} of activations"
+    if saved["bytes"]:
+        return f"{format_bytes(saved['bytes'])} of activations and {symbolic} of symbolic size"
+    return f"{plural(symbolic, 'activation')} of symbolic size"
+
+
+def saved_label(saved: dict[str, Any]) -> str:
+    """Saved activations in few words: "1.41 kB", "1.41 kB + 2 of symbolic size", "2 of
+    symbolic size"."""
+    symbolic = saved.get("symbolic") or 0
+    if not symbolic:
+        return format_bytes(saved["bytes"])
+    if saved["bytes"]:
+        return f"{format_bytes(saved['bytes'])} + {symbolic} of symbolic size"
+    return f"{symbolic} of symbolic size"
 
 
 def _line_span(lines: list[dict[str, Any]]) -> str:
@@ -74,8 +121,11 @@ def memory_finding(document: dict[str, Any]) -> dict[str, Any] | None:
     if not saved["lines"] and not peaks:
         return None
     top = saved["lines"][:4]
-    covered = sum(line["bytes"] for line in top)
-    severity, title = "info", f"{format_bytes(saved['bytes'])} of activations saved for backward"
+    covered = {
+        "bytes": sum(line["bytes"] for line in top),
+        "symbolic": sum(line["symbolic"] for line in top),
+    }
+    severity, title = "info", f"{saved_words(saved)} saved for backward"
     if peaks and peaks["eager"] is None:  # `tcexplore run --memory`: the script as it ran
         title = f"the run peaked at {format_bytes(peaks['compiled']['peak_bytes'])}"
     elif peaks:
@@ -88,8 +138,12 @@ def memory_finding(document: dict[str, Any]) -> dict[str, Any] | None:
     evidence = []
     if top:
         evidence.append(
-            f"{format_bytes(covered)} of activations saved at {_line_span(top)} "
-            f"({format_bytes(saved['bytes'])} in all)"
+            f"{saved_words(covered)} saved at {_line_span(top)} ({saved_label(saved)} in all)"
+        )
+    if saved["symbolic"]:
+        evidence.append(
+            f"{saved['symbolic']} saved activations have a symbolic size (dynamic shapes): "
+            "their bytes are known only at run time"
         )
     if saved["recomputed"]:
         evidence.append(f"{saved['recomputed']} forward nodes recomputed in backward")

@@ -34,9 +34,10 @@ import re
 import sys
 from typing import Any
 
-from ..common.formatting import fmt_duration, format_bytes, plural, share, time_us
+from ..common.formatting import fmt_duration, plural, share, time_us
 from .compile_time import traced_functions
 from .graph_break_audit import source_labels
+from .memory import saved_label
 
 Data = dict[str, Any]
 
@@ -276,9 +277,9 @@ def _measured_marks(lines: _Lines, data: Data) -> None:
             s.get("code"),
             _mark(
                 "memory",
-                f"saved {format_bytes(s['bytes'])}",
+                f"saved {saved_label(s)}",
                 "activations saved for backward from this line: "
-                f"{format_bytes(s['bytes'])} ({', '.join(s.get('nodes') or [])})",
+                f"{saved_label(s)} ({', '.join(s.get('nodes') or [])})",
                 {"tab": "memory"},
                 heat=s["bytes"] / most,
             ),

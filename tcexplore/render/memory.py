@@ -92,7 +92,9 @@ def _saved(compile_: Data) -> str:
     kinds = ", ".join(f"{k} {format_bytes(v)}" for k, v in saved["bytes_by_kind"].items())
     head = (
         f"<p>{_compile_link(compile_['id'])}: {_e(format_bytes(saved['bytes']))} in "
-        f"{saved['storages']} storages ({_e(kinds)})"
+        f"{saved['storages']} storages"
+        + (f", {saved['unsized']} of symbolic size" if saved["unsized"] else "")
+        + f" ({_e(kinds)})"
         + (
             f"; activation_memory_budget {memory['activation_memory_budget']:g}"
             if memory["activation_memory_budget"] is not None

@@ -270,3 +270,33 @@ def test_a_step_that_back_propagates_gets_its_peak_from_the_start_state():
     assert "the call's own, where it back-propagates" in memory["peak_bytes"]["how"]
     assert exploration.summary()["failures"] == 0
     assert all(p.grad is None for p in model.parameters()), "left as it was"
+
+
+def test_activations_of_symbolic_size_are_never_said_to_be_zero_bytes():
+    """dynamic=True: the saved activations' shapes are symbolic, so torch gives no bytes for
+    them. The finding, the Source marks and the compile's section say they were saved and
+    how many, never "0 B of activations saved" (a compare() row with dynamic=True did)."""
+    from tcexplore.findings import decide
+    from tcexplore.render.html import render_html
+
+    torch.manual_seed(0)
+    model = MLP()
+    with capture() as session:
+        torch.compile(model, dynamic=True)(torch.randn(16, 32)).backward()
+    data = decide(session.document.data)
+    saved = data["saved_activations"]
+    symbolic = {c["id"]: c["memory"]["saved_for_backward"]["unsized"] for c in data["compiles"]
+                if c.get("memory") and c["memory"]["saved_for_backward"]}
+    assert saved["bytes"] == 0 and saved["symbolic"] >= 2 and sum(symbolic.values()) >= 2
+    assert [line["line"] for line in saved["lines"]] and all(
+        line["symbolic"] >= 1 for line in saved["lines"])
+    (finding,) = [f for f in data["findings"] if f["kind"] == "memory"]
+    assert "0 B" not in finding["title"] and "of symbolic size" in finding["title"]
+    assert not [d for d in finding["details"] if "0 B" in d]
+    marks = [m["label"] for f in data["source_marks"]["files"] for line in f["lines"]
+             for m in line["marks"] if m["kind"] == "memory"]
+    assert marks and all(label.startswith("saved ") and "0 B" not in label for label in marks)
+    page = render_html(data, full_page=False)
+    for count in symbolic.values():
+        assert f"storages, {count} of symbolic size" in page
+    validate_document(data)

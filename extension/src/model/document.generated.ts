@@ -121,7 +121,7 @@ export interface TcexploreDocumentVersionTcexplore1 {
   distributed?: null | Distributed;
   world_size?: number | null;
   /**
-   * what the grid says first (findings/comparison.py); a multi-rank document's: how many ranks and whether they diverge
+   * what the grid says first (findings/comparison.py); a multi-rank document's first line: how many ranks, whether they diverge, what of the inputs was not read as given
    */
   headline?: string;
   /**
@@ -898,6 +898,10 @@ export interface SavedLine {
   line: number;
   function: string;
   bytes: number;
+  /**
+   * of the line's saved activations, those whose size is symbolic (dynamic shapes)
+   */
+  symbolic?: number;
   nodes: string[];
   code?: string | null;
 }
@@ -2372,6 +2376,10 @@ export interface CudaGraphPool {
  */
 export interface SavedActivations {
   bytes: number;
+  /**
+   * activations saved whose size is symbolic (dynamic shapes): saved, but in no byte count; absent in documents written before it
+   */
+  symbolic?: number;
   lines: SavedLine[];
   recomputed: number;
   budgets: number[];

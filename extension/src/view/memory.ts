@@ -136,7 +136,9 @@ function savedSection(
     el(
       'p',
       null,
-      `${formatBytes(saved.bytes)} in ${saved.storages} storages (${kinds})${budget}`
+      `${formatBytes(saved.bytes)} in ${saved.storages} storages` +
+        (saved.unsized ? `, ${saved.unsized} of symbolic size` : '') +
+        ` (${kinds})${budget}`
     ),
     table(['saved node', 'op', 'kind', 'tensor', 'bytes', 'user line'], rows),
     recomputed.length
