@@ -141,9 +141,10 @@ def memory_finding(document: dict[str, Any]) -> dict[str, Any] | None:
             f"{saved_words(covered)} saved at {_line_span(top)} ({saved_label(saved)} in all)"
         )
     if saved["symbolic"]:
+        verb = "has" if saved["symbolic"] == 1 else "have"
         evidence.append(
-            f"{saved['symbolic']} saved activations have a symbolic size (dynamic shapes): "
-            "their bytes are known only at run time"
+            f"{plural(saved['symbolic'], 'saved activation')} {verb} a symbolic size (dynamic "
+            "shapes): their bytes are known only at run time"
         )
     if saved["recomputed"]:
         evidence.append(f"{saved['recomputed']} forward nodes recomputed in backward")
