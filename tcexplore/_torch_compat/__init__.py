@@ -35,6 +35,7 @@ from .caches import cache_settings, keys_as_without_capture
 from .dynamo import (
     bytecode_hook,
     compile_stance,
+    compiled_from,
     has_dynamo_profiler,
     has_skip_reasons,
     is_compile_disabled,
@@ -107,6 +108,7 @@ __all__ = [
     "has_skip_reasons",
     "ignored_backend_options",
     "interned_filenames",
+    "compiled_from",
     "is_compile_disabled",
     "is_compile_range",
     "is_view_op",

@@ -180,6 +180,11 @@ def compile_stance() -> str:
     return str(resolve("torch._dynamo.eval_frame._stance").stance)
 
 
+def compiled_from(fn: Any) -> Any:
+    """The callable ``torch.compile(f)`` wraps (``f``), else ``fn`` itself."""
+    return getattr(fn, "_torchdynamo_orig_callable", fn)
+
+
 def is_compile_disabled(fn: Callable) -> bool:
     """``fn`` (or a module's forward) is wrapped by torch.compiler.disable."""
     target = getattr(fn, "forward", fn)

@@ -9,6 +9,7 @@ import types
 from collections.abc import Callable, Iterator
 from typing import Any
 
+from .dynamo import compiled_from
 from .lookup import TorchCompatError, resolve, torch_module
 
 # Marks the backend wrappers of tcexplore's own compiles, so their cache entries are known.
@@ -115,9 +116,9 @@ def _with_own_code(fn: Callable) -> Callable:
     compiled as it is too."""
     inner = fn
     while not getattr(inner, "_torchdynamo_disable", False):
-        if not hasattr(inner, "_torchdynamo_orig_callable"):
+        if compiled_from(inner) is inner:
             break
-        inner = inner._torchdynamo_orig_callable  # torch.compile(f) given: torch compiles f
+        inner = compiled_from(inner)  # torch.compile(f) given: torch compiles f
     else:
         return fn
     if not isinstance(inner, types.FunctionType):

@@ -79,7 +79,7 @@ def bound_arguments(fn: Any, args: tuple, kwargs: dict[str, Any]) -> list[tuple[
     by the parameter it binds (``x``; a ``*args``'s third ``args[2]``); by its place
     (``args[0]``, ``kwargs['scale']``) where the signature cannot be read or bind them."""
     fn = fn.forward if isinstance(fn, torch.nn.Module) else fn
-    fn = getattr(fn, "_torchdynamo_orig_callable", fn)  # torch.compile(fn)
+    fn = _torch_compat.compiled_from(fn)
     try:
         bound = inspect.signature(fn).bind_partial(*args, **kwargs)
     except (TypeError, ValueError):
@@ -112,7 +112,7 @@ def reachable(fn: Callable, args: tuple, kwargs: dict[str, Any]) -> list[tuple[s
                 found.append((name if leaf is value else f"{name}[{i}]", leaf))
 
     def follow(function: Any, depth: int) -> None:
-        function = getattr(function, "_torchdynamo_orig_callable", function)  # torch.compile(fn)
+        function = _torch_compat.compiled_from(function)
         if isinstance(function, functools.partial):
             for name, arg in bound_arguments(function.func, function.args, function.keywords):
                 add(name, arg)
